@@ -1,0 +1,448 @@
+"""Measure the OfflineJudge against human / gold labels and a unigram baseline.
+
+Usage::
+
+    LITELLM_LOCAL_MODEL_COST_MAP=True .venv/bin/python benchmarks/offline_quality.py
+    .venv/bin/python benchmarks/offline_quality.py --sweep      # threshold sweeps (tune half)
+
+Every dev file is split into two deterministic halves by a hash of the row id:
+``tune`` (thresholds are chosen there) and ``check`` (reported as held-out). The
+script prints a markdown table with, per dataset and metric, the offline judge,
+the unigram-overlap baseline, the target and pass/fail, then the speed of the
+judge on 1,000 rows x 3 metrics.
+
+Metrics
+-------
+* faithfulness AUROC: score = share of the answer's extracted claims verified
+  ``yes`` (0 when there are no claims), against the dataset's "faithful" label.
+* chunk-relevance balanced accuracy of ``judge_chunks`` yes/no against
+  ``context_labels`` (reference = ground truth, plus the question).
+* recall sanity: mean context recall by group.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import hashlib
+import json
+import os
+import re
+import sys
+import time
+from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from ragnotebook.judges.offline import OfflineJudge  # noqa: E402
+from ragnotebook.tasks import Item, Task  # noqa: E402
+
+DATA = Path(os.environ.get("RAGNOTEBOOK_DATASETS", "/work/shared/datasets"))
+
+Row = dict[str, Any]
+
+
+# --------------------------------------------------------------------------- data
+
+
+def load(rel: str) -> list[Row]:
+    """Read a JSONL file under the datasets folder."""
+    with open(DATA / rel, encoding="utf-8") as fh:
+        return [json.loads(line) for line in fh if line.strip()]
+
+
+def half(row: Row) -> str:
+    """Deterministic half of a row: ``"tune"`` or ``"check"`` (hash of its id)."""
+    digest = hashlib.sha256(str(row["id"]).encode()).digest()
+    return "tune" if digest[0] % 2 == 0 else "check"
+
+
+FAITH_SETS: dict[str, tuple[str, Callable[[Row], bool | None], str]] = {
+    # name: (file, label (True = faithful; None = skip), target)
+    "RAGTruth QA": ("ragtruth/ragtruth_qa.jsonl", lambda r: not r["hallucinated"], ""),
+    "RAGTruth summary": ("ragtruth/ragtruth_summary.jsonl", lambda r: not r["hallucinated"], ""),
+    "RAGTruth data2txt": ("ragtruth/ragtruth_data2txt.jsonl", lambda r: not r["hallucinated"], ""),
+    "BEGIN (no Generic)": (
+        "begin_wow/begin_wow.jsonl",
+        lambda r: None if r["begin_label"] == "Generic" else r["faithful"],
+        ">= 0.90",
+    ),
+    "FaithBench (strict)": ("faithbench/faithbench_400.jsonl", lambda r: r["faithful_strict"], ""),
+    "HaluEval QA": ("halueval_qa/halueval_qa_pairs.jsonl", lambda r: r["faithful"], ""),
+    "KLUE-NLI ko": ("cjk_nli/klue_nli_ko.jsonl", lambda r: r["faithful"], ""),
+    "JNLI ja": ("cjk_nli/jnli_ja.jsonl", lambda r: r["faithful"], ""),
+}
+
+REL_SETS: dict[str, tuple[str, str]] = {
+    "HotpotQA fullwiki": ("hotpotqa/hotpotqa_fullwiki_dev_250.jsonl", ">= 0.80"),
+    "HotpotQA distractor": ("hotpotqa/hotpotqa_distractor_train_99.jsonl", ""),
+    "RGB zh": ("rgb_zh/rgb_zh_refine_300.jsonl", ""),
+    "CJK MRC ja (JSQuAD)": ("cjk_mrc/jsquad_ja_250.jsonl", ""),
+    "CJK MRC zh (CMRC)": ("cjk_mrc/cmrc2018_zh_200.jsonl", ""),
+}
+
+
+# --------------------------------------------------------------------------- stats
+
+
+def auroc(scores: Sequence[float], labels: Sequence[bool]) -> float:
+    """Area under the ROC curve by average ranks (ties count half)."""
+    pairs = sorted(zip(scores, labels, strict=True), key=lambda p: p[0])
+    n = len(pairs)
+    ranks = [0.0] * n
+    i = 0
+    while i < n:
+        j = i
+        while j + 1 < n and pairs[j + 1][0] == pairs[i][0]:
+            j += 1
+        for k in range(i, j + 1):
+            ranks[k] = (i + j) / 2 + 1
+        i = j + 1
+    n_pos = sum(1 for _, y in pairs if y)
+    n_neg = n - n_pos
+    if n_pos == 0 or n_neg == 0:
+        return float("nan")
+    rank_sum = sum(r for r, (_, y) in zip(ranks, pairs, strict=True) if y)
+    return (rank_sum - n_pos * (n_pos + 1) / 2) / (n_pos * n_neg)
+
+
+def balanced_accuracy(pred: Sequence[bool], gold: Sequence[bool]) -> float:
+    """Mean of the true-positive and true-negative rates."""
+    tp = sum(1 for p, g in zip(pred, gold, strict=True) if p and g)
+    tn = sum(1 for p, g in zip(pred, gold, strict=True) if not p and not g)
+    n_pos = sum(gold)
+    n_neg = len(gold) - n_pos
+    return 0.5 * (tp / max(n_pos, 1) + tn / max(n_neg, 1))
+
+
+def best_threshold_bacc(scores: Sequence[float], gold: Sequence[bool]) -> tuple[float, float]:
+    """Best balanced accuracy over all thresholds ``score >= t`` (and that t)."""
+    best = (0.0, 0.0)
+    for t in sorted(set(scores)):
+        b = balanced_accuracy([s >= t for s in scores], gold)
+        if b > best[0]:
+            best = (b, t)
+    return best
+
+
+# --------------------------------------------------------------------------- baseline
+
+_CJK_CHAR = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
+
+
+def unigrams(text: str) -> list[str]:
+    """Lowercase word tokens; CJK text is taken character by character."""
+    toks = re.findall(r"[^\W_]+", (text or "").lower())
+    return [c for t in toks for c in (list(t) if _CJK_CHAR.search(t) else [t])]
+
+
+def unigram_faith(answer: str, contexts: Sequence[str]) -> float:
+    """Baseline: share of the answer's tokens found anywhere in the contexts."""
+    a = unigrams(answer)
+    ctx = set(unigrams(" ".join(contexts)))
+    return sum(t in ctx for t in a) / len(a) if a else 0.0
+
+
+def unigram_rel(reference: str, question: str, chunk: str) -> float:
+    """Baseline: share of reference + question tokens found in the chunk."""
+    ref = unigrams(f"{reference} {question}")
+    ch = set(unigrams(chunk))
+    return sum(t in ch for t in ref) / len(ref) if ref else 0.0
+
+
+# --------------------------------------------------------------------------- judge calls
+
+
+def run(judge: OfflineJudge, task: Task) -> Any:
+    """Call the judge's async API (one event loop per call is too slow; reuse one)."""
+    return LOOP.run_until_complete(judge.acomplete(task))
+
+
+LOOP = asyncio.new_event_loop()
+
+
+def faith_score(judge: OfflineJudge, row: Row) -> float:
+    """Faithfulness: extract claims from the answer, verify them, share of ``yes``."""
+    claims = run(
+        judge,
+        Task(
+            "extract_claims",
+            "faithfulness",
+            question=row.get("question"),
+            text=row["answer"] or "",
+            source="answer",
+        ),
+    ).claims
+    if not claims:
+        return 0.0
+    items = tuple(Item(i, c) for i, c in enumerate(claims))
+    out = run(
+        judge,
+        Task(
+            "verify_claims",
+            "faithfulness",
+            question=row.get("question"),
+            items=items,
+            chunks=tuple(row["contexts"]),
+        ),
+    )
+    return sum(v.verdict == "yes" for v in out.verdicts) / len(claims)
+
+
+def recall_score(judge: OfflineJudge, row: Row, reference: str) -> float:
+    """Context recall: claims of the reference attributed to the contexts."""
+    claims = run(
+        judge,
+        Task(
+            "extract_claims",
+            "context_recall",
+            question=row.get("question"),
+            text=reference,
+            source="ground_truth",
+        ),
+    ).claims
+    if not claims:
+        return 0.0
+    items = tuple(Item(i, c) for i, c in enumerate(claims))
+    out = run(
+        judge,
+        Task(
+            "attribute_claims",
+            "context_recall",
+            question=row.get("question"),
+            items=items,
+            chunks=tuple(row["contexts"]),
+        ),
+    )
+    return sum(v.verdict == "yes" for v in out.verdicts) / len(claims)
+
+
+def chunk_verdicts(judge: OfflineJudge, row: Row) -> list[bool]:
+    """judge_chunks yes/no per context (reference = ground truth, else answer)."""
+    ref = row.get("ground_truth") or row.get("answer") or ""
+    items = tuple(Item(i, c) for i, c in enumerate(row["contexts"]))
+    out = run(
+        judge,
+        Task(
+            "judge_chunks", "context_precision", question=row.get("question"), text=ref, items=items
+        ),
+    )
+    return [v.verdict == "yes" for v in out.verdicts]
+
+
+# --------------------------------------------------------------------------- report
+
+
+def faith_rows(name: str) -> list[tuple[Row, bool]]:
+    path, label, _ = FAITH_SETS[name]
+    out = []
+    for r in load(path):
+        y = label(r)
+        if y is not None and r.get("answer") is not None:
+            out.append((r, bool(y)))
+    return out
+
+
+def evaluate(judge: OfflineJudge, which: Iterable[str] = ("tune", "check")) -> list[list[str]]:
+    """Compute every line of the table for the given halves."""
+    table: list[list[str]] = []
+    rt: dict[str, list[float]] = {h: [] for h in which}
+    for name, (_, _, target) in FAITH_SETS.items():
+        data = faith_rows(name)
+        for h in which:
+            part = [(r, y) for r, y in data if half(r) == h]
+            ys = [y for _, y in part]
+            off = auroc([faith_score(judge, r) for r, _ in part], ys)
+            base = auroc([unigram_faith(r["answer"], r["contexts"]) for r, _ in part], ys)
+            if name.startswith("RAGTruth"):
+                rt[h].append(off)
+            ok = _pass(off, base, target)
+            table.append(
+                [
+                    f"{name} [{h}]",
+                    "faithfulness AUROC",
+                    f"{off:.3f}",
+                    f"{base:.3f}",
+                    target or "> baseline",
+                    ok,
+                ]
+            )
+    for h in which:
+        mean = sum(rt[h]) / len(rt[h])
+        table.append(
+            [
+                f"RAGTruth mean of 3 [{h}]",
+                "faithfulness AUROC",
+                f"{mean:.3f}",
+                "",
+                ">= 0.65",
+                "pass" if mean >= 0.65 else "FAIL",
+            ]
+        )
+    for name, (path, target) in REL_SETS.items():
+        rows = load(path)
+        for h in which:
+            part = [r for r in rows if half(r) == h]
+            pred: list[bool] = []
+            gold: list[bool] = []
+            base_s: list[float] = []
+            for r in part:
+                pred.extend(chunk_verdicts(judge, r))
+                gold.extend(bool(x) for x in r["context_labels"])
+                ref = r.get("ground_truth") or ""
+                base_s.extend(unigram_rel(ref, r.get("question") or "", c) for c in r["contexts"])
+            off = balanced_accuracy(pred, gold)
+            base, _ = best_threshold_bacc(base_s, gold)
+            table.append(
+                [
+                    f"{name} [{h}]",
+                    "relevance bal. acc.",
+                    f"{off:.3f}",
+                    f"{base:.3f}",
+                    target or "> baseline",
+                    _pass(off, base, target),
+                ]
+            )
+    table.extend(recall_sanity(judge))
+    return table
+
+
+def _pass(off: float, base: float, target: str) -> str:
+    ok = off > base
+    if target:
+        ok = ok and off >= float(target.split()[-1])
+    return "pass" if ok else "FAIL"
+
+
+def recall_sanity(judge: OfflineJudge) -> list[list[str]]:
+    """Mean context recall by group where labels say what to expect."""
+    lines: list[list[str]] = []
+    hp = load("hotpotqa/hotpotqa_fullwiki_dev_250.jsonl")
+    for n in (0, 1, 2):
+        grp = [r for r in hp if r["n_gold_retrieved"] == n]
+        for refname, key in (
+            ("ground_truth", "ground_truth"),
+            ("supporting_sentences", "supporting_sentences"),
+        ):
+            vals = []
+            for r in grp:
+                ref = r[key] if isinstance(r[key], str) else " ".join(r[key] or [])
+                if ref.strip():
+                    vals.append(recall_score(judge, r, ref))
+            mean = sum(vals) / len(vals) if vals else float("nan")
+            lines.append(
+                [
+                    f"HotpotQA fullwiki, n_gold={n} (ref={refname})",
+                    "mean recall",
+                    f"{mean:.3f}",
+                    "",
+                    "low for 0, high for 2",
+                    "",
+                ]
+            )
+    he = [r for r in load("halueval_qa/halueval_qa_pairs.jsonl") if r["answer_kind"] == "right"]
+    vals = [recall_score(judge, r, r["ground_truth"]) for r in he]
+    lines.append(
+        ["HaluEval QA (ground truth)", "mean recall", f"{sum(vals) / len(vals):.3f}", "", "~1", ""]
+    )
+    for path, name in (
+        ("cjk_mrc/jsquad_ja_250.jsonl", "CJK MRC ja"),
+        ("cjk_mrc/cmrc2018_zh_200.jsonl", "CJK MRC zh"),
+    ):
+        rows = [r for r in load(path) if r.get("ground_truth_sentence")]
+        for removed in (False, True):
+            grp = [r for r in rows if r["gold_removed"] == removed]
+            vals = [recall_score(judge, r, r["ground_truth_sentence"]) for r in grp]
+            lines.append(
+                [
+                    f"{name}, gold_removed={removed} (ref=gt sentence)",
+                    "mean recall",
+                    f"{sum(vals) / len(vals):.3f}",
+                    "",
+                    "low if removed",
+                    "",
+                ]
+            )
+    rgb = load("rgb_zh/rgb_zh_refine_300.jsonl")
+    for has_pos in (False, True):
+        grp = [r for r in rgb if (sum(r["context_labels"]) > 0) == has_pos]
+        vals = [recall_score(judge, r, r["ground_truth"]) for r in grp]
+        lines.append(
+            [
+                f"RGB zh, positives={'>0' if has_pos else '0'}",
+                "mean recall",
+                f"{sum(vals) / len(vals):.3f}",
+                "",
+                "low for 0",
+                "",
+            ]
+        )
+    return lines
+
+
+def timing(judge_factory: Callable[[], OfflineJudge], n_rows: int = 1000) -> tuple[float, int]:
+    """Seconds for ``n_rows`` distinct rows x 3 metrics (~5 tasks per row), cold caches."""
+    from ragnotebook import text
+    from ragnotebook.judges import offline
+
+    rows: list[Row] = []
+    for rel in (
+        "hotpotqa/hotpotqa_fullwiki_dev_250.jsonl",
+        "ragtruth/ragtruth_qa.jsonl",
+        "ragtruth/ragtruth_summary.jsonl",
+        "halueval_qa/halueval_qa_pairs.jsonl",
+        "rgb_zh/rgb_zh_refine_300.jsonl",
+        "begin_wow/begin_wow.jsonl",
+    ):
+        rows.extend(load(rel))
+    rows = rows[:n_rows]
+    for fn in (
+        offline._analyse,
+        offline._claim_doc,
+        text._tokens_cached,
+        text.split_sentences,
+        text.detect_language,
+    ):
+        fn.cache_clear()
+    judge = judge_factory()
+    n_tasks = 0
+    t0 = time.perf_counter()
+    for r in rows:
+        answer = r.get("answer") or r.get("ground_truth") or ""
+        gt = r.get("ground_truth") or answer
+        recall_score(judge, r, gt)
+        faith_score(judge, {**r, "answer": answer})
+        chunk_verdicts(judge, r)
+        n_tasks += 5
+    return time.perf_counter() - t0, n_tasks
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Print the quality table and timing."""
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--half", choices=["tune", "check", "both"], default="both")
+    ap.add_argument("--no-timing", action="store_true")
+    args = ap.parse_args(argv)
+    which = ("tune", "check") if args.half == "both" else (args.half,)
+    judge = OfflineJudge()
+    print(f"judge identity: {json.dumps(judge.identity())}\n")
+    table = evaluate(judge, which)
+    print("| dataset [half] | metric | offline | unigram baseline | target | pass/fail |")
+    print("|---|---|---|---|---|---|")
+    for line in table:
+        print("| " + " | ".join(line) + " |")
+    if not args.no_timing:
+        secs, n = timing(OfflineJudge)
+        print(
+            f"\nTiming: 1,000 rows x 3 metrics ({n} tasks) in {secs:.2f} s "
+            f"({secs / n * 1000:.2f} ms per task), cold caches, one process."
+        )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,98 @@
+"""ragnotebook: judge retrieval-augmented generation in Jupyter, claim by claim.
+
+Importing the package registers the ``df.rag`` pandas accessor. litellm,
+plotly and ipywidgets are imported only when a feature needs them.
+
+Examples
+--------
+>>> import pandas as pd, ragnotebook
+>>> df = pd.DataFrame({"question": ["Where is the museum?"],
+...                    "answer": ["The museum is on Pier 4."],
+...                    "contexts": [["The Harbor Museum sits on Pier 4."]],
+...                    "ground_truth": ["The museum is on Pier 4."]})
+>>> scored = df.rag.evaluate(model="offline", progress=False)
+>>> list(scored.rag.summary().index)
+['context_recall', 'context_precision', 'faithfulness']
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+from ragnotebook import accessor as _accessor  # noqa: F401  (registers df.rag)
+from ragnotebook._version import __version__
+from ragnotebook.api import (
+    acontext_precision,
+    acontext_recall,
+    aevaluate,
+    afaithfulness,
+    context_precision,
+    context_recall,
+    evaluate,
+    faithfulness,
+    get_default_model,
+    set_default_model,
+)
+from ragnotebook.frame import chunks, claims, summary
+from ragnotebook.judges.base import Judge, JudgeError
+from ragnotebook.judges.mock import MockJudge
+
+__all__ = [
+    "Judge",
+    "JudgeError",
+    "LiteLLMJudge",
+    "MockJudge",
+    "OfflineJudge",
+    "ScorerResult",
+    "__version__",
+    "acontext_precision",
+    "acontext_recall",
+    "aevaluate",
+    "afaithfulness",
+    "chunks",
+    "claims",
+    "context_precision",
+    "context_recall",
+    "contexts_from_output",
+    "create_context_precision_scorer",
+    "create_context_recall_scorer",
+    "create_faithfulness_scorer",
+    "enable_nested_asyncio",
+    "evaluate",
+    "faithfulness",
+    "get_default_model",
+    "list_samples",
+    "load_sample",
+    "set_default_model",
+    "summary",
+]
+
+# names imported on first use, so that `import ragnotebook` stays cheap
+_LAZY = {
+    "OfflineJudge": "ragnotebook.judges.offline",
+    "LiteLLMJudge": "ragnotebook.judges.llm",
+    "ScorerResult": "ragnotebook.scorers.objects",
+    "contexts_from_output": "ragnotebook.scorers.objects",
+    "create_context_recall_scorer": "ragnotebook.scorers.objects",
+    "create_context_precision_scorer": "ragnotebook.scorers.objects",
+    "create_faithfulness_scorer": "ragnotebook.scorers.objects",
+    "enable_nested_asyncio": "ragnotebook.nested",
+    "load_sample": "ragnotebook.samples",
+    "list_samples": "ragnotebook.samples",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'ragnotebook' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(
+        set(__all__) | {"accessor", "api", "engine", "frame", "judges", "scorers", "tasks"}
+    )

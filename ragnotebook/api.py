@@ -1,0 +1,755 @@
+"""The public DataFrame functions: score rows, return a new frame.
+
+``context_recall``, ``context_precision``, ``faithfulness`` and ``evaluate``
+each take a DataFrame with one row per question and return a new frame (the
+input is never mutated) with, per metric ``m``: ``m`` (Float64), ``m_reason``,
+``m_verdicts`` (list of dicts), ``m_status`` and ``m_error``, and run metadata in
+``attrs["ragnotebook"]``. Each has an ``a``-prefixed async twin.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import time
+import warnings
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from functools import partial
+from typing import Any
+
+import pandas as pd
+
+from ragnotebook._version import __version__
+from ragnotebook.engine import CANCELLED_MESSAGE, Engine, Job, run_sync
+from ragnotebook.intake import RagRow, read_rows
+from ragnotebook.judges import resolve_judge
+from ragnotebook.judges.base import Judge
+from ragnotebook.scorers._common import MetricResult, Plan, ScorerConfig
+from ragnotebook.scorers.context_precision import context_precision_plan
+from ragnotebook.scorers.context_recall import context_recall_plan
+from ragnotebook.scorers.faithfulness import faithfulness_plan
+
+__all__ = [
+    "METRICS",
+    "acontext_precision",
+    "acontext_recall",
+    "aevaluate",
+    "afaithfulness",
+    "context_precision",
+    "context_recall",
+    "evaluate",
+    "faithfulness",
+    "get_default_model",
+    "set_default_model",
+]
+
+#: The metrics, in the order columns are written.
+METRICS: tuple[str, ...] = ("context_recall", "context_precision", "faithfulness")
+
+#: Input roles each metric reads (``contexts`` may be absent: then every row has no context).
+_NEEDS: dict[str, tuple[str, ...]] = {
+    "context_recall": ("ground_truth",),
+    "context_precision": ("contexts",),
+    "faithfulness": ("answer",),
+}
+_ALIASES = {
+    "recall": "context_recall",
+    "precision": "context_precision",
+    "faithful": "faithfulness",
+}
+
+_default_model: Any = None
+_offline_notice_given = False
+
+
+# --------------------------------------------------------------------------- default model
+
+
+def set_default_model(model: Any) -> None:
+    """Set the judge used when a call gives no ``model``.
+
+    Parameters
+    ----------
+    model : str, Judge or None
+        A litellm model string (``"openai/gpt-4o-mini"``), ``"offline"``, a judge
+        object, or ``None`` to clear it.
+
+    Examples
+    --------
+    >>> import ragnotebook
+    >>> ragnotebook.set_default_model("offline")
+    >>> ragnotebook.get_default_model()
+    'offline'
+    >>> ragnotebook.set_default_model(None)
+    """
+    global _default_model
+    _default_model = model
+
+
+def get_default_model() -> Any:
+    """The model used when a call gives none.
+
+    Returns
+    -------
+    str or Judge
+        The value set by :func:`set_default_model`, else the ``RAGNOTEBOOK_MODEL``
+        environment variable, else ``"offline"`` (with a one-time notice that the
+        offline judge is a heuristic).
+
+    Examples
+    --------
+    >>> import ragnotebook
+    >>> ragnotebook.set_default_model("offline"); ragnotebook.get_default_model()
+    'offline'
+    """
+    global _offline_notice_given
+    if _default_model is not None:
+        return _default_model
+    env = os.environ.get("RAGNOTEBOOK_MODEL", "").strip()
+    if env:
+        return env
+    if not _offline_notice_given:
+        _offline_notice_given = True
+        warnings.warn(
+            "ragnotebook: no model given, using the offline judge (model='offline'). It is a "
+            "deterministic word-overlap heuristic that needs no key or network, not an LLM. "
+            "Pass model='openai/gpt-4o-mini' (or any litellm model), call "
+            "ragnotebook.set_default_model(...), or set RAGNOTEBOOK_MODEL.",
+            UserWarning,
+            stacklevel=4,
+        )
+    return "offline"
+
+
+# --------------------------------------------------------------------------- plans
+
+
+def _metric_name(metric: str) -> str:
+    name = _ALIASES.get(metric, metric)
+    if name not in METRICS:
+        raise ValueError(f"unknown metric {metric!r}; expected one of {METRICS}")
+    return name
+
+
+def make_plan(metric: str, row: RagRow, config: ScorerConfig) -> Plan:
+    """The scorer plan of ``metric`` for one normalised row."""
+    if metric == "context_recall":
+        return context_recall_plan(
+            question=row.question,
+            ground_truth=row.ground_truth,
+            contexts=row.contexts,
+            config=config,
+        )
+    if metric == "context_precision":
+        return context_precision_plan(
+            question=row.question,
+            ground_truth=row.ground_truth,
+            answer=row.answer,
+            contexts=row.contexts,
+            config=config,
+        )
+    return faithfulness_plan(
+        question=row.question, answer=row.answer, contexts=row.contexts, config=config
+    )
+
+
+class _Run:
+    """Everything one API call needs: rows, configs, judge, engine, progress."""
+
+    def __init__(
+        self,
+        df: pd.DataFrame,
+        metrics: Sequence[str],
+        *,
+        model: Any,
+        columns: Mapping[str, str] | None,
+        scale: float,
+        decimals: int | None,
+        reason: Any,
+        reference: str,
+        max_chunks_per_call: int,
+        concurrency: int,
+        progress: bool,
+        judge_options: Mapping[str, Any],
+    ) -> None:
+        if not isinstance(df, pd.DataFrame):
+            raise TypeError(f"expected a pandas DataFrame, got {type(df).__name__}")
+        if isinstance(metrics, str):
+            metrics = (metrics,)
+        names: list[str] = []
+        for m in metrics:
+            name = _metric_name(m)
+            if name not in names:
+                names.append(name)
+        if not names:
+            raise ValueError("metrics is empty; pass at least one of " + ", ".join(METRICS))
+        self.metrics = names
+        self.df = df
+        config = ScorerConfig(
+            scale=scale,
+            decimals=decimals,
+            reason=reason,
+            reference=reference,
+            max_chunks_per_call=max_chunks_per_call,
+        )
+        self.config = config
+        required = sorted({role for m in names for role in _NEEDS[m]} - {"contexts"})
+        if "context_precision" in names or "context_recall" in names:
+            required = sorted({*required, "contexts"})
+        self.rows, self.columns = read_rows(df, columns, required=required)
+        chosen = get_default_model() if model is None else model
+        self.judge: Judge = resolve_judge(chosen, **dict(judge_options))
+        self.model_label = chosen if isinstance(chosen, str) else self.judge.judge_id
+        self.engine = Engine(self.judge, concurrency=concurrency)
+        self.jobs = [
+            Job(row.position, m, partial(make_plan, m, row, config))
+            for m in names
+            for row in self.rows
+        ]
+        self.progress = progress
+        self._bar: Any = None
+        self.started = time.time()
+
+    # progress, always driven from the calling thread
+    def open_bar(self) -> None:
+        if self.progress and self.jobs:
+            from tqdm.auto import tqdm
+
+            label = " + ".join(m.replace("context_", "") for m in self.metrics)
+            self._bar = tqdm(total=len(self.jobs), desc=f"ragnotebook {label}", unit="row-metric")
+
+    def update_bar(self, done: int | None = None) -> None:
+        if self._bar is not None:
+            n = self.engine.done if done is None else done
+            if n > self._bar.n:
+                self._bar.update(n - self._bar.n)
+
+    def close_bar(self) -> None:
+        if self._bar is not None:
+            self.update_bar()
+            self._bar.close()
+            self._bar = None
+
+    def frame(self) -> pd.DataFrame:
+        return build_frame(self)
+
+
+def build_frame(run: _Run) -> pd.DataFrame:
+    """The scored copy of the input frame, with metadata in ``attrs``."""
+    out = run.df.copy(deep=False)
+    n = len(run.rows)
+    results = run.engine.results
+    interrupted = run.engine.stats.interrupted or len(results) < len(run.jobs)
+    for m in run.metrics:
+        res = [
+            results.get((pos, m)) or MetricResult.failed(m, CANCELLED_MESSAGE) for pos in range(n)
+        ]
+        out[m] = pd.array([r.score for r in res], dtype="Float64")
+        # NaN from undefined scores must be <NA> for Float64 (a real missing value)
+        out[m] = out[m].where(~pd.Series([math.isnan(r.score) for r in res], index=out.index))
+        out[f"{m}_reason"] = pd.array([r.reason for r in res], dtype="string")
+        out[f"{m}_verdicts"] = pd.Series([r.verdicts for r in res], index=out.index, dtype=object)
+        out[f"{m}_status"] = pd.array([r.status for r in res], dtype="string")
+        out[f"{m}_error"] = pd.array([r.error for r in res], dtype="string")
+    meta = dict(run.df.attrs.get("ragnotebook", {}) or {})
+    metric_meta = dict(meta.get("metrics", {}) or {})
+    stats = run.engine.stats
+    for m in run.metrics:
+        statuses = out[f"{m}_status"].value_counts().to_dict()
+        ms = stats.for_metric(m)
+        metric_meta[m] = {
+            **ms.to_dict(),
+            "statuses": {str(k): int(v) for k, v in statuses.items()},
+            "scale": run.config.scale,
+            "decimals": run.config.decimals,
+            "reason_mode": run.config.reason,
+            **({"reference": run.config.reference} if m == "context_precision" else {}),
+            "model": str(run.model_label),
+            "judge": run.judge.judge_id,
+        }
+    identity = run.judge.identity()
+    meta.update(
+        {
+            "version": __version__,
+            "model": str(run.model_label),
+            "judge": run.judge.judge_id,
+            "judge_identity": _json_safe(identity),
+            "prompt_versions": _json_safe(identity.get("prompt_versions", {})),
+            "columns": {k: v for k, v in run.columns.items()},
+            "metrics": metric_meta,
+            "last_run": {
+                "metrics": list(run.metrics),
+                "rows": n,
+                "started_at": run.started,
+                "calls": stats.calls,
+                "wall_seconds": round(stats.wall_seconds, 4),
+                "interrupted": interrupted,
+            },
+        }
+    )
+    out.attrs["ragnotebook"] = meta
+    return out
+
+
+def _json_safe(value: Any) -> Any:
+    if isinstance(value, Mapping):
+        return {str(k): _json_safe(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_json_safe(v) for v in value]
+    if isinstance(value, str | int | float | bool) or value is None:
+        return value
+    return str(value)
+
+
+def _interrupted(run: _Run) -> pd.DataFrame:
+    run.close_bar()
+    done = len(run.engine.results)
+    warnings.warn(
+        f"ragnotebook: interrupted; {done} of {len(run.jobs)} row-metrics finished and are "
+        "kept; the others have status 'error' (cancelled).",
+        UserWarning,
+        stacklevel=3,
+    )
+    run.engine.stats.interrupted = True
+    return run.frame()
+
+
+async def _score_async(run: _Run) -> pd.DataFrame:
+    run.open_bar()
+    try:
+        await run.engine.arun(run.jobs, on_done=run.update_bar)
+    finally:
+        run.close_bar()
+    return run.frame()
+
+
+# --------------------------------------------------------------------------- public API
+
+_COMMON_DOC = """
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        One row per question. Columns are found by name (``question`` /
+        ``user_input`` / ``input`` / ``query``; ``answer`` / ``response`` /
+        ``actual_output`` / ``output``; ``contexts`` / ``retrieved_contexts`` /
+        ``retrieval_context``; ``ground_truth`` / ``reference`` /
+        ``expected_output``) or mapped with ``columns``.
+    model : str or Judge, optional
+        A litellm model string (``"openai/gpt-4o-mini"``, ``"ollama_chat/llama3"``),
+        ``"offline"`` (deterministic heuristic, no key or network) or a judge
+        object such as :class:`~ragnotebook.MockJudge`. Default: see
+        :func:`get_default_model`.
+    columns : mapping, optional
+        ``{"question": ..., "answer": ..., "contexts": ..., "ground_truth": ...}``
+        naming the frame's columns for each role.
+    scale : float, default 1
+        Scores lie in ``[0, scale]``; must be > 0.
+    decimals : int or None, default 2
+        Half-up rounding (the reference's rule); ``None`` keeps the exact ratio.
+    reason : {"template", "llm", None}, default "template"
+        Template reasons need no extra call; ``"llm"`` asks the judge (one more
+        call per row and metric); ``None`` skips reasons.
+    concurrency : int, default 16
+        Judge calls in flight at once.
+    progress : bool, default True
+        Show a ``tqdm.auto`` progress bar (updated from the calling thread).
+    **judge_options
+        Passed to the judge built from a model string (``api_base``, ``api_key``,
+        ``temperature``, ``timeout``, ...).
+"""
+
+_RETURNS_DOC = """
+    Returns
+    -------
+    pandas.DataFrame
+        A copy of ``df`` (same index, same order) plus, per metric ``m``:
+        ``m`` (Float64, <NA> when undefined or on error), ``m_reason`` (string),
+        ``m_verdicts`` (object: list of dicts per claim or chunk), ``m_status``
+        (string: ok, no_ground_truth, no_reference, no_claims, no_context,
+        error) and ``m_error`` (string, <NA> unless status is error). Run
+        metadata is in ``attrs["ragnotebook"]``.
+
+    Raises
+    ------
+    TypeError
+        If ``df`` is not a DataFrame.
+    ValueError
+        For a missing or ambiguous column, a malformed ``contexts`` value (the
+        message names the row and column), an unknown metric or option, or
+        ``scale <= 0``.
+"""
+
+
+def _options(
+    metrics: Sequence[str] | str,
+    model: Any,
+    columns: Mapping[str, str] | None,
+    scale: float,
+    decimals: int | None,
+    reason: Any,
+    reference: str,
+    max_chunks_per_call: int,
+    concurrency: int,
+    progress: bool,
+    judge_options: Mapping[str, Any],
+    df: pd.DataFrame,
+) -> _Run:
+    return _Run(
+        df,
+        (metrics,) if isinstance(metrics, str) else tuple(metrics),
+        model=model,
+        columns=columns,
+        scale=scale,
+        decimals=decimals,
+        reason=reason,
+        reference=reference,
+        max_chunks_per_call=max_chunks_per_call,
+        concurrency=concurrency,
+        progress=progress,
+        judge_options=judge_options,
+    )
+
+
+def evaluate(
+    df: pd.DataFrame,
+    *,
+    metrics: Iterable[str] = METRICS,
+    model: Any = None,
+    columns: Mapping[str, str] | None = None,
+    scale: float = 1.0,
+    decimals: int | None = 2,
+    reason: Any = "template",
+    reference: str = "auto",
+    max_chunks_per_call: int = 20,
+    concurrency: int = 16,
+    progress: bool = True,
+    **judge_options: Any,
+) -> pd.DataFrame:
+    run = _options(
+        tuple(metrics),
+        model,
+        columns,
+        scale,
+        decimals,
+        reason,
+        reference,
+        max_chunks_per_call,
+        concurrency,
+        progress,
+        judge_options,
+        df,
+    )
+    return _run_sync(run)
+
+
+async def aevaluate(
+    df: pd.DataFrame,
+    *,
+    metrics: Iterable[str] = METRICS,
+    model: Any = None,
+    columns: Mapping[str, str] | None = None,
+    scale: float = 1.0,
+    decimals: int | None = 2,
+    reason: Any = "template",
+    reference: str = "auto",
+    max_chunks_per_call: int = 20,
+    concurrency: int = 16,
+    progress: bool = True,
+    **judge_options: Any,
+) -> pd.DataFrame:
+    run = _options(
+        tuple(metrics),
+        model,
+        columns,
+        scale,
+        decimals,
+        reason,
+        reference,
+        max_chunks_per_call,
+        concurrency,
+        progress,
+        judge_options,
+        df,
+    )
+    return await _score_async(run)
+
+
+def _run_sync(run: _Run) -> pd.DataFrame:
+    run.open_bar()
+    try:
+        outcome = run_sync(
+            lambda: run.engine.arun(run.jobs), poll=run.update_bar, on_interrupt=lambda: "stop"
+        )
+    finally:
+        run.close_bar()
+    if outcome == "stop":
+        return _interrupted(run)
+    return run.frame()
+
+
+def _doc(summary: str, extra: str = "", example: str = "") -> Callable[[Any], Any]:
+    def deco(fn: Any) -> Any:
+        fn.__doc__ = summary + "\n" + _COMMON_DOC + extra + _RETURNS_DOC + example
+        return fn
+
+    return deco
+
+
+_PRECISION_DOC = """    reference : {"auto", "ground_truth", "answer"}, default "auto"
+        Context precision: the text each chunk is judged against. ``"auto"``
+        uses the ground truth when the row has one, else the answer.
+    max_chunks_per_call : int, default 20
+        Context precision: chunks judged per call; longer lists are split.
+"""
+
+_EXAMPLE = """
+    Examples
+    --------
+    >>> import pandas as pd, ragnotebook
+    >>> df = pd.DataFrame({{
+    ...     "question": ["When did the Harbor Museum open?"],
+    ...     "answer": ["The Harbor Museum opened in 1998."],
+    ...     "contexts": [["The Harbor Museum opened in 1998 on Pier 4."]],
+    ...     "ground_truth": ["The Harbor Museum opened in 1998."]}})
+    >>> out = ragnotebook.{name}(df, model="offline", progress=False)
+    >>> out.loc[0, "{metric}_status"]
+    'ok'
+    >>> float(out.loc[0, "{metric}"])
+    1.0
+"""
+
+
+@_doc(
+    "Context recall per row: the share of ground-truth claims the retrieved context supports.",
+    example=_EXAMPLE.format(name="context_recall", metric="context_recall"),
+)
+def context_recall(
+    df: pd.DataFrame,
+    *,
+    model: Any = None,
+    columns: Mapping[str, str] | None = None,
+    scale: float = 1.0,
+    decimals: int | None = 2,
+    reason: Any = "template",
+    concurrency: int = 16,
+    progress: bool = True,
+    **judge_options: Any,
+) -> pd.DataFrame:
+    return evaluate(
+        df,
+        metrics=("context_recall",),
+        model=model,
+        columns=columns,
+        scale=scale,
+        decimals=decimals,
+        reason=reason,
+        concurrency=concurrency,
+        progress=progress,
+        **judge_options,
+    )
+
+
+@_doc(
+    "Context precision per row: average precision of the relevant chunks by position.",
+    extra=_PRECISION_DOC,
+    example=_EXAMPLE.format(name="context_precision", metric="context_precision"),
+)
+def context_precision(
+    df: pd.DataFrame,
+    *,
+    model: Any = None,
+    columns: Mapping[str, str] | None = None,
+    scale: float = 1.0,
+    decimals: int | None = 2,
+    reason: Any = "template",
+    reference: str = "auto",
+    max_chunks_per_call: int = 20,
+    concurrency: int = 16,
+    progress: bool = True,
+    **judge_options: Any,
+) -> pd.DataFrame:
+    return evaluate(
+        df,
+        metrics=("context_precision",),
+        model=model,
+        columns=columns,
+        scale=scale,
+        decimals=decimals,
+        reason=reason,
+        reference=reference,
+        max_chunks_per_call=max_chunks_per_call,
+        concurrency=concurrency,
+        progress=progress,
+        **judge_options,
+    )
+
+
+@_doc(
+    "Faithfulness per row: the share of the answer's claims the retrieved context supports.",
+    example=_EXAMPLE.format(name="faithfulness", metric="faithfulness"),
+)
+def faithfulness(
+    df: pd.DataFrame,
+    *,
+    model: Any = None,
+    columns: Mapping[str, str] | None = None,
+    scale: float = 1.0,
+    decimals: int | None = 2,
+    reason: Any = "template",
+    concurrency: int = 16,
+    progress: bool = True,
+    **judge_options: Any,
+) -> pd.DataFrame:
+    return evaluate(
+        df,
+        metrics=("faithfulness",),
+        model=model,
+        columns=columns,
+        scale=scale,
+        decimals=decimals,
+        reason=reason,
+        concurrency=concurrency,
+        progress=progress,
+        **judge_options,
+    )
+
+
+@_doc("Async twin of :func:`context_recall`, running on the caller's event loop.")
+async def acontext_recall(
+    df: pd.DataFrame,
+    *,
+    model: Any = None,
+    columns: Mapping[str, str] | None = None,
+    scale: float = 1.0,
+    decimals: int | None = 2,
+    reason: Any = "template",
+    concurrency: int = 16,
+    progress: bool = True,
+    **judge_options: Any,
+) -> pd.DataFrame:
+    return await aevaluate(
+        df,
+        metrics=("context_recall",),
+        model=model,
+        columns=columns,
+        scale=scale,
+        decimals=decimals,
+        reason=reason,
+        concurrency=concurrency,
+        progress=progress,
+        **judge_options,
+    )
+
+
+@_doc(
+    "Async twin of :func:`context_precision`, running on the caller's event loop.",
+    extra=_PRECISION_DOC,
+)
+async def acontext_precision(
+    df: pd.DataFrame,
+    *,
+    model: Any = None,
+    columns: Mapping[str, str] | None = None,
+    scale: float = 1.0,
+    decimals: int | None = 2,
+    reason: Any = "template",
+    reference: str = "auto",
+    max_chunks_per_call: int = 20,
+    concurrency: int = 16,
+    progress: bool = True,
+    **judge_options: Any,
+) -> pd.DataFrame:
+    return await aevaluate(
+        df,
+        metrics=("context_precision",),
+        model=model,
+        columns=columns,
+        scale=scale,
+        decimals=decimals,
+        reason=reason,
+        reference=reference,
+        max_chunks_per_call=max_chunks_per_call,
+        concurrency=concurrency,
+        progress=progress,
+        **judge_options,
+    )
+
+
+@_doc("Async twin of :func:`faithfulness`, running on the caller's event loop.")
+async def afaithfulness(
+    df: pd.DataFrame,
+    *,
+    model: Any = None,
+    columns: Mapping[str, str] | None = None,
+    scale: float = 1.0,
+    decimals: int | None = 2,
+    reason: Any = "template",
+    concurrency: int = 16,
+    progress: bool = True,
+    **judge_options: Any,
+) -> pd.DataFrame:
+    return await aevaluate(
+        df,
+        metrics=("faithfulness",),
+        model=model,
+        columns=columns,
+        scale=scale,
+        decimals=decimals,
+        reason=reason,
+        concurrency=concurrency,
+        progress=progress,
+        **judge_options,
+    )
+
+
+_METRICS_DOC = """    metrics : iterable of str, default all three
+        Any of ``"context_recall"``, ``"context_precision"``, ``"faithfulness"``
+        (or ``"recall"``, ``"precision"``).
+"""
+
+_EVALUATE_EXAMPLE = """
+    Examples
+    --------
+    >>> import pandas as pd, ragnotebook
+    >>> df = pd.DataFrame({
+    ...     "question": ["When did the Harbor Museum open?"],
+    ...     "answer": ["The Harbor Museum opened in 1998."],
+    ...     "contexts": [["The Harbor Museum opened in 1998 on Pier 4."]],
+    ...     "ground_truth": ["The Harbor Museum opened in 1998."]})
+    >>> out = ragnotebook.evaluate(df, model="offline", progress=False)
+    >>> out[["context_recall", "context_precision", "faithfulness"]].iloc[0].tolist()
+    [1.0, 1.0, 1.0]
+"""
+
+_ASYNC_EXAMPLE = """
+    Examples
+    --------
+    >>> import asyncio, pandas as pd, ragnotebook
+    >>> df = pd.DataFrame({{"question": ["q"], "answer": ["The sky is blue."],
+    ...                    "contexts": [["The sky is blue."]], "ground_truth": ["Blue sky."]}})
+    >>> out = asyncio.run(ragnotebook.{name}(df, model="offline", progress=False))
+    >>> out.loc[0, "{metric}_status"]
+    'ok'
+"""
+
+_doc(
+    "Score every row on several metrics at once (all three by default).\n\n"
+    "    A row that fails gets status ``error`` and its message; the others finish.\n"
+    "    Interrupting (Ctrl-C, or the kernel's stop button) returns the frame with\n"
+    "    every finished row kept and the rest marked ``error`` (cancelled).",
+    extra=_METRICS_DOC + _PRECISION_DOC,
+    example=_EVALUATE_EXAMPLE,
+)(evaluate)
+_doc(
+    "Async twin of :func:`evaluate`, running on the caller's event loop.\n\n"
+    "    Cancelling the awaiting task cancels every judge call and re-raises\n"
+    "    :class:`asyncio.CancelledError`.",
+    extra=_METRICS_DOC + _PRECISION_DOC,
+    example=_ASYNC_EXAMPLE.format(name="aevaluate", metric="faithfulness"),
+)(aevaluate)
+for _fn, _metric in (
+    (acontext_recall, "context_recall"),
+    (acontext_precision, "context_precision"),
+    (afaithfulness, "faithfulness"),
+):
+    _fn.__doc__ = (_fn.__doc__ or "") + _ASYNC_EXAMPLE.format(name=_fn.__name__, metric=_metric)

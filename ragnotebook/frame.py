@@ -1,0 +1,229 @@
+"""Long-form tables and the summary, read from a scored frame (no judge calls)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pandas as pd
+
+from ragnotebook.scorers._common import STATUSES
+
+__all__ = ["chunks", "claims", "scored_metrics", "summary"]
+
+_METRIC_ORDER = ("context_recall", "context_precision", "faithfulness")
+#: Statuses whose score is a measurement (included in the mean). ``no_ground_truth``
+#: and ``no_reference`` mean the metric could not be measured; ``error`` means it failed.
+SCORED_STATUSES = ("ok", "no_context", "no_claims")
+
+
+def scored_metrics(df: pd.DataFrame) -> list[str]:
+    """Metrics present in a scored frame (those with ``m`` and ``m_status`` columns).
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+
+    Returns
+    -------
+    list of str
+        In the order context_recall, context_precision, faithfulness.
+    """
+    return [m for m in _METRIC_ORDER if m in df.columns and f"{m}_status" in df.columns]
+
+
+def _require_scored(df: pd.DataFrame, metrics: list[str] | None = None) -> list[str]:
+    if not isinstance(df, pd.DataFrame):
+        raise TypeError(f"expected a pandas DataFrame, got {type(df).__name__}")
+    present = scored_metrics(df)
+    if metrics is not None:
+        missing = [m for m in metrics if m not in present]
+        if missing and not present:
+            raise ValueError(
+                "this frame has no ragnotebook scores; run e.g. df.rag.evaluate(...) first"
+            )
+        return [m for m in metrics if m in present]
+    if not present:
+        raise ValueError(
+            "this frame has no ragnotebook scores; run e.g. df.rag.evaluate(...) first"
+        )
+    return present
+
+
+def claims(df: pd.DataFrame) -> pd.DataFrame:
+    """One row per claim, from context recall (ground-truth claims) and faithfulness (answer claims).
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        A frame returned by :func:`~ragnotebook.evaluate` (or a single-metric function).
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns: ``row`` (the source row's index label), ``metric`` (str),
+        ``claim_index`` (int64, 0-based), ``claim`` (str), ``verdict`` (str: yes/no
+        for recall, yes/no/unsure for faithfulness), ``reason`` (str),
+        ``supporting_chunks`` (list of 0-based chunk indices). Rows in frame order,
+        recall claims before faithfulness claims for each row.
+
+    Raises
+    ------
+    ValueError
+        If the frame has no ragnotebook scores.
+
+    Examples
+    --------
+    >>> import pandas as pd, ragnotebook
+    >>> df = pd.DataFrame({"question": ["Where?"], "answer": ["It is on Pier 4. It has a cafe."],
+    ...                    "contexts": [["The museum is on Pier 4."]]})
+    >>> out = ragnotebook.faithfulness(df, model="offline", progress=False)
+    >>> ragnotebook.claims(out)[["claim", "verdict"]].values.tolist()
+    [['It is on Pier 4.', 'yes'], ['It has a cafe.', 'unsure']]
+    """
+    metrics = [m for m in _require_scored(df) if m in ("context_recall", "faithfulness")]
+    records: list[dict[str, Any]] = []
+    cols = {m: df[f"{m}_verdicts"].tolist() for m in metrics}
+    for pos, label in enumerate(df.index):
+        for m in metrics:
+            verdicts = cols[m][pos]
+            if not isinstance(verdicts, list):
+                continue
+            for v in verdicts:
+                records.append(
+                    {
+                        "row": label,
+                        "metric": m,
+                        "claim_index": int(v["index"]),
+                        "claim": v.get("claim", ""),
+                        "verdict": v.get("verdict"),
+                        "reason": v.get("reason", ""),
+                        "supporting_chunks": list(v.get("supporting_chunks", [])),
+                    }
+                )
+    out = pd.DataFrame.from_records(
+        records,
+        columns=["row", "metric", "claim_index", "claim", "verdict", "reason", "supporting_chunks"],
+    )
+    return out.astype({"claim_index": "int64"})
+
+
+def chunks(df: pd.DataFrame) -> pd.DataFrame:
+    """One row per retrieved chunk, with its context-precision verdict.
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        A frame scored with context precision.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns: ``row`` (the source row's index label), ``position`` (int64,
+        1-based rank; the verdict dicts carry the 0-based ``index`` as the
+        reference does), ``chunk`` (str), ``verdict`` (str yes/no), ``reason``
+        (str), ``precision_at_k`` (float64: relevant chunks in positions 1..k
+        divided by k).
+
+    Raises
+    ------
+    ValueError
+        If the frame was not scored with context precision.
+
+    Examples
+    --------
+    >>> import pandas as pd, ragnotebook
+    >>> judge = ragnotebook.MockJudge(judge_chunks=[["no", "yes"]])
+    >>> df = pd.DataFrame({"question": ["q"], "ground_truth": ["a"], "contexts": [["x", "y"]]})
+    >>> out = ragnotebook.context_precision(df, model=judge, progress=False)
+    >>> ragnotebook.chunks(out)[["position", "verdict", "precision_at_k"]].values.tolist()
+    [[1, 'no', 0.0], [2, 'yes', 0.5]]
+    """
+    if "context_precision" not in _require_scored(df, ["context_precision"]):
+        raise ValueError("this frame was not scored with context_precision")
+    records: list[dict[str, Any]] = []
+    for label, verdicts in zip(df.index, df["context_precision_verdicts"].tolist(), strict=True):
+        if not isinstance(verdicts, list):
+            continue
+        for v in verdicts:
+            records.append(
+                {
+                    "row": label,
+                    "position": int(v["index"]) + 1,
+                    "chunk": v.get("chunk", ""),
+                    "verdict": v.get("verdict"),
+                    "reason": v.get("reason", ""),
+                    "precision_at_k": float(v.get("precision_at_k", float("nan"))),
+                }
+            )
+    out = pd.DataFrame.from_records(
+        records, columns=["row", "position", "chunk", "verdict", "reason", "precision_at_k"]
+    )
+    return out.astype({"position": "int64", "precision_at_k": "float64"})
+
+
+def summary(df: pd.DataFrame) -> pd.DataFrame:
+    """Per-metric mean over scored rows, with coverage and counts per status.
+
+    Rows with status ``ok``, ``no_context`` or ``no_claims`` are scored (their 0
+    is a measurement); ``no_ground_truth``, ``no_reference`` and ``error`` rows
+    are not, and never silently enter or leave the mean: the ``scored`` column
+    shows ``n_scored/n_total``.
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        A scored frame.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Index: metric. Columns: ``mean`` (float64 over scored rows), ``scored``
+        (str ``"n_scored/n_total"``), ``coverage`` (float64, n_scored / n_total),
+        ``n_total``, ``n_scored``, ``n_error`` (int64), then one int64 column per
+        status (``ok``, ``no_ground_truth``, ``no_reference``, ``no_claims``,
+        ``no_context``, ``error``), ``missing_verdicts`` (int64: items counted
+        against because the judge never gave a valid verdict).
+
+    Raises
+    ------
+    ValueError
+        If the frame has no ragnotebook scores.
+
+    Examples
+    --------
+    >>> import pandas as pd, ragnotebook
+    >>> df = pd.DataFrame({"question": ["Where?"], "answer": ["It is on Pier 4."],
+    ...                    "contexts": [["The museum is on Pier 4."]]})
+    >>> s = ragnotebook.summary(ragnotebook.faithfulness(df, model="offline", progress=False))
+    >>> s.loc["faithfulness", ["mean", "scored"]].tolist()
+    [1.0, '1/1']
+    """
+    metrics = _require_scored(df)
+    rows = []
+    for m in metrics:
+        status = df[f"{m}_status"].astype("string")
+        scores = pd.to_numeric(df[m], errors="coerce").astype("float64")
+        scored_mask = status.isin(SCORED_STATUSES).fillna(False).to_numpy(bool) & scores.notna()
+        n_total = len(df)
+        n_scored = int(scored_mask.sum())
+        counts = status.value_counts()
+        missing = 0
+        for verdicts in df[f"{m}_verdicts"].tolist():
+            if isinstance(verdicts, list):
+                missing += sum(1 for v in verdicts if v.get("missing") or v.get("invalid"))
+        row: dict[str, Any] = {
+            "metric": m,
+            "mean": float(scores[scored_mask].mean()) if n_scored else float("nan"),
+            "scored": f"{n_scored}/{n_total}",
+            "coverage": n_scored / n_total if n_total else float("nan"),
+            "n_total": n_total,
+            "n_scored": n_scored,
+            "n_error": int(counts.get("error", 0)),
+        }
+        for s in STATUSES:
+            row[s] = int(counts.get(s, 0))
+        row["missing_verdicts"] = missing
+        rows.append(row)
+    out = pd.DataFrame(rows).set_index("metric")
+    out.index.name = "metric"
+    return out

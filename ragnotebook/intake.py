@@ -1,0 +1,556 @@
+"""Reading RAG rows out of a pandas DataFrame.
+
+The scoring API accepts whatever frame the user already has. This module finds
+the columns that play the four roles (``question``, ``answer``, ``contexts``,
+``ground_truth``), checks every cell and turns the frame into a list of
+:class:`RagRow` objects, one per frame row, in frame order.
+
+Column detection
+----------------
+A role is filled from an explicit ``columns={role: column}`` mapping when one
+is given. Otherwise the frame's column names are compared with the role's
+aliases in :data:`ALIASES` (case-insensitively). Two matching columns for one
+role is an error, never a silent guess.
+
+Cell rules
+----------
+* Text roles (question, answer, ground truth): strings are kept as they are,
+  missing values (``None``, ``NaN``, ``pd.NA``) become ``None`` and numbers
+  are turned into strings. Anything else is an error naming the row and column.
+* Contexts: a list, tuple or 1-D NumPy array of strings. A string that holds a
+  JSON list or a Python list literal (what a list column looks like after a
+  round trip through CSV) is parsed, with one :class:`UserWarning` per read. Any
+  other string is a single chunk; a missing value is an empty list.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import math
+import warnings
+from collections.abc import Hashable, Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any, Final
+
+import numpy as np
+import pandas as pd
+
+__all__ = [
+    "ALIASES",
+    "ROLES",
+    "ContextParseState",
+    "RagRow",
+    "normalize_contexts",
+    "normalize_text",
+    "read_rows",
+    "resolve_columns",
+]
+
+#: The four roles a column can play, in the order they are reported.
+ROLES: Final[tuple[str, ...]] = ("question", "answer", "contexts", "ground_truth")
+
+#: Column names recognised for each role, most preferred first.
+ALIASES: Final[dict[str, tuple[str, ...]]] = {
+    "question": ("question", "user_input", "input", "query"),
+    "answer": ("answer", "response", "actual_output", "output"),
+    "contexts": ("contexts", "retrieved_contexts", "retrieval_context"),
+    "ground_truth": ("ground_truth", "reference", "expected_output"),
+}
+
+_MAX_LISTED_COLUMNS = 25
+
+
+@dataclass(frozen=True, slots=True)
+class RagRow:
+    """One frame row, normalised for scoring.
+
+    Parameters
+    ----------
+    label : Hashable
+        The row's index label. Labels may repeat; ``position`` is always unique.
+    position : int
+        0-based position of the row in the frame.
+    question : str or None
+        The user question, or ``None`` when missing or when no column has the role.
+    answer : str or None
+        The generated answer being judged, or ``None``.
+    contexts : tuple of str
+        The retrieved chunks in retrieval order; empty when missing.
+    ground_truth : str or None
+        The reference answer, or ``None``.
+
+    Examples
+    --------
+    >>> row = RagRow(label="q1", position=0, question="Is the pass open?",
+    ...              answer="No.", contexts=("The pass is closed in winter.",),
+    ...              ground_truth=None)
+    >>> row.contexts
+    ('The pass is closed in winter.',)
+    """
+
+    label: Hashable
+    position: int
+    question: str | None
+    answer: str | None
+    contexts: tuple[str, ...]
+    ground_truth: str | None
+
+
+@dataclass(slots=True)
+class ContextParseState:
+    """Tally of context cells that had to be parsed from strings during one read.
+
+    :func:`read_rows` passes one instance to every :func:`normalize_contexts`
+    call so that a single summary warning can be raised at the end of the read
+    instead of one per row.
+
+    Parameters
+    ----------
+    parsed_rows : int, default 0
+        Number of cells parsed from a string holding a list so far.
+    first_row : Hashable, optional
+        Label of the first such row, quoted in the warning.
+
+    Examples
+    --------
+    >>> state = ContextParseState()
+    >>> normalize_contexts('["a", "b"]', row="q1", column="contexts", warn_state=state)
+    ['a', 'b']
+    >>> state.parsed_rows
+    1
+    """
+
+    parsed_rows: int = 0
+    first_row: Hashable | None = None
+
+    def warn(self, column: Hashable, *, stacklevel: int = 2) -> None:
+        """Raise one :class:`UserWarning` summarising the parsed cells, if any.
+
+        Parameters
+        ----------
+        column : Hashable
+            The contexts column the cells came from, named in the message.
+        stacklevel : int, default 2
+            Passed on to :func:`warnings.warn`.
+
+        Returns
+        -------
+        None
+
+        Warns
+        -----
+        UserWarning
+            When ``parsed_rows`` is positive.
+
+        Examples
+        --------
+        >>> import warnings
+        >>> state = ContextParseState(parsed_rows=2, first_row="q1")
+        >>> with warnings.catch_warnings(record=True) as caught:
+        ...     warnings.simplefilter("always")
+        ...     state.warn("contexts")
+        >>> "2 rows" in str(caught[0].message)
+        True
+        """
+        if self.parsed_rows <= 0:
+            return
+        n = self.parsed_rows
+        rows = "1 row" if n == 1 else f"{n} rows"
+        warnings.warn(
+            f"{rows}' contexts in column {column!r} (first: row {self.first_row!r}) were "
+            "strings holding a list and were parsed into chunks. This usually means the "
+            "frame was read back from CSV; store contexts as lists of strings (JSONL or "
+            "Parquet keep them) to avoid the guesswork.",
+            UserWarning,
+            stacklevel=stacklevel,
+        )
+
+
+def _is_missing(value: Any) -> bool:
+    """Return True for None, NaN (any float kind), pd.NA and pd.NaT."""
+    if value is None or value is pd.NA or value is pd.NaT:
+        return True
+    if isinstance(value, float | np.floating):
+        return math.isnan(value)
+    return False
+
+
+def _fail(row: Hashable, column: Hashable, position: int | None, problem: str) -> ValueError:
+    """Build the error for a bad cell: ``row 'q7', column 'answer': <problem>``."""
+    at = f" (row position {position})" if position is not None else ""
+    return ValueError(f"row {row!r}, column {column!r}: {problem}{at}")
+
+
+def _type_name(value: Any) -> str:
+    return "None" if value is None else type(value).__name__
+
+
+def _format_columns(df: pd.DataFrame) -> str:
+    names = [repr(c) for c in df.columns[:_MAX_LISTED_COLUMNS]]
+    extra = len(df.columns) - len(names)
+    if extra > 0:
+        names.append(f"... and {extra} more")
+    return "[" + ", ".join(names) + "]" if names else "[] (the frame has no columns)"
+
+
+def resolve_columns(
+    df: pd.DataFrame,
+    columns: Mapping[str, str | None] | None = None,
+    *,
+    required: Iterable[str] = (),
+) -> dict[str, str | None]:
+    """Decide which frame column plays each role.
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        The user's frame.
+    columns : Mapping[str, str or None], optional
+        Explicit ``{role: column}`` choices. They win over alias detection; roles
+        left out are still detected by alias. Mapping a role to ``None`` turns
+        detection off for it (the role gets no column).
+    required : Iterable[str], default ()
+        Roles that must end up with a column.
+
+    Returns
+    -------
+    dict[str, str or None]
+        One entry per role in :data:`ROLES` order; ``None`` for roles that have
+        no column.
+
+    Raises
+    ------
+    ValueError
+        If ``columns`` or ``required`` names an unknown role, a mapped column is
+        not in the frame, two columns match one role's aliases, the chosen
+        column name is duplicated in the frame, or a required role has no column.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> df = pd.DataFrame({"user_input": ["Is the pass open?"], "Response": ["No."],
+    ...                    "notes": ["x"]})
+    >>> resolve_columns(df)
+    {'question': 'user_input', 'answer': 'Response', 'contexts': None, 'ground_truth': None}
+    >>> resolve_columns(df, {"ground_truth": "notes"})["ground_truth"]
+    'notes'
+    >>> resolve_columns(df, {"answer": None})["answer"] is None
+    True
+    """
+    explicit = dict(columns or {})
+    required = tuple(required)
+    for role in (*explicit, *required):
+        if role not in ALIASES:
+            raise ValueError(f"unknown role {role!r}; the roles are {', '.join(map(repr, ROLES))}")
+
+    present = set(df.columns)
+    result: dict[str, str | None] = {}
+    for role, col in explicit.items():
+        if col is not None and col not in present:
+            raise ValueError(
+                f"columns maps role {role!r} to column {col!r}, which is not in the frame; "
+                f"the frame's columns are {_format_columns(df)}"
+            )
+        result[role] = col
+
+    claimed = {col for col in explicit.values() if col is not None}
+    unique_columns = list(dict.fromkeys(df.columns))  # duplicates are reported below
+    for role in ROLES:
+        if role in result:
+            continue
+        aliases = ALIASES[role]
+        candidates = [
+            c
+            for c in unique_columns
+            if isinstance(c, str) and c not in claimed and c.casefold() in aliases
+        ]
+        if len(candidates) > 1:
+            names = " and ".join(repr(c) for c in candidates)
+            raise ValueError(
+                f"columns {names} could both be the {role!r} column; pick one with "
+                f"columns={{{role!r}: {candidates[0]!r}}}"
+            )
+        result[role] = candidates[0] if candidates else None
+
+    for role in required:
+        if result[role] is None:
+            tried = ", ".join(repr(a) for a in ALIASES[role])
+            raise ValueError(
+                f"no column found for the {role!r} role (tried {tried}, ignoring case); "
+                f"the frame's columns are {_format_columns(df)}. Rename a column or pass "
+                f"columns={{{role!r}: '<column name>'}}"
+            )
+
+    duplicated = set(df.columns[df.columns.duplicated()])
+    for role in ROLES:
+        chosen = result[role]
+        if chosen is not None and chosen in duplicated:
+            raise ValueError(
+                f"column {chosen!r} (used for {role!r}) appears more than once in the frame; "
+                "rename the duplicates first"
+            )
+    return {role: result[role] for role in ROLES}
+
+
+def normalize_text(
+    value: Any,
+    *,
+    row: Hashable,
+    column: Hashable,
+    position: int | None = None,
+) -> str | None:
+    """Normalise one question, answer or ground-truth cell.
+
+    Parameters
+    ----------
+    value : object
+        The cell value.
+    row : Hashable
+        The row's index label, used in error messages.
+    column : Hashable
+        The column name, used in error messages.
+    position : int, optional
+        The row's 0-based position, added to error messages when given.
+
+    Returns
+    -------
+    str or None
+        The string unchanged; ``None`` for ``None``, ``NaN``, ``pd.NA`` or
+        ``pd.NaT``; ``str(value)`` for an int, float or NumPy number.
+
+    Raises
+    ------
+    ValueError
+        For any other type, booleans included.
+
+    Examples
+    --------
+    >>> normalize_text("Who wrote it?", row=0, column="question")
+    'Who wrote it?'
+    >>> normalize_text(float("nan"), row=0, column="question") is None
+    True
+    >>> normalize_text(42, row=0, column="answer")
+    '42'
+    """
+    if type(value) is str:
+        return value
+    if isinstance(value, str):  # str subclasses such as numpy.str_
+        return str(value)
+    if _is_missing(value):
+        return None
+    if isinstance(value, bool | np.bool_):
+        raise _fail(row, column, position, f"expected a string, got a boolean ({value!r})")
+    if isinstance(value, int | float | np.integer | np.floating):
+        return str(value)
+    raise _fail(row, column, position, f"expected a string, got {_type_name(value)}")
+
+
+def _parse_list_string(text: str) -> list[str] | None:
+    """Return the strings of a JSON / Python list literal, or None if ``text`` is not one."""
+    stripped = text.strip()
+    if len(stripped) < 2 or stripped[0] != "[" or stripped[-1] != "]":
+        return None
+    parsed: Any
+    try:
+        parsed = json.loads(stripped)
+    except ValueError:
+        try:
+            parsed = ast.literal_eval(stripped)
+        except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+            return None
+    if not isinstance(parsed, list | tuple):
+        return None
+    if not all(isinstance(item, str) for item in parsed):
+        return None
+    return [str(item) for item in parsed]
+
+
+def normalize_contexts(
+    value: Any,
+    *,
+    row: Hashable,
+    column: Hashable,
+    warn_state: ContextParseState | None = None,
+    position: int | None = None,
+) -> list[str]:
+    """Normalise one contexts cell to a list of chunk strings.
+
+    Parameters
+    ----------
+    value : object
+        The cell value: a list, tuple or 1-D NumPy array of strings, a string,
+        or a missing value.
+    row : Hashable
+        The row's index label, used in error messages.
+    column : Hashable
+        The column name, used in messages.
+    warn_state : ContextParseState, optional
+        Collects cells parsed from strings so the caller can warn once (see
+        :func:`read_rows`). Without it, parsing a string warns immediately.
+    position : int, optional
+        The row's 0-based position, added to error messages when given.
+
+    Returns
+    -------
+    list of str
+        The chunks in order. A string holding a JSON list or a Python list
+        literal of strings is parsed; any other string is a single chunk (it is
+        never split into characters). Missing values give ``[]``. Empty and
+        blank chunks are kept.
+
+    Raises
+    ------
+    ValueError
+        If an item of a list is not a string (the message names the row, the
+        column and the 0-based chunk index), if an array is not 1-D, or if the
+        cell is of any other type.
+
+    Examples
+    --------
+    >>> normalize_contexts(["Snow chains are required."], row="q1", column="contexts")
+    ['Snow chains are required.']
+    >>> normalize_contexts("One plain chunk.", row="q1", column="contexts")
+    ['One plain chunk.']
+    >>> normalize_contexts(None, row="q1", column="contexts")
+    []
+    >>> state = ContextParseState()
+    >>> normalize_contexts("['a', 'b']", row="q1", column="contexts", warn_state=state)
+    ['a', 'b']
+    """
+    if isinstance(value, str):
+        parsed = _parse_list_string(value)
+        if parsed is None:
+            return [str(value)]
+        if warn_state is None:
+            one = ContextParseState(parsed_rows=1, first_row=row)
+            one.warn(column, stacklevel=3)
+        else:
+            if warn_state.parsed_rows == 0:
+                warn_state.first_row = row
+            warn_state.parsed_rows += 1
+        return parsed
+    if isinstance(value, np.ndarray):
+        if value.ndim != 1:
+            raise _fail(
+                row, column, position, f"expected a 1-D array of strings, got {value.ndim}-D"
+            )
+        value = value.tolist()
+    elif isinstance(value, tuple):
+        value = list(value)
+    elif not isinstance(value, list):
+        if _is_missing(value):
+            return []
+        raise _fail(row, column, position, f"expected a list of strings, got {_type_name(value)}")
+    out: list[str] = []
+    for i, item in enumerate(value):
+        if type(item) is str:
+            out.append(item)
+        elif isinstance(item, str):
+            out.append(str(item))
+        else:
+            raise _fail(row, column, position, f"chunk {i} is {_type_name(item)}, expected str")
+    return out
+
+
+def read_rows(
+    df: pd.DataFrame,
+    columns: Mapping[str, str | None] | None = None,
+    *,
+    required: Iterable[str] = (),
+) -> tuple[list[RagRow], dict[str, str | None]]:
+    """Turn a frame into one :class:`RagRow` per row, in frame order.
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        The user's frame. Index labels may repeat; each row is still read.
+    columns : Mapping[str, str or None], optional
+        Explicit ``{role: column}`` choices (see :func:`resolve_columns`).
+    required : Iterable[str], default ()
+        Roles that must have a column.
+
+    Returns
+    -------
+    rows : list of RagRow
+        One row per frame row, ``rows[i].position == i``. Roles without a column
+        are ``None`` (text) or ``()`` (contexts).
+    mapping : dict[str, str or None]
+        The resolved ``{role: column}`` mapping.
+
+    Raises
+    ------
+    TypeError
+        If ``df`` is not a DataFrame.
+    ValueError
+        From :func:`resolve_columns`, or when a cell cannot be normalised; the
+        message names the row label and the column.
+
+    Warns
+    -----
+    UserWarning
+        Once per call when any contexts cells were parsed from strings holding a
+        list (typical after ``pd.read_csv``).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> df = pd.DataFrame(
+    ...     {"query": ["Is the pass open?", None],
+    ...      "response": ["No, it is closed.", 7],
+    ...      "retrieved_contexts": [["The pass is closed in winter."], []]},
+    ...     index=["q7", "q7"])
+    >>> rows, mapping = read_rows(df, required=["answer"])
+    >>> mapping["contexts"]
+    'retrieved_contexts'
+    >>> [(r.label, r.position, r.question, r.answer) for r in rows]
+    [('q7', 0, 'Is the pass open?', 'No, it is closed.'), ('q7', 1, None, '7')]
+    >>> rows[0].contexts
+    ('The pass is closed in winter.',)
+    """
+    if not isinstance(df, pd.DataFrame):
+        raise TypeError(f"expected a pandas DataFrame, got {type(df).__name__}")
+    mapping = resolve_columns(df, columns, required=required)
+    n = len(df)
+    labels = df.index.tolist()
+
+    def cells(role: str) -> list[Any] | None:
+        col = mapping[role]
+        return None if col is None else df[col].tolist()
+
+    questions = cells("question")
+    answers = cells("answer")
+    contexts = cells("contexts")
+    truths = cells("ground_truth")
+    q_col, a_col, c_col, g_col = (mapping[r] for r in ROLES)
+    state = ContextParseState()
+
+    rows: list[RagRow] = []
+    append = rows.append
+    for i in range(n):
+        label = labels[i]
+        append(
+            RagRow(
+                label=label,
+                position=i,
+                question=None
+                if questions is None
+                else normalize_text(questions[i], row=label, column=q_col, position=i),
+                answer=None
+                if answers is None
+                else normalize_text(answers[i], row=label, column=a_col, position=i),
+                contexts=()
+                if contexts is None
+                else tuple(
+                    normalize_contexts(
+                        contexts[i], row=label, column=c_col, warn_state=state, position=i
+                    )
+                ),
+                ground_truth=None
+                if truths is None
+                else normalize_text(truths[i], row=label, column=g_col, position=i),
+            )
+        )
+    if state.parsed_rows:
+        state.warn(c_col, stacklevel=3)
+    return rows, mapping

@@ -1,0 +1,448 @@
+"""OfflineJudge: a deterministic lexical judge that needs no model and no network.
+
+It answers every task kind with rarity-weighted word overlap:
+
+* **claims** are sentences from ``sentencex`` (plus cheap clause splits), questions dropped;
+* **support** of a claim by a chunk is the share of the claim's content-token weight
+  found in the chunk, where a token's weight is its inverse document frequency
+  across the row's chunks (tokens absent from every chunk weigh the most);
+  Chinese, Japanese and Korean use character bigrams;
+* **conflicts**: a number of the claim missing from a chunk that talks about the
+  same thing with other numbers, or a negation whose polarity differs from the
+  best-matching sentence, count against the claim;
+* **relevance** of a chunk mixes its coverage of the question and of the reference.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from ragnotebook.tasks import Answer, Claims, Explanation, Task, Verdict, Verdicts
+from ragnotebook.text import (
+    content_tokens,
+    detect_language,
+    has_negation,
+    is_cjk,
+    normalize,
+    numbers,
+    split_claims,
+    split_sentences,
+)
+
+__all__ = ["OfflineJudge"]
+
+_VERSION = "offline-v1"
+
+#: First-person words: a claim using them states a personal view or experience,
+#: which a retrieved document cannot verify unless it speaks the same way.
+_AFFIRM = frozenset(
+    {"yes", "yeah", "yep", "correct", "true", "是", "是的", "对", "はい", "네", "예"}
+)
+_PERSONAL = frozenset(
+    [
+        "i",
+        "i'm",
+        "i've",
+        "i'd",
+        "i'll",
+        "me",
+        "my",
+        "mine",
+        "myself",
+        "we",
+        "we're",
+        "we've",
+        "our",
+        "ours",
+    ]
+)
+
+
+@dataclass(frozen=True, slots=True)
+class _Sent:
+    tokens: frozenset[str]
+    negated: bool
+
+
+@dataclass(frozen=True, slots=True)
+class _Doc:
+    tokens: frozenset[str]
+    numbers: frozenset[str]
+    sentences: tuple[_Sent, ...]
+
+
+@lru_cache(maxsize=16384)
+def _analyse(text: str, lang: str) -> _Doc:
+    text = normalize(text)
+    sents = tuple(
+        _Sent(frozenset(content_tokens(s, lang)), has_negation(s, lang) % 2 == 1)
+        for s in split_sentences(text, lang)
+    )
+    return _Doc(frozenset(content_tokens(text, lang)), frozenset(numbers(text)), sents)
+
+
+@lru_cache(maxsize=4096)
+def _claim_doc(text: str, lang: str) -> _Doc:
+    text = normalize(text)
+    sent = _Sent(frozenset(content_tokens(text, lang)), has_negation(text, lang) % 2 == 1)
+    return _Doc(sent.tokens, frozenset(numbers(text)), (sent,))
+
+
+def _task_language(texts: Sequence[str]) -> str:
+    sample = " ".join(t[:600] for t in texts[:8])
+    return detect_language(sample)
+
+
+class _Weights:
+    """Inverse document frequency of tokens over one row's chunks."""
+
+    __slots__ = ("_absent", "_df", "_n")
+
+    def __init__(self, docs: Sequence[_Doc]) -> None:
+        df: dict[str, int] = {}
+        for d in docs:
+            for t in d.tokens:
+                df[t] = df.get(t, 0) + 1
+        self._df = df
+        self._n = len(docs)
+        self._absent = self._idf(0)
+
+    def _idf(self, df: int) -> float:
+        return math.log((self._n + 1) / (df + 0.5)) + 1.0
+
+    def __call__(self, token: str) -> float:
+        df = self._df.get(token)
+        return self._absent if df is None else self._idf(df)
+
+
+class OfflineJudge:
+    """A deterministic, model-free judge based on rarity-weighted lexical overlap.
+
+    Use it for fast smoke tests, CI, air-gapped machines, or as a cheap first
+    pass before an LLM judge. It answers all five task kinds; verdict reasons
+    state the evidence ("80% of the claim's weighted content words appear in
+    chunk 1; number 1999 not found").
+
+    Parameters
+    ----------
+    support_threshold : float, default 0.6
+        Minimum weighted coverage of a claim by the context for ``yes``
+        (``verify_claims`` and ``attribute_claims``).
+    cjk_support_threshold : float, default 0.4
+        The same threshold for Chinese, Japanese and Korean text (character
+        bigrams match less often than words under paraphrase).
+    conflict_threshold : float, default 0.5
+        Minimum coverage by the best chunk before a number or negation mismatch
+        is called a contradiction (``no``) rather than ``unsure``.
+    relevance_threshold : float, default 0.32
+        Minimum relevance score for a chunk to be judged relevant (``judge_chunks``).
+
+    Examples
+    --------
+    >>> import asyncio
+    >>> from ragnotebook.judges.offline import OfflineJudge
+    >>> from ragnotebook.tasks import Item, Task
+    >>> judge = OfflineJudge()
+    >>> claims = asyncio.run(judge.acomplete(Task(
+    ...     "extract_claims", "faithfulness", text="The Harbor Museum opened in 1999. Why?")))
+    >>> claims.claims
+    ['The Harbor Museum opened in 1999.']
+    >>> out = asyncio.run(judge.acomplete(Task(
+    ...     "verify_claims", "faithfulness", items=(Item(0, claims.claims[0]),),
+    ...     chunks=("The Harbor Museum opened in 1998.",))))
+    >>> out.verdicts[0].verdict
+    'no'
+    >>> out.verdicts[0].reason
+    "100% of the claim's weighted content words appear in chunk 0; number 1999 not found (the chunk has 1998)"
+    """
+
+    def __init__(
+        self,
+        *,
+        support_threshold: float = 0.6,
+        cjk_support_threshold: float = 0.4,
+        conflict_threshold: float = 0.5,
+        relevance_threshold: float = 0.32,
+    ) -> None:
+        self.support_threshold = float(support_threshold)
+        self.cjk_support_threshold = float(cjk_support_threshold)
+        self.conflict_threshold = float(conflict_threshold)
+        self.relevance_threshold = float(relevance_threshold)
+
+    @property
+    def judge_id(self) -> str:
+        """Stable identifier of this judge: ``"offline-v1"``."""
+        return _VERSION
+
+    def identity(self) -> dict[str, Any]:
+        """Settings that change the answers (recorded in results and cache keys).
+
+        Returns
+        -------
+        dict
+            ``{"judge": "offline-v1", ...thresholds}``.
+
+        Examples
+        --------
+        >>> OfflineJudge().identity()["judge"]
+        'offline-v1'
+        """
+        return {
+            "judge": _VERSION,
+            "support_threshold": self.support_threshold,
+            "cjk_support_threshold": self.cjk_support_threshold,
+            "conflict_threshold": self.conflict_threshold,
+            "relevance_threshold": self.relevance_threshold,
+        }
+
+    async def acomplete(self, task: Task) -> Answer:
+        """Answer one task (computed synchronously; never blocks on I/O).
+
+        Parameters
+        ----------
+        task : Task
+            Any of the five task kinds.
+
+        Returns
+        -------
+        Claims, Verdicts or Explanation
+            The answer model for ``task.kind``.
+
+        Examples
+        --------
+        >>> import asyncio
+        >>> from ragnotebook.tasks import Item, Task
+        >>> t = Task("judge_chunks", "context_precision", question="How much is the fee?",
+        ...          text="The fee is 120 euros a year.",
+        ...          items=(Item(0, "Members pay a yearly fee of 120 euros."),
+        ...                 Item(1, "The cafe serves soup on Mondays.")))
+        >>> [v.verdict for v in asyncio.run(OfflineJudge().acomplete(t)).verdicts]
+        ['yes', 'no']
+        """
+        return self.complete(task)
+
+    def complete(self, task: Task) -> Answer:
+        """Synchronous version of :meth:`acomplete`.
+
+        Examples
+        --------
+        >>> from ragnotebook.tasks import Task
+        >>> OfflineJudge().complete(Task("extract_claims", "faithfulness", text="Hi? Ok.")).claims
+        ['Ok.']
+        """
+        if task.kind == "extract_claims":
+            return Claims(claims=split_claims(task.text or ""))
+        if task.kind == "verify_claims":
+            return Verdicts(verdicts=self._verify(task, allow_no=True))
+        if task.kind == "attribute_claims":
+            return Verdicts(verdicts=self._verify(task, allow_no=False))
+        if task.kind == "judge_chunks":
+            return Verdicts(verdicts=self._judge_chunks(task))
+        if task.kind == "explain":
+            return Explanation(reason=_explain(task.text or ""))
+        raise ValueError(f"unknown task kind: {task.kind!r}")
+
+    # ------------------------------------------------------------------ claims
+
+    def support_scores(self, task: Task) -> list[float]:
+        """Weighted coverage of each claim in ``task.items`` by ``task.chunks`` (0..1).
+
+        Exposed for diagnostics and benchmarks; :meth:`acomplete` turns these
+        into verdicts.
+
+        Examples
+        --------
+        >>> from ragnotebook.tasks import Item, Task
+        >>> t = Task("verify_claims", "faithfulness", items=(Item(0, "Paris is in France."),),
+        ...          chunks=("Paris is the capital of France.",))
+        >>> OfflineJudge().support_scores(t)
+        [1.0]
+        """
+        lang = _task_language([*task.chunks, *(it.text for it in task.items)])
+        docs = [_analyse(c, lang) for c in task.chunks]
+        weights = _Weights(docs)
+        idx = list(range(len(docs)))
+        return [self._assess(it.text, docs, weights, lang, idx)[0] for it in task.items]
+
+    def _assess(
+        self,
+        claim: str,
+        docs: Sequence[_Doc],
+        weights: _Weights,
+        lang: str,
+        names: Sequence[int],
+    ) -> tuple[float, str, list[int], str]:
+        """Return (support, verdict, supporting chunk indices, reason)."""
+        cdoc = _claim_doc(claim, lang)
+        toks = cdoc.tokens
+        if not toks or not docs:
+            why = "the claim has no content words" if not toks else "no context"
+            return 0.0, "unsure", [], why
+        w = {t: weights(t) for t in toks}
+        total = sum(w.values())
+        covs = [sum(w[t] for t in toks & d.tokens) / total for d in docs]
+        best = max(range(len(docs)), key=lambda i: (covs[i], -i))
+        best_cov = covs[best]
+        # second chunk may complete the claim (facts spread over two chunks)
+        union_cov = best_cov
+        second = -1
+        if len(docs) > 1 and best_cov < 1.0:
+            rest = toks - docs[best].tokens
+            gains = [
+                (sum(w[t] for t in rest & d.tokens) / total, -i)
+                for i, d in enumerate(docs)
+                if i != best
+            ]
+            gain, neg_i = max(gains)
+            if gain > 0:
+                union_cov = best_cov + gain
+                second = -neg_i
+        support = max(best_cov, union_cov if union_cov - best_cov >= 0.15 else best_cov)
+        supporting = [best] if best_cov > 0 else []
+        if support > best_cov and second >= 0:
+            supporting.append(second)
+        supporting.extend(
+            i for i, c in enumerate(covs) if i not in supporting and c >= 0.9 * best_cov > 0
+        )
+        supporting.sort()
+
+        personal = sorted((toks & _PERSONAL) - frozenset().union(*(d.tokens for d in docs)))
+        missing = sorted(cdoc.numbers - frozenset().union(*(docs[i].numbers for i in supporting)))
+        neg_conflict = False
+        if best_cov >= self.conflict_threshold:
+            # polarity clash only when the claim is matched well by a sentence of the
+            # opposite polarity and clearly worse by any sentence of its own polarity
+            claim_neg = cdoc.sentences[0].negated
+            same, opp = _coverage_by_polarity(toks, docs, w, claim_neg)
+            neg_conflict = (
+                len(toks) >= 3
+                and opp / total >= self.conflict_threshold
+                and same < opp - 0.2 * total
+            )
+        chunk_word = (
+            f"chunks {names[best]} and {names[second]}"
+            if support > best_cov and second >= 0
+            else f"chunk {names[best]}"
+        )
+        parts = [f"{support:.0%} of the claim's weighted content words appear in {chunk_word}"]
+        if missing:
+            others = sorted(docs[best].numbers - cdoc.numbers)
+            extra = f" (the chunk has {', '.join(others[:3])})" if others else ""
+            parts.append(f"number {', '.join(missing[:3])} not found{extra}")
+        if personal:
+            parts.append(f"first-person wording ({personal[0]}) not in the context")
+        if neg_conflict:
+            which = "claim" if cdoc.sentences[0].negated else "chunk"
+            parts.append(f"negation in the {which} only")
+        reason = "; ".join(parts)
+
+        threshold = self.cjk_support_threshold if is_cjk(lang) else self.support_threshold
+        if ((missing and docs[best].numbers - cdoc.numbers) or neg_conflict) and (
+            best_cov >= self.conflict_threshold
+        ):
+            return support, "no", [], reason
+        if support >= threshold and not missing and not neg_conflict and not personal:
+            return support, "yes", supporting, reason
+        return support, "unsure", [], reason
+
+    def _verify(self, task: Task, *, allow_no: bool) -> list[Verdict]:
+        lang = _task_language([*task.chunks, *(it.text for it in task.items)])
+        docs = [_analyse(c, lang) for c in task.chunks if c and c.strip()]
+        idx = [i for i, c in enumerate(task.chunks) if c and c.strip()]
+        weights = _Weights(docs)
+        out: list[Verdict] = []
+        for it in task.items:
+            claim = it.text
+            if task.question and normalize(claim).strip(" .!,").lower() in _AFFIRM:
+                # a bare "Yes." asserts the question itself
+                claim = task.question.rstrip(" ?？")
+            _, verdict, sup, reason = self._assess(claim, docs, weights, lang, idx)
+            sup = [idx[i] for i in sup]
+            if not allow_no and verdict == "unsure":
+                verdict = "no"
+            if not allow_no and verdict == "no":
+                sup = []
+            out.append(
+                Verdict(index=it.index, verdict=verdict, reason=reason, supporting_chunks=sup)
+            )
+        return out
+
+    # ------------------------------------------------------------------ chunks
+
+    def relevance_scores(self, task: Task) -> list[float]:
+        """Relevance of each chunk in ``task.items`` to the question and reference (0..1).
+
+        Examples
+        --------
+        >>> from ragnotebook.tasks import Item, Task
+        >>> t = Task("judge_chunks", "context_precision", question="Where is Paris?",
+        ...          text="Paris is in France.", items=(Item(0, "Paris lies in France."),))
+        >>> OfflineJudge().relevance_scores(t)
+        [1.0]
+        """
+        return [s for s, _ in self._relevance(task)]
+
+    def _relevance(self, task: Task) -> list[tuple[float, str]]:
+        texts = [it.text or "" for it in task.items]
+        lang = _task_language([*texts, task.text or "", task.question or ""])
+        docs = [_analyse(t, lang) for t in texts]
+        weights = _Weights(docs)
+        ref = frozenset(content_tokens(task.text or "", lang))
+        q = frozenset(content_tokens(task.question or "", lang)) - ref
+        wr = {t: weights(t) for t in ref}
+        wq = {t: weights(t) for t in q}
+        tr, tq = sum(wr.values()), sum(wq.values())
+        out: list[tuple[float, str]] = []
+        for d in docs:
+            lead = d.sentences[0].tokens if d.sentences else d.tokens
+            r_cov = sum(wr[t] for t in ref & d.tokens) / tr if tr else None
+            q_cov = sum(wq[t] for t in q & d.tokens) / tq if tq else None
+            if q_cov is not None:
+                # is the chunk's opening sentence about what the question asks?
+                topic = sum(wq[t] for t in q & lead) / tq
+            else:
+                topic = sum(wr[t] for t in ref & lead) / tr if tr else 0.0
+            r = r_cov if r_cov is not None else (q_cov or 0.0)
+            qq = q_cov if q_cov is not None else r
+            score = (r + qq + topic) / 3
+            why = (
+                f"chunk covers {r:.0%} of the reference's and {qq:.0%} of the question's "
+                f"weighted content words ({topic:.0%} in its first sentence)"
+            )
+            out.append((score, why))
+        return out
+
+    def _judge_chunks(self, task: Task) -> list[Verdict]:
+        scored = self._relevance(task)
+        out = []
+        for it, (score, why) in zip(task.items, scored, strict=True):
+            verdict = "yes" if score >= self.relevance_threshold else "no"
+            out.append(Verdict(index=it.index, verdict=verdict, reason=why))
+        return out
+
+
+def _coverage_by_polarity(
+    toks: frozenset[str], docs: Sequence[_Doc], w: dict[str, float], negated: bool
+) -> tuple[float, float]:
+    """Best sentence overlap (weight) with the same and with the opposite polarity."""
+    same = opp = 0.0
+    for d in docs:
+        for s in d.sentences:
+            score = sum(w[t] for t in toks & s.tokens)
+            if s.negated == negated:
+                same = max(same, score)
+            else:
+                opp = max(opp, score)
+    return same, opp
+
+
+def _explain(summary: str) -> str:
+    sents = split_sentences(normalize(summary)) if summary.strip() else ()
+    if not sents:
+        return "No verdicts were available to explain the score."
+    first = sents[0]
+    return first if first.endswith((".", "!", "。")) else first + "."

@@ -1,0 +1,342 @@
+"""Shared scoring rules: rounding, verdict alignment, results and the step protocol.
+
+A scorer's logic is a generator (a *plan*): it yields a list of
+:class:`~ragnotebook.tasks.Task` objects, receives the list of answers in the
+same order, and finally returns a :class:`MetricResult`. No I/O and no event
+loop live here; the engine (or a test) drives the plan.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Generator, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from ragnotebook.tasks import Answer, Item, Task, Verdict, Verdicts
+
+__all__ = [
+    "STATUSES",
+    "MetricResult",
+    "Plan",
+    "ScorerConfig",
+    "align_verdicts",
+    "ask_verdicts",
+    "round_half_up",
+]
+
+#: Every status a metric result can carry.
+STATUSES = ("ok", "no_ground_truth", "no_reference", "no_claims", "no_context", "error")
+
+#: A scorer plan: yields task batches, receives answers, returns the result.
+Plan = Generator[list[Task], list[Answer], "MetricResult"]
+
+ReasonMode = Literal["template", "llm"] | None
+
+_EPSILON = 2.220446049250313e-16  # Number.EPSILON, as in the reference's rounding
+
+
+def round_half_up(x: float, decimals: int | None = 2) -> float:
+    """Round half-up like the reference implementation (JavaScript ``Math.round``).
+
+    The reference rounds with ``floor((x + EPSILON) * 10**d + 0.5) / 10**d``;
+    Python's :func:`round` rounds half to even and would give 0.83 for 0.835.
+
+    Parameters
+    ----------
+    x : float
+        Value to round; NaN is returned unchanged.
+    decimals : int or None, default 2
+        Decimal places. ``None`` returns ``x`` unchanged (the exact ratio).
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    >>> [round_half_up(v) for v in (2 / 3, 1 / 3, 5 / 6, 0.835, 0.125, 7 / 12)]
+    [0.67, 0.33, 0.83, 0.84, 0.13, 0.58]
+    """
+    if decimals is None or math.isnan(x):
+        return x
+    factor = 10.0**decimals
+    return math.floor((x + _EPSILON) * factor + 0.5) / factor
+
+
+@dataclass(frozen=True, slots=True)
+class ScorerConfig:
+    """Options shared by the three scorers.
+
+    Parameters
+    ----------
+    scale : float, default 1.0
+        Scores lie in ``[0, scale]``. Must be > 0 (the reference silently turns 0
+        into 1; we raise instead).
+    decimals : int or None, default 2
+        Half-up rounding of the score; ``None`` keeps the exact ratio.
+    reason : {"template", "llm", None}, default "template"
+        How the explanation is written: from the verdicts with no extra call,
+        by the judge (one more call, as the reference does), or not at all.
+    reference : {"auto", "ground_truth", "answer"}, default "auto"
+        Context precision only: the text chunks are judged against.
+    max_chunks_per_call : int, default 20
+        Context precision only: chunks judged per call; longer lists are split.
+
+    Raises
+    ------
+    ValueError
+        For ``scale <= 0``, an unknown ``reason`` or ``reference``, or
+        ``max_chunks_per_call < 1``.
+    """
+
+    scale: float = 1.0
+    decimals: int | None = 2
+    reason: ReasonMode = "template"
+    reference: str = "auto"
+    max_chunks_per_call: int = 20
+
+    def __post_init__(self) -> None:
+        if isinstance(self.scale, bool) or not isinstance(self.scale, int | float):
+            raise TypeError(f"scale must be a number, got {self.scale!r}")
+        if not math.isfinite(self.scale) or self.scale <= 0:
+            raise ValueError(f"scale must be a finite number > 0, got {self.scale!r}")
+        if self.reason not in ("template", "llm", None):
+            raise ValueError(f"reason must be 'template', 'llm' or None, got {self.reason!r}")
+        if self.reference not in ("auto", "ground_truth", "answer"):
+            raise ValueError(
+                f"reference must be 'auto', 'ground_truth' or 'answer', got {self.reference!r}"
+            )
+        if self.max_chunks_per_call < 1:
+            raise ValueError("max_chunks_per_call must be >= 1")
+        if self.decimals is not None and self.decimals < 0:
+            raise ValueError("decimals must be >= 0 or None")
+
+
+@dataclass(slots=True)
+class MetricResult:
+    """The outcome of one metric on one row.
+
+    Attributes
+    ----------
+    metric : str
+        ``"context_recall"``, ``"context_precision"`` or ``"faithfulness"``.
+    score : float
+        In ``[0, scale]``, rounded; NaN when undefined (precision without
+        chunks or reference) or on error.
+    status : str
+        One of :data:`STATUSES`.
+    reason : str or None
+        Explanation of the score.
+    verdicts : list of dict
+        One dict per claim (recall, faithfulness: ``index``, ``claim``,
+        ``verdict``, ``reason``, ``supporting_chunks``) or per chunk (precision:
+        ``index``, ``chunk``, ``verdict``, ``reason``, ``precision_at_k``).
+        Items the judge never gave a valid verdict for carry ``"missing": True``
+        or ``"invalid": True``.
+    claims : list of str or None
+        Extracted claims (recall, faithfulness); None when not extracted.
+    error : str or None
+        The error message when ``status == "error"``.
+    missing_verdicts, invalid_verdicts : int
+        Items still without a (valid) verdict after the one re-ask; counted
+        against the score.
+    exact : float
+        The unrounded ratio times scale (NaN where the score is).
+    """
+
+    metric: str
+    score: float
+    status: str
+    reason: str | None = None
+    verdicts: list[dict[str, Any]] = field(default_factory=list)
+    claims: list[str] | None = None
+    error: str | None = None
+    missing_verdicts: int = 0
+    invalid_verdicts: int = 0
+    exact: float = math.nan
+
+    @classmethod
+    def failed(cls, metric: str, message: str) -> MetricResult:
+        """A result with status ``error``, NaN score and ``message``."""
+        return cls(metric=metric, score=math.nan, status="error", error=message)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain-dict form (JSON-safe apart from NaN floats)."""
+        return {
+            "metric": self.metric,
+            "score": self.score,
+            "status": self.status,
+            "reason": self.reason,
+            "verdicts": self.verdicts,
+            "claims": self.claims,
+            "error": self.error,
+            "missing_verdicts": self.missing_verdicts,
+            "invalid_verdicts": self.invalid_verdicts,
+        }
+
+
+def align_verdicts(
+    items: Sequence[Item], answer: Answer, allowed: Sequence[str]
+) -> tuple[dict[int, Verdict], list[int], list[int]]:
+    """Match a judge's verdicts to the items asked, by index.
+
+    Parameters
+    ----------
+    items : sequence of Item
+        The claims or chunks that were asked about.
+    answer : Verdicts
+        The judge's answer.
+    allowed : sequence of str
+        Allowed verdict words (lower case).
+
+    Returns
+    -------
+    good : dict of int to Verdict
+        Item index -> verdict, with the verdict word normalised (trimmed, lower case).
+    missing : list of int
+        Item indices with no verdict, or with more than one (duplicates are ambiguous).
+    invalid : list of int
+        Item indices whose only verdict uses a word outside ``allowed``.
+
+    Examples
+    --------
+    >>> from ragnotebook.tasks import Item, Verdict, Verdicts
+    >>> items = [Item(0, "a"), Item(1, "b"), Item(2, "c")]
+    >>> ans = Verdicts(verdicts=[Verdict(index=0, verdict=" YES "), Verdict(index=2, verdict="maybe"),
+    ...                          Verdict(index=7, verdict="no")])
+    >>> good, missing, invalid = align_verdicts(items, ans, ("yes", "no"))
+    >>> good[0].verdict, missing, invalid
+    ('yes', [1], [2])
+    """
+    wanted = {it.index for it in items}
+    seen: dict[int, list[Verdict]] = {}
+    verdicts = answer.verdicts if isinstance(answer, Verdicts) else []
+    for v in verdicts:
+        if v.index in wanted:
+            seen.setdefault(v.index, []).append(v)
+    good: dict[int, Verdict] = {}
+    missing: list[int] = []
+    invalid: list[int] = []
+    for it in items:
+        found = seen.get(it.index, [])
+        if len(found) != 1:
+            missing.append(it.index)
+            continue
+        word = found[0].verdict.strip().lower()
+        if word not in allowed:
+            invalid.append(it.index)
+            continue
+        good[it.index] = found[0].model_copy(update={"verdict": word})
+    return good, missing, invalid
+
+
+def ask_verdicts(
+    make_task: Any, items: Sequence[Item], allowed: Sequence[str], batch: int | None = None
+) -> Generator[list[Task], list[Answer], tuple[dict[int, Verdict], set[int], set[int]]]:
+    """Sub-plan: ask for verdicts on ``items``, then re-ask once for the affected ones.
+
+    Parameters
+    ----------
+    make_task : callable
+        ``make_task(items_subset) -> Task``.
+    items : sequence of Item
+        Claims or chunks to judge.
+    allowed : sequence of str
+        Allowed verdict words.
+    batch : int, optional
+        Maximum items per task; ``None`` sends all in one task.
+
+    Returns
+    -------
+    good : dict of int to Verdict
+    missing : set of int
+        Indices with no usable verdict after the re-ask.
+    invalid : set of int
+        Indices whose last verdict used a word outside ``allowed``.
+    """
+    good: dict[int, Verdict] = {}
+    pending = list(items)
+    missing: set[int] = set()
+    invalid: set[int] = set()
+    for _attempt in range(2):  # the first ask and one re-ask
+        if not pending:
+            break
+        size = batch or len(pending)
+        groups = [pending[i : i + size] for i in range(0, len(pending), size)]
+        answers = yield [make_task(tuple(g)) for g in groups]
+        missing, invalid = set(), set()
+        for group, answer in zip(groups, answers, strict=True):
+            g, m, inv = align_verdicts(group, answer, allowed)
+            good.update(g)
+            missing.update(m)
+            invalid.update(inv)
+        pending = [it for it in pending if it.index in missing or it.index in invalid]
+    return good, missing, invalid
+
+
+def verdict_row(
+    index: int,
+    text_key: str,
+    text: str,
+    verdict: Verdict | None,
+    fallback_word: str,
+    missing: set[int],
+    invalid: set[int],
+    *,
+    with_support: bool = True,
+) -> dict[str, Any]:
+    """Build the per-item verdict dict recorded in results."""
+    row: dict[str, Any] = {"index": index, text_key: text}
+    if verdict is not None:
+        row["verdict"] = verdict.verdict
+        row["reason"] = verdict.reason
+        if with_support:
+            row["supporting_chunks"] = sorted({int(i) for i in verdict.supporting_chunks})
+    else:
+        row["verdict"] = fallback_word
+        if index in invalid:
+            row["reason"] = "the judge's verdict word was not allowed, even when asked again"
+            row["invalid"] = True
+        else:
+            row["reason"] = "the judge gave no verdict for this item, even when asked again"
+            row["missing"] = True
+        if with_support:
+            row["supporting_chunks"] = []
+    return row
+
+
+def quote_list(texts: Sequence[str], limit: int = 3, width: int = 80) -> str:
+    """Quote up to ``limit`` texts for a template reason ("a"; "b"; and 2 more)."""
+    shown = []
+    for t in texts[:limit]:
+        t = " ".join(t.split())
+        shown.append(f'"{t[: width - 1]}…"' if len(t) > width else f'"{t}"')
+    rest = len(texts) - limit
+    if rest > 0:
+        shown.append(f"and {rest} more")
+    return "; ".join(shown)
+
+
+def fmt_score(score: float) -> str:
+    """Format a score for a reason sentence (``0.67``, ``1``, ``0.5``)."""
+    return f"{score:.4g}"
+
+
+def explain_task(metric: str, question: str | None, summary: str) -> Task:
+    """The ``explain`` task for ``reason="llm"``."""
+    return Task("explain", metric, question=question, text=summary)
+
+
+def is_blank(text: str | None) -> bool:
+    """True for None or a string of only whitespace."""
+    return text is None or not str(text).strip()
+
+
+def clean_claims(claims: Sequence[str]) -> list[str]:
+    """Strip claims and drop blank ones (the judge's order is kept)."""
+    return [c.strip() for c in claims if isinstance(c, str) and c.strip()]
+
+
+#: The default options (scale 1, two decimals, template reasons).
+DEFAULT_CONFIG = ScorerConfig()

@@ -1,0 +1,532 @@
+"""Scorer objects with the reference framework's shape: ``create_*_scorer(...).run(...)``.
+
+These score one run (input, output, ground truth) at a time, for use in an
+application's own loop or in :func:`ragnotebook.run_evals`-style harnesses. The
+DataFrame functions are the faster path for many rows.
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ragnotebook.engine import Engine, Job, run_sync
+from ragnotebook.judges import resolve_judge
+from ragnotebook.judges.base import Judge
+from ragnotebook.scorers._common import MetricResult, Plan, ScorerConfig
+from ragnotebook.scorers.context_precision import context_precision_plan
+from ragnotebook.scorers.context_recall import context_recall_plan
+from ragnotebook.scorers.faithfulness import faithfulness_plan
+
+__all__ = [
+    "RagScorer",
+    "ScorerResult",
+    "answer_from_output",
+    "contexts_from_output",
+    "create_context_precision_scorer",
+    "create_context_recall_scorer",
+    "create_faithfulness_scorer",
+    "question_from_input",
+]
+
+ContextExtractor = Callable[[Any, Any], "Sequence[str] | None"]
+
+
+@dataclass(slots=True)
+class ScorerResult:
+    """The result of one scorer run.
+
+    Attributes
+    ----------
+    score : float
+        In ``[0, scale]``, rounded half-up; NaN when undefined or on error.
+    reason : str or None
+        Explanation of the score.
+    run_id : str
+        The run's id (given, or a new UUID4).
+    status : str
+        ``ok``, ``no_ground_truth``, ``no_reference``, ``no_claims``,
+        ``no_context`` or ``error``.
+    preprocess_step_result : dict or None
+        ``{"claims": [...]}`` for recall and faithfulness; None for precision
+        (it has no preprocess step).
+    analyze_step_result : dict
+        ``{"verdicts": [...], "missing_verdicts": int, "invalid_verdicts": int}``;
+        precision verdicts also carry ``precision_at_k``.
+    error : str or None
+        The error message when ``status == "error"``.
+    scorer_id : str
+        Id of the scorer that produced it.
+
+    Examples
+    --------
+    >>> from ragnotebook import create_faithfulness_scorer
+    >>> r = create_faithfulness_scorer(model="offline", context=["Paris is in France."]).run(
+    ...     input="Where is Paris?", output="Paris is in France.")
+    >>> r.score, r.preprocess_step_result["claims"], r.analyze_step_result["verdicts"][0]["verdict"]
+    (1.0, ['Paris is in France.'], 'yes')
+    """
+
+    score: float
+    reason: str | None
+    run_id: str
+    status: str
+    preprocess_step_result: dict[str, Any] | None
+    analyze_step_result: dict[str, Any] = field(default_factory=dict)
+    error: str | None = None
+    scorer_id: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain-dict form."""
+        return {
+            "score": self.score,
+            "reason": self.reason,
+            "run_id": self.run_id,
+            "status": self.status,
+            "preprocess_step_result": self.preprocess_step_result,
+            "analyze_step_result": self.analyze_step_result,
+            "error": self.error,
+            "scorer_id": self.scorer_id,
+        }
+
+
+def _is_chat(value: Any) -> bool:
+    return (
+        isinstance(value, list)
+        and bool(value)
+        and all(isinstance(m, Mapping) and "role" in m and "content" in m for m in value)
+    )
+
+
+def _message_text(content: Any) -> str:
+    if isinstance(content, str):
+        return content
+    if isinstance(content, Sequence):
+        parts = []
+        for part in content:
+            if isinstance(part, str):
+                parts.append(part)
+            elif isinstance(part, Mapping) and part.get("type") == "text":
+                parts.append(str(part.get("text", "")))
+        return "".join(parts)
+    if isinstance(content, Mapping):
+        if isinstance(content.get("content"), str):
+            return str(content["content"])
+        if isinstance(content.get("parts"), Sequence):
+            return _message_text(content["parts"])
+    return ""
+
+
+def question_from_input(value: Any) -> str | None:
+    """The question text of a run input: a string, a dict or chat messages.
+
+    Examples
+    --------
+    >>> question_from_input([{"role": "user", "content": "Where is it?"}])
+    'Where is it?'
+    """
+    if value is None:
+        return None
+    if isinstance(value, str):
+        return value
+    if isinstance(value, Mapping):
+        for key in ("question", "input", "query", "user_input"):
+            if isinstance(value.get(key), str):
+                return str(value[key])
+        return None
+    if _is_chat(value):
+        for msg in reversed(value):
+            if msg["role"] == "user":
+                text = _message_text(msg["content"])
+                if text.strip():
+                    return text
+    return None
+
+
+def answer_from_output(value: Any) -> str | None:
+    """The answer text of a run output: a string, a dict with ``answer``/``output``/``text``,
+    or chat messages (the last assistant message with text).
+
+    Examples
+    --------
+    >>> answer_from_output({"answer": "On Pier 4.", "contexts": ["..."]})
+    'On Pier 4.'
+    """
+    if value is None:
+        return None
+    if isinstance(value, str):
+        return value
+    if isinstance(value, Mapping):
+        for key in ("answer", "output", "text", "response", "content"):
+            if isinstance(value.get(key), str):
+                return str(value[key])
+        return None
+    if _is_chat(value):
+        for msg in reversed(value):
+            if msg["role"] == "assistant":
+                text = _message_text(msg["content"])
+                if text.strip():
+                    return text
+    return None
+
+
+def contexts_from_output(input: Any, output: Any) -> list[str] | None:
+    """Extract retrieved chunks from common output shapes (usable as a ``context_extractor``).
+
+    Handles a dict with ``contexts`` (or ``retrieved_contexts``), and chat
+    messages whose tool results carry the retrieval: OpenAI-style ``role:
+    "tool"`` messages, and assistant messages whose content holds
+    ``toolInvocations`` in state ``"result"`` (the reference framework's shape).
+    Non-string tool results are JSON-encoded.
+
+    Parameters
+    ----------
+    input : Any
+        The run input (unused; part of the extractor signature).
+    output : Any
+        The run output.
+
+    Returns
+    -------
+    list of str or None
+        None when the shape is not recognised (so a static context applies).
+
+    Examples
+    --------
+    >>> msgs = [{"role": "user", "content": "q"},
+    ...         {"role": "tool", "content": "Doc: the museum is on Pier 4."},
+    ...         {"role": "assistant", "content": "Pier 4."}]
+    >>> contexts_from_output(None, msgs)
+    ['Doc: the museum is on Pier 4.']
+    """
+    if isinstance(output, Mapping):
+        for key in ("contexts", "retrieved_contexts", "retrieval_context", "context"):
+            value = output.get(key)
+            if isinstance(value, str):
+                return [value]
+            if isinstance(value, Sequence):
+                return [
+                    v if isinstance(v, str) else json.dumps(v, ensure_ascii=False) for v in value
+                ]
+        return None
+    if not _is_chat(output):
+        return None
+    found: list[str] = []
+    for msg in output:
+        content = msg.get("content")
+        if msg["role"] == "tool":
+            found.append(
+                content if isinstance(content, str) else json.dumps(content, ensure_ascii=False)
+            )
+        elif msg["role"] == "assistant" and isinstance(content, Mapping):
+            for inv in content.get("toolInvocations", []) or []:
+                if isinstance(inv, Mapping) and inv.get("state") == "result":
+                    res = inv.get("result")
+                    found.append(
+                        res if isinstance(res, str) else json.dumps(res, ensure_ascii=False)
+                    )
+    return found
+
+
+_TITLES = {
+    "context_recall": "Context Recall",
+    "context_precision": "Context Precision",
+    "faithfulness": "Faithfulness",
+}
+_IDS = {
+    "context_recall": "context-recall-scorer",
+    "context_precision": "context-precision-scorer",
+    "faithfulness": "faithfulness-scorer",
+}
+
+
+class RagScorer:
+    """A scorer bound to a judge, a context source and options.
+
+    Build one with :func:`create_context_recall_scorer`,
+    :func:`create_context_precision_scorer` or :func:`create_faithfulness_scorer`.
+
+    Attributes
+    ----------
+    id : str
+        ``"context-recall-scorer"``, ``"context-precision-scorer"`` or ``"faithfulness-scorer"``.
+    metric : str
+        The metric name used in DataFrame columns.
+    judge : Judge
+        The judge answering tasks.
+    """
+
+    def __init__(
+        self,
+        metric: str,
+        *,
+        model: Any,
+        context: Sequence[str] | None,
+        context_extractor: ContextExtractor | None,
+        scale: float,
+        decimals: int | None,
+        reason: Any,
+        reference: str,
+        max_chunks_per_call: int,
+        judge_options: Mapping[str, Any],
+    ) -> None:
+        title = _TITLES[metric]
+        if context is not None:
+            if isinstance(context, str) or not isinstance(context, Sequence):
+                raise TypeError("context must be a list of strings")
+            if len(context) == 0:
+                raise ValueError("Context array cannot be empty if provided")
+            bad = [i for i, c in enumerate(context) if not isinstance(c, str)]
+            if bad:
+                raise ValueError(f"context item {bad[0]} is not a string")
+        if context_extractor is not None and not callable(context_extractor):
+            raise TypeError("context_extractor must be callable: fn(input, output) -> list[str]")
+        if metric != "faithfulness" and context is None and context_extractor is None:
+            raise ValueError(f"Either context or context_extractor is required for {title} scoring")
+        self.metric = metric
+        self.id = _IDS[metric]
+        self.context = list(context) if context is not None else None
+        self.context_extractor = context_extractor
+        self.config = ScorerConfig(
+            scale=scale,
+            decimals=decimals,
+            reason=reason,
+            reference=reference,
+            max_chunks_per_call=max_chunks_per_call,
+        )
+        if model is None:
+            from ragnotebook.api import get_default_model
+
+            model = get_default_model()
+        self.judge: Judge = resolve_judge(model, **dict(judge_options))
+
+    def __repr__(self) -> str:
+        return f"<RagScorer {self.id} judge={self.judge.judge_id}>"
+
+    def resolve_context(self, input: Any, output: Any) -> list[str] | None:
+        """The chunks for one run, by the precedence rules of ``spec/scorers.md``.
+
+        A given ``context_extractor`` is called with ``(input, output)``; a list it
+        returns is the context, None falls back to the static ``context``. For
+        faithfulness with neither, :func:`contexts_from_output` reads the output.
+        """
+        if self.context_extractor is not None:
+            got = self.context_extractor(input, output)
+            if got is not None:
+                if isinstance(got, str) or not isinstance(got, Sequence):
+                    raise TypeError("context_extractor must return a list of strings or None")
+                return [c if isinstance(c, str) else json.dumps(c, ensure_ascii=False) for c in got]
+        if self.context is not None:
+            return list(self.context)
+        if self.metric == "faithfulness":
+            return contexts_from_output(input, output)
+        return None
+
+    def plan(self, input: Any, output: Any, ground_truth: Any) -> Plan:
+        """The scorer plan for one run (see :mod:`ragnotebook.scorers._common`)."""
+        question = question_from_input(input)
+        answer = answer_from_output(output)
+        truth = ground_truth if isinstance(ground_truth, str) else answer_from_output(ground_truth)
+        chunks = self.resolve_context(input, output)
+        if chunks is None:
+            if self.metric != "faithfulness":
+                raise ValueError("context_extractor returned None and no static context was given")
+            chunks = []
+        if self.metric == "context_recall":
+            return context_recall_plan(
+                question=question, ground_truth=truth, contexts=chunks, config=self.config
+            )
+        if self.metric == "context_precision":
+            return context_precision_plan(
+                question=question,
+                ground_truth=truth,
+                answer=answer,
+                contexts=chunks,
+                config=self.config,
+            )
+        return faithfulness_plan(
+            question=question, answer=answer, contexts=chunks, config=self.config
+        )
+
+    def _result(self, res: MetricResult, run_id: str) -> ScorerResult:
+        pre = None if self.metric == "context_precision" else {"claims": res.claims or []}
+        return ScorerResult(
+            score=res.score,
+            reason=res.reason,
+            run_id=run_id,
+            status=res.status,
+            preprocess_step_result=pre,
+            analyze_step_result={
+                "verdicts": res.verdicts,
+                "missing_verdicts": res.missing_verdicts,
+                "invalid_verdicts": res.invalid_verdicts,
+            },
+            error=res.error,
+            scorer_id=self.id,
+        )
+
+    async def arun(
+        self,
+        input: Any = None,
+        output: Any = None,
+        ground_truth: Any = None,
+        *,
+        run_id: str | None = None,
+    ) -> ScorerResult:
+        """Score one run on the caller's event loop.
+
+        Parameters
+        ----------
+        input : str, dict or list of chat messages, optional
+            The user input (the question).
+        output : str, dict or list of chat messages, optional
+            The system's output (the answer; a dict may carry ``contexts``).
+        ground_truth : str, optional
+            The reference answer.
+        run_id : str, optional
+            Recorded in the result; a UUID4 by default.
+
+        Returns
+        -------
+        ScorerResult
+            A judge failure gives status ``error`` rather than raising.
+        """
+        rid = run_id or str(uuid.uuid4())
+        engine = Engine(self.judge, concurrency=16)
+        try:
+            plan = self.plan(input, output, ground_truth)
+        except (TypeError, ValueError) as exc:
+            return self._result(MetricResult.failed(self.metric, str(exc)), rid)
+        results = await engine.arun([Job(0, self.metric, lambda: plan)])
+        return self._result(results[(0, self.metric)], rid)
+
+    def run(
+        self,
+        input: Any = None,
+        output: Any = None,
+        ground_truth: Any = None,
+        *,
+        run_id: str | None = None,
+    ) -> ScorerResult:
+        """Score one run (sync; works inside Jupyter and running event loops).
+
+        See :meth:`arun` for parameters and the result.
+        """
+        return run_sync(lambda: self.arun(input, output, ground_truth, run_id=run_id))
+
+
+def _create(metric: str, doc_example: str) -> Callable[..., RagScorer]:
+    def create(
+        *,
+        model: Any = None,
+        context: Sequence[str] | None = None,
+        context_extractor: ContextExtractor | None = None,
+        scale: float = 1.0,
+        decimals: int | None = 2,
+        reason: Any = "template",
+        reference: str = "auto",
+        max_chunks_per_call: int = 20,
+        **judge_options: Any,
+    ) -> RagScorer:
+        return RagScorer(
+            metric,
+            model=model,
+            context=context,
+            context_extractor=context_extractor,
+            scale=scale,
+            decimals=decimals,
+            reason=reason,
+            reference=reference,
+            max_chunks_per_call=max_chunks_per_call,
+            judge_options=judge_options,
+        )
+
+    create.__name__ = f"create_{metric}_scorer"
+    create.__qualname__ = create.__name__
+    create.__doc__ = _CREATE_DOC.format(title=_TITLES[metric]) + doc_example
+    return create
+
+
+_CREATE_DOC = """Create a {title} scorer (the reference's ``create*Scorer``, in Python).
+
+    Parameters
+    ----------
+    model : str or Judge, optional
+        litellm model string, ``"offline"`` or a judge object (default: see
+        :func:`ragnotebook.get_default_model`).
+    context : list of str, optional
+        Static chunks used for every run.
+    context_extractor : callable, optional
+        ``fn(input, output) -> list[str] | None``; a returned list is the
+        context, None falls back to ``context``.
+    scale : float, default 1
+        Scores lie in ``[0, scale]``; must be > 0.
+    decimals : int or None, default 2
+        Half-up rounding; None keeps the exact ratio.
+    reason : {{"template", "llm", None}}, default "template"
+        How the explanation is produced.
+    reference : {{"auto", "ground_truth", "answer"}}, default "auto"
+        Context precision only: what chunks are judged against.
+    max_chunks_per_call : int, default 20
+        Context precision only: chunks per judge call.
+    **judge_options
+        Options for a judge built from a model string (``api_base``, ``api_key``, ...).
+
+    Returns
+    -------
+    RagScorer
+        With ``.run(input, output, ground_truth)`` and ``.arun(...)`` returning a
+        :class:`ScorerResult`.
+
+    Raises
+    ------
+    ValueError
+        ``"Either context or context_extractor is required for {title} scoring"``
+        (recall and precision), ``"Context array cannot be empty if provided"``
+        for ``context=[]``, ``scale <= 0``, or an unknown option value.
+"""
+
+create_context_recall_scorer = _create(
+    "context_recall",
+    """
+    Examples
+    --------
+    >>> from ragnotebook import create_context_recall_scorer
+    >>> scorer = create_context_recall_scorer(model="offline", context=[
+    ...     "Einstein was born on 14 March 1879 in Ulm, Germany.",
+    ...     "Einstein published the theory of special relativity in 1905."])
+    >>> r = scorer.run(input="Who was Einstein?",
+    ...                ground_truth="Einstein was born in 1879. He won the Nobel Prize.")
+    >>> r.score, len(r.preprocess_step_result["claims"])
+    (0.5, 2)
+""",
+)
+create_context_precision_scorer = _create(
+    "context_precision",
+    """
+    Examples
+    --------
+    >>> from ragnotebook import MockJudge, create_context_precision_scorer
+    >>> judge = MockJudge(judge_chunks=[["yes", "no", "yes", "no"]])
+    >>> scorer = create_context_precision_scorer(model=judge, context=["a", "b", "c", "d"])
+    >>> scorer.run(input="q", output="answer", ground_truth="truth").score
+    0.83
+""",
+)
+create_faithfulness_scorer = _create(
+    "faithfulness",
+    """
+    Examples
+    --------
+    >>> from ragnotebook import create_faithfulness_scorer
+    >>> scorer = create_faithfulness_scorer(model="offline")
+    >>> r = scorer.run(input="Where is the museum?",
+    ...                output={"answer": "The museum is on Pier 4.",
+    ...                        "contexts": ["The Harbor Museum is on Pier 4."]})
+    >>> r.score, r.status
+    (1.0, 'ok')
+""",
+)

@@ -1,0 +1,191 @@
+"""Judge tasks and their structured answers.
+
+A scorer never talks to a model. It describes what it needs as a :class:`Task`
+(one of five kinds) and receives a validated answer model back. Judges
+(:class:`~ragnotebook.MockJudge`, :class:`~ragnotebook.OfflineJudge`,
+:class:`~ragnotebook.LiteLLMJudge`) answer tasks; the engine schedules them.
+
+Task kinds
+----------
+``extract_claims``
+    Split ``text`` (a ground truth or an answer) into atomic claims.
+    Answer: :class:`Claims`.
+``attribute_claims``
+    For each claim in ``items``, is it attributable to some chunk in ``chunks``?
+    Verdict words ``yes`` / ``no``; ``supporting_chunks`` lists 0-based chunk
+    indices. Answer: :class:`Verdicts`.
+``judge_chunks``
+    For each chunk in ``items``, is it relevant for producing ``text`` (the
+    reference) as the answer to ``question``? ``yes`` / ``no``. Answer: :class:`Verdicts`.
+``verify_claims``
+    For each claim in ``items``, is it supported by ``chunks``? ``yes`` (supported),
+    ``no`` (contradicted) or ``unsure`` (not verifiable). Answer: :class:`Verdicts`.
+``explain``
+    Write a short explanation of a score from ``text`` (a summary of the
+    verdicts). Answer: :class:`Explanation`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+__all__ = [
+    "VERDICT_WORDS",
+    "Answer",
+    "Claims",
+    "Explanation",
+    "Item",
+    "Task",
+    "TaskKind",
+    "Verdict",
+    "Verdicts",
+]
+
+TaskKind = Literal["extract_claims", "attribute_claims", "judge_chunks", "verify_claims", "explain"]
+
+#: Allowed verdict words per task kind (matched case-insensitively after trimming).
+VERDICT_WORDS: dict[str, tuple[str, ...]] = {
+    "attribute_claims": ("yes", "no"),
+    "judge_chunks": ("yes", "no"),
+    "verify_claims": ("yes", "no", "unsure"),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Item:
+    """One indexed piece of text a task asks about (a claim or a chunk).
+
+    Parameters
+    ----------
+    index : int
+        0-based index of the claim or chunk within the row. Verdicts must carry it.
+    text : str
+        The claim or chunk text.
+    """
+
+    index: int
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Task:
+    """A unit of work for a judge.
+
+    Parameters
+    ----------
+    kind : {"extract_claims", "attribute_claims", "judge_chunks", "verify_claims", "explain"}
+        What is asked.
+    metric : str
+        The metric the task serves (``"context_recall"``, ``"context_precision"``,
+        ``"faithfulness"``); lets scripted judges and prompts tell tasks apart.
+    question : str or None
+        The user question of the row, when known.
+    text : str or None
+        ``extract_claims``: the text to split. ``judge_chunks``: the reference text
+        the chunks are judged against. ``explain``: the verdict summary.
+    items : tuple of Item
+        The claims (``attribute_claims``, ``verify_claims``) or chunks
+        (``judge_chunks``) to give one verdict each, with their row-level indices.
+    chunks : tuple of str
+        The retrieved context, in retrieval order (``attribute_claims``,
+        ``verify_claims``).
+    source : str or None
+        ``extract_claims`` only: ``"ground_truth"`` or ``"answer"``.
+
+    Examples
+    --------
+    >>> t = Task("extract_claims", "faithfulness", text="Paris is in France.", source="answer")
+    >>> t.kind
+    'extract_claims'
+    >>> len(t.key())
+    64
+    """
+
+    kind: TaskKind
+    metric: str
+    question: str | None = None
+    text: str | None = None
+    items: tuple[Item, ...] = ()
+    chunks: tuple[str, ...] = ()
+    source: str | None = None
+    extra: tuple[tuple[str, Any], ...] = field(default=())
+
+    @property
+    def verdict_words(self) -> tuple[str, ...]:
+        """Allowed verdict words for this task kind (empty for non-verdict tasks)."""
+        return VERDICT_WORDS.get(self.kind, ())
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON-safe form of the task (for caching, logging and prompts)."""
+        return {
+            "kind": self.kind,
+            "metric": self.metric,
+            "question": self.question,
+            "text": self.text,
+            "items": [[it.index, it.text] for it in self.items],
+            "chunks": list(self.chunks),
+            "source": self.source,
+            "extra": [list(kv) for kv in self.extra],
+        }
+
+    def key(self) -> str:
+        """SHA-256 hex digest of the task's inputs (stable across processes)."""
+        blob = json.dumps(self.to_dict(), ensure_ascii=False, sort_keys=True)
+        return hashlib.sha256(blob.encode("utf-8")).hexdigest()
+
+
+class Claims(BaseModel):
+    """Answer to ``extract_claims``: the atomic claims, in the source text's language."""
+
+    claims: list[str] = Field(default_factory=list)
+
+
+class Verdict(BaseModel):
+    """One verdict about one claim or chunk.
+
+    Attributes
+    ----------
+    index : int
+        The 0-based index of the claim or chunk (as given in the task's items).
+    verdict : str
+        ``yes`` / ``no`` (and ``unsure`` for ``verify_claims``).
+    reason : str
+        A short justification.
+    supporting_chunks : list of int
+        0-based indices of the chunks that support the claim (attribution and
+        verification; empty otherwise).
+    """
+
+    index: int
+    verdict: str
+    reason: str = ""
+    supporting_chunks: list[int] = Field(default_factory=list)
+
+
+class Verdicts(BaseModel):
+    """Answer to ``attribute_claims``, ``judge_chunks`` and ``verify_claims``."""
+
+    verdicts: list[Verdict] = Field(default_factory=list)
+
+
+class Explanation(BaseModel):
+    """Answer to ``explain``: a human-readable reason for a score."""
+
+    reason: str
+
+
+Answer = Claims | Verdicts | Explanation
+
+#: The answer model expected for each task kind.
+ANSWER_MODELS: dict[str, type[BaseModel]] = {
+    "extract_claims": Claims,
+    "attribute_claims": Verdicts,
+    "judge_chunks": Verdicts,
+    "verify_claims": Verdicts,
+    "explain": Explanation,
+}

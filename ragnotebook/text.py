@@ -1,0 +1,629 @@
+"""Small, dependency-light text helpers used by the offline judge.
+
+Everything here is deterministic and works without network access or model
+files: Unicode normalisation, a coarse script-based language guess (Chinese,
+Japanese, Korean or "other"), sentence and claim splitting on top of the
+maintained ``sentencex`` splitter, and tokenisation into *content tokens*
+(stemmed non-stopwords for alphabetic scripts, character bigrams for CJK),
+numbers and negation cues.
+
+Examples
+--------
+>>> from ragnotebook.text import detect_language, split_claims, content_tokens
+>>> detect_language("会员费每年120元。")
+'zh'
+>>> split_claims("Dr. Smith opened the museum in 1998. Was it busy? It was!")
+['Dr. Smith opened the museum in 1998.', 'It was!']
+>>> content_tokens("The museums opened in 1998.")
+['museum', 'open', '1998']
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from functools import lru_cache
+
+from sentencex import segment
+
+__all__ = [
+    "STOPWORDS",
+    "content_tokens",
+    "detect_language",
+    "has_negation",
+    "is_cjk",
+    "normalize",
+    "numbers",
+    "split_claims",
+    "split_sentences",
+    "stem",
+]
+
+#: A short hand-written list of English function words (plus a few chatty
+#: words that carry no checkable fact). CJK text relies on character n-grams
+#: weighted by rarity instead of a stopword list.
+STOPWORDS: frozenset[str] = frozenset(
+    [
+        "a",
+        "an",
+        "the",
+        "and",
+        "or",
+        "but",
+        "if",
+        "then",
+        "else",
+        "so",
+        "as",
+        "of",
+        "at",
+        "by",
+        "for",
+        "from",
+        "in",
+        "into",
+        "onto",
+        "on",
+        "off",
+        "to",
+        "with",
+        "about",
+        "above",
+        "after",
+        "again",
+        "against",
+        "all",
+        "also",
+        "am",
+        "any",
+        "are",
+        "aren't",
+        "be",
+        "because",
+        "been",
+        "before",
+        "being",
+        "below",
+        "between",
+        "both",
+        "can",
+        "could",
+        "did",
+        "do",
+        "does",
+        "doing",
+        "down",
+        "during",
+        "each",
+        "few",
+        "further",
+        "had",
+        "has",
+        "have",
+        "having",
+        "he",
+        "her",
+        "here",
+        "hers",
+        "herself",
+        "him",
+        "himself",
+        "his",
+        "how",
+        "it",
+        "it's",
+        "its",
+        "itself",
+        "just",
+        "more",
+        "most",
+        "now",
+        "once",
+        "only",
+        "other",
+        "out",
+        "over",
+        "own",
+        "same",
+        "she",
+        "should",
+        "some",
+        "such",
+        "than",
+        "that",
+        "that's",
+        "their",
+        "theirs",
+        "them",
+        "themselves",
+        "there",
+        "these",
+        "they",
+        "this",
+        "those",
+        "through",
+        "too",
+        "under",
+        "until",
+        "up",
+        "very",
+        "was",
+        "were",
+        "what",
+        "when",
+        "where",
+        "which",
+        "while",
+        "who",
+        "whom",
+        "why",
+        "will",
+        "would",
+        "let",
+        "let's",
+        "may",
+        "might",
+        "must",
+        "shall",
+        "via",
+        "per",
+        "is",
+        "isn't",
+        "wasn't",
+        "weren't",
+        "don't",
+        "doesn't",
+        "didn't",
+        "won't",
+        "wouldn't",
+        "shouldn't",
+        "couldn't",
+        "can't",
+        "well",
+        "really",
+        "actually",
+        "quite",
+        "rather",
+        "much",
+        "many",
+        "lot",
+        "lots",
+        "oh",
+        "yeah",
+        "yes",
+        "ok",
+        "okay",
+        "like",
+        "think",
+        "know",
+        "sure",
+        "hi",
+        "hello",
+        "thanks",
+        "thank",
+        "please",
+        "one's",
+        "s",
+        "t",
+        "re",
+        "ve",
+        "ll",
+        "d",
+        "m",
+    ]
+)
+
+#: English negation cues (checked on lowercase words, before stopword removal).
+_NEG_WORDS: frozenset[str] = frozenset(
+    [
+        "not",
+        "no",
+        "never",
+        "none",
+        "nobody",
+        "nothing",
+        "nowhere",
+        "neither",
+        "nor",
+        "cannot",
+        "can't",
+        "don't",
+        "doesn't",
+        "didn't",
+        "isn't",
+        "aren't",
+        "wasn't",
+        "weren't",
+        "won't",
+        "wouldn't",
+        "shouldn't",
+        "couldn't",
+        "hasn't",
+        "haven't",
+        "hadn't",
+        "unable",
+        "n't",
+    ]
+)
+#: CJK negation cues (substring match). Chinese, Japanese and Korean.
+_CJK_NEG = re.compile(
+    r"不|没|沒|無|无|非|未|別|别|"
+    r"ない|なかった|ません|ず[、。に]|"
+    r"않|없|못|아니|안 "
+)
+
+_NUMBER_WORDS: dict[str, str] = {
+    "zero": "0",
+    "one": "1",
+    "two": "2",
+    "three": "3",
+    "four": "4",
+    "five": "5",
+    "six": "6",
+    "seven": "7",
+    "eight": "8",
+    "nine": "9",
+    "ten": "10",
+    "eleven": "11",
+    "twelve": "12",
+    "twenty": "20",
+    "hundred": "100",
+    "thousand": "1000",
+    "million": "1000000",
+    "billion": "1000000000",
+    "first": "1",
+    "second": "2",
+    "third": "3",
+    "fourth": "4",
+    "fifth": "5",
+    "twice": "2",
+    "dozen": "12",
+}
+
+#: Number words that :func:`numbers` reads as values ("one", ordinals and
+#: multipliers are left out: they are too often not a count).
+_COUNT_WORDS = frozenset(
+    [
+        "two",
+        "three",
+        "four",
+        "five",
+        "six",
+        "seven",
+        "eight",
+        "nine",
+        "ten",
+        "eleven",
+        "twelve",
+        "twenty",
+        "dozen",
+    ]
+)
+
+_HAN = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+_KANA = "\u3040-\u309f\u30a0-\u30ff\u31f0-\u31ff"
+_HANGUL = "\u1100-\u11ff\u3130-\u318f\uac00-\ud7af"
+_CJK_CLASS = f"[{_HAN}{_KANA}{_HANGUL}]"
+_CJK_RUN = re.compile(f"{_CJK_CLASS}+")
+_HAS_CJK = re.compile(_CJK_CLASS)
+_HIRAGANA = re.compile("[\u3040-\u309f]")
+_KANA_RE = re.compile(f"[{_KANA}]")
+_HANGUL_RE = re.compile(f"[{_HANGUL}]")
+_HAN_RE = re.compile(f"[{_HAN}]")
+
+# numbers (thousands separators, decimals) | words (letters, apostrophes inside)
+_TOKEN_RE = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|[^\W\d_]+(?:['’][^\W\d_]+)*")
+_PUNCT_ONLY = re.compile(r"^[\W_]*$")
+_BULLET = re.compile(r"^\s*(?:[-*•·>#]+|\(?\d{1,2}[.)])\s+")
+_CLAUSE_SPLIT = re.compile(
+    r"\s*;\s+|；|,\s+(?=(?:and|but|while|whereas|although|though|which)\s)", re.IGNORECASE
+)
+
+
+def normalize(text: str) -> str:
+    """Return ``text`` in Unicode NFKC form (full-width digits and letters become ASCII).
+
+    Parameters
+    ----------
+    text : str
+        Any text.
+
+    Returns
+    -------
+    str
+        The normalised text.
+
+    Examples
+    --------
+    >>> normalize("４人")
+    '4人'
+    """
+    return unicodedata.normalize("NFKC", text)
+
+
+def is_cjk(lang: str) -> bool:
+    """Whether a language code from :func:`detect_language` is Chinese, Japanese or Korean.
+
+    Examples
+    --------
+    >>> is_cjk("ja"), is_cjk("en")
+    (True, False)
+    """
+    return lang in ("zh", "ja", "ko")
+
+
+@lru_cache(maxsize=8192)
+def detect_language(text: str) -> str:
+    """Guess the language family of ``text`` from its scripts.
+
+    Parameters
+    ----------
+    text : str
+        Any text.
+
+    Returns
+    -------
+    str
+        ``"ko"`` when Hangul dominates the CJK characters, ``"ja"`` when kana is
+        present, ``"zh"`` for other Han text, and ``"en"`` for everything else
+        (used as the default for alphabetic scripts).
+
+    Examples
+    --------
+    >>> [detect_language(t) for t in ["Hello there", "北海道です", "수영장", "北京大学"]]
+    ['en', 'ja', 'ko', 'zh']
+    """
+    sample = text[:2000]
+    n_cjk = len(_HAS_CJK.findall(sample))
+    n_alpha = sum(1 for ch in sample if ch.isalpha())
+    if n_cjk == 0 or n_cjk < 0.2 * n_alpha:
+        return "en"
+    n_hangul = len(_HANGUL_RE.findall(sample))
+    if n_hangul >= 0.5 * n_cjk:
+        return "ko"
+    if _KANA_RE.search(sample):
+        return "ja"
+    return "zh"
+
+
+@lru_cache(maxsize=8192)
+def split_sentences(text: str, lang: str | None = None) -> tuple[str, ...]:
+    """Split ``text`` into sentences with ``sentencex`` (line breaks also split).
+
+    Parameters
+    ----------
+    text : str
+        Text to split.
+    lang : str, optional
+        Language code; detected with :func:`detect_language` when omitted.
+
+    Returns
+    -------
+    tuple of str
+        Stripped, non-empty sentences in order (bullet markers removed).
+
+    Examples
+    --------
+    >>> split_sentences("他说好。你呢？")
+    ('他说好。', '你呢？')
+    """
+    lang = lang or detect_language(text)
+    out: list[str] = []
+    for line in text.splitlines():
+        line = _BULLET.sub("", line).strip()
+        if not line:
+            continue
+        for sent in segment(lang, line):
+            sent = sent.strip()
+            if sent and not _PUNCT_ONLY.match(sent):
+                out.append(sent)
+    return tuple(out)
+
+
+def _is_question(sentence: str, lang: str) -> bool:
+    s = sentence.rstrip(" \"'”’」』)）")
+    if s.endswith(("?", "？")):
+        return True
+    return lang == "ja" and s.endswith(("か。", "か"))
+
+
+def split_claims(text: str, lang: str | None = None) -> list[str]:
+    """Split ``text`` into claims: sentences, then cheap clause splits.
+
+    Questions and pieces made only of punctuation are dropped; claims keep the
+    source language. A sentence is further split at semicolons and at
+    ``", and"`` / ``", but"`` / ``", while"``-style joints when both sides carry
+    at least three content words.
+
+    Parameters
+    ----------
+    text : str
+        The answer or ground truth.
+    lang : str, optional
+        Language code; detected when omitted.
+
+    Returns
+    -------
+    list of str
+        The claims, in order.
+
+    Examples
+    --------
+    >>> split_claims("会员费每年120元。你要加入吗？")
+    ['会员费每年120元。']
+    >>> split_claims("The park opened in 1990, and it closed in 2001 after the flood.")
+    ['The park opened in 1990', 'it closed in 2001 after the flood.']
+    """
+    text = normalize(text or "")
+    lang = lang or detect_language(text)
+    claims: list[str] = []
+    for sent in split_sentences(text, lang):
+        if _is_question(sent, lang):
+            continue
+        pieces = [p.strip() for p in _CLAUSE_SPLIT.split(sent)]
+        pieces = [p for p in pieces if p and not _PUNCT_ONLY.match(p)]
+        if len(pieces) > 1 and all(len(content_tokens(p, lang)) >= 3 for p in pieces):
+            claims.extend(_strip_joint(p) for p in pieces)
+        else:
+            claims.append(sent)
+    # pieces without any content word ("Yes.", "Me too!") are not claims, unless
+    # they are all there is (a bare "Yes." answer is still an answer)
+    contentful = [c for c in claims if content_tokens(c, lang)]
+    return contentful or claims
+
+
+def _strip_joint(piece: str) -> str:
+    for joint in ("and ", "but ", "while ", "whereas "):
+        if piece.lower().startswith(joint):
+            return piece[len(joint) :].strip()
+    return piece
+
+
+def stem(word: str) -> str:
+    """Crude English suffix stripping so that "opened", "opens" and "opening" meet.
+
+    Examples
+    --------
+    >>> [stem(w) for w in ["opened", "museums", "running", "class"]]
+    ['open', 'museum', 'runn', 'class']
+    """
+    if len(word) <= 4:
+        return word
+    if word.endswith("ies") and len(word) > 5:
+        return word[:-3] + "y"
+    for suffix in ("ing", "ed", "es", "s", "ly"):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            if suffix == "s" and word.endswith(("ss", "us", "is")):
+                return word
+            return word[: -len(suffix)]
+    return word
+
+
+def _norm_number(tok: str) -> str:
+    tok = tok.replace(",", "")
+    if "." in tok:
+        tok = tok.rstrip("0").rstrip(".")
+    tok = tok.lstrip("0") or "0"
+    return tok
+
+
+def _cjk_grams(run: str, lang: str) -> list[str]:
+    if len(run) == 1:
+        return [] if (lang == "ja" and _HIRAGANA.match(run)) else [run]
+    grams = [run[i : i + 2] for i in range(len(run) - 1)]
+    if lang == "ja":
+        # bigrams made only of hiragana are mostly particles and inflections
+        grams = [g for g in grams if not (_HIRAGANA.match(g[0]) and _HIRAGANA.match(g[1]))]
+    return grams
+
+
+_CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
+
+
+@lru_cache(maxsize=65536)
+def _tokens_cached(text: str, lang: str) -> tuple[str, ...]:
+    out: list[str] = []
+    if "{" in text or "_" in text:
+        # structured data: split camelCase and snake_case keys into words
+        text = _CAMEL.sub(" ", text).replace("_", " ")
+    for m in _TOKEN_RE.finditer(text):
+        tok = m.group()
+        if tok[0].isdigit():
+            out.append(_norm_number(tok))
+            continue
+        if not tok.isascii() and _HAS_CJK.search(tok):
+            pos = 0
+            for run in _CJK_RUN.finditer(tok):
+                before = tok[pos : run.start()].lower()
+                if before and before not in STOPWORDS:
+                    out.append(stem(before))
+                out.extend(_cjk_grams(run.group(), lang))
+                pos = run.end()
+            rest = tok[pos:].lower()
+            if rest and rest not in STOPWORDS:
+                out.append(stem(rest))
+            continue
+        low = tok.lower().replace("’", "'")
+        if low in STOPWORDS or (len(low) == 1 and low != "i"):
+            continue
+        num = _NUMBER_WORDS.get(low)
+        out.append(num if num is not None else stem(low))
+    return tuple(out)
+
+
+def content_tokens(text: str, lang: str | None = None) -> list[str]:
+    """Content tokens of ``text``: stemmed non-stopwords, numbers and CJK bigrams.
+
+    Parameters
+    ----------
+    text : str
+        Any text (normalised with NFKC first).
+    lang : str, optional
+        Language code; detected when omitted. For Japanese, bigrams made only
+        of hiragana are skipped.
+
+    Returns
+    -------
+    list of str
+        Tokens in order, with repeats.
+
+    Examples
+    --------
+    >>> content_tokens("年度会员费为120元。")
+    ['年度', '度会', '会员', '员费', '费为', '120', '元']
+    """
+    text = normalize(text)
+    return list(_tokens_cached(text, lang or detect_language(text)))
+
+
+def numbers(text: str) -> set[str]:
+    """Normalised numbers written with digits in ``text`` (``"1,998"`` -> ``"1998"``).
+
+    Examples
+    --------
+    >>> sorted(numbers("It cost $1,200.50 in 1998 and ４ more, two of them."))
+    ['1200.5', '1998', '2', '4']
+    """
+    text = normalize(text)
+    out: set[str] = set()
+    for m in _TOKEN_RE.finditer(text):
+        tok = m.group()
+        if tok[0].isdigit():
+            out.add(_norm_number(tok))
+        elif tok.isascii() and tok.lower() in _COUNT_WORDS:
+            out.add(_NUMBER_WORDS[tok.lower()])
+    return out
+
+
+def has_negation(text: str, lang: str | None = None) -> int:
+    """Count negation cues in ``text`` ("not", "never", "n't", 不, ない, 않 ...).
+
+    Parameters
+    ----------
+    text : str
+        A sentence or claim.
+    lang : str, optional
+        Language code; detected when omitted.
+
+    Returns
+    -------
+    int
+        Number of negation cues found (its parity gives the polarity).
+
+    Examples
+    --------
+    >>> has_negation("The museum did not open in 1998."), has_negation("It opened.")
+    (1, 0)
+    """
+    text = normalize(text)
+    lang = lang or detect_language(text)
+    if is_cjk(lang):
+        return len(_CJK_NEG.findall(text))
+    count = 0
+    for i, m in enumerate(_TOKEN_RE.finditer(text.lower().replace("’", "'"))):
+        w = m.group()
+        if i == 0 and w == "no":
+            continue  # an answer word ("No, ..."), not a negated fact
+        if w in _NEG_WORDS or w.endswith("n't"):
+            count += 1
+    return count

@@ -1,0 +1,176 @@
+"""The issue's numbered cases, end to end through the DataFrame API."""
+
+import asyncio
+import math
+import warnings
+
+import pandas as pd
+import pytest
+
+import ragnotebook as rn
+
+
+def frame(**cols):
+    return pd.DataFrame(cols)
+
+
+# 1 ------------------------------------------------------------------------------------
+@pytest.mark.parametrize("contexts", [[], [""], ["   "]])
+def test_case1_empty_contexts(contexts):
+    judge = rn.MockJudge(
+        extract_claims=lambda t: ["The Harbor Museum opened in 1998.", "It sits on Pier 4."]
+    )
+    df = frame(question=["When?"], contexts=[contexts],
+               ground_truth=["The Harbor Museum opened in 1998. It sits on Pier 4."])
+    out = rn.evaluate(df, metrics=["context_recall", "context_precision"], model=judge,
+                      progress=False)
+    assert out.loc[0, "context_recall"] == 0.0
+    assert out.loc[0, "context_recall_status"] == "no_context"
+    assert judge.tasks_of("attribute_claims") == []  # no attribution call
+    assert [v["verdict"] for v in out.loc[0, "context_recall_verdicts"]] == ["no", "no"]
+    assert pd.isna(out.loc[0, "context_precision"])
+    assert out.loc[0, "context_precision_status"] == "no_context"
+    assert judge.tasks_of("judge_chunks") == []
+
+
+# 2 ------------------------------------------------------------------------------------
+def test_case2_recall_counts_claims_not_sentences():
+    judge = rn.MockJudge(
+        extract_claims=[["The depot ships 40 pallets a day.", "The depot ships from Dock B."]],
+        attribute_claims=[["yes", "no"]],
+    )
+    df = frame(question=["How many pallets?"], contexts=[["The depot ships 40 pallets a day."]],
+               ground_truth=["The depot ships 40 pallets a day from Dock B."])
+    out = rn.context_recall(df, model=judge, progress=False)
+    assert out.loc[0, "context_recall"] == 0.5
+
+
+# 3 ------------------------------------------------------------------------------------
+def test_case3_refusal_has_no_claims():
+    judge = rn.MockJudge(extract_claims=[[]])
+    df = frame(question=["What is the fee?"], contexts=[["The fee is 12 dollars."]],
+               answer=["Sorry, I could not find that in the provided documents."])
+    out = rn.faithfulness(df, model=judge, progress=False)
+    assert out.loc[0, "faithfulness"] == 0.0
+    assert out.loc[0, "faithfulness_status"] == "no_claims"
+    assert judge.tasks_of("verify_claims") == []
+
+
+# 4 ------------------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("verdicts", "expected"),
+    [(["no", "yes"], 0.5), (["yes", "no"], 1.0), (["no", "yes", "yes"], 0.58),
+     (["no"] * 6 + ["yes"] + ["no"] * 5, 0.14)],
+)
+def test_case4_precision_values(verdicts, expected):
+    judge = rn.MockJudge(judge_chunks=[verdicts])
+    df = frame(question=["q"], ground_truth=["gt"],
+               contexts=[[f"chunk {i}" for i in range(len(verdicts))]])
+    out = rn.context_precision(df, model=judge, progress=False)
+    assert out.loc[0, "context_precision"] == expected
+    table = rn.chunks(out)
+    assert table["position"].tolist() == list(range(1, len(verdicts) + 1))
+    assert table["verdict"].tolist() == verdicts
+
+
+# 5 ------------------------------------------------------------------------------------
+def test_case5_missing_verdicts_never_inflate():
+    judge = rn.MockJudge(
+        extract_claims=[["a", "b", "c", "d"]],
+        verify_claims=[[{"index": 0, "verdict": "yes"}, {"index": 2, "verdict": "yes"}], []],
+    )
+    df = frame(question=["q"], answer=["a. b. c. d."], contexts=[["ctx"]])
+    out = rn.faithfulness(df, model=judge, progress=False)
+    assert out.loc[0, "faithfulness"] == 0.5
+    assert [t.kind for t in judge.tasks] == ["extract_claims", "verify_claims", "verify_claims"]
+    assert [it.index for it in judge.tasks[2].items] == [1, 3]
+    assert out.attrs["ragnotebook"]["metrics"]["faithfulness"]["missing_verdicts"] == 2
+    assert rn.summary(out).loc["faithfulness", "missing_verdicts"] == 2
+    assert sum(bool(v.get("missing")) for v in out.loc[0, "faithfulness_verdicts"]) == 2
+
+
+# 6 ------------------------------------------------------------------------------------
+def test_case6_contexts_read_back_from_csv(tmp_path):
+    path = tmp_path / "rows.csv"
+    pd.DataFrame({
+        "user_input": ["Is the pass open?"],
+        "retrieved_contexts": [["The pass is closed in winter.", "Snow chains are required."]],
+        "reference": ["The pass is closed in winter."],
+    }).to_csv(path, index=False)
+    df = pd.read_csv(path)
+    assert isinstance(df.loc[0, "retrieved_contexts"], str)
+    judge = rn.MockJudge(judge_chunks=[["yes", "no"]])
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        out = rn.context_precision(df, model=judge, progress=False)
+    parsed = [w for w in caught if "contexts" in str(w.message)]
+    assert len(parsed) == 1
+    assert [it.text for it in judge.tasks[0].items] == [
+        "The pass is closed in winter.", "Snow chains are required."]
+    assert out.loc[0, "context_precision"] == 1.0
+
+
+# 7 ------------------------------------------------------------------------------------
+def test_case7_errors_never_silently_leave_the_mean():
+    a = frame(faithfulness=pd.array([1.0, 0.0], dtype="Float64"),
+              faithfulness_status=["ok", "ok"], faithfulness_verdicts=[[], []])
+    judge = rn.MockJudge(
+        extract_claims=lambda t: ["claim"] if "good" in t.text else rn.JudgeError("boom"),
+        verify_claims=lambda t: ["yes"],
+    )
+    b_in = frame(question=["q1", "q2"], answer=["good answer", "bad answer"],
+                 contexts=[["c"], ["c"]])
+    b = rn.faithfulness(b_in, model=judge, progress=False)
+    assert b["faithfulness_status"].tolist() == ["ok", "error"]
+    assert "boom" in b.loc[1, "faithfulness_error"]
+    sa, sb = rn.summary(a), rn.summary(b)
+    assert sa.loc["faithfulness", "mean"] == 0.5 and sa.loc["faithfulness", "scored"] == "2/2"
+    assert sb.loc["faithfulness", "mean"] == 1.0 and sb.loc["faithfulness", "scored"] == "1/2"
+    assert sb.loc["faithfulness", "n_error"] == 1
+    assert "1/2" in repr(sb)
+
+
+# 8 ------------------------------------------------------------------------------------
+def test_case8_chinese_row_offline():
+    df = frame(question=["会员费是多少？"], answer=["会员费每年120元。"],
+               contexts=[["年度会员费为120元。"]], ground_truth=["每年120元。"])
+    out = rn.evaluate(df, metrics=["faithfulness", "context_recall"], model="offline",
+                      progress=False)
+    assert out.loc[0, "faithfulness"] == 1.0
+    assert out.loc[0, "context_recall"] == 1.0
+    claims = rn.claims(out)
+    assert set(claims["claim"]) == {"会员费每年120元。", "每年120元。"}
+
+
+# 9 ------------------------------------------------------------------------------------
+def test_case9_sync_inside_running_loop():
+    df = frame(question=["When?"], answer=["It opened in 1998."],
+               contexts=[["The museum opened in 1998."]], ground_truth=["It opened in 1998."])
+
+    async def main():
+        first = rn.evaluate(df, model="offline", progress=False)
+        second = df.rag.evaluate(model="offline", progress=False)
+        third = await df.rag.aevaluate(model="offline", progress=False)
+        return first, second, third
+
+    first, second, third = asyncio.run(asyncio.wait_for(main(), timeout=60))
+    for m in rn.api.METRICS:
+        assert first.loc[0, m] == second.loc[0, m] == third.loc[0, m]
+        assert first.loc[0, f"{m}_status"] == "ok"
+
+
+# 10 -----------------------------------------------------------------------------------
+def test_case10_duplicate_labels_kept_separate_and_order_independent():
+    df = pd.DataFrame(
+        {"question": ["What is 3+3?", "What is 2+2?", "What is 2+2?"],
+         "answer": ["6.", "4.", "5."],
+         "contexts": [["3+3=6."], ["2+2=4."], ["2+2=4."]]},
+        index=["q7", "q3", "q3"],
+    )
+    out = rn.faithfulness(df, model="offline", progress=False)
+    assert list(out.index) == ["q7", "q3", "q3"]
+    assert out["faithfulness"].tolist() == [1.0, 1.0, 0.0]
+    shuffled = df.iloc[[2, 0, 1]]
+    out2 = rn.faithfulness(shuffled, model="offline", progress=False)
+    assert out2["answer"].tolist() == ["5.", "6.", "4."]
+    assert out2["faithfulness"].tolist() == [0.0, 1.0, 1.0]

@@ -1,0 +1,411 @@
+"""Tests for ragnotebook.intake: column detection and cell normalisation."""
+
+from __future__ import annotations
+
+import time
+import warnings
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from ragnotebook.intake import (
+    ALIASES,
+    ROLES,
+    ContextParseState,
+    RagRow,
+    normalize_contexts,
+    normalize_text,
+    read_rows,
+    resolve_columns,
+)
+
+# --------------------------------------------------------------------------- columns
+
+
+@pytest.mark.parametrize(
+    ("role", "alias"),
+    [(role, alias) for role, aliases in ALIASES.items() for alias in aliases],
+)
+def test_each_alias_is_detected(role: str, alias: str) -> None:
+    df = pd.DataFrame({alias: ["x"], "unrelated": ["y"]})
+    mapping = resolve_columns(df)
+    assert mapping[role] == alias
+    assert [r for r in ROLES if mapping[r] is not None] == [role]
+
+
+def test_alias_detection_ignores_case() -> None:
+    df = pd.DataFrame({"Question": ["q"], "RESPONSE": ["a"], "Retrieved_Contexts": [["c"]]})
+    assert resolve_columns(df) == {
+        "question": "Question",
+        "answer": "RESPONSE",
+        "contexts": "Retrieved_Contexts",
+        "ground_truth": None,
+    }
+
+
+def test_mapping_has_all_roles_in_order() -> None:
+    mapping = resolve_columns(pd.DataFrame({"x": [1]}))
+    assert list(mapping) == ["question", "answer", "contexts", "ground_truth"]
+    assert set(mapping.values()) == {None}
+
+
+def test_explicit_mapping_wins_over_aliases() -> None:
+    df = pd.DataFrame({"question": ["q"], "my_q": ["q2"], "gold": ["g"], "answer": ["a"]})
+    mapping = resolve_columns(df, {"question": "my_q", "ground_truth": "gold"})
+    assert mapping == {
+        "question": "my_q",
+        "answer": "answer",
+        "contexts": None,
+        "ground_truth": "gold",
+    }
+
+
+def test_explicitly_claimed_column_is_not_an_ambiguity() -> None:
+    # "answer" actually holds the reference; "response" is the generated answer.
+    df = pd.DataFrame({"answer": ["gold"], "response": ["generated"]})
+    mapping = resolve_columns(df, {"ground_truth": "answer"})
+    assert mapping["ground_truth"] == "answer"
+    assert mapping["answer"] == "response"
+
+
+def test_explicit_none_turns_detection_off() -> None:
+    df = pd.DataFrame({"question": ["q"], "reference": ["an unrelated note"]})
+    mapping = resolve_columns(df, {"ground_truth": None})
+    assert mapping["ground_truth"] is None
+    assert mapping["question"] == "question"
+    with pytest.raises(ValueError, match="no column found for the 'ground_truth' role"):
+        resolve_columns(df, {"ground_truth": None}, required=["ground_truth"])
+
+
+def test_explicit_mapping_to_missing_column_names_it_and_lists_columns() -> None:
+    df = pd.DataFrame({"question": ["q"], "reply": ["a"]})
+    with pytest.raises(ValueError, match="'resp'") as info:
+        resolve_columns(df, {"answer": "resp"})
+    message = str(info.value)
+    assert "'question'" in message and "'reply'" in message
+
+
+def test_unknown_role_key_is_rejected() -> None:
+    df = pd.DataFrame({"question": ["q"]})
+    with pytest.raises(ValueError, match="unknown role 'retrieval'"):
+        resolve_columns(df, {"retrieval": "question"})
+    with pytest.raises(ValueError, match="unknown role 'contxts'"):
+        resolve_columns(df, required=["contxts"])
+
+
+def test_two_candidates_for_one_role_is_an_error_naming_both() -> None:
+    df = pd.DataFrame({"answer": ["a"], "response": ["b"], "question": ["q"]})
+    with pytest.raises(ValueError) as info:
+        resolve_columns(df)
+    message = str(info.value)
+    assert "'answer'" in message and "'response'" in message
+    assert "columns=" in message
+
+
+def test_case_variants_of_one_alias_are_ambiguous_too() -> None:
+    df = pd.DataFrame({"question": ["a"], "Question": ["b"]})
+    with pytest.raises(ValueError, match="'question' and 'Question'"):
+        resolve_columns(df)
+
+
+def test_missing_required_role_names_role_aliases_and_columns() -> None:
+    df = pd.DataFrame({"question": ["q"], "answer": ["a"], "docs": [["c"]]})
+    with pytest.raises(ValueError) as info:
+        resolve_columns(df, required=["question", "contexts"])
+    message = str(info.value)
+    assert "'contexts' role" in message
+    for alias in ALIASES["contexts"]:
+        assert repr(alias) in message
+    assert "'docs'" in message and "'question'" in message and "'answer'" in message
+
+
+def test_duplicated_column_name_is_rejected() -> None:
+    df = pd.DataFrame([["q", "a1", "a2"]], columns=["question", "answer", "answer"])
+    with pytest.raises(ValueError, match=r"'answer'.*more than once"):
+        resolve_columns(df)
+
+
+def test_non_string_column_labels_are_ignored_by_detection() -> None:
+    df = pd.DataFrame({0: ["x"], "query": ["q"]})
+    assert resolve_columns(df)["question"] == "query"
+
+
+# --------------------------------------------------------------------------- contexts
+
+
+def _ctx(value: object, state: ContextParseState | None = None) -> list[str]:
+    return normalize_contexts(value, row="r1", column="contexts", warn_state=state)
+
+
+def test_contexts_list_tuple_and_array() -> None:
+    expected = ["first chunk", "second chunk"]
+    assert _ctx(["first chunk", "second chunk"]) == expected
+    assert _ctx(("first chunk", "second chunk")) == expected
+    array = np.array(["first chunk", "second chunk"], dtype=object)
+    assert _ctx(array) == expected
+    unicode_array = np.array(["first chunk", "second chunk"])  # dtype '<U12', numpy.str_ items
+    result = _ctx(unicode_array)
+    assert result == expected
+    assert all(type(chunk) is str for chunk in result)
+
+
+def test_contexts_json_string_is_parsed_and_counted() -> None:
+    state = ContextParseState()
+    assert _ctx('["The pass is closed.", "Chains are required."]', state) == [
+        "The pass is closed.",
+        "Chains are required.",
+    ]
+    assert state.parsed_rows == 1
+    assert state.first_row == "r1"
+
+
+def test_contexts_python_literal_string_is_parsed() -> None:
+    state = ContextParseState()
+    text = "['It\\'s closed in winter.', \"Snow chains are required.\"]"
+    assert _ctx(text, state) == ["It's closed in winter.", "Snow chains are required."]
+    assert state.parsed_rows == 1
+
+
+def test_contexts_empty_list_string_is_parsed_to_empty() -> None:
+    state = ContextParseState()
+    assert _ctx("[]", state) == []
+    assert state.parsed_rows == 1
+
+
+def test_contexts_plain_string_is_one_chunk_not_characters() -> None:
+    state = ContextParseState()
+    assert _ctx("The pass is closed in winter.", state) == ["The pass is closed in winter."]
+    assert _ctx("[1] See the appendix.", state) == ["[1] See the appendix."]
+    assert _ctx("[not, a list]", state) == ["[not, a list]"]
+    # A list literal that is not a list of strings is kept as text, not split.
+    assert _ctx("[1, 2, 3]", state) == ["[1, 2, 3]"]
+    assert state.parsed_rows == 0
+
+
+def test_contexts_missing_values_give_empty_list() -> None:
+    assert _ctx(None) == []
+    assert _ctx(float("nan")) == []
+    assert _ctx(np.float64("nan")) == []
+    assert _ctx(pd.NA) == []
+    assert _ctx([]) == []
+    assert _ctx(np.array([], dtype=object)) == []
+
+
+def test_contexts_blank_chunks_are_kept() -> None:
+    assert _ctx(["", "  ", "text"]) == ["", "  ", "text"]
+    assert _ctx("") == [""]
+
+
+def test_contexts_string_without_state_warns_immediately() -> None:
+    with pytest.warns(UserWarning, match="1 row' contexts"):
+        assert _ctx('["a"]') == ["a"]
+
+
+@pytest.mark.parametrize(
+    ("value", "type_name"),
+    [
+        (["ok", "fine", 3], "int"),
+        (["ok", "fine", {"text": "x"}], "dict"),
+        (["ok", "ok", None], "None"),
+    ],
+)
+def test_contexts_non_string_item_names_row_column_and_chunk(value: list, type_name: str) -> None:
+    with pytest.raises(ValueError) as info:
+        normalize_contexts(value, row="q7", column="retrieved_contexts", warn_state=None)
+    message = str(info.value)
+    assert message.startswith("row 'q7', column 'retrieved_contexts': ")
+    assert f"chunk 2 is {type_name}, expected str" in message
+
+
+def test_contexts_other_types_are_rejected() -> None:
+    with pytest.raises(ValueError, match=r"row 'r1', column 'contexts'.*got dict"):
+        _ctx({"a": "b"})
+    with pytest.raises(ValueError, match="got int"):
+        _ctx(5)
+    with pytest.raises(ValueError, match="2-D"):
+        _ctx(np.array([["a", "b"]]))
+
+
+# --------------------------------------------------------------------------- text
+
+
+def test_normalize_text_rules() -> None:
+    assert normalize_text("as is  ", row=0, column="question") == "as is  "
+    assert normalize_text("", row=0, column="question") == ""
+    assert normalize_text(None, row=0, column="question") is None
+    assert normalize_text(float("nan"), row=0, column="question") is None
+    assert normalize_text(pd.NA, row=0, column="question") is None
+    assert normalize_text(12, row=0, column="answer") == "12"
+    assert normalize_text(2.5, row=0, column="answer") == "2.5"
+    assert normalize_text(np.int64(7), row=0, column="answer") == "7"
+    assert normalize_text(np.float64(0.25), row=0, column="answer") == "0.25"
+    assert type(normalize_text(np.str_("np"), row=0, column="answer")) is str
+
+
+@pytest.mark.parametrize("value", [True, np.bool_(False), ["a"], {"a": 1}, b"bytes"])
+def test_normalize_text_rejects_other_types(value: object) -> None:
+    with pytest.raises(ValueError, match="row 'q2', column 'answer': expected a string"):
+        normalize_text(value, row="q2", column="answer")
+
+
+# --------------------------------------------------------------------------- read_rows
+
+
+def test_read_rows_requires_a_dataframe() -> None:
+    with pytest.raises(TypeError, match="DataFrame"):
+        read_rows([{"question": "q"}])  # type: ignore[arg-type]
+
+
+def test_read_rows_builds_rows_in_order() -> None:
+    df = pd.DataFrame(
+        {
+            "user_input": ["Is the pass open?", float("nan")],
+            "response": ["No.", 42],
+            "retrieved_contexts": [["The pass is closed in winter."], None],
+            "reference": ["No, it is closed.", None],
+        },
+        index=["a", "b"],
+    )
+    rows, mapping = read_rows(df, required=["answer"])
+    assert mapping == {
+        "question": "user_input",
+        "answer": "response",
+        "contexts": "retrieved_contexts",
+        "ground_truth": "reference",
+    }
+    assert rows == [
+        RagRow(
+            "a",
+            0,
+            "Is the pass open?",
+            "No.",
+            ("The pass is closed in winter.",),
+            "No, it is closed.",
+        ),
+        RagRow("b", 1, None, "42", (), None),
+    ]
+
+
+def test_read_rows_absent_roles_are_none_and_empty() -> None:
+    rows, mapping = read_rows(pd.DataFrame({"answer": ["only an answer"]}))
+    assert mapping["contexts"] is None and mapping["question"] is None
+    assert rows == [RagRow(0, 0, None, "only an answer", (), None)]
+
+
+def test_read_rows_keeps_duplicate_labels_in_order() -> None:
+    df = pd.DataFrame(
+        {"question": ["seven", "three-a", "three-b"], "contexts": [["c7"], ["c3a"], ["c3b"]]},
+        index=["q7", "q3", "q3"],
+    )
+    rows, _ = read_rows(df)
+    assert [(r.label, r.position, r.question, r.contexts) for r in rows] == [
+        ("q7", 0, "seven", ("c7",)),
+        ("q3", 1, "three-a", ("c3a",)),
+        ("q3", 2, "three-b", ("c3b",)),
+    ]
+
+
+def test_read_rows_error_names_label_and_column() -> None:
+    df = pd.DataFrame(
+        {"question": ["a", "b"], "retrieval_context": [["fine"], ["fine", "also", 3]]},
+        index=["q1", "q7"],
+    )
+    with pytest.raises(ValueError) as info:
+        read_rows(df)
+    message = str(info.value)
+    assert "row 'q7', column 'retrieval_context': chunk 2 is int, expected str" in message
+    assert "row position 1" in message
+
+
+def test_read_rows_bad_text_cell_names_label_and_column() -> None:
+    df = pd.DataFrame({"question": ["ok", ["not", "text"]]}, index=["q1", "q9"])
+    with pytest.raises(ValueError, match="row 'q9', column 'question'"):
+        read_rows(df)
+
+
+def test_read_rows_explicit_columns() -> None:
+    df = pd.DataFrame({"prompt": ["Q?"], "gen": ["A."], "docs": [["D."]], "gold": ["G."]})
+    rows, mapping = read_rows(
+        df, {"question": "prompt", "answer": "gen", "contexts": "docs", "ground_truth": "gold"}
+    )
+    assert rows == [RagRow(0, 0, "Q?", "A.", ("D.",), "G.")]
+    assert mapping["contexts"] == "docs"
+
+
+def test_read_rows_from_csv_parses_list_strings_with_one_warning(tmp_path) -> None:
+    original = pd.DataFrame(
+        {
+            "question": ["Can I drive over the pass?", "Is it open?", "Anything else?"],
+            "answer": ["Not in winter.", "No.", "No."],
+            "retrieved_contexts": [
+                ["The pass is closed in winter.", "Snow chains are required."],
+                ["The pass is closed in winter."],
+                [],
+            ],
+        }
+    )
+    path = tmp_path / "rag.csv"
+    original.to_csv(path, index=False)
+    df = pd.read_csv(path)
+    assert df.loc[0, "retrieved_contexts"] == (
+        "['The pass is closed in winter.', 'Snow chains are required.']"
+    )
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        rows, _ = read_rows(df)
+    assert [r.contexts for r in rows] == [
+        ("The pass is closed in winter.", "Snow chains are required."),
+        ("The pass is closed in winter.",),
+        (),
+    ]
+    user_warnings = [w for w in caught if issubclass(w.category, UserWarning)]
+    assert len(user_warnings) == 1
+    text = str(user_warnings[0].message)
+    assert "3 rows' contexts" in text and "'retrieved_contexts'" in text
+
+
+def test_read_rows_without_list_strings_does_not_warn() -> None:
+    df = pd.DataFrame({"contexts": [["a"], "one plain chunk"]})
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        rows, _ = read_rows(df)
+    assert caught == []
+    assert rows[1].contexts == ("one plain chunk",)
+
+
+def test_read_rows_handles_string_and_nullable_dtypes() -> None:
+    df = pd.DataFrame(
+        {
+            "question": pd.array(["q", None], dtype="string"),
+            "answer": pd.array([1, None], dtype="Int64"),
+        }
+    )
+    rows, _ = read_rows(df)
+    assert [(r.question, r.answer) for r in rows] == [("q", "1"), (None, None)]
+
+
+def test_read_rows_empty_frame() -> None:
+    rows, mapping = read_rows(pd.DataFrame({"question": [], "contexts": []}))
+    assert rows == []
+    assert mapping["question"] == "question"
+
+
+def test_read_rows_is_fast_for_ten_thousand_rows() -> None:
+    n = 10_000
+    df = pd.DataFrame(
+        {
+            "question": [f"question {i}" for i in range(n)],
+            "answer": [f"answer {i}" for i in range(n)],
+            "contexts": [[f"chunk {i}a", f"chunk {i}b"] for i in range(n)],
+            "ground_truth": [f"truth {i}" for i in range(n)],
+        }
+    )
+    start = time.perf_counter()
+    rows, _ = read_rows(df)
+    elapsed = time.perf_counter() - start
+    assert len(rows) == n
+    assert rows[-1] == RagRow(
+        n - 1, n - 1, "question 9999", "answer 9999", ("chunk 9999a", "chunk 9999b"), "truth 9999"
+    )
+    assert elapsed < 0.5

@@ -1,0 +1,127 @@
+"""The public surface: __all__, cheap import, accessor registration, docstrings."""
+
+import inspect
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+import ragnotebook as rn
+
+ROOT = Path(__file__).resolve().parents[1]
+
+EXPECTED = {
+    "Judge", "JudgeError", "LiteLLMJudge", "MockJudge", "OfflineJudge", "ScorerResult",
+    "__version__", "acontext_precision", "acontext_recall", "aevaluate", "afaithfulness",
+    "chunks", "claims", "context_precision", "context_recall", "contexts_from_output",
+    "create_context_precision_scorer", "create_context_recall_scorer",
+    "create_faithfulness_scorer", "enable_nested_asyncio", "evaluate", "faithfulness",
+    "get_default_model", "list_samples", "load_sample", "set_default_model", "summary",
+}
+
+
+def test_all_lists_exactly_the_public_names():
+    assert set(rn.__all__) == EXPECTED
+    assert len(rn.__all__) == len(set(rn.__all__))
+    for name in rn.__all__:
+        assert getattr(rn, name) is not None
+
+
+def test_unknown_attribute_raises():
+    with pytest.raises(AttributeError):
+        rn.no_such_thing  # noqa: B018
+
+
+def test_import_is_cheap_and_registers_accessor():
+    code = (
+        "import sys, pandas as pd, ragnotebook\n"
+        "heavy = [m for m in ('litellm', 'plotly', 'ipywidgets', 'openai', 'tiktoken', 'tqdm',"
+        " 'nest_asyncio') if m in sys.modules]\n"
+        "print(heavy, hasattr(pd.DataFrame(), 'rag'))\n"
+    )
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env,
+                         check=True, cwd=str(ROOT))
+    assert out.stdout.strip() == "[] True"
+
+
+def test_accessor_on_any_frame_and_help():
+    df = pd.DataFrame({"x": [1]})
+    assert hasattr(df, "rag")  # no column validation in __init__
+    with pytest.raises(ValueError, match="no column found for the 'contexts' role"):
+        df.rag.context_recall(model="offline", progress=False)
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED - {"__version__"}))
+def test_every_public_name_has_a_numpydoc_docstring(name):
+    obj = getattr(rn, name)
+    doc = inspect.getdoc(obj) or ""
+    assert len(doc) > 40, name
+    if callable(obj) and not inspect.isclass(obj) and name not in ("get_default_model",):
+        assert "Parameters" in doc or "Returns" in doc or "Raises" in doc, name
+    assert "Examples" in doc, name
+
+
+def test_metadata_is_json_safe():
+    df = pd.DataFrame({"question": ["q"], "answer": ["The sky is blue."],
+                       "contexts": [["The sky is blue."]], "ground_truth": ["Blue."]})
+    out = rn.evaluate(df, model="offline", progress=False)
+    meta = out.attrs["ragnotebook"]
+    json.dumps(meta)
+    assert meta["judge"] == "offline-v1"
+    assert set(meta["metrics"]) == {"context_recall", "context_precision", "faithfulness"}
+    assert meta["columns"]["contexts"] == "contexts"
+
+
+def test_input_never_mutated_and_dtypes():
+    df = pd.DataFrame({"question": ["q"], "answer": ["The sky is blue."],
+                       "contexts": [["The sky is blue."]], "ground_truth": ["Blue."]})
+    before = df.copy()
+    out = df.rag.evaluate(model="offline", progress=False)
+    pd.testing.assert_frame_equal(df, before)
+    assert not df.attrs
+    for m in rn.api.METRICS:
+        assert str(out[m].dtype) == "Float64"
+        assert isinstance(out.loc[0, f"{m}_verdicts"], list)
+        assert out.loc[0, f"{m}_status"] == "ok"
+        assert pd.isna(out.loc[0, f"{m}_error"])
+
+
+def test_chained_metrics_merge_metadata():
+    df = pd.DataFrame({"question": ["q"], "answer": ["The sky is blue."],
+                       "contexts": [["The sky is blue."]], "ground_truth": ["Blue."]})
+    out = df.rag.context_recall(model="offline", progress=False).rag.faithfulness(
+        model="offline", progress=False)
+    assert set(out.attrs["ragnotebook"]["metrics"]) == {"context_recall", "faithfulness"}
+    assert list(rn.summary(out).index) == ["context_recall", "faithfulness"]
+
+
+def test_default_model_precedence(monkeypatch):
+    monkeypatch.setattr(rn.api, "_default_model", None)
+    monkeypatch.setattr(rn.api, "_offline_notice_given", False)
+    monkeypatch.delenv("RAGNOTEBOOK_MODEL", raising=False)
+    with pytest.warns(UserWarning, match="offline judge"):
+        assert rn.get_default_model() == "offline"
+    monkeypatch.setenv("RAGNOTEBOOK_MODEL", "openai/gpt-4o-mini")
+    assert rn.get_default_model() == "openai/gpt-4o-mini"
+    rn.set_default_model("offline")
+    try:
+        assert rn.get_default_model() == "offline"
+    finally:
+        rn.set_default_model(None)
+
+
+def test_judge_options_routing():
+    df = pd.DataFrame({"question": ["q"], "answer": ["a"], "contexts": [["c"]]})
+    with pytest.raises(TypeError, match="offline judge takes no options"):
+        rn.faithfulness(df, model="offline", api_base="http://x", progress=False)
+    with pytest.raises(TypeError, match="judge object"):
+        rn.faithfulness(df, model=rn.MockJudge(), temperature=0.2, progress=False)
+    with pytest.raises(ValueError, match="unknown metric"):
+        rn.evaluate(df, metrics=["relevancy"], model="offline", progress=False)
+    with pytest.raises(TypeError, match="DataFrame"):
+        rn.evaluate([{"question": "q"}], model="offline")
