@@ -12,8 +12,8 @@ Examples
 >>> from ragnotebook.text import detect_language, split_claims, content_tokens
 >>> detect_language("会员费每年120元。")
 'zh'
->>> split_claims("Dr. Smith opened the museum in 1998. Was it busy? It was!")
-['Dr. Smith opened the museum in 1998.', 'It was!']
+>>> split_claims("Dr. Smith opened the museum in 1998. Was it busy? It was full!")
+['Dr. Smith opened the museum in 1998.', 'It was full!']
 >>> content_tokens("The museums opened in 1998.")
 ['museum', 'open', '1998']
 """
@@ -454,8 +454,8 @@ def split_claims(text: str, lang: str | None = None) -> list[str]:
     >>> split_claims("The park opened in 1990, and it closed in 2001 after the flood.")
     ['The park opened in 1990', 'it closed in 2001 after the flood.']
     """
-    text = normalize(text or "")
-    lang = lang or detect_language(text)
+    text = (text or "").strip()
+    lang = lang or detect_language(normalize(text))
     claims: list[str] = []
     for sent in split_sentences(text, lang):
         if _is_question(sent, lang):

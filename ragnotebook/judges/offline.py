@@ -39,6 +39,9 @@ _VERSION = "offline-v1"
 
 #: First-person words: a claim using them states a personal view or experience,
 #: which a retrieved document cannot verify unless it speaks the same way.
+#: Minimum share of a claim's weight matched by one sentence of the opposite
+#: polarity before a negation mismatch counts as a contradiction.
+_NEG_MIN = 0.5
 _AFFIRM = frozenset(
     {"yes", "yeah", "yep", "correct", "true", "是", "是的", "对", "はい", "네", "예"}
 )
@@ -132,12 +135,9 @@ class OfflineJudge:
     support_threshold : float, default 0.6
         Minimum weighted coverage of a claim by the context for ``yes``
         (``verify_claims`` and ``attribute_claims``).
-    cjk_support_threshold : float, default 0.4
+    cjk_support_threshold : float, default 0.35
         The same threshold for Chinese, Japanese and Korean text (character
         bigrams match less often than words under paraphrase).
-    conflict_threshold : float, default 0.5
-        Minimum coverage by the best chunk before a number or negation mismatch
-        is called a contradiction (``no``) rather than ``unsure``.
     relevance_threshold : float, default 0.32
         Minimum relevance score for a chunk to be judged relevant (``judge_chunks``).
 
@@ -157,20 +157,18 @@ class OfflineJudge:
     >>> out.verdicts[0].verdict
     'no'
     >>> out.verdicts[0].reason
-    "100% of the claim's weighted content words appear in chunk 0; number 1999 not found (the chunk has 1998)"
+    "62% of the claim's weighted content words appear in chunk 0; number 1999 not found (the chunk has 1998)"
     """
 
     def __init__(
         self,
         *,
         support_threshold: float = 0.6,
-        cjk_support_threshold: float = 0.4,
-        conflict_threshold: float = 0.5,
+        cjk_support_threshold: float = 0.35,
         relevance_threshold: float = 0.32,
     ) -> None:
         self.support_threshold = float(support_threshold)
         self.cjk_support_threshold = float(cjk_support_threshold)
-        self.conflict_threshold = float(conflict_threshold)
         self.relevance_threshold = float(relevance_threshold)
 
     @property
@@ -195,7 +193,6 @@ class OfflineJudge:
             "judge": _VERSION,
             "support_threshold": self.support_threshold,
             "cjk_support_threshold": self.cjk_support_threshold,
-            "conflict_threshold": self.conflict_threshold,
             "relevance_threshold": self.relevance_threshold,
         }
 
@@ -312,17 +309,19 @@ class OfflineJudge:
 
         personal = sorted((toks & _PERSONAL) - frozenset().union(*(d.tokens for d in docs)))
         missing = sorted(cdoc.numbers - frozenset().union(*(docs[i].numbers for i in supporting)))
+        threshold = self.cjk_support_threshold if is_cjk(lang) else self.support_threshold
+        # a conflict needs the rest of the claim to be supported by the same chunk
+        words = toks - cdoc.numbers
+        w_words = sum(w[t] for t in words)
+        rest_cov = sum(w[t] for t in words & docs[best].tokens) / w_words if w_words else 0.0
+        number_conflict = bool(missing) and bool(docs[best].numbers - cdoc.numbers)
+        number_conflict = number_conflict and rest_cov >= threshold
+        # polarity clash only when a sentence of the opposite polarity matches the
+        # claim well and no sentence of the claim's own polarity comes close
         neg_conflict = False
-        if best_cov >= self.conflict_threshold:
-            # polarity clash only when the claim is matched well by a sentence of the
-            # opposite polarity and clearly worse by any sentence of its own polarity
-            claim_neg = cdoc.sentences[0].negated
-            same, opp = _coverage_by_polarity(toks, docs, w, claim_neg)
-            neg_conflict = (
-                len(toks) >= 3
-                and opp / total >= self.conflict_threshold
-                and same < opp - 0.2 * total
-            )
+        if best_cov >= _NEG_MIN and len(toks) >= 3:
+            same, opp = _coverage_by_polarity(toks, docs, w, cdoc.sentences[0].negated)
+            neg_conflict = opp / total >= _NEG_MIN and same < opp - 0.2 * total
         chunk_word = (
             f"chunks {names[best]} and {names[second]}"
             if support > best_cov and second >= 0
@@ -340,10 +339,7 @@ class OfflineJudge:
             parts.append(f"negation in the {which} only")
         reason = "; ".join(parts)
 
-        threshold = self.cjk_support_threshold if is_cjk(lang) else self.support_threshold
-        if ((missing and docs[best].numbers - cdoc.numbers) or neg_conflict) and (
-            best_cov >= self.conflict_threshold
-        ):
+        if number_conflict or neg_conflict:
             return support, "no", [], reason
         if support >= threshold and not missing and not neg_conflict and not personal:
             return support, "yes", supporting, reason

@@ -1,0 +1,159 @@
+"""The engine: concurrency, isolation, progress thread, cancellation, loop reuse."""
+
+import _thread
+import asyncio
+import threading
+
+import pandas as pd
+import pytest
+
+import ragnotebook as rn
+from ragnotebook import engine as engine_mod
+
+
+def rows(n):
+    return pd.DataFrame({
+        "question": [f"q{i}" for i in range(n)],
+        "answer": [f"Answer {i} is here." for i in range(n)],
+        "contexts": [[f"Answer {i} is here."] for i in range(n)],
+    })
+
+
+class CountingJudge(rn.MockJudge):
+    def __init__(self, **kw):
+        super().__init__(extract_claims=lambda t: ["c"], verify_claims=lambda t: ["yes"], **kw)
+        self.in_flight = 0
+        self.max_in_flight = 0
+
+    async def acomplete(self, task):
+        self.in_flight += 1
+        self.max_in_flight = max(self.max_in_flight, self.in_flight)
+        try:
+            return await super().acomplete(task)
+        finally:
+            self.in_flight -= 1
+
+
+def test_concurrency_limit_is_respected_and_used():
+    judge = CountingJudge(latency=0.02)
+    out = rn.faithfulness(rows(40), model=judge, concurrency=5, progress=False)
+    assert (out["faithfulness_status"] == "ok").all()
+    assert judge.max_in_flight == 5
+    assert len(judge.tasks) == 80
+
+
+def test_a_failing_row_does_not_stop_the_others():
+    def extract(task):
+        if "7" in task.text:
+            raise RuntimeError("judge exploded on row 7")
+        return ["c"]
+
+    judge = rn.MockJudge(extract_claims=extract, verify_claims=lambda t: ["yes"])
+    out = rn.faithfulness(rows(12), model=judge, progress=False)
+    assert out["faithfulness_status"].tolist().count("error") == 1
+    assert out.loc[7, "faithfulness_status"] == "error"
+    assert "judge exploded on row 7" in out.loc[7, "faithfulness_error"]
+    assert pd.isna(out.loc[7, "faithfulness"])
+    assert out["faithfulness"].drop(index=7).tolist() == [1.0] * 11
+    assert out.attrs["ragnotebook"]["metrics"]["faithfulness"]["errors"] == 1
+
+
+def test_wrong_answer_type_is_an_error_not_a_crash():
+    judge = rn.MockJudge(extract_claims=lambda t: ["c"],
+                         verify_claims=lambda t: rn.tasks.Claims(claims=["x"]))
+    with pytest.raises(TypeError):
+        # MockJudge itself refuses to coerce a Claims into a verify answer
+        asyncio.run(judge.acomplete(rn.tasks.Task("verify_claims", "faithfulness")))
+    out = rn.faithfulness(rows(2), model=judge, progress=False)
+    assert out["faithfulness_status"].tolist() == ["error", "error"]
+
+
+def test_progress_is_updated_from_the_calling_thread(monkeypatch):
+    seen = []
+
+    class FakeBar:
+        def __init__(self, total, **kw):
+            self.total, self.n = total, 0
+
+        def update(self, k):
+            seen.append(threading.get_ident())
+            self.n += k
+
+        def close(self):
+            seen.append(threading.get_ident())
+
+    import tqdm.auto
+    monkeypatch.setattr(tqdm.auto, "tqdm", FakeBar)
+    judge = rn.MockJudge(extract_claims=lambda t: ["c"], verify_claims=lambda t: ["yes"],
+                         latency=0.01)
+    rn.faithfulness(rows(30), model=judge, concurrency=2, progress=True)
+    assert seen and set(seen) == {threading.get_ident()}
+
+
+def test_ctrl_c_keeps_finished_rows():
+    calls = {"n": 0}
+
+    def verify(task):
+        calls["n"] += 1
+        if calls["n"] == 6:
+            _thread.interrupt_main()  # what Ctrl-C / the kernel's stop button does
+        return ["yes"]
+
+    judge = rn.MockJudge(extract_claims=lambda t: ["c"], verify_claims=verify, latency=0.05)
+    with pytest.warns(UserWarning, match="interrupted"):
+        out = rn.faithfulness(rows(40), model=judge, concurrency=2, progress=False)
+    status = out["faithfulness_status"]
+    n_ok = int((status == "ok").sum())
+    assert 1 <= n_ok < 40
+    assert set(status) == {"ok", "error"}
+    cancelled = out[status == "error"]
+    assert cancelled["faithfulness_error"].str.startswith("cancelled").all()
+    assert (out.loc[status == "ok", "faithfulness"] == 1.0).all()
+    assert out.attrs["ragnotebook"]["last_run"]["interrupted"] is True
+    # the engine is still usable afterwards
+    again = rn.faithfulness(rows(3), model="offline", progress=False)
+    assert (again["faithfulness_status"] == "ok").all()
+
+
+def test_async_cancellation_propagates():
+    judge = rn.MockJudge(extract_claims=lambda t: ["c"], verify_claims=lambda t: ["yes"],
+                         latency=0.2)
+
+    async def main():
+        task = asyncio.ensure_future(rn.afaithfulness(rows(20), model=judge, progress=False))
+        await asyncio.sleep(0.05)
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+
+    asyncio.run(main())
+
+
+def test_one_loop_thread_is_reused():
+    loop1 = engine_mod._LOOP.loop()
+    rn.faithfulness(rows(1), model="offline", progress=False)
+    loop2 = engine_mod._LOOP.loop()
+    assert loop1 is loop2 and loop1.is_running()
+    names = [t.name for t in threading.enumerate() if t.name == "ragnotebook-loop"]
+    assert len(names) == 1
+
+
+def test_sync_from_worker_threads_concurrently():
+    results = {}
+
+    def work(k):
+        results[k] = rn.faithfulness(rows(5), model="offline", progress=False)
+
+    threads = [threading.Thread(target=work, args=(k,)) for k in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=60)
+    assert sorted(results) == [0, 1, 2, 3]
+    for out in results.values():
+        assert (out["faithfulness_status"] == "ok").all()
+
+
+def test_concurrency_must_be_positive():
+    with pytest.raises(ValueError, match="concurrency"):
+        rn.faithfulness(rows(1), model="offline", concurrency=0, progress=False)

@@ -1,0 +1,312 @@
+"""Tests for the deterministic OfflineJudge and its text helpers (no network)."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from ragnotebook.judges.offline import OfflineJudge
+from ragnotebook.tasks import Claims, Explanation, Item, Task, Verdicts
+from ragnotebook.text import (
+    content_tokens,
+    detect_language,
+    has_negation,
+    numbers,
+)
+
+
+def ask(task: Task) -> object:
+    return asyncio.run(OfflineJudge().acomplete(task))
+
+
+def verify(claims: list[str], chunks: list[str], question: str | None = None) -> Verdicts:
+    out = ask(
+        Task(
+            "verify_claims",
+            "faithfulness",
+            question=question,
+            items=tuple(Item(i, c) for i, c in enumerate(claims)),
+            chunks=tuple(chunks),
+        )
+    )
+    assert isinstance(out, Verdicts)
+    return out
+
+
+def attribute(claims: list[str], chunks: list[str]) -> Verdicts:
+    out = ask(
+        Task(
+            "attribute_claims",
+            "context_recall",
+            items=tuple(Item(i, c) for i, c in enumerate(claims)),
+            chunks=tuple(chunks),
+        )
+    )
+    assert isinstance(out, Verdicts)
+    return out
+
+
+def extract(text: str) -> list[str]:
+    out = ask(Task("extract_claims", "faithfulness", text=text, source="answer"))
+    assert isinstance(out, Claims)
+    return out.claims
+
+
+# --------------------------------------------------------------------------- identity
+
+
+def test_identity_and_id() -> None:
+    judge = OfflineJudge()
+    assert judge.judge_id == "offline-v1"
+    ident = judge.identity()
+    assert ident["judge"] == "offline-v1"
+    assert ident["support_threshold"] == judge.support_threshold
+    assert OfflineJudge(support_threshold=0.9).identity() != ident
+
+
+# --------------------------------------------------------------------------- Chinese row
+
+
+def test_chinese_row_end_to_end() -> None:
+    claims = extract("会员费每年120元。")
+    assert claims == ["会员费每年120元。"]
+    v = verify(claims, ["年度会员费为120元。"], question="会员费是多少？")
+    assert [x.verdict for x in v.verdicts] == ["yes"]
+    assert v.verdicts[0].supporting_chunks == [0]
+    gt = extract("每年120元。")
+    a = attribute(gt, ["年度会员费为120元。"])
+    assert [x.verdict for x in a.verdicts] == ["yes"]
+    assert a.verdicts[0].supporting_chunks == [0]
+
+
+def test_chinese_number_mismatch_is_no() -> None:
+    v = verify(["会员费每年150元。"], ["年度会员费为120元。"])
+    assert v.verdicts[0].verdict == "no"
+    assert "150" in v.verdicts[0].reason
+
+
+# --------------------------------------------------------------------------- verdicts
+
+
+def test_number_mismatch_is_no() -> None:
+    v = verify(["The museum opened in 1999."], ["The Harbor Museum opened in 1998."])
+    verdict = v.verdicts[0]
+    assert verdict.verdict == "no"
+    assert verdict.supporting_chunks == []
+    assert "1999 not found" in verdict.reason
+    assert "1998" in verdict.reason
+
+
+def test_supported_claim_is_yes_with_reason() -> None:
+    v = verify(["The Harbor Museum opened in 1998."], ["The Harbor Museum opened in 1998."])
+    verdict = v.verdicts[0]
+    assert verdict.verdict == "yes"
+    assert verdict.reason.startswith("100% of the claim's weighted content words appear in chunk 0")
+
+
+def test_unrelated_claim_is_unsure() -> None:
+    v = verify(["Penguins eat krill in Antarctica."], ["The Harbor Museum opened in 1998."])
+    assert v.verdicts[0].verdict == "unsure"
+    assert v.verdicts[0].supporting_chunks == []
+
+
+def test_negation_conflict_is_no() -> None:
+    v = verify(["The museum did not open in 1998."], ["The Harbor Museum opened in 1998."])
+    assert v.verdicts[0].verdict == "no"
+    assert "negation" in v.verdicts[0].reason
+    v = verify(
+        ["The bridge is open to trucks."],
+        ["The old bridge is not open to trucks since the flood."],
+    )
+    assert v.verdicts[0].verdict == "no"
+
+
+def test_number_words_match_digits() -> None:
+    v = verify(["The duo earned 2 platinum albums."], ["The duo has earned two platinum albums."])
+    assert v.verdicts[0].verdict == "yes"
+
+
+def test_first_person_claim_is_unsure() -> None:
+    v = verify(["I love the Harbor Museum."], ["The Harbor Museum opened in 1998."])
+    assert v.verdicts[0].verdict == "unsure"
+
+
+def test_supporting_chunks_point_to_the_right_chunk() -> None:
+    chunks = [
+        "The cafe serves soup on Mondays.",
+        "The Harbor Museum opened in 1998 near the old port.",
+        "Tickets cost ten euros.",
+    ]
+    v = verify(["The Harbor Museum opened in 1998.", "The cafe serves soup on Mondays."], chunks)
+    assert [x.verdict for x in v.verdicts] == ["yes", "yes"]
+    assert v.verdicts[0].supporting_chunks == [1]
+    assert v.verdicts[1].supporting_chunks == [0]
+    assert [x.index for x in v.verdicts] == [0, 1]
+
+
+def test_claim_spread_over_two_chunks() -> None:
+    chunks = ["Marie Curie was born in Warsaw.", "Curie won the Nobel Prize in Physics."]
+    v = verify(["Marie Curie, born in Warsaw, won the Nobel Prize in Physics."], chunks)
+    assert v.verdicts[0].verdict == "yes"
+    assert v.verdicts[0].supporting_chunks == [0, 1]
+
+
+def test_blank_chunks_keep_their_indices() -> None:
+    v = verify(["The Harbor Museum opened in 1998."], ["", "The Harbor Museum opened in 1998."])
+    assert v.verdicts[0].supporting_chunks == [1]
+    assert "chunk 1" in v.verdicts[0].reason
+
+
+def test_no_context_is_unsure_and_attribution_is_no() -> None:
+    assert verify(["The museum opened in 1998."], []).verdicts[0].verdict == "unsure"
+    assert attribute(["The museum opened in 1998."], []).verdicts[0].verdict == "no"
+
+
+def test_attribution_words_are_yes_no_only() -> None:
+    a = attribute(
+        ["The museum opened in 1999.", "Penguins eat krill.", "The Harbor Museum opened in 1998."],
+        ["The Harbor Museum opened in 1998."],
+    )
+    assert [x.verdict for x in a.verdicts] == ["no", "no", "yes"]
+    assert a.verdicts[0].supporting_chunks == []
+
+
+def test_bare_yes_answer_is_checked_against_the_question() -> None:
+    chunks = ["Christopher Nolan is a film director.", "Sathish Kalathil is a film director."]
+    v = verify(["Yes."], chunks, question="Are Christopher Nolan and Sathish Kalathil directors?")
+    assert v.verdicts[0].verdict == "yes"
+
+
+def test_korean_and_japanese() -> None:
+    v = verify(
+        ["건물 사람들은 수영장을 이용할 수 있다."], ["10층에 건물사람들만 이용하는 수영장이 있다."]
+    )
+    assert v.verdicts[0].verdict == "yes"
+    v = verify(
+        ["雪山でスノボーをしている人が4人います。"], ["雪山でスノボーをしている人が４人います。"]
+    )
+    assert v.verdicts[0].verdict == "yes"
+    v = verify(
+        ["雪山でスノボーをしている人が5人います。"], ["雪山でスノボーをしている人が４人います。"]
+    )
+    assert v.verdicts[0].verdict == "no"
+
+
+# --------------------------------------------------------------------------- claims
+
+
+def test_claims_split_on_cjk_punctuation_and_drop_questions() -> None:
+    assert extract("会员费每年120元。你要加入吗？太好了！学生半价。") == [
+        "会员费每年120元。",
+        "太好了！",
+        "学生半价。",
+    ]
+    assert extract("北海道には梅雨がない。沖縄はどうですか。") == ["北海道には梅雨がない。"]
+
+
+def test_claims_respect_english_abbreviations() -> None:
+    claims = extract(
+        "Dr. Smith met Mr. Jones in Washington, D.C. on Jan. 5. Was it fun? It was great."
+    )
+    assert claims == ["Dr. Smith met Mr. Jones in Washington, D.C. on Jan. 5.", "It was great."]
+
+
+def test_claims_strip_whitespace_bullets_and_punctuation() -> None:
+    assert extract("  \n- The park opens at 9.\n- It closes at 5.\n ... \n") == [
+        "The park opens at 9.",
+        "It closes at 5.",
+    ]
+    assert extract("") == []
+    assert extract("?!") == []
+
+
+def test_claims_drop_contentless_pieces_and_split_clauses() -> None:
+    assert extract("Yes. The bridge opened in 1932.") == ["The bridge opened in 1932."]
+    assert extract("Yes.") == ["Yes."]
+    assert extract("The park opened in 1990, and it closed in 2001 after the flood.") == [
+        "The park opened in 1990",
+        "it closed in 2001 after the flood.",
+    ]
+
+
+# --------------------------------------------------------------------------- chunks
+
+
+def test_judge_chunks_relevant_and_unrelated() -> None:
+    t = Task(
+        "judge_chunks",
+        "context_precision",
+        question="When did the Harbor Museum open?",
+        text="The Harbor Museum opened in 1998.",
+        items=(
+            Item(0, "The Harbor Museum opened in 1998 and shows ship models."),
+            Item(1, "Penguins eat krill in the Southern Ocean."),
+        ),
+    )
+    out = ask(t)
+    assert isinstance(out, Verdicts)
+    assert [v.verdict for v in out.verdicts] == ["yes", "no"]
+    assert [v.index for v in out.verdicts] == [0, 1]
+    assert all(v.reason for v in out.verdicts)
+
+
+def test_judge_chunks_chinese() -> None:
+    t = Task(
+        "judge_chunks",
+        "context_precision",
+        question="会员费是多少？",
+        text="每年120元。",
+        items=(Item(3, "年度会员费为120元。"), Item(4, "熊猫主要吃竹子。")),
+    )
+    out = ask(t)
+    assert isinstance(out, Verdicts)
+    assert [(v.index, v.verdict) for v in out.verdicts] == [(3, "yes"), (4, "no")]
+
+
+# --------------------------------------------------------------------------- misc
+
+
+def test_explain_gives_one_sentence() -> None:
+    out = ask(
+        Task(
+            "explain",
+            "faithfulness",
+            text="2 of 3 claims are supported by the context. Not found: the 1999 date.",
+        )
+    )
+    assert isinstance(out, Explanation)
+    assert out.reason == "2 of 3 claims are supported by the context."
+    empty = ask(Task("explain", "faithfulness", text=""))
+    assert isinstance(empty, Explanation) and empty.reason
+
+
+def test_deterministic() -> None:
+    task = Task(
+        "verify_claims",
+        "faithfulness",
+        items=(Item(0, "The museum opened in 1999."), Item(1, "It has a cafe.")),
+        chunks=("The Harbor Museum opened in 1998.", "The museum cafe is on the roof."),
+    )
+    first = OfflineJudge().complete(task)
+    second = asyncio.run(OfflineJudge().acomplete(task))
+    assert first == second
+    assert first.model_dump() == second.model_dump()
+
+
+def test_unknown_kind_raises() -> None:
+    with pytest.raises(ValueError):
+        OfflineJudge().complete(Task("nonsense", "faithfulness"))  # type: ignore[arg-type]
+
+
+def test_text_helpers() -> None:
+    assert detect_language("Hello world") == "en"
+    assert detect_language("日本で梅雨がないのは北海道") == "ja"
+    assert detect_language("건물사람들은 수영장을") == "ko"
+    assert detect_language("年度会员费为120元。") == "zh"
+    assert numbers("It cost $1,200.50 in 1998.") == {"1200.5", "1998"}
+    assert has_negation("He did not go.") == 1
+    assert has_negation("No, he went.") == 0
+    assert has_negation("他没有去。") == 1
+    assert "museum" in content_tokens("The museums")
+    assert "the" not in content_tokens("The museums")
