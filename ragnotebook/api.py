@@ -58,6 +58,9 @@ _ALIASES = {
     "faithful": "faithfulness",
 }
 
+#: Options that configure the engine rather than the judge.
+_ENGINE_OPTIONS = ("cache", "rpm", "tpm", "max_retries", "call_timeout")
+
 _default_model: Any = None
 _offline_notice_given = False
 
@@ -119,6 +122,15 @@ def get_default_model() -> Any:
             stacklevel=4,
         )
     return "offline"
+
+
+def _resolve_cache(cache: Any, judge: Judge) -> Any:
+    """The answer cache for a run: None for judges that gain nothing from one."""
+    if cache is False or not getattr(judge, "cacheable", False):
+        return None
+    from ragnotebook.cache import resolve_cache
+
+    return resolve_cache(True if cache is None else cache)
 
 
 # --------------------------------------------------------------------------- plans
@@ -198,9 +210,12 @@ class _Run:
             required = sorted({*required, "contexts"})
         self.rows, self.columns = read_rows(df, columns, required=required)
         chosen = get_default_model() if model is None else model
-        self.judge: Judge = resolve_judge(chosen, **dict(judge_options))
+        options = dict(judge_options)
+        engine_options = {k: options.pop(k) for k in _ENGINE_OPTIONS if k in options}
+        self.judge: Judge = resolve_judge(chosen, **options)
         self.model_label = chosen if isinstance(chosen, str) else self.judge.judge_id
-        self.engine = Engine(self.judge, concurrency=concurrency)
+        cache = _resolve_cache(engine_options.pop("cache", None), self.judge)
+        self.engine = Engine(self.judge, concurrency=concurrency, cache=cache, **engine_options)
         self.jobs = [
             Job(row.position, m, partial(make_plan, m, row, config))
             for m in names
@@ -282,6 +297,8 @@ def build_frame(run: _Run) -> pd.DataFrame:
                 "rows": n,
                 "started_at": run.started,
                 "calls": stats.calls,
+                "attempts": stats.attempts,
+                "max_in_flight": stats.max_in_flight,
                 "wall_seconds": round(stats.wall_seconds, 4),
                 "interrupted": interrupted,
             },
@@ -353,9 +370,14 @@ _COMMON_DOC = """
         Judge calls in flight at once.
     progress : bool, default True
         Show a ``tqdm.auto`` progress bar (updated from the calling thread).
-    **judge_options
-        Passed to the judge built from a model string (``api_base``, ``api_key``,
-        ``temperature``, ``timeout``, ...).
+    **options
+        Engine options: ``cache`` (True: the default sqlite file under the user
+        cache dir, or the ``RAGNOTEBOOK_CACHE`` environment variable; a path;
+        or False), ``rpm`` / ``tpm`` (requests / tokens per minute),
+        ``max_retries`` (retries of retryable errors), ``call_timeout``
+        (seconds per judge call). Everything else goes to the judge built from
+        a model string (``api_base``, ``api_key``, ``temperature``, ``timeout``,
+        ``max_tokens``, ...).
 """
 
 _RETURNS_DOC = """

@@ -1,35 +1,31 @@
 """The engine: runs scorer plans for many rows against one judge.
 
-It owns time: the concurrency limit, the private event loop that serves every
-sync call, progress reporting from the calling thread, error isolation per row
-and metric, and cancellation that keeps finished rows.
-
-Sync calls never touch the caller's event loop. They submit the run to one
-long-lived loop in a daemon thread (``asyncio.run_coroutine_threadsafe``) and
-wait for it from the calling thread, updating the progress bar there. This
-behaves the same in scripts, pytest, Jupyter, VS Code and from inside a running
-event loop, without ``nest_asyncio``. The ``a``-prefixed twins run on the
-caller's loop instead.
+It owns time: the concurrency limit (adaptive under rate limiting), optional
+requests- and tokens-per-minute limits, retries with exponential backoff and
+jitter that honour ``Retry-After``, a timeout per judge call, the answer cache,
+token and cost accounting, error isolation per row and metric, and
+cancellation that keeps finished rows. Sync callers reach it through
+:func:`ragnotebook._loop.run_sync` (a private loop thread).
 """
 
 from __future__ import annotations
 
 import asyncio
-import concurrent.futures
-import contextlib
-import threading
+import math
 import time
-from collections.abc import Callable, Coroutine, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import Any
 
+from tenacity import AsyncRetrying, RetryCallState
+
+from ragnotebook._limits import AdaptiveLimiter, RetryPolicy
+from ragnotebook._loop import run_sync
 from ragnotebook.judges.base import Judge, JudgeError
 from ragnotebook.scorers._common import MetricResult, Plan
 from ragnotebook.tasks import ANSWER_MODELS, Answer, Task
 
 __all__ = ["Engine", "Job", "RunStats", "run_sync"]
-
-T = TypeVar("T")
 
 CANCELLED_MESSAGE = "cancelled: the run was interrupted before this row finished"
 
@@ -55,22 +51,48 @@ class Job:
 
 @dataclass(slots=True)
 class MetricStats:
-    """Counters for one metric (JSON-safe via :meth:`to_dict`)."""
+    """Counters for one metric (JSON-safe via :meth:`to_dict`).
+
+    ``calls`` are judge answers used (fresh or cached), ``attempts`` the judge
+    calls made (retries included, cache hits excluded), ``requests`` the HTTP
+    requests an LLM judge reported (internal re-asks and splits included).
+    Tokens are counted on fresh calls; ``cost_usd`` sums the calls whose price
+    is known (``cost_known`` tells whether all were).
+    """
 
     rows: int = 0
     calls: int = 0
+    attempts: int = 0
+    retries: int = 0
+    rate_limited: int = 0
+    timeouts: int = 0
+    cache_hits: int = 0
+    requests: int = 0
     errors: int = 0
     missing_verdicts: int = 0
     invalid_verdicts: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    cost_usd: float = 0.0
+    cost_known: bool = True
     seconds: float = 0.0
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "rows": self.rows,
             "calls": self.calls,
+            "attempts": self.attempts,
+            "retries": self.retries,
+            "rate_limited": self.rate_limited,
+            "timeouts": self.timeouts,
+            "cache_hits": self.cache_hits,
+            "requests": self.requests,
             "errors": self.errors,
             "missing_verdicts": self.missing_verdicts,
             "invalid_verdicts": self.invalid_verdicts,
+            "prompt_tokens": self.prompt_tokens,
+            "completion_tokens": self.completion_tokens,
+            "cost_usd": round(self.cost_usd, 8) if self.cost_known else None,
             "seconds": round(self.seconds, 4),
         }
 
@@ -82,18 +104,28 @@ class RunStats:
     metrics: dict[str, MetricStats] = field(default_factory=dict)
     wall_seconds: float = 0.0
     interrupted: bool = False
-    calls: int = 0
+    max_in_flight: int = 0
 
     def for_metric(self, metric: str) -> MetricStats:
         if metric not in self.metrics:
             self.metrics[metric] = MetricStats()
         return self.metrics[metric]
 
+    @property
+    def calls(self) -> int:
+        return sum(s.calls for s in self.metrics.values())
+
+    @property
+    def attempts(self) -> int:
+        return sum(s.attempts for s in self.metrics.values())
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "calls": self.calls,
+            "attempts": self.attempts,
             "wall_seconds": round(self.wall_seconds, 4),
             "interrupted": self.interrupted,
+            "max_in_flight": self.max_in_flight,
             "metrics": {m: s.to_dict() for m, s in self.metrics.items()},
         }
 
@@ -104,9 +136,24 @@ class Engine:
     Parameters
     ----------
     judge : Judge
-        Answers the tasks.
+        Answers the tasks. If it has ``acall(task) -> (answer, usage)`` (as
+        :class:`~ragnotebook.LiteLLMJudge` does), usage is accounted.
     concurrency : int, default 16
-        Maximum judge calls in flight at once.
+        Maximum judge calls in flight; halved on 429s and recovered additively.
+    max_retries : int, optional
+        Retries of retryable errors (timeouts, 5xx, unparseable replies); default
+        the judge's ``num_retries`` attribute, else 4. 429s have their own budget.
+    rpm, tpm : float, optional
+        Requests and (estimated prompt) tokens per minute, for providers with
+        quotas; None means unlimited.
+    call_timeout : float, optional
+        Seconds per judge call before it is abandoned and retried; default the
+        judge's ``timeout`` plus a 5 s grace (LiteLLMJudge also passes its timeout
+        to the HTTP client), none for judges without one.
+    cache : JudgeCache, optional
+        Answers are looked up before and stored after each fresh call.
+    retry_policy : RetryPolicy, optional
+        Overrides the backoff settings.
 
     Attributes
     ----------
@@ -119,16 +166,40 @@ class Engine:
         Counters for the run metadata.
     """
 
-    def __init__(self, judge: Judge, *, concurrency: int = 16) -> None:
+    def __init__(
+        self,
+        judge: Judge,
+        *,
+        concurrency: int = 16,
+        max_retries: int | None = None,
+        rpm: float | None = None,
+        tpm: float | None = None,
+        call_timeout: float | None = None,
+        cache: Any = None,
+        retry_policy: RetryPolicy | None = None,
+    ) -> None:
         if concurrency < 1:
             raise ValueError(f"concurrency must be >= 1, got {concurrency}")
         self.judge = judge
         self.concurrency = concurrency
+        if max_retries is None:
+            max_retries = int(getattr(judge, "num_retries", 4))
+        self.policy = retry_policy or RetryPolicy(max_retries=max_retries)
+        if call_timeout is None:
+            judge_timeout = getattr(judge, "timeout", None)
+            call_timeout = float(judge_timeout) + 5.0 if judge_timeout else None
+        self.call_timeout = call_timeout
+        self.rpm, self.tpm = rpm, tpm
+        self.cache = cache
         self.results: dict[tuple[int, str], MetricResult] = {}
         self.done = 0
         self.stats = RunStats()
-        self._sem: asyncio.Semaphore | None = None
+        self.auth_failure: JudgeError | None = None
+        self._limiter: AdaptiveLimiter | None = None
+        self._rate: Any = None
+        self._tokens: Any = None
 
+    # ------------------------------------------------------------------ running
     async def arun(
         self, jobs: Sequence[Job], on_done: Callable[[int], None] | None = None
     ) -> dict[tuple[int, str], MetricResult]:
@@ -150,7 +221,12 @@ class Engine:
         asyncio.CancelledError
             When cancelled; ``self.results`` still holds every finished job.
         """
-        self._sem = asyncio.Semaphore(self.concurrency)
+        self._limiter = AdaptiveLimiter(self.concurrency)
+        if self.rpm or self.tpm:
+            from aiolimiter import AsyncLimiter
+
+            self._rate = AsyncLimiter(self.rpm, 60) if self.rpm else None
+            self._tokens = AsyncLimiter(self.tpm, 60) if self.tpm else None
         start = time.perf_counter()
         for job in jobs:
             self.stats.for_metric(job.metric).rows += 1
@@ -173,6 +249,7 @@ class Engine:
             raise
         finally:
             self.stats.wall_seconds = time.perf_counter() - start
+            self.stats.max_in_flight = self._limiter.max_in_flight
         return self.results
 
     async def _drive(self, job: Job) -> MetricResult:
@@ -211,20 +288,141 @@ class Engine:
             await asyncio.gather(*futures, return_exceptions=True)
             raise
 
+    # ------------------------------------------------------------------ one task
     async def _ask(self, task: Task, metric: str) -> Answer:
-        assert self._sem is not None
-        async with self._sem:
-            self.stats.calls += 1
-            self.stats.for_metric(metric).calls += 1
-            answer = await self.judge.acomplete(task)
+        stats = self.stats.for_metric(metric)
         expected = ANSWER_MODELS[task.kind]
+        key = None
+        if self.cache is not None:
+            key = self.cache.key(self.judge.identity(), task)
+            hit = await self.cache.aget(key)
+            if hit is not None:
+                try:
+                    answer = expected.model_validate(hit)
+                except ValueError:
+                    answer = None
+                if answer is not None:
+                    stats.calls += 1
+                    stats.cache_hits += 1
+                    return answer  # type: ignore[return-value]
+        retries = {"other": 0, "rate": 0}
+
+        def stop(state: RetryCallState) -> bool:
+            exc = state.outcome.exception() if state.outcome else None
+            assert exc is not None
+            if not self.policy.should_retry(exc, retries["other"], retries["rate"]):
+                return True
+            if self.auth_failure is not None:
+                return True
+            if isinstance(exc, JudgeError) and exc.code == "rate_limited":
+                retries["rate"] += 1
+            else:
+                retries["other"] += 1
+            stats.retries += 1
+            return False
+
+        def wait(state: RetryCallState) -> float:
+            exc = state.outcome.exception() if state.outcome else None
+            return self.policy.delay(exc or Exception(), state.attempt_number)
+
+        answer_and_usage: tuple[Answer, Any] | None = None
+        async for attempt in AsyncRetrying(stop=stop, wait=wait, reraise=True):
+            with attempt:
+                answer_and_usage = await self._attempt(task, stats)
+        assert answer_and_usage is not None
+        answer, usage = answer_and_usage
         if not isinstance(answer, expected):
             raise JudgeError(
                 f"the judge answered a {task.kind} task with {type(answer).__name__}, "
                 f"expected {expected.__name__}",
                 code="bad_answer",
             )
+        stats.calls += 1
+        if usage is not None:
+            stats.prompt_tokens += int(getattr(usage, "prompt_tokens", 0) or 0)
+            stats.completion_tokens += int(getattr(usage, "completion_tokens", 0) or 0)
+            stats.requests += int(getattr(usage, "requests", 1) or 0)
+            cost = getattr(usage, "cost_usd", None)
+            if cost is None or (isinstance(cost, float) and math.isnan(cost)):
+                stats.cost_known = False
+            else:
+                stats.cost_usd += float(cost)
+        if self.cache is not None and key is not None:
+            await self.cache.aput(
+                key,
+                answer,
+                judge_id=self.judge.judge_id,
+                model=str(self.judge.identity().get("model", self.judge.judge_id)),
+                task_kind=task.kind,
+                usage=_usage_dict(usage),
+            )
         return answer
+
+    async def _attempt(self, task: Task, stats: MetricStats) -> tuple[Answer, Any]:
+        """One judge call under the limits; judge failures come out as JudgeError."""
+        if self.auth_failure is not None:
+            raise JudgeError(
+                "skipped: an earlier call failed authentication, so no more calls are made "
+                f"({self.auth_failure.args[0]})",
+                code="auth_error",
+            )
+        if self._rate is not None:
+            await self._rate.acquire()
+        if self._tokens is not None:
+            need = min(float(self.tpm or 1), float(_estimate_tokens(task)))
+            await self._tokens.acquire(need)
+        limiter = self._limiter
+        assert limiter is not None
+        await limiter.acquire()
+        stats.attempts += 1
+        try:
+            call = self._call(task)
+            if self.call_timeout is not None:
+                result = await asyncio.wait_for(call, timeout=self.call_timeout)
+            else:
+                result = await call
+        except TimeoutError:
+            stats.timeouts += 1
+            raise JudgeError(
+                f"the judge call took longer than {self.call_timeout:g} s", code="timeout",
+                retryable=True,
+            ) from None
+        except JudgeError as exc:
+            if exc.code == "rate_limited":
+                stats.rate_limited += 1
+                limiter.on_rate_limited()
+            elif exc.code == "timeout":
+                stats.timeouts += 1
+            elif exc.code == "auth_error" and self.auth_failure is None:
+                self.auth_failure = exc
+            raise
+        finally:
+            await limiter.release()
+        limiter.on_success()
+        return result
+
+    async def _call(self, task: Task) -> tuple[Answer, Any]:
+        acall = getattr(self.judge, "acall", None)
+        if acall is not None:
+            answer, usage = await acall(task)
+            return answer, usage
+        return await self.judge.acomplete(task), None
+
+
+def _estimate_tokens(task: Task) -> int:
+    chars = len(task.text or "") + len(task.question or "")
+    chars += sum(len(c) for c in task.chunks) + sum(len(it.text) for it in task.items)
+    return max(1, chars // 4 + 300)
+
+
+def _usage_dict(usage: Any) -> dict[str, Any] | None:
+    if usage is None:
+        return None
+    return {
+        "prompt_tokens": int(getattr(usage, "prompt_tokens", 0) or 0),
+        "completion_tokens": int(getattr(usage, "completion_tokens", 0) or 0),
+        "cost_usd": getattr(usage, "cost_usd", None),
+    }
 
 
 def _describe(exc: BaseException) -> str:
@@ -232,112 +430,3 @@ def _describe(exc: BaseException) -> str:
         return str(exc)
     text = str(exc)
     return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
-
-
-# --------------------------------------------------------------------------- loop thread
-
-
-class _LoopThread:
-    """One private event loop running forever in a daemon thread."""
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._loop: asyncio.AbstractEventLoop | None = None
-        self._thread: threading.Thread | None = None
-
-    def loop(self) -> asyncio.AbstractEventLoop:
-        with self._lock:
-            if self._loop is None or self._thread is None or not self._thread.is_alive():
-                loop = asyncio.new_event_loop()
-                ready = threading.Event()
-
-                def runner() -> None:
-                    asyncio.set_event_loop(loop)
-                    loop.call_soon(ready.set)
-                    loop.run_forever()
-
-                thread = threading.Thread(target=runner, name="ragnotebook-loop", daemon=True)
-                thread.start()
-                ready.wait()
-                self._loop, self._thread = loop, thread
-            return self._loop
-
-
-_LOOP = _LoopThread()
-
-
-def run_sync(
-    make_coro: Callable[[], Coroutine[Any, Any, T]],
-    *,
-    poll: Callable[[], None] | None = None,
-    poll_interval: float = 0.1,
-    on_interrupt: Callable[[], T] | None = None,
-) -> T:
-    """Run a coroutine on the private loop thread and wait for it from this thread.
-
-    Parameters
-    ----------
-    make_coro : callable
-        Returns the coroutine to run (created here, run on the loop thread).
-    poll : callable, optional
-        Called from the calling thread every ``poll_interval`` seconds while
-        waiting, and once at the end (progress bars live here, never on the
-        loop thread).
-    poll_interval : float, default 0.1
-        Seconds between polls.
-    on_interrupt : callable, optional
-        On ``KeyboardInterrupt`` the run is cancelled, its cancellation awaited,
-        and ``on_interrupt()`` returned instead of raising (to keep finished rows).
-
-    Returns
-    -------
-    The coroutine's result, or ``on_interrupt()``'s.
-
-    Raises
-    ------
-    KeyboardInterrupt
-        When interrupted and no ``on_interrupt`` is given.
-    """
-    loop = _LOOP.loop()
-    future = asyncio.run_coroutine_threadsafe(make_coro(), loop)
-    try:
-        while True:
-            try:
-                result = future.result(timeout=poll_interval)
-                break
-            except concurrent.futures.TimeoutError:
-                if poll is not None:
-                    poll()
-    except KeyboardInterrupt:
-        future.cancel()
-        # wait until the loop thread has finished cancelling the run
-        with contextlib.suppress(BaseException):
-            _wait_cancelled(loop, future)
-        if poll is not None:
-            poll()
-        if on_interrupt is None:
-            raise
-        return on_interrupt()
-    if poll is not None:
-        poll()
-    return result
-
-
-def _wait_cancelled(
-    loop: asyncio.AbstractEventLoop, future: concurrent.futures.Future[Any]
-) -> None:
-    """Block until every task the cancelled run spawned on ``loop`` has settled."""
-    done = threading.Event()
-
-    async def settle() -> None:
-        for _ in range(200):  # bounded: at most ~2 s
-            pending = [
-                t for t in asyncio.all_tasks() if t is not asyncio.current_task() and not t.done()
-            ]
-            if not pending:
-                break
-            await asyncio.sleep(0.01)
-        done.set()
-
-    asyncio.run_coroutine_threadsafe(settle(), loop)
-    done.wait(timeout=5)

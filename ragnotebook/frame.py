@@ -14,6 +14,18 @@ _METRIC_ORDER = ("context_recall", "context_precision", "faithfulness")
 #: Statuses whose score is a measurement (included in the mean). ``no_ground_truth``
 #: and ``no_reference`` mean the metric could not be measured; ``error`` means it failed.
 SCORED_STATUSES = ("ok", "no_context", "no_claims")
+#: Run counters copied from ``attrs["ragnotebook"]["metrics"][m]`` into the summary.
+_RUN_COUNTS = (
+    "calls",
+    "attempts",
+    "retries",
+    "rate_limited",
+    "timeouts",
+    "cache_hits",
+    "prompt_tokens",
+    "completion_tokens",
+    "cost_usd",
+)
 
 
 def scored_metrics(df: pd.DataFrame) -> list[str]:
@@ -182,7 +194,12 @@ def summary(df: pd.DataFrame) -> pd.DataFrame:
         ``n_total``, ``n_scored``, ``n_error`` (int64), then one int64 column per
         status (``ok``, ``no_ground_truth``, ``no_reference``, ``no_claims``,
         ``no_context``, ``error``), ``missing_verdicts`` (int64: items counted
-        against because the judge never gave a valid verdict).
+        against because the judge never gave a valid verdict), and the run's
+        counters from ``attrs["ragnotebook"]``: ``calls`` (judge answers used),
+        ``attempts`` (judge calls made, retries included, cache hits excluded),
+        ``retries``, ``rate_limited`` (429 replies), ``timeouts``, ``cache_hits``,
+        ``prompt_tokens``, ``completion_tokens`` (tokens) and ``cost_usd`` (USD;
+        None when a price is unknown).
 
     Raises
     ------
@@ -223,6 +240,9 @@ def summary(df: pd.DataFrame) -> pd.DataFrame:
         for s in STATUSES:
             row[s] = int(counts.get(s, 0))
         row["missing_verdicts"] = missing
+        run = (df.attrs.get("ragnotebook", {}) or {}).get("metrics", {}).get(m, {}) or {}
+        for key in _RUN_COUNTS:
+            row[key] = run.get(key, 0 if key != "cost_usd" else None)
         rows.append(row)
     out = pd.DataFrame(rows).set_index("metric")
     out.index.name = "metric"

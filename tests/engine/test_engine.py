@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 
 import ragnotebook as rn
-from ragnotebook import engine as engine_mod
+from ragnotebook import _loop as engine_mod
 
 
 def rows(n):

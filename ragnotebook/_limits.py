@@ -1,0 +1,165 @@
+"""Scheduling primitives of the engine: adaptive concurrency and the retry policy."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+from typing import Any
+
+from ragnotebook.judges.base import JudgeError
+
+__all__ = ["AdaptiveLimiter", "RetryPolicy"]
+
+
+class AdaptiveLimiter:
+    """A concurrency limit that halves on rate limiting and recovers additively.
+
+    Parameters
+    ----------
+    maximum : int
+        The configured limit: calls in flight never exceed it.
+    cooldown : float, default 1.0
+        Seconds after a decrease during which further 429s do not shrink the
+        limit again (one burst of 429s is one signal).
+
+    Attributes
+    ----------
+    limit : int
+        The current limit, between 1 and ``maximum``.
+    in_flight : int
+        Calls holding a slot.
+    max_in_flight : int
+        The most calls ever in flight at once.
+
+    Examples
+    --------
+    >>> import asyncio
+    >>> lim = AdaptiveLimiter(8)
+    >>> lim.on_rate_limited(); lim.limit
+    4
+    >>> for _ in range(4): lim.on_success()
+    >>> lim.limit
+    5
+    """
+
+    def __init__(self, maximum: int, *, cooldown: float = 1.0) -> None:
+        if maximum < 1:
+            raise ValueError(f"concurrency must be >= 1, got {maximum}")
+        self.maximum = maximum
+        self.limit = maximum
+        self.in_flight = 0
+        self.max_in_flight = 0
+        self.cooldown = cooldown
+        self._successes = 0
+        self._last_decrease = -1e9
+        self._cond: asyncio.Condition | None = None
+
+    def _condition(self) -> asyncio.Condition:
+        if self._cond is None:
+            self._cond = asyncio.Condition()
+        return self._cond
+
+    async def acquire(self) -> None:
+        """Wait for a free slot under the current limit."""
+        cond = self._condition()
+        async with cond:
+            await cond.wait_for(lambda: self.in_flight < self.limit)
+            self.in_flight += 1
+            self.max_in_flight = max(self.max_in_flight, self.in_flight)
+
+    async def release(self) -> None:
+        """Free a slot."""
+        cond = self._condition()
+        async with cond:
+            self.in_flight -= 1
+            cond.notify_all()
+
+    def on_rate_limited(self) -> None:
+        """Multiplicative decrease (halve), at most once per cooldown."""
+        now = time.monotonic()
+        if now - self._last_decrease >= self.cooldown:
+            self.limit = max(1, self.limit // 2)
+            self._last_decrease = now
+            self._successes = 0
+
+    def on_success(self) -> None:
+        """Additive increase: +1 after ``limit`` successes, up to ``maximum``."""
+        if self.limit >= self.maximum:
+            return
+        self._successes += 1
+        if self._successes >= self.limit:
+            self._successes = 0
+            self.limit += 1
+            if self._cond is not None:
+                cond = self._cond
+
+                async def wake() -> None:
+                    async with cond:
+                        cond.notify_all()
+
+                asyncio.ensure_future(wake())
+
+
+class RetryPolicy:
+    """Which judge errors are retried, and how long to wait before the next attempt.
+
+    Parameters
+    ----------
+    max_retries : int, default 4
+        Retries for retryable errors other than rate limiting (timeouts, 5xx,
+        unparseable or empty replies).
+    max_rate_limit_retries : int, default 12
+        Retries for 429s (rate limiting is transient and paced by ``Retry-After``).
+    base_delay : float, default 0.5
+        Seconds before the first retry; doubles each attempt (exponential backoff).
+    max_delay : float, default 30.0
+        Cap of one backoff delay, in seconds.
+    jitter : float, default 0.25
+        Random extra fraction of each delay, so that retries do not arrive together.
+
+    Examples
+    --------
+    >>> from ragnotebook.judges.base import JudgeError
+    >>> p = RetryPolicy(jitter=0)
+    >>> p.delay(JudgeError("x", code="rate_limited", retryable=True, retry_after=2.0), 1)
+    2.0
+    >>> p.delay(JudgeError("x", code="server_error", retryable=True), 3)
+    2.0
+    """
+
+    def __init__(
+        self,
+        *,
+        max_retries: int = 4,
+        max_rate_limit_retries: int = 12,
+        base_delay: float = 0.5,
+        max_delay: float = 30.0,
+        jitter: float = 0.25,
+    ) -> None:
+        self.max_retries = max(0, int(max_retries))
+        self.max_rate_limit_retries = max(0, int(max_rate_limit_retries))
+        self.base_delay = base_delay
+        self.max_delay = max_delay
+        self.jitter = jitter
+
+    def should_retry(self, exc: BaseException, retries: int, rate_limit_retries: int) -> bool:
+        """Whether to try again after ``exc`` given the retries spent so far."""
+        if not isinstance(exc, JudgeError) or not exc.retryable:
+            return False
+        if exc.code == "rate_limited":
+            return rate_limit_retries < self.max_rate_limit_retries
+        return retries < self.max_retries
+
+    def delay(self, exc: BaseException, attempt: int) -> float:
+        """Seconds to wait before attempt ``attempt + 1`` (``attempt`` counts from 1).
+
+        ``Retry-After`` from the provider wins; otherwise exponential backoff with
+        jitter.
+        """
+        retry_after: Any = getattr(exc, "retry_after", None)
+        if retry_after is not None and retry_after >= 0:
+            base = float(retry_after)
+        else:
+            base = min(self.max_delay, self.base_delay * 2 ** (attempt - 1))
+        return base * (1.0 + self.jitter * random.random()) if self.jitter else base
