@@ -6,6 +6,9 @@ only keeps the frame; run metadata lives in ``df.attrs["ragnotebook"]``.
 
 from __future__ import annotations
 
+import functools
+import inspect
+from collections.abc import Callable
 from typing import Any
 
 import pandas as pd
@@ -37,38 +40,15 @@ class RagAccessor:
     def __init__(self, pandas_obj: pd.DataFrame) -> None:
         self._df = pandas_obj
 
-    # scoring -------------------------------------------------------------
-    def evaluate(self, **kwargs: Any) -> pd.DataFrame:
-        """Score all (or ``metrics=``) metrics; see :func:`ragnotebook.evaluate`."""
-        return api.evaluate(self._df, **kwargs)
-
-    async def aevaluate(self, **kwargs: Any) -> pd.DataFrame:
-        """Async twin of :meth:`evaluate`; see :func:`ragnotebook.aevaluate`."""
-        return await api.aevaluate(self._df, **kwargs)
-
-    def context_recall(self, **kwargs: Any) -> pd.DataFrame:
-        """Context recall per row; see :func:`ragnotebook.context_recall`."""
-        return api.context_recall(self._df, **kwargs)
-
-    async def acontext_recall(self, **kwargs: Any) -> pd.DataFrame:
-        """Async twin of :meth:`context_recall`."""
-        return await api.acontext_recall(self._df, **kwargs)
-
-    def context_precision(self, **kwargs: Any) -> pd.DataFrame:
-        """Context precision per row; see :func:`ragnotebook.context_precision`."""
-        return api.context_precision(self._df, **kwargs)
-
-    async def acontext_precision(self, **kwargs: Any) -> pd.DataFrame:
-        """Async twin of :meth:`context_precision`."""
-        return await api.acontext_precision(self._df, **kwargs)
-
-    def faithfulness(self, **kwargs: Any) -> pd.DataFrame:
-        """Faithfulness per row; see :func:`ragnotebook.faithfulness`."""
-        return api.faithfulness(self._df, **kwargs)
-
-    async def afaithfulness(self, **kwargs: Any) -> pd.DataFrame:
-        """Async twin of :meth:`faithfulness`."""
-        return await api.afaithfulness(self._df, **kwargs)
+    # scoring: defined below with the package functions' signatures and docs
+    evaluate: Any
+    aevaluate: Any
+    context_recall: Any
+    acontext_recall: Any
+    context_precision: Any
+    acontext_precision: Any
+    faithfulness: Any
+    afaithfulness: Any
 
     # reading results -----------------------------------------------------
     def claims(self) -> pd.DataFrame:
@@ -82,3 +62,44 @@ class RagAccessor:
     def summary(self) -> pd.DataFrame:
         """Per-metric mean, coverage and status counts; see :func:`ragnotebook.summary`."""
         return frame.summary(self._df)
+
+
+def _delegate(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """A method calling ``fn(self._df, ...)`` with ``fn``'s signature (minus ``df``) and doc."""
+    if inspect.iscoroutinefunction(fn):
+
+        @functools.wraps(fn)
+        async def amethod(self: RagAccessor, *args: Any, **kwargs: Any) -> Any:
+            return await fn(self._df, *args, **kwargs)
+
+        method: Callable[..., Any] = amethod
+    else:
+
+        @functools.wraps(fn)
+        def smethod(self: RagAccessor, *args: Any, **kwargs: Any) -> Any:
+            return fn(self._df, *args, **kwargs)
+
+        method = smethod
+    sig = inspect.signature(fn)
+    params = list(sig.parameters.values())
+    self_param = inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD)
+    method.__signature__ = sig.replace(parameters=[self_param, *params[1:]])  # type: ignore[attr-defined]
+    del method.__wrapped__  # type: ignore[attr-defined]
+    method.__doc__ = (
+        f"``df.rag.{fn.__name__}(...)`` is :func:`ragnotebook.{fn.__name__}` on this frame.\n\n"
+        + (fn.__doc__ or "")
+    )
+    return method
+
+
+for _name in (
+    "evaluate",
+    "aevaluate",
+    "context_recall",
+    "acontext_recall",
+    "context_precision",
+    "acontext_precision",
+    "faithfulness",
+    "afaithfulness",
+):
+    setattr(RagAccessor, _name, _delegate(getattr(api, _name)))

@@ -182,9 +182,11 @@ class Engine:
             raise ValueError(f"concurrency must be >= 1, got {concurrency}")
         self.judge = judge
         self.concurrency = concurrency
-        if max_retries is None:
-            max_retries = int(getattr(judge, "num_retries", 4))
-        self.policy = retry_policy or RetryPolicy(max_retries=max_retries)
+        self.policy = retry_policy or RetryPolicy()
+        if max_retries is not None:
+            self.policy.max_retries = max(0, int(max_retries))
+        elif retry_policy is None:
+            self.policy.max_retries = max(0, int(getattr(judge, "num_retries", 4)))
         if call_timeout is None:
             judge_timeout = getattr(judge, "timeout", None)
             call_timeout = float(judge_timeout) + 5.0 if judge_timeout else None
@@ -360,12 +362,7 @@ class Engine:
 
     async def _attempt(self, task: Task, stats: MetricStats) -> tuple[Answer, Any]:
         """One judge call under the limits; judge failures come out as JudgeError."""
-        if self.auth_failure is not None:
-            raise JudgeError(
-                "skipped: an earlier call failed authentication, so no more calls are made "
-                f"({self.auth_failure.args[0]})",
-                code="auth_error",
-            )
+        self._check_auth()
         if self._rate is not None:
             await self._rate.acquire()
         if self._tokens is not None:
@@ -374,8 +371,9 @@ class Engine:
         limiter = self._limiter
         assert limiter is not None
         await limiter.acquire()
-        stats.attempts += 1
         try:
+            self._check_auth()  # another call may have failed while this one waited
+            stats.attempts += 1
             call = self._call(task)
             if self.call_timeout is not None:
                 result = await asyncio.wait_for(call, timeout=self.call_timeout)
@@ -400,6 +398,14 @@ class Engine:
             await limiter.release()
         limiter.on_success()
         return result
+
+    def _check_auth(self) -> None:
+        if self.auth_failure is not None:
+            raise JudgeError(
+                "skipped: an earlier call failed authentication, so no more calls are made "
+                f"({self.auth_failure.args[0]})",
+                code="auth_error",
+            )
 
     async def _call(self, task: Task) -> tuple[Answer, Any]:
         acall = getattr(self.judge, "acall", None)

@@ -212,8 +212,8 @@ def summary(df: pd.DataFrame) -> pd.DataFrame:
     >>> df = pd.DataFrame({"question": ["Where?"], "answer": ["It is on Pier 4."],
     ...                    "contexts": [["The museum is on Pier 4."]]})
     >>> s = ragnotebook.summary(ragnotebook.faithfulness(df, model="offline", progress=False))
-    >>> s.loc["faithfulness", ["mean", "scored"]].tolist()
-    [1.0, '1/1']
+    >>> float(s.loc["faithfulness", "mean"]), s.loc["faithfulness", "scored"]
+    (1.0, '1/1')
     """
     metrics = _require_scored(df)
     rows = []

@@ -312,11 +312,43 @@ _HANGUL_RE = re.compile(f"[{_HANGUL}]")
 _HAN_RE = re.compile(f"[{_HAN}]")
 
 # numbers (thousands separators, decimals) | words (letters, apostrophes inside)
-_TOKEN_RE = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|[^\W\d_]+(?:['’][^\W\d_]+)*")
+# clock times (kept whole) | numbers (thousands separators, decimals) | words (inner apostrophes)
+_TOKEN_RE = re.compile(
+    r"\d{1,2}:\d{1,2}(?:\s*[ap]\.?m\b\.?)?"
+    r"|\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|[^\W\d_]+(?:['’][^\W\d_]+)*",
+    re.IGNORECASE,
+)
+_TIME_RE = re.compile(r"(\d{1,2}):(\d{1,2})(?:\s*([ap])\.?m\b\.?)?", re.IGNORECASE)
+# dotted acronyms ("F.E.A.R.", "U.S.") are read as one word
+_ACRONYM = re.compile(r"\b((?:[^\W\d_]\.){2,})")
 _PUNCT_ONLY = re.compile(r"^[\W_]*$")
 _BULLET = re.compile(r"^\s*(?:[-*•·>#]+|\(?\d{1,2}[.)])\s+")
 _CLAUSE_SPLIT = re.compile(
-    r"\s*;\s+|；|,\s+(?=(?:and|but|while|whereas|although|though|which)\s)", re.IGNORECASE
+    r"\s*;\s+|；"
+    r"|,\s+(?=(?:and|but|while|whereas|although|though|which|so|yet|as well as)\s)"
+    r"|\s+(?=because\s)",
+    re.IGNORECASE,
+)
+# citation markers such as "(Passage 2)", "[1]", "(Passage 1:4)"
+_CITATION = re.compile(
+    r"\s*[(\[]\s*(?:(?:passages?|sources?|documents?|docs?|refs?|chunks?|contexts?)\s*)?"
+    r"\d+(?:\s*[:,\-–]\s*\d+)*\s*[)\]]",
+    re.IGNORECASE,
+)
+# lead-ins that only say where the answer comes from ("Based on the given passages, ...")
+_PREAMBLE = re.compile(
+    r"^(?:(?:sure|certainly|of course|absolutely)\s*[!,.]\s*)?"
+    r"(?:(?:based on|according to|as (?:stated|mentioned|described) in|from)\s+(?:the\s+)?"
+    r"(?:(?:provided|given|above|available|information in the)\s+)?"
+    r"(?:passages?|contexts?|documents?|articles?|texts?|information|sources?|data|reviews?)"
+    r"(?:\s+(?:provided|given|above))?\s*,\s*)?",
+    re.IGNORECASE,
+)
+# closing courtesies and offers of help are not claims about the world
+_COURTESY = re.compile(
+    r"^(?:let me know|i hope|hope (?:this|that)|feel free|please (?:let|feel)|is there anything"
+    r"|i'?m (?:happy|glad) to|if you have any)",
+    re.IGNORECASE,
 )
 
 
@@ -458,8 +490,10 @@ def split_claims(text: str, lang: str | None = None) -> list[str]:
     lang = lang or detect_language(normalize(text))
     claims: list[str] = []
     for sent in split_sentences(text, lang):
-        if _is_question(sent, lang):
+        sent = _CITATION.sub("", sent).strip()
+        if _is_question(sent, lang) or _is_meta(sent):
             continue
+        sent = _PREAMBLE.sub("", sent, count=1).strip() or sent
         pieces = [p.strip() for p in _CLAUSE_SPLIT.split(sent)]
         pieces = [p for p in pieces if p and not _PUNCT_ONLY.match(p)]
         if len(pieces) > 1 and all(len(content_tokens(p, lang)) >= 3 for p in pieces):
@@ -472,8 +506,13 @@ def split_claims(text: str, lang: str | None = None) -> list[str]:
     return contentful or claims
 
 
+def _is_meta(sentence: str) -> bool:
+    """A lead-in to a list ("Here are the steps:") or a closing courtesy."""
+    return sentence.rstrip().endswith((":", "：")) or bool(_COURTESY.match(sentence))
+
+
 def _strip_joint(piece: str) -> str:
-    for joint in ("and ", "but ", "while ", "whereas "):
+    for joint in ("and ", "but ", "while ", "whereas ", "so ", "yet ", "as well as "):
         if piece.lower().startswith(joint):
             return piece[len(joint) :].strip()
     return piece
@@ -487,11 +526,11 @@ def stem(word: str) -> str:
     >>> [stem(w) for w in ["opened", "museums", "running", "class"]]
     ['open', 'museum', 'runn', 'class']
     """
-    if len(word) <= 4:
+    if len(word) < 4:
         return word
     if word.endswith("ies") and len(word) > 5:
         return word[:-3] + "y"
-    for suffix in ("ing", "ed", "es", "s", "ly"):
+    for suffix in ("ing", "ed", "es", "s", "ly", "e"):
         if word.endswith(suffix) and len(word) - len(suffix) >= 3:
             if suffix == "s" and word.endswith(("ss", "us", "is")):
                 return word
@@ -505,6 +544,20 @@ def _norm_number(tok: str) -> str:
         tok = tok.rstrip("0").rstrip(".")
     tok = tok.lstrip("0") or "0"
     return tok
+
+
+def _norm_time(tok: str) -> str:
+    """Clock time as 24-hour ``H:MM`` ("9:00 pm" and "21:0" both give "21:00")."""
+    m = _TIME_RE.fullmatch(tok.strip())
+    if m is None:
+        return tok
+    hour, minute = int(m.group(1)), int(m.group(2))
+    half = (m.group(3) or "").lower()
+    if half == "p" and hour < 12:
+        hour += 12
+    elif half == "a" and hour == 12:
+        hour = 0
+    return f"{hour}:{minute:02d}"
 
 
 def _cjk_grams(run: str, lang: str) -> list[str]:
@@ -526,10 +579,12 @@ def _tokens_cached(text: str, lang: str) -> tuple[str, ...]:
     if "{" in text or "_" in text:
         # structured data: split camelCase and snake_case keys into words
         text = _CAMEL.sub(" ", text).replace("_", " ")
+    if "." in text:
+        text = _ACRONYM.sub(lambda m: m.group().replace(".", ""), text)
     for m in _TOKEN_RE.finditer(text):
         tok = m.group()
         if tok[0].isdigit():
-            out.append(_norm_number(tok))
+            out.append(_norm_time(tok) if ":" in tok else _norm_number(tok))
             continue
         if not tok.isascii() and _HAS_CJK.search(tok):
             pos = 0
@@ -544,6 +599,8 @@ def _tokens_cached(text: str, lang: str) -> tuple[str, ...]:
                 out.append(stem(rest))
             continue
         low = tok.lower().replace("’", "'")
+        if low.endswith("'s") and len(low) > 3:
+            low = low[:-2]  # possessive: "Romo's" is about "Romo"
         if low in STOPWORDS or (len(low) == 1 and low != "i"):
             continue
         num = _NUMBER_WORDS.get(low)
@@ -589,7 +646,7 @@ def numbers(text: str) -> set[str]:
     for m in _TOKEN_RE.finditer(text):
         tok = m.group()
         if tok[0].isdigit():
-            out.add(_norm_number(tok))
+            out.add(_norm_time(tok) if ":" in tok else _norm_number(tok))
         elif tok.isascii() and tok.lower() in _COUNT_WORDS:
             out.add(_NUMBER_WORDS[tok.lower()])
     return out
@@ -620,10 +677,13 @@ def has_negation(text: str, lang: str | None = None) -> int:
     if is_cjk(lang):
         return len(_CJK_NEG.findall(text))
     count = 0
-    for i, m in enumerate(_TOKEN_RE.finditer(text.lower().replace("’", "'"))):
+    low = text.lower().replace("’", "'")
+    for i, m in enumerate(_TOKEN_RE.finditer(low)):
         w = m.group()
         if i == 0 and w == "no":
             continue  # an answer word ("No, ..."), not a negated fact
+        if low[m.end() : m.end() + 1] == "-":
+            continue  # part of a compound ("not-for-profit", "no-fly")
         if w in _NEG_WORDS or w.endswith("n't"):
             count += 1
     return count

@@ -16,6 +16,7 @@ It answers every task kind with rarity-weighted word overlap:
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -34,6 +35,8 @@ from ragnotebook.text import (
 )
 
 __all__ = ["OfflineJudge"]
+
+_WORD = re.compile(r"[^\W\d_]+(?:['’.\-][^\W\d_]+)*")
 
 _VERSION = "offline-v1"
 
@@ -76,6 +79,7 @@ class _Doc:
     tokens: frozenset[str]
     numbers: frozenset[str]
     sentences: tuple[_Sent, ...]
+    names: tuple[tuple[str, str], ...] = ()  # (surface word, token) of capitalised words
 
 
 @lru_cache(maxsize=16384)
@@ -92,7 +96,24 @@ def _analyse(text: str, lang: str) -> _Doc:
 def _claim_doc(text: str, lang: str) -> _Doc:
     text = normalize(text)
     sent = _Sent(frozenset(content_tokens(text, lang)), has_negation(text, lang) % 2 == 1)
-    return _Doc(sent.tokens, frozenset(numbers(text)), (sent,))
+    return _Doc(sent.tokens, frozenset(numbers(text)), (sent,), _names(text, lang))
+
+
+def _names(text: str, lang: str) -> tuple[tuple[str, str], ...]:
+    """Capitalised words after the first word of ``text``: names, places, titles."""
+    if is_cjk(lang):
+        return ()
+    out: list[tuple[str, str]] = []
+    for i, m in enumerate(_WORD.finditer(text)):
+        word = m.group()
+        if i == 0 or not word[0].isupper() or word == "I":
+            continue
+        if text[max(m.start() - 2, 0) : m.start()].strip() in (".", ":", "!", '"', "“"):
+            continue  # a new sentence or a quotation starts here
+        toks = content_tokens(word, lang)
+        if len(toks) == 1:
+            out.append((word, toks[0]))
+    return tuple(out)
 
 
 def _task_language(texts: Sequence[str]) -> str:
@@ -309,6 +330,8 @@ class OfflineJudge:
 
         personal = sorted((toks & _PERSONAL) - frozenset().union(*(d.tokens for d in docs)))
         missing = sorted(cdoc.numbers - frozenset().union(*(docs[i].numbers for i in supporting)))
+        seen = frozenset().union(*(docs[i].tokens for i in supporting))
+        unseen = [word for word, tok in cdoc.names if tok not in seen and tok not in cdoc.numbers]
         threshold = self.cjk_support_threshold if is_cjk(lang) else self.support_threshold
         # a conflict needs the rest of the claim to be supported by the same chunk
         words = toks - cdoc.numbers
@@ -332,6 +355,8 @@ class OfflineJudge:
             others = sorted(docs[best].numbers - cdoc.numbers)
             extra = f" (the chunk has {', '.join(others[:3])})" if others else ""
             parts.append(f"number {', '.join(missing[:3])} not found{extra}")
+        if unseen:
+            parts.append(f"name {', '.join(dict.fromkeys(unseen[:3]))} not found")
         if personal:
             parts.append(f"first-person wording ({personal[0]}) not in the context")
         if neg_conflict:
@@ -341,7 +366,7 @@ class OfflineJudge:
 
         if number_conflict or neg_conflict:
             return support, "no", [], reason
-        if support >= threshold and not missing and not neg_conflict and not personal:
+        if support >= threshold and not (missing or unseen or personal):
             return support, "yes", supporting, reason
         return support, "unsure", [], reason
 

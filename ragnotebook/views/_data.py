@@ -1,0 +1,316 @@
+"""Read a scored frame for the views: texts, row names, scores and statuses by position.
+
+Rows are addressed by position (``df.iloc[pos]``) inside the views, so duplicate or
+unhashable index labels do no harm; labels are only used for display and for
+:meth:`Explorer.select`.
+
+Examples
+--------
+>>> import pandas as pd, ragnotebook
+>>> from ragnotebook.views._data import row_names, score_table
+>>> df = pd.DataFrame({"question": ["Where?"], "answer": ["It is on Pier 4."],
+...                    "contexts": [["The museum is on Pier 4."]]})
+>>> out = ragnotebook.faithfulness(df, model="offline", progress=False)
+>>> row_names(out)
+['0']
+>>> score_table(out)[["faithfulness", "faithfulness_status"]].values.tolist()
+[[1.0, 'ok']]
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import pandas as pd
+
+from ragnotebook.frame import SCORED_STATUSES, scored_metrics
+
+__all__ = [
+    "METRIC_LABELS",
+    "SCORED_STATUSES",
+    "chunk_texts",
+    "fmt_score",
+    "require_scored",
+    "roles",
+    "row_names",
+    "score_table",
+    "text_at",
+    "text_values",
+    "verdicts",
+]
+
+#: Display names of the metrics.
+METRIC_LABELS = {
+    "context_recall": "context recall",
+    "context_precision": "context precision",
+    "faithfulness": "faithfulness",
+}
+_GUESS = {
+    "question": ("question", "user_input", "input", "query"),
+    "answer": ("answer", "response", "actual_output", "output"),
+    "contexts": ("contexts", "retrieved_contexts", "retrieval_context"),
+    "ground_truth": ("ground_truth", "reference", "expected_output"),
+}
+
+
+def require_scored(df: Any) -> list[str]:
+    """The scored metrics of ``df``; raise if it is not a scored DataFrame.
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+
+    Returns
+    -------
+    list of str
+
+    Raises
+    ------
+    TypeError
+        If ``df`` is not a DataFrame.
+    ValueError
+        If it has no ragnotebook scores.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> require_scored(pd.DataFrame({"x": [1]}))
+    Traceback (most recent call last):
+    ...
+    ValueError: this frame has no ragnotebook scores; run e.g. df.rag.evaluate(...) first
+    """
+    if not isinstance(df, pd.DataFrame):
+        raise TypeError(f"expected a pandas DataFrame, got {type(df).__name__}")
+    metrics = scored_metrics(df)
+    if not metrics:
+        raise ValueError(
+            "this frame has no ragnotebook scores; run e.g. df.rag.evaluate(...) first"
+        )
+    return metrics
+
+
+def roles(df: pd.DataFrame) -> dict[str, str | None]:
+    """Role -> column mapping: from ``attrs["ragnotebook"]["columns"]``, else by usual names.
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+
+    Returns
+    -------
+    dict
+        Keys ``question``, ``answer``, ``contexts``, ``ground_truth``; ``None`` when absent.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> roles(pd.DataFrame({"user_input": ["q"]}))["question"]
+    'user_input'
+    """
+    meta = df.attrs.get("ragnotebook", {}) if isinstance(df.attrs, dict) else {}
+    mapped = meta.get("columns", {}) if isinstance(meta, dict) else {}
+    out: dict[str, str | None] = {}
+    for role, names in _GUESS.items():
+        col = mapped.get(role) if isinstance(mapped, dict) else None
+        if col is None or col not in df.columns:
+            col = next((n for n in names if n in df.columns), None)
+        out[role] = col
+    return out
+
+
+def _text(value: Any) -> str:
+    if value is None or value is pd.NA:
+        return ""
+    if isinstance(value, float) and math.isnan(value):
+        return ""
+    return str(value)
+
+
+def text_values(df: pd.DataFrame, role: str) -> list[str]:
+    """The text of one role per row (``""`` where absent or missing).
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+    role : {"question", "answer", "ground_truth"}
+
+    Returns
+    -------
+    list of str
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> text_values(pd.DataFrame({"question": ["q", None]}), "question")
+    ['q', '']
+    """
+    col = roles(df)[role]
+    if col is None:
+        return [""] * len(df)
+    return [_text(v) for v in df[col].tolist()]
+
+
+def text_at(df: pd.DataFrame, role: str, pos: int) -> str:
+    """The text of one role for the row at ``pos`` (``""`` where absent or missing).
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+    role : {"question", "answer", "ground_truth"}
+    pos : int
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> text_at(pd.DataFrame({"answer": ["a", None]}), "answer", 1)
+    ''
+    """
+    col = roles(df)[role]
+    return "" if col is None else _text(df[col].iat[pos])
+
+
+def row_names(df: pd.DataFrame) -> list[str]:
+    """Short display names: the index label, or ``#pos`` when the label is long.
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+
+    Returns
+    -------
+    list of str
+        ``str(label)`` when at most 12 characters, else ``"#<position>"`` (the row is
+        ``df.iloc[position]``).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> row_names(pd.DataFrame({"a": [1, 2]}, index=["q1", "a-very-long-row-id"]))
+    ['q1', '#1']
+    """
+    names = []
+    for pos, label in enumerate(df.index):
+        text = str(label)
+        names.append(text if len(text) <= 12 else f"#{pos}")
+    return names
+
+
+def score_table(df: pd.DataFrame) -> pd.DataFrame:
+    """Scores (float64, NaN when missing) and statuses (str) of every metric, by position.
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        A scored frame.
+
+    Returns
+    -------
+    pandas.DataFrame
+        RangeIndex; columns ``m`` and ``m_status`` for each scored metric.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> df = pd.DataFrame({"faithfulness": [0.5, None], "faithfulness_status": ["ok", "error"]})
+    >>> score_table(df)["faithfulness"].tolist()
+    [0.5, nan]
+    """
+    out = {}
+    for m in require_scored(df):
+        out[m] = pd.to_numeric(df[m], errors="coerce").astype("float64").to_numpy()
+        status = df[f"{m}_status"].astype("object").tolist()
+        out[f"{m}_status"] = [_text(s) or "error" for s in status]
+    return pd.DataFrame(out)
+
+
+def verdicts(df: pd.DataFrame, metric: str, pos: int) -> list[dict[str, Any]]:
+    """The verdict dicts of one metric for the row at ``pos`` (``[]`` when absent).
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+    metric : str
+    pos : int
+        Row position.
+
+    Returns
+    -------
+    list of dict
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> verdicts(pd.DataFrame({"x": [1]}), "faithfulness", 0)
+    []
+    """
+    col = f"{metric}_verdicts"
+    if col not in df.columns:
+        return []
+    value = df[col].iat[pos]
+    return [v for v in value if isinstance(v, dict)] if isinstance(value, list) else []
+
+
+def chunk_texts(df: pd.DataFrame, pos: int) -> list[str]:
+    """The retrieved chunks of the row at ``pos``, in retrieval order.
+
+    Read from the context-precision verdicts when present, else from the contexts column.
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+    pos : int
+
+    Returns
+    -------
+    list of str
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> chunk_texts(pd.DataFrame({"contexts": [["a", "b"]]}), 0)
+    ['a', 'b']
+    """
+    prec = verdicts(df, "context_precision", pos)
+    if prec:
+        ordered = sorted(prec, key=lambda v: int(v.get("index", 0)))
+        return [_text(v.get("chunk")) for v in ordered]
+    col = roles(df)["contexts"]
+    if col is None:
+        return []
+    value = df[col].iat[pos]
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, list | tuple):
+        return [_text(v) for v in value]
+    if hasattr(value, "tolist"):
+        return [_text(v) for v in value.tolist()]
+    return []
+
+
+def fmt_score(score: float, status: str) -> str:
+    """Show a score with its status: ``0.50``, ``0.00 (no claims)``, ``— (error)``.
+
+    Parameters
+    ----------
+    score : float
+        NaN when missing.
+    status : str
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> fmt_score(0.0, "no_claims"), fmt_score(float("nan"), "no_ground_truth")
+    ('0.00 (no claims)', '— (no ground truth)')
+    """
+    value = "—" if score is None or math.isnan(score) else f"{score:.2f}"
+    if status == "ok":
+        return value
+    return f"{value} ({status.replace('_', ' ')})"

@@ -1,0 +1,372 @@
+"""The HTML of one row's detail, shared by the explorer, the static view and the report.
+
+Every data string passes through :func:`~ragnotebook.views._html.escape`; the only
+markup is the toolkit's own. Colours come with words (``found``, ``not verifiable``,
+``relevant`` ...), and tints are translucent so the detail reads on light and dark
+backgrounds.
+
+Examples
+--------
+>>> import pandas as pd, ragnotebook
+>>> from ragnotebook.views._detail import highlight, row_detail_html
+>>> highlight("The museum <b>is</b> on Pier 4.", "museum on pier")
+'The <mark>museum</mark> &lt;b&gt;is&lt;/b&gt; on <mark>Pier</mark> 4.'
+>>> df = pd.DataFrame({"question": ["<i>Where?</i>"], "answer": ["It is on Pier 4."],
+...                    "contexts": [["The museum is on Pier 4."]]})
+>>> html = row_detail_html(ragnotebook.faithfulness(df, model="offline", progress=False), 0)
+>>> "&lt;i&gt;Where?&lt;/i&gt;" in html and "<i>" not in html
+True
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from typing import Any
+
+import pandas as pd
+
+from ragnotebook.text import content_tokens, detect_language, is_cjk, split_sentences
+from ragnotebook.views._data import (
+    METRIC_LABELS,
+    chunk_texts,
+    fmt_score,
+    score_table,
+    text_at,
+    verdicts,
+)
+from ragnotebook.views._html import escape
+
+__all__ = ["DETAIL_CSS", "highlight", "precision_svg", "row_detail_html"]
+
+#: Styles for the detail, scoped under ``.rnb``; colours are translucent or inherited.
+DETAIL_CSS = """
+.rnb{font-family:system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;font-size:14px;
+line-height:1.45;color:inherit;max-width:1100px}
+.rnb h4{margin:14px 0 6px;font-size:14px}
+.rnb .rnb-text{white-space:pre-wrap;margin:0 0 4px;padding:6px 10px;border-radius:4px;
+background:rgba(127,127,127,.10)}
+.rnb .rnb-empty{opacity:.7;font-style:italic}
+.rnb .rnb-cards{display:flex;flex-wrap:wrap;gap:8px}
+.rnb .rnb-card{flex:1 1 240px;padding:6px 10px;border-radius:4px;border:1px solid rgba(127,127,127,.35)}
+.rnb .rnb-card b{font-size:16px}
+.rnb ol{margin:4px 0;padding-left:0;list-style:none}
+.rnb li{margin:6px 0;padding:6px 10px;border-radius:4px;border-left:5px solid #8C8C8C;
+background:rgba(127,127,127,.08)}
+.rnb li.v-yes{border-left-color:#0072B2;background:rgba(0,114,178,.10)}
+.rnb li.v-no{border-left-color:#D55E00;background:rgba(213,94,0,.10)}
+.rnb li.v-unsure{border-left-color:#E69F00;background:rgba(230,159,0,.13)}
+.rnb .rnb-badge{display:inline-block;padding:0 7px;margin-right:6px;border-radius:9px;
+font-size:12px;font-weight:600;color:#fff;background:#6E6E6E;white-space:nowrap}
+.rnb .b-yes{background:#0072B2}.rnb .b-no{background:#D55E00}
+.rnb .b-unsure{background:#E69F00;color:#1a1a1a}
+.rnb .rnb-reason{font-size:12.5px;opacity:.85;margin-top:2px}
+.rnb .rnb-support{font-size:13px;margin-top:4px;padding-left:10px;
+border-left:2px solid rgba(127,127,127,.4)}
+.rnb mark{background:rgba(240,228,66,.55);color:inherit;padding:0 1px;border-radius:2px}
+.rnb details summary{cursor:pointer;font-size:12.5px;opacity:.9}
+.rnb .rnb-meta{font-size:12.5px;opacity:.8}
+.rnb svg text{fill:currentColor}
+"""
+
+_RECALL_WORDS = {"yes": "found", "no": "not found"}
+_FAITH_WORDS = {"yes": "supported", "no": "contradicted", "unsure": "not verifiable"}
+_PREC_WORDS = {"yes": "relevant", "no": "not relevant"}
+_WORD_RE = re.compile(r"\w+(?:[.,'’]\w+)*")
+
+
+def _verdict_class(verdict: Any) -> str:
+    return verdict if verdict in ("yes", "no", "unsure") else "other"
+
+
+def _badge(verdict: Any, words: dict[str, str], flagged: bool = False) -> str:
+    word = words.get(str(verdict), str(verdict or "no verdict"))
+    if flagged:
+        word += " · judge gave no valid verdict"
+    return f'<span class="rnb-badge b-{_verdict_class(verdict)}">{escape(word)}</span>'
+
+
+def _mark_spans(text: str, wanted: set[str], lang: str) -> list[tuple[int, int]]:
+    spans: list[tuple[int, int]] = []
+    if is_cjk(lang):
+        for i in range(len(text)):
+            for j in (2, 1):
+                if text[i : i + j] in wanted:
+                    spans.append((i, i + j))
+                    break
+        return spans
+    for m in _WORD_RE.finditer(text):
+        toks = content_tokens(m.group(), lang)
+        if toks and any(t in wanted for t in toks):
+            spans.append(m.span())
+    return spans
+
+
+def highlight(text: str, claim: str) -> str:
+    """Escape ``text`` and wrap the words it shares with ``claim`` in ``<mark>``.
+
+    Words are compared as the offline judge compares them: stemmed content words and
+    numbers (character pairs for Chinese, Japanese and Korean).
+
+    Parameters
+    ----------
+    text : str
+        A chunk (or part of one).
+    claim : str
+        The claim whose words to highlight.
+
+    Returns
+    -------
+    str
+        Safe HTML.
+
+    Examples
+    --------
+    >>> highlight("Opened in 1998 <script>", "It opened in 1998.")
+    '<mark>Opened</mark> in <mark>1998</mark> &lt;script&gt;'
+    """
+    lang = detect_language(f"{claim} {text[:200]}")
+    wanted = set(content_tokens(claim, lang))
+    if not wanted or not text:
+        return escape(text)
+    merged: list[list[int]] = []
+    for start, end in sorted(_mark_spans(text, wanted, lang)):
+        if merged and start <= merged[-1][1]:
+            merged[-1][1] = max(merged[-1][1], end)
+        else:
+            merged.append([start, end])
+    out, last = [], 0
+    for start, end in merged:
+        out.append(escape(text[last:start]))
+        out.append(f"<mark>{escape(text[start:end])}</mark>")
+        last = end
+    out.append(escape(text[last:]))
+    return "".join(out)
+
+
+def _best_sentence(chunk: str, claim: str) -> str:
+    sentences = list(split_sentences(chunk)) or [chunk]
+    wanted = set(content_tokens(claim))
+    best = max(sentences, key=lambda s: len(wanted & set(content_tokens(s))))
+    return best
+
+
+def precision_svg(prec: list[dict[str, Any]], width: int = 360, height: int = 140) -> str:
+    """A small inline SVG of one row's precision@k by rank (no JavaScript needed).
+
+    Filled dots are relevant chunks, hollow dots not relevant ones.
+
+    Parameters
+    ----------
+    prec : list of dict
+        The row's context-precision verdicts.
+    width, height : int
+        Size in pixels.
+
+    Returns
+    -------
+    str
+        An ``<svg>`` element, or ``""`` when there are no verdicts.
+
+    Examples
+    --------
+    >>> svg = precision_svg([{"index": 0, "verdict": "no", "precision_at_k": 0.0},
+    ...                      {"index": 1, "verdict": "yes", "precision_at_k": 0.5}])
+    >>> svg.count("<circle")
+    2
+    """
+    items = sorted(prec, key=lambda v: int(v.get("index", 0)))
+    if not items:
+        return ""
+    left, right, top, bottom = 44, 12, 12, 34
+    w, h = width - left - right, height - top - bottom
+    n = len(items)
+
+    def x(k: int) -> float:
+        return left + (w * (k - 1) / (n - 1) if n > 1 else w / 2)
+
+    def y(p: float) -> float:
+        return top + h * (1 - p)
+
+    parts = [
+        f'<svg role="img" width="{width}" height="{height}" viewBox="0 0 {width} {height}" '
+        'xmlns="http://www.w3.org/2000/svg" style="overflow:visible">',
+        "<title>precision@k by rank</title>",
+    ]
+    for tick in (0.0, 0.5, 1.0):
+        parts.append(
+            f'<line x1="{left}" x2="{left + w}" y1="{y(tick):.1f}" y2="{y(tick):.1f}" '
+            'stroke="currentColor" stroke-opacity="0.2"/>'
+            f'<text x="{left - 6}" y="{y(tick) + 4:.1f}" font-size="11" '
+            f'text-anchor="end">{tick:.1f}</text>'
+        )
+    points = []
+    for k, v in enumerate(items, start=1):
+        p = v.get("precision_at_k")
+        p = 0.0 if not isinstance(p, int | float) or math.isnan(p) else float(p)
+        points.append((k, p, v.get("verdict") == "yes"))
+    path = " ".join(f"{x(k):.1f},{y(p):.1f}" for k, p, _ in points)
+    parts.append(f'<polyline points="{path}" fill="none" stroke="#0072B2" stroke-width="2"/>')
+    for k, p, rel in points:
+        fill = "#0072B2" if rel else "none"
+        label = "relevant" if rel else "not relevant"
+        parts.append(
+            f'<circle cx="{x(k):.1f}" cy="{y(p):.1f}" r="4" fill="{fill}" stroke="#0072B2" '
+            f'stroke-width="2"><title>rank {k}: {label}, precision@{k} = {p:.2f}</title></circle>'
+        )
+        if n <= 12 or k in (1, n) or k % 5 == 0:
+            parts.append(
+                f'<text x="{x(k):.1f}" y="{top + h + 15}" font-size="11" '
+                f'text-anchor="middle">{k}</text>'
+            )
+    parts.append(
+        f'<text x="{left + w / 2:.1f}" y="{height - 2}" font-size="11" text-anchor="middle">'
+        "rank k (filled = relevant chunk)</text>"
+        f'<text x="10" y="{top + h / 2:.1f}" font-size="11" text-anchor="middle" '
+        f'transform="rotate(-90 10 {top + h / 2:.1f})">precision@k</text></svg>'
+    )
+    return "".join(parts)
+
+
+def _text_block(title: str, text: str) -> str:
+    body = (
+        f'<div class="rnb-text">{escape(text)}</div>'
+        if text.strip()
+        else '<div class="rnb-text rnb-empty">(none)</div>'
+    )
+    return f"<h4>{title}</h4>{body}"
+
+
+def _score_cards(df: pd.DataFrame, pos: int, table: pd.DataFrame) -> str:
+    cards = []
+    for m in METRIC_LABELS:
+        if m not in table.columns:
+            continue
+        status = table[f"{m}_status"].iat[pos]
+        score = fmt_score(float(table[m].iat[pos]), status)
+        reason = df[f"{m}_reason"].iat[pos] if f"{m}_reason" in df.columns else None
+        error = df[f"{m}_error"].iat[pos] if f"{m}_error" in df.columns else None
+        extra = f'<div class="rnb-reason">{escape(reason)}</div>' if escape(reason) else ""
+        if escape(error):
+            extra += f'<div class="rnb-reason">error: {escape(error)}</div>'
+        cards.append(
+            f'<div class="rnb-card">{METRIC_LABELS[m]}: <b>{escape(score)}</b>{extra}</div>'
+        )
+    return f'<div class="rnb-cards">{"".join(cards)}</div>'
+
+
+def _support_html(claim: str, support: list[int], chunks: list[str]) -> str:
+    parts = []
+    for idx in support:
+        if not isinstance(idx, int) or not 0 <= idx < len(chunks):
+            parts.append(f'<div class="rnb-support">chunk {escape(idx)} (not in this row)</div>')
+            continue
+        chunk = chunks[idx]
+        best = _best_sentence(chunk, claim)
+        parts.append(
+            f'<div class="rnb-support">chunk {idx} (rank {idx + 1}): …{highlight(best, claim)}…'
+            f"<details><summary>whole chunk {idx}</summary>{highlight(chunk, claim)}</details>"
+            "</div>"
+        )
+    return "".join(parts)
+
+
+def _claims_html(
+    title: str, items: list[dict[str, Any]], words: dict[str, str], chunks: list[str]
+) -> str:
+    if not items:
+        return ""
+    lis = []
+    for v in sorted(items, key=lambda d: int(d.get("index", 0))):
+        claim = str(v.get("claim", ""))
+        flagged = bool(v.get("missing") or v.get("invalid"))
+        support = [s for s in v.get("supporting_chunks", []) or []]
+        lis.append(
+            f'<li class="v-{_verdict_class(v.get("verdict"))}">'
+            f"{_badge(v.get('verdict'), words, flagged)}{escape(claim)}"
+            f'<div class="rnb-reason">{escape(v.get("reason", ""))}</div>'
+            f"{_support_html(claim, support, chunks)}</li>"
+        )
+    return f"<h4>{title}</h4><ol>{''.join(lis)}</ol>"
+
+
+def _chunks_html(prec: list[dict[str, Any]], chunks: list[str]) -> str:
+    if not chunks:
+        return "<h4>Retrieved chunks</h4><div class='rnb-text rnb-empty'>(no chunks)</div>"
+    by_index = {int(v.get("index", -1)): v for v in prec}
+    lis = []
+    for idx, chunk in enumerate(chunks):
+        v = by_index.get(idx, {})
+        verdict = v.get("verdict")
+        p = v.get("precision_at_k")
+        p_text = f" precision@{idx + 1} = {p:.2f}" if isinstance(p, int | float) else ""
+        badge = _badge(verdict, _PREC_WORDS, bool(v.get("missing") or v.get("invalid")))
+        reason = f'<div class="rnb-reason">{escape(v.get("reason", ""))}</div>' if v else ""
+        lis.append(
+            f'<li class="v-{_verdict_class(verdict)}">{badge}'
+            f'<span class="rnb-meta">chunk {idx} · rank {idx + 1}{p_text}</span>'
+            f'<div class="rnb-chunk">{escape(chunk)}</div>{reason}</li>'
+        )
+    curve = precision_svg(prec)
+    head = "<h4>Retrieved chunks in ranking order · relevant to the ground truth?</h4>"
+    return f"{head}{curve}<ol>{''.join(lis)}</ol>"
+
+
+def row_detail_html(
+    df: pd.DataFrame, pos: int, *, table: pd.DataFrame | None = None, curve: bool = True
+) -> str:
+    """The detail of the row at position ``pos``, as safe HTML.
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        A scored frame.
+    pos : int
+        Row position (``df.iloc[pos]``).
+    table : pandas.DataFrame, optional
+        :func:`~ragnotebook.views._data.score_table` of ``df`` (passed to save work).
+    curve : bool, default True
+        Include the inline SVG precision@k curve.
+
+    Returns
+    -------
+    str
+        A ``<div class="rnb">`` element (styles: :data:`DETAIL_CSS`).
+
+    Examples
+    --------
+    >>> import pandas as pd, ragnotebook
+    >>> df = pd.DataFrame({"question": ["q"], "ground_truth": ["a"], "contexts": [["x", "y"]]})
+    >>> out = ragnotebook.context_precision(df, model=ragnotebook.MockJudge(
+    ...     judge_chunks=[["no", "yes"]]), progress=False)
+    >>> "precision@2 = 0.50" in row_detail_html(out, 0)
+    True
+    """
+    table = score_table(df) if table is None else table
+    chunks = chunk_texts(df, pos)
+    prec = verdicts(df, "context_precision", pos)
+    parts = [
+        '<div class="rnb">',
+        _score_cards(df, pos, table),
+        _text_block("Question", text_at(df, "question", pos)),
+        _text_block("Answer", text_at(df, "answer", pos)),
+        _text_block("Ground truth", text_at(df, "ground_truth", pos)),
+        _claims_html(
+            "Ground-truth claims · found in the retrieved chunks? (context recall)",
+            verdicts(df, "context_recall", pos),
+            _RECALL_WORDS,
+            chunks,
+        ),
+        _claims_html(
+            "Answer claims · supported by the retrieved chunks? (faithfulness)",
+            verdicts(df, "faithfulness", pos),
+            _FAITH_WORDS,
+            chunks,
+        ),
+    ]
+    chunk_part = _chunks_html(prec, chunks)
+    if not curve:
+        chunk_part = re.sub(r"<svg.*?</svg>", "", chunk_part, flags=re.S)
+    parts.append(chunk_part)
+    parts.append("</div>")
+    return "".join(parts)

@@ -1,0 +1,133 @@
+"""Engine retries, rate limiting and permanent errors, with scripted judges (no network)."""
+
+import asyncio
+
+import pandas as pd
+import pytest
+
+import ragnotebook as rn
+from ragnotebook._limits import AdaptiveLimiter, RetryPolicy
+from ragnotebook.engine import Engine
+
+
+def rows(n):
+    return pd.DataFrame({
+        "question": [f"q{i}" for i in range(n)],
+        "answer": [f"Answer {i}." for i in range(n)],
+        "contexts": [[f"Answer {i}."] for i in range(n)],
+    })
+
+
+def run(df, judge, **engine_kw):
+    """Score faithfulness with an engine configured directly (fast backoff)."""
+    from ragnotebook.api import _Run
+
+    r = _Run(df, ["faithfulness"], model=judge, columns=None, scale=1, decimals=2,
+             reason="template", reference="auto", max_chunks_per_call=20, concurrency=4,
+             progress=False, judge_options={})
+    policy = RetryPolicy(base_delay=0.001, max_delay=0.01, jitter=0)
+    r.engine = Engine(judge, retry_policy=policy, **engine_kw)
+    r.jobs = [j for j in r.jobs]
+    asyncio.run(r.engine.arun(r.jobs))
+    return r.frame()
+
+
+def test_transient_errors_are_retried_then_succeed():
+    errors = [rn.JudgeError("429", code="rate_limited", retryable=True, retry_after=0.001),
+              rn.JudgeError("500", code="server_error", retryable=True),
+              rn.JudgeError("garbled", code="parse_error", retryable=True, raw="I cannot")]
+    judge = rn.MockJudge(extract_claims=[*errors, ["c"]], verify_claims=[["yes"]])
+    out = run(rows(1), judge)
+    assert out.loc[0, "faithfulness"] == 1.0
+    meta = out.attrs["ragnotebook"]["metrics"]["faithfulness"]
+    assert (meta["attempts"], meta["retries"], meta["rate_limited"], meta["calls"]) == (5, 3, 1, 2)
+
+
+def test_bounded_retries_then_error_with_raw_text():
+    judge = rn.MockJudge(
+        extract_claims=lambda t: rn.JudgeError("no JSON", code="parse_error", retryable=True,
+                                               raw="I cannot evaluate this."))
+    out = run(rows(2), judge, max_retries=2)
+    assert out["faithfulness_status"].tolist() == ["error", "error"]
+    assert "I cannot evaluate this." in out.loc[0, "faithfulness_error"]
+    assert out.attrs["ragnotebook"]["metrics"]["faithfulness"]["attempts"] == 6  # 2 x (1 + 2)
+
+
+def test_permanent_errors_take_one_attempt():
+    judge = rn.MockJudge(extract_claims=lambda t: rn.JudgeError(
+        "context_length_exceeded", code="context_too_long"))
+    out = run(rows(3), judge)
+    assert out["faithfulness_status"].tolist() == ["error"] * 3
+    assert out.loc[0, "faithfulness_error"].startswith("context_too_long")
+    assert out.attrs["ragnotebook"]["metrics"]["faithfulness"]["attempts"] == 3
+
+
+def test_auth_failure_stops_scheduling():
+    judge = rn.MockJudge(extract_claims=lambda t: rn.JudgeError("bad key", code="auth_error"),
+                         latency=0.01)
+    out = run(rows(20), judge, concurrency=1)
+    assert (out["faithfulness_status"] == "error").all()
+    assert len(judge.tasks) == 1  # no more calls after the first 401
+    assert out["faithfulness_error"].str.contains("auth_error").all()
+
+
+def test_rate_limit_has_its_own_budget():
+    n429 = 8  # more than max_retries, fewer than the rate-limit budget
+    replies = [rn.JudgeError("429", code="rate_limited", retryable=True, retry_after=0)] * n429
+    judge = rn.MockJudge(extract_claims=[*replies, ["c"]], verify_claims=[["yes"]])
+    out = run(rows(1), judge, max_retries=2)
+    assert out.loc[0, "faithfulness_status"] == "ok"
+
+
+def test_call_timeout_is_per_call_and_retried():
+    slow = {"n": 0}
+
+    async def extract(task):
+        slow["n"] += 1
+        if slow["n"] == 1:
+            await asyncio.sleep(5)
+        return ["c"]
+
+    judge = rn.MockJudge(extract_claims=extract, verify_claims=lambda t: ["yes"])
+    out = run(rows(1), judge, call_timeout=0.2)
+    assert out.loc[0, "faithfulness_status"] == "ok"
+    assert out.attrs["ragnotebook"]["metrics"]["faithfulness"]["timeouts"] == 1
+
+
+def test_adaptive_limiter_halves_and_recovers():
+    lim = AdaptiveLimiter(16, cooldown=0)
+    lim.on_rate_limited()
+    assert lim.limit == 8
+    lim.on_rate_limited()
+    assert lim.limit == 4
+    for _ in range(4 + 5 + 6):
+        lim.on_success()
+    assert lim.limit == 7
+    for _ in range(100):
+        lim.on_success()
+    assert lim.limit == 16
+
+
+def test_rate_limit_cooldown_treats_a_burst_as_one_signal():
+    lim = AdaptiveLimiter(16, cooldown=60)
+    for _ in range(5):
+        lim.on_rate_limited()
+    assert lim.limit == 8
+
+
+def test_retry_policy_delays():
+    p = RetryPolicy(base_delay=0.5, max_delay=4, jitter=0)
+    other = rn.JudgeError("x", code="server_error", retryable=True)
+    assert [p.delay(other, a) for a in (1, 2, 3, 4, 5)] == [0.5, 1.0, 2.0, 4.0, 4.0]
+    assert p.delay(rn.JudgeError("x", code="rate_limited", retryable=True, retry_after=2), 1) == 2
+    assert not p.should_retry(rn.JudgeError("x", code="auth_error"), 0, 0)
+    assert not p.should_retry(ValueError("x"), 0, 0)
+    jittered = RetryPolicy(base_delay=1, jitter=0.25).delay(other, 1)
+    assert 1.0 <= jittered <= 1.25
+
+
+@pytest.mark.parametrize("rpm", [600])
+def test_rpm_limit_paces_calls(rpm):
+    judge = rn.MockJudge(extract_claims=lambda t: ["c"], verify_claims=lambda t: ["yes"])
+    out = run(rows(3), judge, rpm=rpm)
+    assert (out["faithfulness_status"] == "ok").all()
