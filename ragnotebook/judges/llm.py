@@ -1,4 +1,24 @@
-"""LiteLLMJudge: answers tasks with any litellm model (first version).
+"""LiteLLMJudge: answers tasks with any litellm model, robustly.
+
+One call of :meth:`LiteLLMJudge.acall` answers one :class:`~ragnotebook.tasks.Task`.
+Inside that call the judge repairs what it can repair without help from the
+engine, and reports everything else as a :class:`~ragnotebook.judges.base.JudgeError`
+whose ``code`` and ``retryable`` tell the engine what to do:
+
+* The reply is parsed leniently (:func:`parse_reply`) and always validated.
+* The structured-output mode adapts once per judge when a provider rejects it
+  (JSON schema -> schema without ``$defs``/``$ref`` -> ``json_object`` plus the
+  schema in the prompt -> schema in the prompt only).
+* A rejected ``temperature`` is dropped for the judge (one warning).
+* An empty reply cut off by the token budget (reasoning models) is asked again
+  with a larger budget; a reply cut off inside the JSON is asked again with the
+  items split in halves, and the halves' verdicts merged. A cut-off prefix is
+  never scored.
+* HTTP failures are mapped to codes (``rate_limited`` with ``retry_after``,
+  ``server_error``, ``timeout``, ``connection_error``, ``context_too_long``,
+  ``auth_error``, ``bad_request``, ...). litellm and the OpenAI client are told
+  not to retry, so every attempt is one HTTP request and the engine owns the
+  retry budget (:attr:`LiteLLMJudge.num_retries`).
 
 litellm is imported on first use, with ``LITELLM_LOCAL_MODEL_COST_MAP=True`` so
 that the import does not fetch a price list from the network.
@@ -6,8 +26,19 @@ that the import does not fetch a price list from the network.
 
 from __future__ import annotations
 
+import asyncio
+import copy
+import email.utils
+import json
+import logging
+import math
 import os
 import re
+import threading
+import time
+import warnings
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
@@ -16,28 +47,159 @@ from ragnotebook import prompts
 from ragnotebook.judges.base import JudgeError
 from ragnotebook.tasks import ANSWER_MODELS, Answer, Task
 
-__all__ = ["LiteLLMJudge", "parse_reply"]
+__all__ = ["STRUCTURED_OUTPUT_MODES", "LiteLLMJudge", "Usage", "inline_schema", "parse_reply"]
 
-_THINK = re.compile(r"<think>.*?</think>", re.DOTALL | re.IGNORECASE)
-_FENCE = re.compile(r"```(?:json)?\s*(.*?)```", re.DOTALL | re.IGNORECASE)
+logger = logging.getLogger("ragnotebook")
+
+#: Structured-output modes, from the most to the least constrained.
+#:
+#: ``json_schema``
+#:     ``response_format={"type": "json_schema", ...}`` with the answer model's
+#:     JSON schema as pydantic writes it (with ``$defs``/``$ref``).
+#: ``json_schema_inline``
+#:     The same with every ``$ref`` inlined and no ``$defs``.
+#: ``json_object``
+#:     ``response_format={"type": "json_object"}``; the schema goes in the prompt.
+#: ``prompt``
+#:     No ``response_format``; the schema goes in the prompt.
+STRUCTURED_OUTPUT_MODES = ("json_schema", "json_schema_inline", "json_object", "prompt")
+
+#: Deepest recursion when splitting a truncated task's items in halves (up to 8 parts).
+MAX_SPLIT_DEPTH = 3
+#: Most HTTP requests one :meth:`LiteLLMJudge.acall` may make (re-asks, splits, fallbacks).
+MAX_REQUESTS_PER_CALL = 16
+#: Largest completion budget a re-ask may use when litellm does not know the model's limit.
+MAX_REASK_TOKENS = 32768
+
+_THINK_BLOCK = re.compile(r"<think(?:ing)?>.*?</think(?:ing)?>", re.DOTALL | re.IGNORECASE)
+_THINK_OPEN = re.compile(r"<think(?:ing)?>", re.IGNORECASE)
+_THINK_CLOSE = re.compile(r"</think(?:ing)?>", re.IGNORECASE)
+_SECRET_NAME = re.compile(
+    r"(api_?key|secret|password|passwd|credential|auth|bearer|headers|cookie|session|"
+    r"(^|_)token$|access_key)",
+    re.IGNORECASE,
+)
+_REF_WORDS = ("$ref", "$defs", "definitions", "reference", "ref ")
+_FORMAT_WORDS = (
+    "response_format",
+    "response format",
+    "json_schema",
+    "json schema",
+    "json_object",
+    "$ref",
+    "$defs",
+    "schema",
+    "structured output",
+    "guided_json",
+)
+_CONTEXT_WORDS = (
+    "context_length_exceeded",
+    "maximum context length",
+    "context window",
+    "context length",
+    "prompt is too long",
+    "too many tokens",
+    "input is too long",
+)
 
 
-def _litellm() -> Any:
-    os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
-    import litellm
-
-    return litellm
+# --------------------------------------------------------------------------- usage
 
 
-def _json_candidates(text: str) -> list[str]:
-    """Candidate JSON texts in a reply, last first: fenced blocks, then balanced objects."""
-    found: list[str] = []
-    found.extend(m.group(1) for m in _FENCE.finditer(text))
-    depth = 0
+@dataclass(frozen=True, slots=True)
+class Usage:
+    """Tokens, cost and HTTP requests spent by one judge call.
+
+    Parameters
+    ----------
+    prompt_tokens : int
+        Prompt tokens reported by the provider, summed over the call's requests.
+    completion_tokens : int
+        Completion tokens, summed likewise.
+    cost_usd : float or None
+        Cost in US dollars from litellm's price map, or None when the model's
+        price is unknown (or any request's cost could not be computed).
+    requests : int
+        HTTP requests made inside the call, including re-asks, split halves and
+        structured-output fallbacks.
+
+    Examples
+    --------
+    >>> u = Usage(prompt_tokens=120, completion_tokens=30, cost_usd=None, requests=1)
+    >>> u.total_tokens
+    150
+    >>> u.to_dict()["cost_usd"] is None
+    True
+    """
+
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    cost_usd: float | None = None
+    requests: int = 0
+
+    @property
+    def total_tokens(self) -> int:
+        """Prompt plus completion tokens."""
+        return self.prompt_tokens + self.completion_tokens
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON-safe form."""
+        return asdict(self)
+
+
+class _Tally:
+    """Mutable usage accumulator for one :meth:`LiteLLMJudge.acall`."""
+
+    __slots__ = ("completion_tokens", "cost", "cost_known", "prompt_tokens", "requests")
+
+    def __init__(self) -> None:
+        self.prompt_tokens = 0
+        self.completion_tokens = 0
+        self.cost = 0.0
+        self.cost_known = True
+        self.requests = 0
+
+    def usage(self) -> Usage:
+        cost = self.cost if (self.cost_known and self.requests) else None
+        return Usage(self.prompt_tokens, self.completion_tokens, cost, self.requests)
+
+
+# --------------------------------------------------------------------------- parsing
+
+
+def _strip_thinking(text: str) -> str:
+    """Remove reasoning blocks: ``<think>...</think>``, an unterminated ``<think>`` tail,
+    and everything before an orphan ``</think>`` (templates that open the block for the
+    model)."""
+    text = _THINK_BLOCK.sub("", text)
+    closes = list(_THINK_CLOSE.finditer(text))
+    if closes:
+        text = text[closes[-1].end() :]
+    opened = _THINK_OPEN.search(text)
+    if opened:
+        text = text[: opened.start()]
+    return text.strip()
+
+
+def _json_blocks(text: str) -> tuple[list[str], bool]:
+    """Top-level balanced ``{...}`` / ``[...]`` blocks in ``text``, in order.
+
+    Returns the blocks and whether the text ends inside an unterminated block
+    that starts after the last complete one. Quotes are only tracked inside a
+    block, so apostrophes and quotes in surrounding prose do not matter.
+    """
+    blocks: list[str] = []
+    stack: list[str] = []
     start = -1
     in_str = False
     escape = False
+    closing = {"{": "}", "[": "]"}
     for i, ch in enumerate(text):
+        if not stack:
+            if ch in closing:
+                stack.append(closing[ch])
+                start = i
+            continue
         if in_str:
             if escape:
                 escape = False
@@ -48,26 +210,78 @@ def _json_candidates(text: str) -> list[str]:
             continue
         if ch == '"':
             in_str = True
-        elif ch == "{":
-            if depth == 0:
-                start = i
-            depth += 1
-        elif ch == "}" and depth:
-            depth -= 1
-            if depth == 0 and start >= 0:
-                found.append(text[start : i + 1])
-    # later blocks are final answers more often than drafts: try them first
-    ordered = sorted(set(found), key=lambda s: text.rfind(s), reverse=True)
-    return ordered
+        elif ch in closing:
+            stack.append(closing[ch])
+        elif ch in "}]":
+            if ch == stack[-1]:
+                stack.pop()
+                if not stack:
+                    blocks.append(text[start : i + 1])
+            else:  # mismatched bracket: give up on this block, rescan after its start
+                stack.clear()
+                in_str = False
+                rest_blocks, open_end = _json_blocks(text[start + 1 :])
+                return blocks + rest_blocks, open_end
+    unterminated = bool(stack) and (
+        text[start] == "{" or re.match(r'\[\s*[{"]', text[start:]) is not None
+    )
+    return blocks, unterminated
+
+
+def _load(block: str) -> Any:
+    try:
+        return json.loads(block)
+    except ValueError:
+        pass
+    from json_repair import repair_json
+
+    try:
+        return repair_json(block, return_objects=True)
+    except Exception:  # json_repair gives up on some inputs
+        return None
+
+
+def _coerce(data: Any, model: type[BaseModel]) -> BaseModel | None:
+    """Validate ``data`` as ``model`` if it plausibly is one; None otherwise.
+
+    A dict must carry at least one of the model's field names (so ``{}`` or an
+    unrelated object never passes as an empty answer). A dict wrapping such a
+    dict under one key is unwrapped, and a bare list is accepted for models with
+    a single list field (``{"claims": [...]}``, ``{"verdicts": [...]}``).
+    """
+    fields = set(model.model_fields)
+    if isinstance(data, list):
+        list_fields = [
+            name
+            for name, info in model.model_fields.items()
+            if getattr(info.annotation, "__origin__", None) is list
+        ]
+        if len(list_fields) != 1 or not data:
+            return None
+        data = {list_fields[0]: data}
+    if not isinstance(data, dict):
+        return None
+    if not fields & set(data):
+        inner = [v for v in data.values() if isinstance(v, dict) and fields & set(v)]
+        if len(data) != 1 or len(inner) != 1:
+            return None
+        data = inner[0]
+    try:
+        return model.model_validate(data)
+    except ValidationError:
+        return None
 
 
 def parse_reply(text: str | None, model: type[BaseModel]) -> BaseModel:
     """Parse a judge's reply leniently and validate it.
 
-    Accepts a bare JSON object, JSON in a code fence, JSON inside prose, trailing
-    commas and other small defects (repaired by ``json_repair``), and several
-    JSON blocks (the last complete block that validates wins). ``<think>``
-    blocks of reasoning models are removed first.
+    Reasoning blocks (``<think>...</think>``) are removed first. Then every
+    top-level JSON object in the reply is a candidate, wherever it is: bare, in a
+    code fence, or inside prose. Candidates are tried from the last to the first
+    (a final answer usually follows drafts); each is read as strict JSON, else
+    repaired by ``json_repair`` (trailing commas, single quotes, comments), and
+    validated against ``model``. Only complete (balanced) blocks are candidates,
+    so a cut-off reply is never repaired into a shorter answer.
 
     Parameters
     ----------
@@ -84,40 +298,308 @@ def parse_reply(text: str | None, model: type[BaseModel]) -> BaseModel:
     Raises
     ------
     JudgeError
-        ``empty_content`` for a null/blank reply, ``truncated`` for JSON that is
-        cut off, ``parse_error`` when no block validates; ``raw`` keeps the text.
+        All retryable, with ``raw`` = ``text``: ``empty_content`` for a null or
+        blank reply (or one holding only reasoning); ``truncated`` when the reply
+        ends inside an unterminated JSON object; ``parse_error`` when no block
+        validates.
+
+    Examples
+    --------
+    >>> from ragnotebook.tasks import Claims, Verdicts
+    >>> reply = 'Here you go:\\n```json\\n{"verdicts": [{"index": 0, "verdict": "yes"},]}\\n```'
+    >>> parse_reply(reply, Verdicts).verdicts[0].verdict
+    'yes'
+    >>> two = '{"claims": ["draft"]} On reflection: {"claims": ["final"]}'
+    >>> parse_reply(two, Claims).claims
+    ['final']
+    >>> parse_reply("<think>Is it {a}?</think> {'claims': ['Paris is in France.']}", Claims).claims
+    ['Paris is in France.']
+    >>> parse_reply("I cannot evaluate this.", Claims)
+    Traceback (most recent call last):
+    ...
+    ragnotebook.judges.base.JudgeError: parse_error: ... | raw reply: 'I cannot evaluate this.'
+    >>> parse_reply('{"claims": ["one", "tw', Claims)
+    Traceback (most recent call last):
+    ...
+    ragnotebook.judges.base.JudgeError: truncated: ...
+    """
+    if text is None or not text.strip():
+        raise JudgeError(
+            "the judge returned empty content", code="empty_content", retryable=True, raw=text
+        )
+    cleaned = _strip_thinking(text)
+    if not cleaned:
+        raise JudgeError(
+            "the reply holds only reasoning, no answer",
+            code="empty_content",
+            retryable=True,
+            raw=text,
+        )
+    blocks, open_at_end = _json_blocks(cleaned)
+    if open_at_end:
+        raise JudgeError(
+            "the reply ends inside an unterminated JSON object",
+            code="truncated",
+            retryable=True,
+            raw=text,
+        )
+    for block in reversed(blocks):
+        answer = _coerce(_load(block), model)
+        if answer is not None:
+            return answer
+    raise JudgeError(
+        f"no JSON object in the reply matches {model.__name__}",
+        code="parse_error",
+        retryable=True,
+        raw=text,
+    )
+
+
+# --------------------------------------------------------------------------- schemas
+
+
+def inline_schema(schema: Mapping[str, Any]) -> dict[str, Any]:
+    """A copy of a JSON schema with local ``$ref`` s replaced by their targets.
+
+    ``$defs`` / ``definitions`` are dropped and ``title`` keys removed (some
+    providers reject them next to a type). Recursive references are not
+    supported (the answer models have none) and raise ``ValueError``.
+
+    Parameters
+    ----------
+    schema : mapping
+        A JSON schema such as ``Model.model_json_schema()``.
+
+    Returns
+    -------
+    dict
+        The self-contained schema.
 
     Examples
     --------
     >>> from ragnotebook.tasks import Verdicts
-    >>> reply = 'Here you go:\\n```json\\n{"verdicts": [{"index": 0, "verdict": "yes"},]}\\n```'
-    >>> parse_reply(reply, Verdicts).verdicts[0].verdict
-    'yes'
+    >>> flat = inline_schema(Verdicts.model_json_schema())
+    >>> "$defs" in json.dumps(flat) or "$ref" in json.dumps(flat)
+    False
+    >>> sorted(flat["properties"]["verdicts"]["items"]["properties"])
+    ['index', 'reason', 'supporting_chunks', 'verdict']
     """
-    if text is None or not text.strip():
-        raise JudgeError("the judge returned empty content", code="empty_content", raw=text)
-    cleaned = _THINK.sub("", text).strip()
-    if "<think>" in cleaned.lower():
-        raise JudgeError("the reply ends inside a <think> block", code="truncated", raw=text)
-    candidates = _json_candidates(cleaned)
-    for cand in candidates:
-        try:
-            return model.model_validate_json(cand)
-        except ValidationError:
-            pass
-        try:
-            from json_repair import repair_json
+    root = dict(schema)
 
-            data = repair_json(cand, return_objects=True)
-            if isinstance(data, dict):
-                return model.model_validate(data)
-        except (ValidationError, ValueError):
+    def resolve(ref: str) -> Any:
+        if not ref.startswith("#/"):
+            raise ValueError(f"cannot inline a non-local $ref {ref!r}")
+        target: Any = root
+        for part in ref[2:].split("/"):
+            target = target[part]
+        return target
+
+    def walk(node: Any, seen: tuple[str, ...]) -> Any:
+        if isinstance(node, Mapping):
+            ref = node.get("$ref")
+            if isinstance(ref, str):
+                if ref in seen:
+                    raise ValueError(f"recursive $ref {ref!r} cannot be inlined")
+                merged = {**resolve(ref), **{k: v for k, v in node.items() if k != "$ref"}}
+                return walk(merged, (*seen, ref))
+            return {
+                k: walk(v, seen)
+                for k, v in node.items()
+                if k not in ("$defs", "definitions", "title")
+            }
+        if isinstance(node, list):
+            return [walk(v, seen) for v in node]
+        return copy.deepcopy(node)
+
+    out = walk(root, ())
+    assert isinstance(out, dict)
+    return out
+
+
+# --------------------------------------------------------------------------- errors
+
+
+def _litellm() -> Any:
+    os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+    import litellm
+
+    litellm.suppress_debug_info = True
+    return litellm
+
+
+def _headers_of(exc: BaseException) -> Mapping[str, str]:
+    """Response headers of a litellm/OpenAI exception (lower-case keys), if any."""
+    for source in (
+        getattr(exc, "litellm_response_headers", None),
+        getattr(getattr(exc, "response", None), "headers", None),
+    ):
+        if source is not None:
+            try:
+                return {str(k).lower(): str(v) for k, v in source.items()}
+            except Exception:  # an unexpected headers type: try the next source
+                continue
+    return {}
+
+
+def _parse_retry_after(headers: Mapping[str, str], now: float | None = None) -> float | None:
+    """Seconds to wait from ``retry-after-ms`` or ``retry-after`` (seconds or HTTP date)."""
+    for name in ("retry-after-ms", "llm_provider-retry-after-ms"):
+        value = headers.get(name)
+        if value:
+            try:
+                seconds = float(value) / 1000.0
+            except ValueError:
+                continue
+            if math.isfinite(seconds):
+                return max(0.0, seconds)
+    for name in ("retry-after", "llm_provider-retry-after"):
+        value = headers.get(name)
+        if not value:
             continue
-    if cleaned.count("{") > cleaned.count("}") and "{" in cleaned:
-        raise JudgeError("the reply's JSON is cut off", code="truncated", raw=text)
-    raise JudgeError(
-        f"no JSON object in the reply matches {model.__name__}", code="parse_error", raw=text
-    )
+        try:
+            seconds = float(value)
+        except ValueError:
+            try:
+                when = email.utils.parsedate_to_datetime(value)
+            except (TypeError, ValueError):
+                continue
+            seconds = when.timestamp() - (time.time() if now is None else now)
+        if math.isfinite(seconds):
+            return max(0.0, seconds)
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class _ErrorInfo:
+    status: int | None
+    message: str
+    code: str
+    param: str
+
+    @property
+    def lower(self) -> str:
+        return f"{self.message} {self.code} {self.param}".lower()
+
+
+def _error_info(exc: BaseException) -> _ErrorInfo:
+    status = getattr(exc, "status_code", None)
+    try:
+        status = int(status) if status is not None else None
+    except (TypeError, ValueError):
+        status = None
+    body = getattr(exc, "body", None)
+    code = param = ""
+    if isinstance(body, Mapping):
+        err = body.get("error") if isinstance(body.get("error"), Mapping) else body
+        code = str(err.get("code") or "")
+        param = str(err.get("param") or "")
+    if not code and isinstance(getattr(exc, "code", None), str):
+        code = str(exc.code)  # type: ignore[attr-defined]
+    return _ErrorInfo(status, str(exc), code, param)
+
+
+def _caused_by_connection(exc: BaseException) -> bool:
+    seen = 0
+    node: BaseException | None = exc
+    while node is not None and seen < 10:
+        name = type(node).__name__
+        if "APIConnectionError" in name or "ConnectError" in name or "ConnectorError" in name:
+            return True
+        if isinstance(node, ConnectionError):
+            return True
+        node = node.__cause__ or node.__context__
+        seen += 1
+    return "connection error" in str(exc).lower()
+
+
+def _is_context_error(exc: BaseException, info: _ErrorInfo) -> bool:
+    if type(exc).__name__ == "ContextWindowExceededError":
+        return True
+    return info.status in (400, 413, 422, None) and any(w in info.lower for w in _CONTEXT_WORDS)
+
+
+def _is_bad_request(exc: BaseException, info: _ErrorInfo) -> bool:
+    name = type(exc).__name__
+    return info.status in (400, 422) or name in ("BadRequestError", "UnsupportedParamsError")
+
+
+def _map_error(exc: BaseException, redact: Any) -> JudgeError:
+    """Translate a litellm/OpenAI/httpx exception into a JudgeError with a code."""
+    info = _error_info(exc)
+    name = type(exc).__name__
+    message = redact(f"{name}: {info.message}" if info.message else name)
+    status = info.status
+    if _is_context_error(exc, info):
+        return JudgeError(message, code="context_too_long")
+    if name == "AuthenticationError" or status == 401:
+        return JudgeError(message, code="auth_error")
+    if name == "PermissionDeniedError" or status == 403:
+        return JudgeError(message, code="auth_error")
+    if name == "RateLimitError" or status == 429:
+        if "insufficient_quota" in info.lower or "exceeded your current quota" in info.lower:
+            return JudgeError(message, code="quota_exceeded")
+        return JudgeError(
+            message,
+            code="rate_limited",
+            retryable=True,
+            retry_after=_parse_retry_after(_headers_of(exc)),
+        )
+    if name in ("Timeout", "APITimeoutError", "TimeoutError") or status == 408:
+        return JudgeError(message, code="timeout", retryable=True)
+    if name == "APIConnectionError" or (
+        (status is None or status == 500) and _caused_by_connection(exc)
+    ):
+        return JudgeError(message, code="connection_error", retryable=True)
+    if (status is not None and status >= 500) or name in (
+        "InternalServerError",
+        "ServiceUnavailableError",
+        "APIError",
+    ):
+        return JudgeError(
+            message,
+            code="server_error",
+            retryable=True,
+            retry_after=_parse_retry_after(_headers_of(exc)),
+        )
+    if name == "ContentPolicyViolationError":
+        return JudgeError(message, code="content_filter")
+    if name == "NotFoundError" or status == 404:
+        return JudgeError(message, code="bad_request")
+    if _is_bad_request(exc, info):
+        return JudgeError(message, code="bad_request")
+    return JudgeError(message, code="error")
+
+
+def _next_mode(mode: str, lowered_error: str) -> str | None:
+    """The structured-output mode to try after ``mode`` was rejected."""
+    if mode == "json_schema":
+        if any(w in lowered_error for w in _REF_WORDS):
+            return "json_schema_inline"
+        return "json_object"
+    if mode == "json_schema_inline":
+        return "json_object"
+    if mode == "json_object":
+        return "prompt"
+    return None
+
+
+def _json_safe(value: Any) -> Any:
+    try:
+        json.dumps(value)
+        return value
+    except (TypeError, ValueError):
+        if isinstance(value, Mapping):
+            return {str(k): _json_safe(v) for k, v in value.items()}
+        if isinstance(value, list | tuple):
+            return [_json_safe(v) for v in value]
+        return repr(value)
+
+
+def _is_secret_option(name: str) -> bool:
+    return bool(_SECRET_NAME.search(name))
+
+
+# --------------------------------------------------------------------------- judge
 
 
 class LiteLLMJudge:
@@ -128,29 +610,56 @@ class LiteLLMJudge:
     model : str
         A litellm model string: ``"openai/gpt-4o-mini"``, ``"anthropic/claude-..."``,
         ``"ollama_chat/llama3"``, or ``"openai/<name>"`` with ``api_base`` for a
-        local OpenAI-compatible server.
+        local OpenAI-compatible server (vLLM, llama.cpp, LM Studio, ...).
     api_base : str, optional
         Base URL of the provider (e.g. ``"http://127.0.0.1:8000/v1"``).
     api_key : str, optional
-        API key; passed to litellm only, never logged, cached or recorded.
-    temperature : float, default 0.0
-        Sampling temperature.
+        API key; passed to litellm only. It is never part of :meth:`identity`,
+        the ``repr``, log messages or error messages (it is redacted from
+        provider errors that echo it).
+    temperature : float or None, default 0.0
+        Sampling temperature; None sends none. Dropped automatically (with one
+        warning) if the model rejects the parameter.
     max_tokens : int, default 2048
-        Completion budget per call, in tokens.
+        Completion budget per request, in tokens. Re-asks after a cut-off use
+        twice as much (within the model's known output limit).
     timeout : float, default 60
-        Seconds per LLM call.
-    num_retries : int, default 0
-        Retries inside litellm (the engine does its own).
+        Seconds per HTTP request (not per row): passed to litellm and enforced
+        around each request.
+    num_retries : int, default 4
+        Retry budget the *engine* uses for retryable errors. The judge itself
+        makes litellm and the OpenAI client send exactly one HTTP request per
+        attempt (``num_retries=0``, ``max_retries=0``).
+    structured_output : {"auto", "json_schema", "json_schema_inline", "json_object", "prompt"}
+        Structured-output mode to start with (see :data:`STRUCTURED_OUTPUT_MODES`);
+        ``"auto"`` (default) starts with ``json_schema`` unless litellm knows the
+        model does not accept ``response_format``. On a 400 that rejects the
+        mode, the judge moves to the next mode once, logs a warning on the
+        ``"ragnotebook"`` logger and records the mode in :meth:`identity`.
     **litellm_kwargs
-        Other options passed to ``litellm.acompletion`` (e.g. ``top_p``, ``seed``).
+        Other options passed to ``litellm.acompletion`` (e.g. ``top_p``, ``seed``,
+        ``extra_headers``). Secret-looking options are kept out of :meth:`identity`.
+
+    Attributes
+    ----------
+    structured_output : str
+        The structured-output mode in force.
+    temperature_dropped : bool
+        Whether the model rejected ``temperature`` and it is no longer sent.
 
     Examples
     --------
-    >>> judge = LiteLLMJudge("openai/gpt-4o-mini", api_key="sk-...")
+    >>> judge = LiteLLMJudge("openai/gpt-4o-mini", api_key="sk-secret", num_retries=2)
     >>> judge.judge_id
     'litellm:openai/gpt-4o-mini'
-    >>> "api_key" in judge.identity()
+    >>> judge.num_retries
+    2
+    >>> "sk-secret" in repr(judge) or "sk-secret" in json.dumps(judge.identity())
     False
+    >>> local = LiteLLMJudge("openai/qwen2.5", api_base="http://127.0.0.1:8000/v1",
+    ...                      structured_output="json_object", seed=7)
+    >>> local.identity()["structured_output"], local.identity()["options"]
+    ('json_object', {'seed': 7})
     """
 
     def __init__(
@@ -162,11 +671,28 @@ class LiteLLMJudge:
         temperature: float | None = 0.0,
         max_tokens: int = 2048,
         timeout: float = 60.0,
-        num_retries: int = 0,
+        num_retries: int = 4,
+        structured_output: str = "auto",
         **litellm_kwargs: Any,
     ) -> None:
         if not isinstance(model, str) or not model.strip():
             raise ValueError("model must be a non-empty litellm model string")
+        if structured_output != "auto" and structured_output not in STRUCTURED_OUTPUT_MODES:
+            raise ValueError(
+                f"structured_output must be 'auto' or one of {STRUCTURED_OUTPUT_MODES}, "
+                f"got {structured_output!r}"
+            )
+        if int(max_tokens) < 1:
+            raise ValueError(f"max_tokens must be >= 1, got {max_tokens}")
+        if float(timeout) <= 0:
+            raise ValueError(f"timeout must be > 0, got {timeout}")
+        if int(num_retries) < 0:
+            raise ValueError(f"num_retries must be >= 0, got {num_retries}")
+        for reserved in ("model", "messages", "stream", "n"):
+            if reserved in litellm_kwargs:
+                raise TypeError(f"{reserved!r} cannot be passed as a litellm option")
+        for retry_name in ("max_retries",):
+            litellm_kwargs.pop(retry_name, None)  # the engine owns retries
         self.model = model.strip()
         self.api_base = api_base
         self._api_key = api_key
@@ -175,90 +701,415 @@ class LiteLLMJudge:
         self.timeout = float(timeout)
         self.num_retries = int(num_retries)
         self.litellm_kwargs = dict(litellm_kwargs)
+        self._requested_mode = structured_output
+        self._mode: str | None = None if structured_output == "auto" else structured_output
+        self._custom_format = "response_format" in self.litellm_kwargs
+        self._send_temperature = temperature is not None
+        self.temperature_dropped = False
+        self._lock = threading.Lock()
+        self._probed = False
+        self._gate_lock: asyncio.Lock | None = None
+        self._gate_loop: asyncio.AbstractEventLoop | None = None
+        self._cost_unknown = False
+        self._output_limit: int | None | bool = False  # False: not looked up yet
+
+    # ------------------------------------------------------------------ identity
 
     @property
     def judge_id(self) -> str:
         """``"litellm:<model>"``."""
         return f"litellm:{self.model}"
 
+    @property
+    def structured_output(self) -> str:
+        """The structured-output mode in force (``"custom"`` for a user ``response_format``)."""
+        if self._custom_format:
+            return "custom"
+        if self._mode is None:
+            with self._lock:
+                if self._mode is None:
+                    self._mode = self._initial_mode()
+        return self._mode
+
+    @property
+    def max_call_seconds(self) -> float:
+        """Upper bound of one :meth:`acall`'s duration (every request may take ``timeout``).
+
+        An engine that puts its own deadline around ``acall`` should not use less.
+        """
+        return self.timeout * MAX_REQUESTS_PER_CALL + 5.0
+
+    def _initial_mode(self) -> str:
+        try:
+            supported = _litellm().get_supported_openai_params(model=self.model)
+        except Exception:
+            supported = None
+        if isinstance(supported, list) and "response_format" not in supported:
+            return "prompt"
+        return "json_schema"
+
     def __repr__(self) -> str:
         return f"LiteLLMJudge({self.model!r}, api_base={self.api_base!r})"
 
     def identity(self) -> dict[str, Any]:
-        """Model, sampling parameters and prompt versions (never the API key)."""
+        """Everything that changes the judge's answers, JSON-safe, without secrets.
+
+        Returns
+        -------
+        dict
+            ``judge``, ``model``, ``api_base``, ``temperature`` (a number, None,
+            or ``"dropped"`` after the model rejected it), ``max_tokens``,
+            ``options`` (litellm options minus secret-looking ones),
+            ``structured_output`` (the mode in force) and ``prompt_versions``.
+            It can change once during a run, when the judge adapts to a provider.
+
+        Examples
+        --------
+        >>> ident = LiteLLMJudge("openai/gpt-4o-mini", api_key="sk-1", top_p=0.5).identity()
+        >>> ident["model"], ident["temperature"], ident["options"]
+        ('openai/gpt-4o-mini', 0.0, {'top_p': 0.5})
+        """
         return {
             "judge": self.judge_id,
             "model": self.model,
             "api_base": self.api_base,
-            "temperature": self.temperature,
+            "temperature": "dropped" if self.temperature_dropped else self.temperature,
             "max_tokens": self.max_tokens,
-            "options": {k: v for k, v in sorted(self.litellm_kwargs.items()) if "key" not in k},
+            "options": {
+                k: _json_safe(v)
+                for k, v in sorted(self.litellm_kwargs.items())
+                if not _is_secret_option(k)
+            },
+            "structured_output": self.structured_output,
             "prompt_versions": prompts.versions(),
         }
 
+    def _redact(self, text: str) -> str:
+        secrets = [self._api_key or ""]
+        secrets += [
+            v for k, v in self.litellm_kwargs.items() if _is_secret_option(k) and isinstance(v, str)
+        ]
+        for secret in secrets:
+            if secret and len(secret) >= 4:
+                text = text.replace(secret, "***")
+        return text
+
+    # ------------------------------------------------------------------ calls
+
     async def acomplete(self, task: Task) -> Answer:
-        """Render the task's prompt, call the model and parse the reply.
+        """Answer one task (:meth:`acall` without the usage).
+
+        Parameters
+        ----------
+        task : Task
+
+        Returns
+        -------
+        Claims, Verdicts or Explanation
+        """
+        answer, _ = await self.acall(task)
+        return answer
+
+    async def acall(self, task: Task) -> tuple[Answer, Usage]:
+        """Answer one task and report the tokens, cost and requests it took.
+
+        Parameters
+        ----------
+        task : Task
+
+        Returns
+        -------
+        answer : Claims, Verdicts or Explanation
+            The validated answer for the task's kind.
+        usage : Usage
+            Summed over every HTTP request the call made.
 
         Raises
         ------
         JudgeError
-            With a ``code`` telling the engine whether to retry.
+            ``code`` / ``retryable``: ``rate_limited`` (yes, with ``retry_after``),
+            ``server_error`` (yes), ``timeout`` (yes), ``connection_error`` (yes),
+            ``parse_error`` (yes, ``raw`` kept), ``empty_content`` (yes),
+            ``truncated`` (yes), ``context_too_long`` (no), ``auth_error`` (no),
+            ``quota_exceeded`` (no), ``content_filter`` (no), ``bad_request`` (no).
+            The error's ``usage`` attribute holds the :class:`Usage` spent before
+            the failure.
         """
-        litellm = _litellm()
+        tally = _Tally()
+        try:
+            answer = await self._solve(task, tally, 0, self.max_tokens)
+        except JudgeError as err:
+            err.usage = tally.usage()  # type: ignore[attr-defined]
+            raise
+        return answer, tally.usage()
+
+    async def _solve(self, task: Task, tally: _Tally, depth: int, budget: int) -> Answer:
+        """Ask, re-asking with a larger budget or split items when the reply is cut off."""
         answer_model = ANSWER_MODELS[task.kind]
+        grown = False
+        while True:
+            content, finish, completion_tokens = await self._request(task, budget, tally)
+            try:
+                if finish == "length":
+                    visible = _strip_thinking(content or "")
+                    raise JudgeError(
+                        "the reply was cut off by the token budget (finish_reason=length)"
+                        + ("" if visible else " before any answer"),
+                        code="truncated" if visible else "empty_content",
+                        retryable=True,
+                        raw=content,
+                    )
+                if content is None or not content.strip():
+                    raise JudgeError(
+                        f"the judge returned {'null' if content is None else 'empty'} content "
+                        f"(finish_reason={finish!r})",
+                        code="empty_content",
+                        retryable=True,
+                        raw=content,
+                    )
+                answer = parse_reply(content, answer_model)
+                return answer  # type: ignore[return-value]
+            except JudgeError as err:
+                cut_off = finish == "length" or (
+                    err.code == "truncated" and completion_tokens >= 0.9 * budget
+                )
+                if not cut_off:
+                    if err.code == "truncated":  # stopped early with broken JSON: malformed
+                        err.code = "parse_error"
+                        err.args = (
+                            "the reply's JSON is unterminated although the model stopped "
+                            "before its token budget",
+                        )
+                    raise
+                if err.code == "truncated" and len(task.items) > 1 and depth < MAX_SPLIT_DEPTH:
+                    return await self._split(task, tally, depth, budget)
+                bigger = self._grow(budget)
+                if grown or bigger <= budget:
+                    err.code = "truncated"
+                    raise
+                logger.info(
+                    "ragnotebook: %s reply to a %s task was cut off at %d tokens; asking again "
+                    "with %d",
+                    self.model,
+                    task.kind,
+                    budget,
+                    bigger,
+                )
+                budget, grown = bigger, True
+
+    async def _split(self, task: Task, tally: _Tally, depth: int, budget: int) -> Answer:
+        from ragnotebook.tasks import Verdicts
+
+        half = len(task.items) // 2
+        parts = (task.items[:half], task.items[half:])
+        logger.info(
+            "ragnotebook: %s reply to a %s task with %d items was cut off; splitting it in two",
+            self.model,
+            task.kind,
+            len(task.items),
+        )
+        verdicts = []
+        for items in parts:  # sequential: the engine's concurrency limit stays true
+            sub = Task(
+                task.kind,
+                task.metric,
+                question=task.question,
+                text=task.text,
+                items=items,
+                chunks=task.chunks,
+                source=task.source,
+                extra=task.extra,
+            )
+            answer = await self._solve(sub, tally, depth + 1, budget)
+            assert isinstance(answer, Verdicts)
+            verdicts.extend(answer.verdicts)
+        return Verdicts(verdicts=verdicts)
+
+    def _grow(self, budget: int) -> int:
+        if self._output_limit is False:
+            limit: int | None = None
+            try:
+                value = _litellm().get_max_tokens(self.model)
+                limit = int(value) if value else None
+            except Exception:
+                limit = None
+            self._output_limit = limit
+        cap = self._output_limit if isinstance(self._output_limit, int) else MAX_REASK_TOKENS
+        return max(budget, min(budget * 2, cap))
+
+    async def _request(
+        self, task: Task, budget: int, tally: _Tally
+    ) -> tuple[str | None, str | None, int]:
+        """One answered request (after any mode/temperature adaptation); maps failures.
+
+        The first request of a judge runs alone: others wait until it is answered,
+        so a provider that rejects the structured-output mode or the temperature
+        sees the rejected shape once, not once per call in flight.
+        """
+        if not self._probed:
+            async with self._gate():
+                if not self._probed:
+                    try:
+                        return await self._send(task, budget, tally)
+                    finally:
+                        self._probed = True
+        return await self._send(task, budget, tally)
+
+    def _gate(self) -> asyncio.Lock:
+        loop = asyncio.get_running_loop()
+        with self._lock:
+            if self._gate_lock is None or self._gate_loop is not loop:
+                self._gate_lock = asyncio.Lock()
+                self._gate_loop = loop
+            return self._gate_lock
+
+    async def _send(
+        self, task: Task, budget: int, tally: _Tally
+    ) -> tuple[str | None, str | None, int]:
+        litellm = _litellm()
+        while True:
+            if tally.requests >= MAX_REQUESTS_PER_CALL:
+                raise JudgeError(
+                    f"gave up after {tally.requests} requests for one {task.kind} task "
+                    "(replies kept being cut off)",
+                    code="truncated",
+                    retryable=True,
+                )
+            mode = self.structured_output
+            send_temperature = self._send_temperature
+            kwargs = self._kwargs(task, mode, send_temperature, budget)
+            tally.requests += 1
+            try:
+                response = await asyncio.wait_for(
+                    litellm.acompletion(**kwargs), timeout=self.timeout + 1.0
+                )
+            except TimeoutError:
+                raise JudgeError(
+                    f"no reply within {self.timeout:g} s", code="timeout", retryable=True
+                ) from None
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                if self._adapt(exc, mode, send_temperature):
+                    continue
+                raise _map_error(exc, self._redact) from None
+            return self._read(response, tally)
+
+    def _kwargs(
+        self, task: Task, mode: str, send_temperature: bool, budget: int
+    ) -> dict[str, Any]:
+        answer_model = ANSWER_MODELS[task.kind]
+        schema = answer_model.model_json_schema()
+        hint = None
+        if mode in ("json_object", "prompt"):
+            hint = json.dumps(inline_schema(schema), ensure_ascii=False)
         kwargs: dict[str, Any] = {
-            "model": self.model,
-            "messages": prompts.render(task),
-            "max_tokens": self.max_tokens,
-            "timeout": self.timeout,
-            "num_retries": self.num_retries,
-            "response_format": {
-                "type": "json_schema",
-                "json_schema": {
-                    "name": answer_model.__name__,
-                    "schema": answer_model.model_json_schema(),
-                },
-            },
             **self.litellm_kwargs,
+            "model": self.model,
+            "messages": prompts.render(task, schema_hint=hint),
+            "max_tokens": budget,
+            "timeout": self.timeout,
+            "num_retries": 0,
+            "max_retries": 0,
         }
-        if self.temperature is not None:
+        if mode == "json_schema":
+            kwargs["response_format"] = _schema_format(answer_model.__name__, schema)
+        elif mode == "json_schema_inline":
+            kwargs["response_format"] = _schema_format(answer_model.__name__, inline_schema(schema))
+        elif mode == "json_object":
+            kwargs["response_format"] = {"type": "json_object"}
+        if send_temperature:
             kwargs["temperature"] = self.temperature
         if self.api_base:
             kwargs["api_base"] = self.api_base
         if self._api_key:
             kwargs["api_key"] = self._api_key
+        return kwargs
+
+    def _adapt(self, exc: BaseException, mode: str, sent_temperature: bool) -> bool:
+        """Adapt to a 400 that rejects the temperature or the structured-output mode.
+
+        Returns True when the request should be sent again right away. The change
+        happens once per judge even when several calls fail at the same time;
+        calls that failed with an already-replaced setting just retry.
+        """
+        info = _error_info(exc)
+        if not _is_bad_request(exc, info) or _is_context_error(exc, info):
+            return False
+        lowered = info.lower
+        if sent_temperature and ("temperature" in lowered):
+            with self._lock:
+                if self._send_temperature:
+                    self._send_temperature = False
+                    self.temperature_dropped = True
+                    warnings.warn(
+                        f"{self.model} does not accept temperature={self.temperature!r}; "
+                        "ragnotebook no longer sends it for this judge (recorded in the run "
+                        "metadata and the cache key)",
+                        UserWarning,
+                        stacklevel=2,
+                    )
+            return True
+        if mode in ("custom", "prompt") or not any(w in lowered for w in _FORMAT_WORDS):
+            return False
+        with self._lock:
+            if self._mode != mode:
+                return True  # another call already switched
+            following = _next_mode(mode, lowered)
+            if following is None:
+                return False
+            self._mode = following
+        logger.warning(
+            "ragnotebook: %s rejected structured output mode %r (%s); using %r for this judge "
+            "from now on",
+            self.model,
+            mode,
+            self._redact(info.message)[:300],
+            following,
+        )
+        return True
+
+    def _read(self, response: Any, tally: _Tally) -> tuple[str | None, str | None, int]:
+        usage = getattr(response, "usage", None)
+        prompt_tokens = int(getattr(usage, "prompt_tokens", 0) or 0)
+        completion_tokens = int(getattr(usage, "completion_tokens", 0) or 0)
+        tally.prompt_tokens += prompt_tokens
+        tally.completion_tokens += completion_tokens
+        cost = self._cost(response)
+        if cost is None:
+            tally.cost_known = False
+        else:
+            tally.cost += cost
         try:
-            response = await litellm.acompletion(**kwargs)
-        except Exception as exc:
-            raise _map_error(exc) from None
-        choice = response.choices[0]
-        content = choice.message.content
-        if choice.finish_reason == "length":
-            raise JudgeError(
-                "the reply was cut off (finish_reason=length)",
-                code="truncated",
-                retryable=True,
-                raw=content,
-            )
-        return parse_reply(content, answer_model)  # type: ignore[return-value]
+            choice = response.choices[0]
+        except (AttributeError, IndexError, TypeError):
+            return None, None, completion_tokens
+        message = getattr(choice, "message", None)
+        content = getattr(message, "content", None)
+        if content is not None and not isinstance(content, str):
+            content = str(content)
+        return content, getattr(choice, "finish_reason", None), completion_tokens
+
+    def _cost(self, response: Any) -> float | None:
+        if self._cost_unknown:
+            return None
+        hidden = getattr(response, "_hidden_params", None) or {}
+        value = hidden.get("response_cost") if isinstance(hidden, Mapping) else None
+        if value is None:
+            try:
+                value = _litellm().completion_cost(completion_response=response)
+            except Exception:  # unknown model, odd response: the cost is unknown
+                self._cost_unknown = True
+                return None
+        try:
+            cost = float(value)
+        except (TypeError, ValueError):
+            return None
+        return cost if math.isfinite(cost) and cost >= 0 else None
 
 
-def _map_error(exc: Exception) -> JudgeError:
-    name = type(exc).__name__
-    text = str(exc)
-    status = getattr(exc, "status_code", None)
-    if "ContextWindowExceeded" in name or "context_length_exceeded" in text:
-        return JudgeError(text, code="context_too_long")
-    if "Authentication" in name or status == 401:
-        return JudgeError(text, code="auth_error")
-    if "RateLimit" in name or status == 429:
-        return JudgeError(text, code="rate_limited", retryable=True)
-    if "Timeout" in name:
-        return JudgeError(text, code="timeout", retryable=True)
-    if (status is not None and int(status) >= 500) or "InternalServer" in name:
-        return JudgeError(text, code="server_error", retryable=True)
-    if "BadRequest" in name or status == 400:
-        return JudgeError(text, code="bad_request")
-    if "APIConnection" in name:
-        return JudgeError(text, code="connection_error", retryable=True)
-    return JudgeError(f"{name}: {text}", code="error")
+def _schema_format(name: str, schema: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "type": "json_schema",
+        "json_schema": {"name": name, "schema": schema, "strict": False},
+    }

@@ -45,8 +45,9 @@ _VERSION = "offline-v1"
 #: Minimum share of a claim's weight matched by one sentence of the opposite
 #: polarity before a negation mismatch counts as a contradiction.
 _NEG_MIN = 0.5
-_AFFIRM = frozenset(
+_YES_NO = frozenset(
     {"yes", "yeah", "yep", "correct", "true", "是", "是的", "对", "はい", "네", "예"}
+    | {"no", "nope", "false", "incorrect", "不", "不是", "いいえ", "아니요", "아니오"}
 )
 _PERSONAL = frozenset(
     [
@@ -378,8 +379,9 @@ class OfflineJudge:
         out: list[Verdict] = []
         for it in task.items:
             claim = it.text
-            if task.question and normalize(claim).strip(" .!,").lower() in _AFFIRM:
-                # a bare "Yes." asserts the question itself
+            if task.question and normalize(claim).strip(" .!,").lower() in _YES_NO:
+                # a bare "Yes." / "No." answers the question: check that what the question
+                # is about is in the context (the polarity itself cannot be read off words)
                 claim = task.question.rstrip(" ?？")
             _, verdict, sup, reason = self._assess(claim, docs, weights, lang, idx)
             sup = [idx[i] for i in sup]

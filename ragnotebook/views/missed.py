@@ -1,0 +1,147 @@
+"""The missed-claims chart: per question, the claims the retrieval or the answer got wrong.
+
+Examples
+--------
+>>> import ragnotebook
+>>> from ragnotebook.views.missed import missed_claims
+>>> scored = ragnotebook.load_sample("quickstart").rag.evaluate(model="offline", progress=False)
+>>> [t.name for t in missed_claims(scored, top=5).data]
+['ground-truth claim not found in chunks', 'answer claim contradicted', 'answer claim not verifiable']
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from ragnotebook import frame
+from ragnotebook.views._data import require_scored, row_names, text_values
+from ragnotebook.views._html import hover_lines, hover_text, plotly_text, shorten
+from ragnotebook.views._style import ORANGE, PURPLE, VERMILLION, check_theme, style_figure
+
+__all__ = ["missed_claims"]
+
+#: (metric, verdicts, legend name, colour) of each kind of problem claim.
+_KINDS = (
+    ("context_recall", ("no",), "ground-truth claim not found in chunks", VERMILLION),
+    ("faithfulness", ("no",), "answer claim contradicted", PURPLE),
+    ("faithfulness", ("unsure",), "answer claim not verifiable", ORANGE),
+)
+
+
+def _claim_list(claims: list[str], limit: int = 6) -> str:
+    lines = [hover_text(f"• {c}", width=70, limit=160) for c in claims[:limit]]
+    if len(claims) > limit:
+        lines.append(f"… and {len(claims) - limit} more")
+    return hover_lines(*lines)
+
+
+def missed_claims(df: pd.DataFrame, *, top: int = 20, theme: str = "light") -> Any:
+    """Per question, the ground-truth claims not found and the answer claims not supported.
+
+    One horizontal stacked bar per row with at least one problem claim: ground-truth
+    claims the retrieved chunks do not support (context recall ``no``), answer claims
+    the chunks contradict (faithfulness ``no``) and answer claims they do not mention
+    (faithfulness ``unsure``). Rows are sorted worst first (most problem claims, then
+    most missed ground-truth claims); hovering a bar lists its claims.
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        A frame scored with context recall and/or faithfulness.
+    top : int, default 20
+        Show at most this many rows.
+    theme : {"light", "dark"}, default "light"
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+        Three bar traces (one per kind of problem, always present, possibly empty);
+        ``y`` holds the row labels (``name · question``), top to bottom.
+
+    Raises
+    ------
+    ValueError
+        If the frame has no claim-level metric.
+
+    Examples
+    --------
+    >>> import pandas as pd, ragnotebook
+    >>> df = pd.DataFrame({"question": ["Where?"], "answer": ["It is on Pier 4. It has a cafe."],
+    ...                    "contexts": [["The museum is on Pier 4."]]})
+    >>> fig = missed_claims(ragnotebook.faithfulness(df, model="offline", progress=False))
+    >>> [(t.name, list(t.x)) for t in fig.data if len(t.x)]
+    [('answer claim not verifiable', [1])]
+    """
+    import plotly.graph_objects as go
+
+    check_theme(theme)
+    metrics = require_scored(df)
+    if not {"context_recall", "faithfulness"} & set(metrics):
+        raise ValueError("missed_claims needs context_recall or faithfulness scores")
+    plain = df.reset_index(drop=True)
+    claims = frame.claims(plain)
+    n = len(plain)
+    per_kind: list[list[list[str]]] = []
+    counts = np.zeros((len(_KINDS), n), dtype=int)
+    for ki, (metric, verdicts, _, _) in enumerate(_KINDS):
+        sel = claims[(claims["metric"] == metric) & claims["verdict"].isin(verdicts)]
+        lists: list[list[str]] = [[] for _ in range(n)]
+        for row, claim in zip(sel["row"].tolist(), sel["claim"].tolist(), strict=True):
+            lists[int(row)].append(str(claim))
+        per_kind.append(lists)
+        counts[ki] = [len(x) for x in lists]
+    total = counts.sum(axis=0)
+    order = sorted(np.flatnonzero(total > 0), key=lambda r: (-total[r], -counts[0][r], r))
+    shown = order[:top]
+    names, questions = row_names(plain), text_values(plain, "question")
+    labels = [plotly_text(f"{names[r]} · {shorten(questions[r], 48)}") for r in shown]
+    fig = go.Figure()
+    for ki, (_, _, kind_name, color) in enumerate(_KINDS):
+        keep = [i for i, r in enumerate(shown) if counts[ki][r]]
+        fig.add_trace(
+            go.Bar(
+                orientation="h",
+                x=[int(counts[ki][shown[i]]) for i in keep],
+                y=[labels[i] for i in keep],
+                name=kind_name,
+                marker={"color": color},
+                hoverinfo="text",
+                hovertext=[
+                    hover_lines(
+                        f"<b>{plotly_text(names[shown[i]])}</b>",
+                        hover_text(questions[shown[i]], width=70, limit=200),
+                        f"{counts[ki][shown[i]]} × {kind_name}:",
+                        _claim_list(per_kind[ki][shown[i]]),
+                    )
+                    for i in keep
+                ],
+            )
+        )
+    title = (
+        "Missed and unsupported claims, worst rows first"
+        f"<br><sup>{len(shown)} of {int((total > 0).sum())} rows with problem claims shown "
+        f"({n} rows in all); hover a bar to read its claims</sup>"
+    )
+    style_figure(fig, title, theme, height=max(300, 150 + 30 * len(shown)))
+    fig.update_layout(
+        barmode="stack",
+        legend={"orientation": "h", "y": 1.0, "yanchor": "bottom", "x": 0.0},
+        margin={"t": 110},
+    )
+    fig.update_yaxes(
+        title_text="row · question",
+        autorange="reversed",
+        categoryorder="array",
+        categoryarray=labels,
+        showgrid=False,
+    )
+    fig.update_xaxes(title_text="claims (count)", dtick=1 if total.max(initial=0) <= 12 else None)
+    if not shown:
+        fig.add_annotation(
+            text="No missed or unsupported claims.", showarrow=False, x=0.5, y=0.5,
+            xref="paper", yref="paper",
+        )  # fmt: skip
+    return fig

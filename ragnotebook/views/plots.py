@@ -1,0 +1,351 @@
+"""Charts of a scored frame: precision@k by rank and the score distributions.
+
+Each function returns a :class:`plotly.graph_objects.Figure`; data strings in hover
+text, tick labels and legend names are escaped (see :mod:`ragnotebook.views._html`).
+:func:`missed_claims` lives in :mod:`ragnotebook.views.missed` and is re-exported here.
+
+Examples
+--------
+>>> import ragnotebook
+>>> from ragnotebook.views.plots import scores
+>>> scored = ragnotebook.load_sample("quickstart").rag.evaluate(model="offline", progress=False)
+>>> fig = scores(scored)
+>>> fig.layout.title.text.startswith("Score distribution")
+True
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from ragnotebook import frame
+from ragnotebook.views._data import METRIC_LABELS, SCORED_STATUSES, require_scored, score_table
+from ragnotebook.views._html import hover_lines, plotly_text, shorten
+from ragnotebook.views._style import (
+    GROUP_COLORS,
+    STATUS_COLORS,
+    STATUS_LABELS,
+    check_theme,
+    style_figure,
+)
+from ragnotebook.views.missed import missed_claims
+
+__all__ = ["missed_claims", "precision_at_k", "scores"]
+
+
+def _go() -> Any:
+    try:
+        import plotly.graph_objects as go
+    except ImportError as exc:  # pragma: no cover - exercised without plotly only
+        raise ImportError(
+            "ragnotebook charts need plotly: pip install 'ragnotebook[plot]'"
+        ) from exc
+    return go
+
+
+def _rgba(hex_color: str, alpha: float) -> str:
+    r, g, b = (int(hex_color[i : i + 2], 16) for i in (1, 3, 5))
+    return f"rgba({r},{g},{b},{alpha})"
+
+
+def _bootstrap_ci(values: np.ndarray, rng: np.random.Generator, n_boot: int = 1000) -> tuple:
+    if len(values) < 2:
+        return float(values.mean()), float(values.mean())
+    idx = rng.integers(0, len(values), size=(n_boot, len(values)))
+    means = values[idx].mean(axis=1)
+    return float(np.quantile(means, 0.025)), float(np.quantile(means, 0.975))
+
+
+def _groups(plain: pd.DataFrame, by: str | None) -> list[tuple[str, np.ndarray]]:
+    if by is None:
+        return [("", np.arange(len(plain)))]
+    if by not in plain.columns:
+        raise KeyError(f"by={by!r} is not a column of the frame")
+    keys = plain[by].astype("object").where(plain[by].notna(), "(missing)").astype(str)
+    return [(name, np.flatnonzero(keys.to_numpy() == name)) for name in pd.unique(keys)]
+
+
+def precision_at_k(
+    df: pd.DataFrame,
+    *,
+    by: str | None = None,
+    band: str = "iqr",
+    per_row: bool = False,
+    max_k: int | None = None,
+    theme: str = "light",
+    seed: int = 0,
+) -> Any:
+    """Mean precision@k by rank, with a band and the share of relevant chunks per rank.
+
+    At rank k, the mean is over rows that retrieved at least k chunks and were scored
+    with context precision (statuses ``ok``, ``no_context``, ``no_claims``).
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        A frame scored with context precision.
+    by : str, optional
+        A column whose values split the rows into overlaid groups (e.g. the retriever).
+    band : {"iqr", "ci"}, default "iqr"
+        Shade the interquartile range of precision@k, or a 95% bootstrap confidence
+        interval of its mean (seeded with ``seed``).
+    per_row : bool, default False
+        Also draw every row's curve as a thin grey line.
+    max_k : int, optional
+        Show ranks 1..max_k only.
+    theme : {"light", "dark"}, default "light"
+    seed : int, default 0
+        Seed of the bootstrap.
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+        Per group: the band (a closed polygon), bars of the share of relevant chunks, and
+        the mean line; x is the rank k (1 = first retrieved chunk).
+
+    Raises
+    ------
+    ValueError
+        If the frame was not scored with context precision, or ``band`` is unknown.
+
+    Examples
+    --------
+    >>> import ragnotebook
+    >>> judge = ragnotebook.MockJudge(judge_chunks=[["no", "yes"], ["yes", "yes"]])
+    >>> df = pd.DataFrame({"question": ["a", "b"], "ground_truth": ["a", "b"],
+    ...                    "contexts": [["x", "y"], ["z", "w"]]})
+    >>> scored = df.rag.context_precision(model=judge, progress=False)
+    >>> line = precision_at_k(scored).data[-1]
+    >>> line.name, list(line.x), list(line.y)
+    ('mean precision@k', [1, 2], [0.5, 0.75])
+    """
+    go = _go()
+    check_theme(theme)
+    if band not in ("iqr", "ci"):
+        raise ValueError(f"band must be 'iqr' or 'ci', got {band!r}")
+    if "context_precision" not in require_scored(df):
+        raise ValueError("this frame was not scored with context_precision")
+    plain = df.reset_index(drop=True)
+    table = score_table(plain)
+    scored_rows = np.flatnonzero(table["context_precision_status"].isin(SCORED_STATUSES))
+    ch = frame.chunks(plain)
+    ch = ch[ch["row"].isin(scored_rows)]
+    if max_k is not None:
+        ch = ch[ch["position"] <= max_k]
+    rng = np.random.default_rng(seed)
+    band_name = "interquartile range" if band == "iqr" else "95% bootstrap CI of the mean"
+    fig = go.Figure()
+    if per_row and len(ch):
+        xs: list[Any] = []
+        ys: list[Any] = []
+        for row, sub in ch.groupby("row", sort=True):
+            xs += [*sub["position"].tolist(), None]
+            ys += [*sub["precision_at_k"].tolist(), None]
+        fig.add_trace(
+            go.Scatter(x=xs, y=ys, mode="lines", name="one row", hoverinfo="skip",
+                       line={"color": "rgba(140,140,140,0.35)", "width": 1})
+        )  # fmt: skip
+    groups = _groups(plain, by)
+    for gi, (gname, rows) in enumerate(groups):
+        color = GROUP_COLORS[gi % len(GROUP_COLORS)]
+        prefix = f"{plotly_text(gname)}: " if by is not None else ""
+        sub = ch[ch["row"].isin(rows)]
+        if sub.empty:
+            continue
+        ks, means, lows, highs, shares, ns, n_rel = [], [], [], [], [], [], []
+        for k, part in sub.groupby("position", sort=True):
+            vals = part["precision_at_k"].to_numpy(dtype=float)
+            vals = vals[~np.isnan(vals)]
+            if not len(vals):
+                continue
+            lo, hi = (
+                (float(np.quantile(vals, 0.25)), float(np.quantile(vals, 0.75)))
+                if band == "iqr"
+                else _bootstrap_ci(vals, rng)
+            )
+            rel = int((part["verdict"] == "yes").sum())
+            ks.append(int(k))
+            means.append(round(float(vals.mean()), 6))
+            lows.append(round(lo, 6))
+            highs.append(round(hi, 6))
+            ns.append(len(part))
+            n_rel.append(rel)
+            shares.append(round(rel / len(part), 6))
+        head = f"<b>{plotly_text(gname)}</b>" if by is not None else ""
+        fig.add_trace(
+            go.Scatter(
+                x=ks + ks[::-1], y=highs + lows[::-1], fill="toself", mode="lines",
+                name=prefix + band_name, legendgroup=gname, hoverinfo="skip",
+                fillcolor=_rgba(color, 0.16), line={"width": 0, "color": color},
+            )
+        )  # fmt: skip
+        fig.add_trace(
+            go.Bar(
+                x=ks, y=shares, name=prefix + "share of relevant chunks", legendgroup=gname,
+                marker={"color": _rgba(color, 0.45), "line": {"color": color, "width": 1}},
+                hoverinfo="text",
+                hovertext=[
+                    hover_lines(head, f"rank {k}: {r} of {n} chunks relevant ({s:.0%})")
+                    for k, r, n, s in zip(ks, n_rel, ns, shares, strict=True)
+                ],
+            )
+        )  # fmt: skip
+        fig.add_trace(
+            go.Scatter(
+                x=ks, y=means, mode="lines+markers", name=prefix + "mean precision@k",
+                legendgroup=gname, line={"color": color, "width": 3}, marker={"size": 7},
+                hoverinfo="text",
+                hovertext=[
+                    hover_lines(head, f"rank {k}: mean precision@{k} = {m:.2f}",
+                                f"{band_name}: {lo:.2f}–{hi:.2f}",
+                                f"rows with at least {k} chunks: {n}")
+                    for k, m, lo, hi, n in zip(ks, means, lows, highs, ns, strict=True)
+                ],
+            )
+        )  # fmt: skip
+    n_rows = int(ch["row"].nunique()) if len(ch) else 0
+    title = (
+        "Precision@k by rank"
+        f"<br><sup>{n_rows} of {len(plain)} rows scored with context precision; "
+        f"band: {band_name}</sup>"
+    )
+    style_figure(fig, title, theme, height=460)
+    max_rank = int(ch["position"].max()) if len(ch) else 1
+    fig.update_layout(barmode="group", bargap=0.25, legend={"orientation": "h", "y": -0.22})
+    fig.update_xaxes(title_text="rank k (1 = first retrieved chunk)", dtick=1 if max_rank <= 20 else None)
+    fig.update_yaxes(title_text="precision@k · share relevant (0–1)", range=[0, 1.05])
+    return fig
+
+
+def scores(
+    df: pd.DataFrame,
+    *,
+    metrics: list[str] | None = None,
+    kind: str = "histogram",
+    bins: int = 10,
+    theme: str = "light",
+) -> Any:
+    """Distribution of each metric's scores, with statuses kept apart.
+
+    The top row shows the scores of scored rows, stacked by status, so a 0 from
+    ``no_claims`` or ``no_context`` is never mistaken for a 0 from a judged row; the
+    bottom row counts rows by status, including those with no score at all
+    (``no_ground_truth``, ``no_reference``, ``error``).
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        A scored frame.
+    metrics : list of str, optional
+        Metrics to show (default: all scored ones).
+    kind : {"histogram", "strip"}, default "histogram"
+        Bars of counts per score bin, or one dot per row (hover shows the question).
+    bins : int, default 10
+        Number of equal-width bins over 0–1.
+    theme : {"light", "dark"}, default "light"
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+        Subplots: one column per metric. Histogram traces are named by status.
+
+    Examples
+    --------
+    >>> import ragnotebook
+    >>> scored = ragnotebook.load_sample("quickstart").rag.evaluate(model="offline", progress=False)
+    >>> fig = scores(scored, metrics=["faithfulness"])
+    >>> [(t.name, int(t.y[0])) for t in fig.data if t.type == "bar" and t.name != "rows by status"]
+    [('ok', 5), ('no claims', 16)]
+    """
+    go = _go()
+    from plotly.subplots import make_subplots
+
+    check_theme(theme)
+    if kind not in ("histogram", "strip"):
+        raise ValueError(f"kind must be 'histogram' or 'strip', got {kind!r}")
+    present = require_scored(df)
+    metrics = present if metrics is None else [m for m in metrics if m in present]
+    if not metrics:
+        raise ValueError("none of the requested metrics is scored in this frame")
+    table = score_table(df)
+    names = [plotly_text(n) for n in _row_labels(df)]
+    fig = make_subplots(
+        rows=2, cols=len(metrics), row_heights=[0.7, 0.3], vertical_spacing=0.2,
+        horizontal_spacing=0.08, subplot_titles=[METRIC_LABELS[m] for m in metrics],
+    )  # fmt: skip
+    edges = np.linspace(0.0, 1.0, bins + 1)
+    shown: set[str] = set()
+    for col, m in enumerate(metrics, start=1):
+        score, status = table[m].to_numpy(), table[f"{m}_status"]
+        for si, s in enumerate(SCORED_STATUSES):
+            mask = (status == s).to_numpy() & ~np.isnan(score)
+            if not mask.any():
+                continue
+            color = STATUS_COLORS[s]
+            common = {"name": STATUS_LABELS[s], "legendgroup": s, "showlegend": s not in shown}
+            shown.add(s)
+            if kind == "histogram":
+                counts = np.histogram(score[mask], bins=edges)[0]
+                hover = [
+                    f"{METRIC_LABELS[m]}, {STATUS_LABELS[s]}<br>score {lo:.2f}–{hi:.2f}: {c} rows"
+                    for lo, hi, c in zip(edges[:-1], edges[1:], counts, strict=True)
+                ]
+                fig.add_trace(
+                    go.Bar(x=(edges[:-1] + edges[1:]) / 2, y=counts, width=1 / bins,
+                           marker={"color": color, "line": {"width": 0.5, "color": color}},
+                           hoverinfo="text", hovertext=hover, **common),
+                    row=1, col=col,
+                )  # fmt: skip
+            else:
+                rows = np.flatnonzero(mask)
+                jitter = np.random.default_rng(si).uniform(-0.3, 0.3, len(rows))
+                fig.add_trace(
+                    go.Scatter(x=score[rows], y=si + jitter, mode="markers",
+                               marker={"color": color, "size": 7, "opacity": 0.8},
+                               hoverinfo="text",
+                               hovertext=[f"{names[r]}: {score[r]:.2f}" for r in rows],
+                               **common),
+                    row=1, col=col,
+                )  # fmt: skip
+        counts_by_status = status.value_counts()
+        cats = [s for s in STATUS_LABELS if counts_by_status.get(s, 0)]
+        fig.add_trace(
+            go.Bar(x=[STATUS_LABELS[s] for s in cats], y=[int(counts_by_status[s]) for s in cats],
+                   marker={"color": [STATUS_COLORS[s] for s in cats]}, name="rows by status",
+                   showlegend=False, text=[int(counts_by_status[s]) for s in cats],
+                   textposition="outside", cliponaxis=False, hoverinfo="text",
+                   hovertext=[f"{METRIC_LABELS[m]}: {int(counts_by_status[s])} rows {STATUS_LABELS[s]}"
+                              + ("" if s in SCORED_STATUSES else " (not scored)") for s in cats]),
+            row=2, col=col,
+        )  # fmt: skip
+        fig.update_xaxes(title_text="score (0–1)", range=[-0.03, 1.03], row=1, col=col)
+        fig.update_xaxes(title_text="status", row=2, col=col)
+        if kind == "strip":
+            fig.update_yaxes(tickvals=list(range(len(SCORED_STATUSES))),
+                             ticktext=[STATUS_LABELS[s] for s in SCORED_STATUSES],
+                             range=[-0.6, len(SCORED_STATUSES) - 0.4], row=1, col=col)  # fmt: skip
+        top = int(counts_by_status.max()) if len(counts_by_status) else 1
+        fig.update_yaxes(range=[0, top * 1.25 + 1], row=2, col=col)
+    fig.update_yaxes(title_text="rows" if kind == "histogram" else "status", row=1, col=1)
+    fig.update_yaxes(title_text="rows", row=2, col=1)
+    title = (
+        "Score distribution per metric"
+        f"<br><sup>{len(df)} rows; top: scored rows by score, stacked by status; "
+        "bottom: every row by status</sup>"
+    )
+    style_figure(fig, title, theme, height=560)
+    fig.update_layout(barmode="stack", bargap=0.05, legend={"title": {"text": "status"}})
+    fig.update_annotations(font={"size": 14})
+    return fig
+
+
+def _row_labels(df: pd.DataFrame) -> list[str]:
+    from ragnotebook.views._data import row_names, text_values
+
+    return [
+        f"{n} · {shorten(q, 80)}"
+        for n, q in zip(row_names(df), text_values(df, "question"), strict=True)
+    ]
