@@ -19,9 +19,9 @@ from pathlib import Path
 
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 
-import pandas as pd  # noqa: E402
+import pandas as pd
 
-import ragnotebook as rn  # noqa: E402
+import ragnotebook as rn
 
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "datasets"
 FILES = [
@@ -64,8 +64,10 @@ def main() -> None:
     s = rn.summary(out)
     calls = int(s["calls"].sum())
     print(f"rows: {len(df)}  metrics: 3  judge calls: {calls}  cores: {os.cpu_count()}")
-    print(f"wall time: best {min(times):.2f} s, median {statistics.median(times):.2f} s "
-          f"(target < 10 s)")
+    print(
+        f"wall time: best {min(times):.2f} s, median {statistics.median(times):.2f} s "
+        f"(target < 10 s)"
+    )
     print(s[["mean", "scored", "n_error"]].to_string())
 
 

@@ -84,21 +84,16 @@ class AdaptiveLimiter:
             self._successes = 0
 
     def on_success(self) -> None:
-        """Additive increase: +1 after ``limit`` successes, up to ``maximum``."""
+        """Additive increase: +1 after ``limit`` successes, up to ``maximum``.
+
+        Waiters see the larger limit at the next release (every release notifies).
+        """
         if self.limit >= self.maximum:
             return
         self._successes += 1
         if self._successes >= self.limit:
             self._successes = 0
             self.limit += 1
-            if self._cond is not None:
-                cond = self._cond
-
-                async def wake() -> None:
-                    async with cond:
-                        cond.notify_all()
-
-                asyncio.ensure_future(wake())
 
 
 class RetryPolicy:

@@ -20,6 +20,7 @@ __all__ = ["run_sync"]
 
 T = TypeVar("T")
 
+
 class _LoopThread:
     """One private event loop running forever in a daemon thread."""
 

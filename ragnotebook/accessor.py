@@ -103,3 +103,80 @@ for _name in (
     "afaithfulness",
 ):
     setattr(RagAccessor, _name, _delegate(getattr(api, _name)))
+
+    # views (plotly / ipywidgets are imported only when these are used) -----
+    @property
+    def plot(self) -> Any:
+        """Charts of this scored frame: ``df.rag.plot.precision_at_k()``, ``.scores()``, ...
+
+        Returns
+        -------
+        ragnotebook.views.plot_accessor.PlotAccessor
+            Methods ``precision_at_k``, ``scores``, ``missed_claims`` and
+            ``compare(other, on=...)``, each returning a plotly ``Figure``.
+
+        Examples
+        --------
+        >>> import ragnotebook
+        >>> scored = ragnotebook.load_sample("quickstart").rag.evaluate(model="offline",
+        ...                                                             progress=False)
+        >>> scored.rag.plot.missed_claims().layout.xaxis.title.text
+        'claims (count)'
+        """
+        from ragnotebook.views.plot_accessor import PlotAccessor
+
+        return PlotAccessor(self._df)
+
+    def explore(self, **kwargs: Any) -> Any:
+        """Browse rows and their claims; see :func:`ragnotebook.views.static.explore`.
+
+        Parameters
+        ----------
+        **kwargs
+            ``mode`` (``"auto"``, ``"widget"``, ``"static"``), ``page_size``,
+            ``max_rows``.
+
+        Returns
+        -------
+        ragnotebook.views.explorer.Explorer or ragnotebook.views.static.StaticExplorer
+            The widget in a Jupyter kernel with ipywidgets, else a static HTML view.
+
+        Examples
+        --------
+        >>> import ragnotebook
+        >>> scored = ragnotebook.load_sample("quickstart").rag.evaluate(model="offline",
+        ...                                                             progress=False)
+        >>> type(scored.rag.explore()).__name__   # no kernel here: the static view
+        'StaticExplorer'
+        """
+        from ragnotebook.views.static import explore
+
+        return explore(self._df, **kwargs)
+
+    def report(self, path: Any, **kwargs: Any) -> Any:
+        """Write a self-contained HTML report; see :func:`ragnotebook.views.report.report`.
+
+        Parameters
+        ----------
+        path : str or os.PathLike
+            Where to write the ``.html`` file.
+        **kwargs
+            ``title``, ``max_rows``, ``top``.
+
+        Returns
+        -------
+        pathlib.Path
+            The written file.
+
+        Examples
+        --------
+        >>> import tempfile, pathlib, ragnotebook
+        >>> scored = ragnotebook.load_sample("quickstart").rag.evaluate(model="offline",
+        ...                                                             progress=False)
+        >>> out = scored.rag.report(pathlib.Path(tempfile.mkdtemp()) / "report.html")
+        >>> out.name, out.stat().st_size > 1_000_000
+        ('report.html', True)
+        """
+        from ragnotebook.views.report import report
+
+        return report(self._df, path, **kwargs)

@@ -382,7 +382,8 @@ class Engine:
         except TimeoutError:
             stats.timeouts += 1
             raise JudgeError(
-                f"the judge call took longer than {self.call_timeout:g} s", code="timeout",
+                f"the judge call took longer than {self.call_timeout:g} s",
+                code="timeout",
                 retryable=True,
             ) from None
         except JudgeError as exc:

@@ -40,6 +40,10 @@ _COMMON = (
     "matching the requested format and nothing else."
 )
 
+# Revision of the user-message layout built by render(); part of every version hash,
+# so a change of the layout (fence, item list, schema hint) invalidates cached answers.
+_LAYOUT = "layout-2: TASK line, instructions, expected indices, schema hint, JSON in <data id>"
+
 
 @dataclass(frozen=True)
 class Prompt:
@@ -62,7 +66,7 @@ class Prompt:
     @property
     def version(self) -> str:
         """First 12 hex digits of the SHA-256 of the prompt's texts."""
-        blob = json.dumps([self.kind, self.system, self.instructions, _COMMON])
+        blob = json.dumps([self.kind, self.system, self.instructions, _COMMON, _LAYOUT])
         return hashlib.sha256(blob.encode("utf-8")).hexdigest()[:12]
 
 
@@ -221,7 +225,11 @@ def render(task: Task, *, schema_hint: str | None = None) -> list[dict[str, str]
             f"\nGive exactly {len(task.items)} verdicts, for the indices "
             f"{[it.index for it in task.items]}."
         )
-    hint = f"\nJSON schema of the reply:\n{schema_hint}" if schema_hint else ""
+    hint = (
+        f"\nThe reply must be one JSON object valid against this JSON schema:\n{schema_hint}"
+        if schema_hint
+        else ""
+    )
     user = (
         f"TASK: {task.kind}\n{prompt.instructions}{expected}{hint}\n\n"
         f'<data id="{fence}">\n{body}\n</data id="{fence}">'

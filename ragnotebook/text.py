@@ -321,6 +321,7 @@ _TOKEN_RE = re.compile(
 _TIME_RE = re.compile(r"(\d{1,2}):(\d{1,2})(?:\s*([ap])\.?m\b\.?)?", re.IGNORECASE)
 # dotted acronyms ("F.E.A.R.", "U.S.") are read as one word
 _ACRONYM = re.compile(r"\b((?:[^\W\d_]\.){2,})")
+_MIN_CLAUSE = 3  # content words each side of a clause split needs
 _PUNCT_ONLY = re.compile(r"^[\W_]*$")
 _BULLET = re.compile(r"^\s*(?:[-*•·>#]+|\(?\d{1,2}[.)])\s+")
 _CLAUSE_SPLIT = re.compile(
@@ -341,7 +342,10 @@ _PREAMBLE = re.compile(
     r"(?:(?:based on|according to|as (?:stated|mentioned|described) in|from)\s+(?:the\s+)?"
     r"(?:(?:provided|given|above|available|information in the)\s+)?"
     r"(?:passages?|contexts?|documents?|articles?|texts?|information|sources?|data|reviews?)"
-    r"(?:\s+(?:provided|given|above))?\s*,\s*)?",
+    r"(?:\s+(?:provided|given|above))?\s*,\s*"
+    r"|(?:passage|document|source|article|context)\s*\d*\s+"
+    r"(?:mentions|states|says|notes|explains|suggests|shows)(?:\s+that)?\s+"
+    r"|step\s*\d+\s*[:.)-]\s*)?",
     re.IGNORECASE,
 )
 # closing courtesies and offers of help are not claims about the world
@@ -496,7 +500,7 @@ def split_claims(text: str, lang: str | None = None) -> list[str]:
         sent = _PREAMBLE.sub("", sent, count=1).strip() or sent
         pieces = [p.strip() for p in _CLAUSE_SPLIT.split(sent)]
         pieces = [p for p in pieces if p and not _PUNCT_ONLY.match(p)]
-        if len(pieces) > 1 and all(len(content_tokens(p, lang)) >= 3 for p in pieces):
+        if len(pieces) > 1 and all(len(content_tokens(p, lang)) >= _MIN_CLAUSE for p in pieces):
             claims.extend(_strip_joint(p) for p in pieces)
         else:
             claims.append(sent)
@@ -526,7 +530,7 @@ def stem(word: str) -> str:
     >>> [stem(w) for w in ["opened", "museums", "running", "class"]]
     ['open', 'museum', 'runn', 'class']
     """
-    if len(word) < 4:
+    if len(word) < 4 or "'" in word:
         return word
     if word.endswith("ies") and len(word) > 5:
         return word[:-3] + "y"

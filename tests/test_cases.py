@@ -1,7 +1,6 @@
 """The issue's numbered cases, end to end through the DataFrame API."""
 
 import asyncio
-import math
 import warnings
 
 import pandas as pd
@@ -20,10 +19,14 @@ def test_case1_empty_contexts(contexts):
     judge = rn.MockJudge(
         extract_claims=lambda t: ["The Harbor Museum opened in 1998.", "It sits on Pier 4."]
     )
-    df = frame(question=["When?"], contexts=[contexts],
-               ground_truth=["The Harbor Museum opened in 1998. It sits on Pier 4."])
-    out = rn.evaluate(df, metrics=["context_recall", "context_precision"], model=judge,
-                      progress=False)
+    df = frame(
+        question=["When?"],
+        contexts=[contexts],
+        ground_truth=["The Harbor Museum opened in 1998. It sits on Pier 4."],
+    )
+    out = rn.evaluate(
+        df, metrics=["context_recall", "context_precision"], model=judge, progress=False
+    )
     assert out.loc[0, "context_recall"] == 0.0
     assert out.loc[0, "context_recall_status"] == "no_context"
     assert judge.tasks_of("attribute_claims") == []  # no attribution call
@@ -39,8 +42,11 @@ def test_case2_recall_counts_claims_not_sentences():
         extract_claims=[["The depot ships 40 pallets a day.", "The depot ships from Dock B."]],
         attribute_claims=[["yes", "no"]],
     )
-    df = frame(question=["How many pallets?"], contexts=[["The depot ships 40 pallets a day."]],
-               ground_truth=["The depot ships 40 pallets a day from Dock B."])
+    df = frame(
+        question=["How many pallets?"],
+        contexts=[["The depot ships 40 pallets a day."]],
+        ground_truth=["The depot ships 40 pallets a day from Dock B."],
+    )
     out = rn.context_recall(df, model=judge, progress=False)
     assert out.loc[0, "context_recall"] == 0.5
 
@@ -48,8 +54,11 @@ def test_case2_recall_counts_claims_not_sentences():
 # 3 ------------------------------------------------------------------------------------
 def test_case3_refusal_has_no_claims():
     judge = rn.MockJudge(extract_claims=[[]])
-    df = frame(question=["What is the fee?"], contexts=[["The fee is 12 dollars."]],
-               answer=["Sorry, I could not find that in the provided documents."])
+    df = frame(
+        question=["What is the fee?"],
+        contexts=[["The fee is 12 dollars."]],
+        answer=["Sorry, I could not find that in the provided documents."],
+    )
     out = rn.faithfulness(df, model=judge, progress=False)
     assert out.loc[0, "faithfulness"] == 0.0
     assert out.loc[0, "faithfulness_status"] == "no_claims"
@@ -59,13 +68,18 @@ def test_case3_refusal_has_no_claims():
 # 4 ------------------------------------------------------------------------------------
 @pytest.mark.parametrize(
     ("verdicts", "expected"),
-    [(["no", "yes"], 0.5), (["yes", "no"], 1.0), (["no", "yes", "yes"], 0.58),
-     (["no"] * 6 + ["yes"] + ["no"] * 5, 0.14)],
+    [
+        (["no", "yes"], 0.5),
+        (["yes", "no"], 1.0),
+        (["no", "yes", "yes"], 0.58),
+        (["no"] * 6 + ["yes"] + ["no"] * 5, 0.14),
+    ],
 )
 def test_case4_precision_values(verdicts, expected):
     judge = rn.MockJudge(judge_chunks=[verdicts])
-    df = frame(question=["q"], ground_truth=["gt"],
-               contexts=[[f"chunk {i}" for i in range(len(verdicts))]])
+    df = frame(
+        question=["q"], ground_truth=["gt"], contexts=[[f"chunk {i}" for i in range(len(verdicts))]]
+    )
     out = rn.context_precision(df, model=judge, progress=False)
     assert out.loc[0, "context_precision"] == expected
     table = rn.chunks(out)
@@ -92,11 +106,13 @@ def test_case5_missing_verdicts_never_inflate():
 # 6 ------------------------------------------------------------------------------------
 def test_case6_contexts_read_back_from_csv(tmp_path):
     path = tmp_path / "rows.csv"
-    pd.DataFrame({
-        "user_input": ["Is the pass open?"],
-        "retrieved_contexts": [["The pass is closed in winter.", "Snow chains are required."]],
-        "reference": ["The pass is closed in winter."],
-    }).to_csv(path, index=False)
+    pd.DataFrame(
+        {
+            "user_input": ["Is the pass open?"],
+            "retrieved_contexts": [["The pass is closed in winter.", "Snow chains are required."]],
+            "reference": ["The pass is closed in winter."],
+        }
+    ).to_csv(path, index=False)
     df = pd.read_csv(path)
     assert isinstance(df.loc[0, "retrieved_contexts"], str)
     judge = rn.MockJudge(judge_chunks=[["yes", "no"]])
@@ -106,20 +122,26 @@ def test_case6_contexts_read_back_from_csv(tmp_path):
     parsed = [w for w in caught if "contexts" in str(w.message)]
     assert len(parsed) == 1
     assert [it.text for it in judge.tasks[0].items] == [
-        "The pass is closed in winter.", "Snow chains are required."]
+        "The pass is closed in winter.",
+        "Snow chains are required.",
+    ]
     assert out.loc[0, "context_precision"] == 1.0
 
 
 # 7 ------------------------------------------------------------------------------------
 def test_case7_errors_never_silently_leave_the_mean():
-    a = frame(faithfulness=pd.array([1.0, 0.0], dtype="Float64"),
-              faithfulness_status=["ok", "ok"], faithfulness_verdicts=[[], []])
+    a = frame(
+        faithfulness=pd.array([1.0, 0.0], dtype="Float64"),
+        faithfulness_status=["ok", "ok"],
+        faithfulness_verdicts=[[], []],
+    )
     judge = rn.MockJudge(
         extract_claims=lambda t: ["claim"] if "good" in t.text else rn.JudgeError("boom"),
         verify_claims=lambda t: ["yes"],
     )
-    b_in = frame(question=["q1", "q2"], answer=["good answer", "bad answer"],
-                 contexts=[["c"], ["c"]])
+    b_in = frame(
+        question=["q1", "q2"], answer=["good answer", "bad answer"], contexts=[["c"], ["c"]]
+    )
     b = rn.faithfulness(b_in, model=judge, progress=False)
     assert b["faithfulness_status"].tolist() == ["ok", "error"]
     assert "boom" in b.loc[1, "faithfulness_error"]
@@ -132,10 +154,15 @@ def test_case7_errors_never_silently_leave_the_mean():
 
 # 8 ------------------------------------------------------------------------------------
 def test_case8_chinese_row_offline():
-    df = frame(question=["会员费是多少？"], answer=["会员费每年120元。"],
-               contexts=[["年度会员费为120元。"]], ground_truth=["每年120元。"])
-    out = rn.evaluate(df, metrics=["faithfulness", "context_recall"], model="offline",
-                      progress=False)
+    df = frame(
+        question=["会员费是多少？"],
+        answer=["会员费每年120元。"],
+        contexts=[["年度会员费为120元。"]],
+        ground_truth=["每年120元。"],
+    )
+    out = rn.evaluate(
+        df, metrics=["faithfulness", "context_recall"], model="offline", progress=False
+    )
     assert out.loc[0, "faithfulness"] == 1.0
     assert out.loc[0, "context_recall"] == 1.0
     claims = rn.claims(out)
@@ -144,8 +171,12 @@ def test_case8_chinese_row_offline():
 
 # 9 ------------------------------------------------------------------------------------
 def test_case9_sync_inside_running_loop():
-    df = frame(question=["When?"], answer=["It opened in 1998."],
-               contexts=[["The museum opened in 1998."]], ground_truth=["It opened in 1998."])
+    df = frame(
+        question=["When?"],
+        answer=["It opened in 1998."],
+        contexts=[["The museum opened in 1998."]],
+        ground_truth=["It opened in 1998."],
+    )
 
     async def main():
         first = rn.evaluate(df, model="offline", progress=False)
@@ -162,9 +193,11 @@ def test_case9_sync_inside_running_loop():
 # 10 -----------------------------------------------------------------------------------
 def test_case10_duplicate_labels_kept_separate_and_order_independent():
     df = pd.DataFrame(
-        {"question": ["What is 3+3?", "What is 2+2?", "What is 2+2?"],
-         "answer": ["6.", "4.", "5."],
-         "contexts": [["3+3=6."], ["2+2=4."], ["2+2=4."]]},
+        {
+            "question": ["What is 3+3?", "What is 2+2?", "What is 2+2?"],
+            "answer": ["6.", "4.", "5."],
+            "contexts": [["3+3=6."], ["2+2=4."], ["2+2=4."]],
+        },
         index=["q7", "q3", "q3"],
     )
     out = rn.faithfulness(df, model="offline", progress=False)

@@ -15,12 +15,33 @@ import ragnotebook as rn
 ROOT = Path(__file__).resolve().parents[1]
 
 EXPECTED = {
-    "Judge", "JudgeError", "LiteLLMJudge", "MockJudge", "OfflineJudge", "ScorerResult",
-    "__version__", "acontext_precision", "acontext_recall", "aevaluate", "afaithfulness",
-    "chunks", "claims", "context_precision", "context_recall", "contexts_from_output",
-    "create_context_precision_scorer", "create_context_recall_scorer",
-    "create_faithfulness_scorer", "enable_nested_asyncio", "evaluate", "faithfulness",
-    "get_default_model", "list_samples", "load_sample", "set_default_model", "summary",
+    "Judge",
+    "JudgeError",
+    "LiteLLMJudge",
+    "MockJudge",
+    "OfflineJudge",
+    "ScorerResult",
+    "__version__",
+    "acontext_precision",
+    "acontext_recall",
+    "aevaluate",
+    "afaithfulness",
+    "chunks",
+    "claims",
+    "context_precision",
+    "context_recall",
+    "contexts_from_output",
+    "create_context_precision_scorer",
+    "create_context_recall_scorer",
+    "create_faithfulness_scorer",
+    "enable_nested_asyncio",
+    "evaluate",
+    "faithfulness",
+    "get_default_model",
+    "list_samples",
+    "load_sample",
+    "set_default_model",
+    "summary",
 }
 
 
@@ -44,8 +65,14 @@ def test_import_is_cheap_and_registers_accessor():
         "print(heavy, hasattr(pd.DataFrame(), 'rag'))\n"
     )
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env,
-                         check=True, cwd=str(ROOT))
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=True,
+        cwd=str(ROOT),
+    )
     assert out.stdout.strip() == "[] True"
 
 
@@ -67,8 +94,14 @@ def test_every_public_name_has_a_numpydoc_docstring(name):
 
 
 def test_metadata_is_json_safe():
-    df = pd.DataFrame({"question": ["q"], "answer": ["The sky is blue."],
-                       "contexts": [["The sky is blue."]], "ground_truth": ["Blue."]})
+    df = pd.DataFrame(
+        {
+            "question": ["q"],
+            "answer": ["The sky is blue."],
+            "contexts": [["The sky is blue."]],
+            "ground_truth": ["Blue."],
+        }
+    )
     out = rn.evaluate(df, model="offline", progress=False)
     meta = out.attrs["ragnotebook"]
     json.dumps(meta)
@@ -78,8 +111,14 @@ def test_metadata_is_json_safe():
 
 
 def test_input_never_mutated_and_dtypes():
-    df = pd.DataFrame({"question": ["q"], "answer": ["The sky is blue."],
-                       "contexts": [["The sky is blue."]], "ground_truth": ["Blue."]})
+    df = pd.DataFrame(
+        {
+            "question": ["q"],
+            "answer": ["The sky is blue."],
+            "contexts": [["The sky is blue."]],
+            "ground_truth": ["Blue."],
+        }
+    )
     before = df.copy()
     out = df.rag.evaluate(model="offline", progress=False)
     pd.testing.assert_frame_equal(df, before)
@@ -92,10 +131,17 @@ def test_input_never_mutated_and_dtypes():
 
 
 def test_chained_metrics_merge_metadata():
-    df = pd.DataFrame({"question": ["q"], "answer": ["The sky is blue."],
-                       "contexts": [["The sky is blue."]], "ground_truth": ["Blue."]})
+    df = pd.DataFrame(
+        {
+            "question": ["q"],
+            "answer": ["The sky is blue."],
+            "contexts": [["The sky is blue."]],
+            "ground_truth": ["Blue."],
+        }
+    )
     out = df.rag.context_recall(model="offline", progress=False).rag.faithfulness(
-        model="offline", progress=False)
+        model="offline", progress=False
+    )
     assert set(out.attrs["ragnotebook"]["metrics"]) == {"context_recall", "faithfulness"}
     assert list(rn.summary(out).index) == ["context_recall", "faithfulness"]
 

@@ -490,7 +490,8 @@ def _error_info(exc: BaseException) -> _ErrorInfo:
     body = getattr(exc, "body", None)
     code = param = ""
     if isinstance(body, Mapping):
-        err = body.get("error") if isinstance(body.get("error"), Mapping) else body
+        inner = body.get("error")
+        err: Mapping[str, Any] = inner if isinstance(inner, Mapping) else body
         code = str(err.get("code") or "")
         param = str(err.get("param") or "")
     if not code and isinstance(getattr(exc, "code", None), str):
@@ -711,7 +712,7 @@ class LiteLLMJudge:
         self._gate_lock: asyncio.Lock | None = None
         self._gate_loop: asyncio.AbstractEventLoop | None = None
         self._cost_unknown = False
-        self._output_limit: int | None | bool = False  # False: not looked up yet
+        self._output_limit: int | bool | None = False  # False: not looked up yet
 
     # ------------------------------------------------------------------ identity
 
@@ -995,9 +996,7 @@ class LiteLLMJudge:
                 raise _map_error(exc, self._redact) from None
             return self._read(response, tally)
 
-    def _kwargs(
-        self, task: Task, mode: str, send_temperature: bool, budget: int
-    ) -> dict[str, Any]:
+    def _kwargs(self, task: Task, mode: str, send_temperature: bool, budget: int) -> dict[str, Any]:
         answer_model = ANSWER_MODELS[task.kind]
         schema = answer_model.model_json_schema()
         hint = None

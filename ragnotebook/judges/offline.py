@@ -44,7 +44,7 @@ _VERSION = "offline-v1"
 #: which a retrieved document cannot verify unless it speaks the same way.
 #: Minimum share of a claim's weight matched by one sentence of the opposite
 #: polarity before a negation mismatch counts as a contradiction.
-_NEG_MIN = 0.5
+_NEG_MIN = 0.7
 _YES_NO = frozenset(
     {"yes", "yeah", "yep", "correct", "true", "是", "是的", "对", "はい", "네", "예"}
     | {"no", "nope", "false", "incorrect", "不", "不是", "いいえ", "아니요", "아니오"}
@@ -185,7 +185,7 @@ class OfflineJudge:
     def __init__(
         self,
         *,
-        support_threshold: float = 0.6,
+        support_threshold: float = 0.5,
         cjk_support_threshold: float = 0.35,
         relevance_threshold: float = 0.32,
     ) -> None:
@@ -331,7 +331,7 @@ class OfflineJudge:
 
         personal = sorted((toks & _PERSONAL) - frozenset().union(*(d.tokens for d in docs)))
         missing = sorted(cdoc.numbers - frozenset().union(*(docs[i].numbers for i in supporting)))
-        seen = frozenset().union(*(docs[i].tokens for i in supporting))
+        seen = frozenset().union(*(d.tokens for d in docs))
         unseen = [word for word, tok in cdoc.names if tok not in seen and tok not in cdoc.numbers]
         threshold = self.cjk_support_threshold if is_cjk(lang) else self.support_threshold
         # a conflict needs the rest of the claim to be supported by the same chunk

@@ -15,7 +15,7 @@ Examples
 >>> escape('<img src=x onerror="alert(1)">')
 '&lt;img src=x onerror=&quot;alert(1)&quot;&gt;'
 >>> hover_text("Use <b>only</b> the <br> tag; x<y & y>z", width=20)
-'Use &lt;b&gt;only&lt;/b&gt;<br>the &lt;br&gt; tag;<br>x&lt;y &amp; y&gt;z'
+'Use &lt;b&gt;only&lt;/b&gt; the<br>&lt;br&gt; tag; x&lt;y &amp; y&gt;z'
 >>> script_json({"chunk": "</script>"})
 '{"chunk": "\\\\u003c/script\\\\u003e"}'
 """

@@ -11,13 +11,16 @@ Examples
 >>> from ragnotebook.views.compare import compare_table
 >>> a = ragnotebook.load_sample("quickstart").rag.evaluate(model="offline", progress=False)
 >>> b = a.assign(context_recall=a["context_recall"] * 0.5)
->>> t = compare_table(a, b, on="question")
->>> t.loc["context_recall", ["n_pairs", "mean_diff"]].tolist()
-[32, -0.34375]
+>>> t = compare_table(a, b, on=None)   # pair by the index
+>>> int(t.loc["context_recall", "n_pairs"])
+32
+>>> bool(t.loc["context_recall", "mean_diff"] == -t.loc["context_recall", "mean_a"] / 2)
+True
 """
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 import numpy as np
@@ -35,22 +38,32 @@ from ragnotebook.views._style import GREY, ORANGE, VERMILLION, check_theme, styl
 __all__ = ["compare", "compare_table"]
 
 
-def _keyed(df: pd.DataFrame, on: str, side: str) -> pd.DataFrame:
-    if on not in df.columns:
-        raise KeyError(f"on={on!r} is not a column of frame {side}")
+def _keyed(df: pd.DataFrame, on: str | None, side: str) -> pd.DataFrame:
     table = score_table(df)
-    table.index = pd.Index(df[on].astype("object").tolist(), name=on)
-    table = table[table.index.notna()]
-    dup = table.index.duplicated()
-    if dup.any():
-        raise ValueError(
-            f"column {on!r} has {int(dup.sum())} repeated value(s) in frame {side}; "
-            "pass on= a column that identifies each row"
+    if on is None:
+        keys = pd.Series(df.index.tolist(), dtype="object")
+    elif on in df.columns:
+        keys = pd.Series(df[on].tolist(), dtype="object")
+    else:
+        raise KeyError(f"on={on!r} is not a column of frame {side}")
+    keep = keys.notna().to_numpy()
+    table, keys = table[keep], keys[keep]
+    if keys.duplicated().any():
+        warnings.warn(
+            f"{'the index' if on is None else repr(on)} repeats {int(keys.duplicated().sum())} "
+            f"value(s) in frame {side}; repeated values are paired in order of appearance",
+            UserWarning,
+            stacklevel=4,
         )
+    # (value, occurrence) keys: repeated values pair first-with-first, second-with-second
+    occurrence = keys.groupby(keys.astype(str)).cumcount().tolist()
+    table.index = pd.Index(list(zip(keys.tolist(), occurrence, strict=True)), tupleize_cols=False)
     return table
 
 
-def _pairs(a: pd.DataFrame, b: pd.DataFrame, on: str) -> tuple[pd.DataFrame, pd.DataFrame, dict]:
+def _pairs(
+    a: pd.DataFrame, b: pd.DataFrame, on: str | None
+) -> tuple[pd.DataFrame, pd.DataFrame, dict]:
     ta, tb = _keyed(a, on, "A"), _keyed(b, on, "B")
     common = ta.index.intersection(tb.index, sort=False)
     if not len(common):
@@ -63,7 +76,7 @@ def compare_table(
     a: pd.DataFrame,
     b: pd.DataFrame,
     *,
-    on: str = "question",
+    on: str | None = "question",
     n_boot: int = 2000,
     ci: float = 0.95,
     seed: int = 0,
@@ -74,8 +87,9 @@ def compare_table(
     ----------
     a, b : pandas.DataFrame
         Two scored frames (A is the baseline).
-    on : str, default "question"
-        Column pairing the rows; its values must be unique in each frame.
+    on : str or None, default "question"
+        Column pairing the rows, or ``None`` to pair by the index. Repeated values are
+        paired in order of appearance (first with first, ...), with a warning.
     n_boot : int, default 2000
         Bootstrap resamples of the pairs.
     ci : float, default 0.95
@@ -97,7 +111,7 @@ def compare_table(
     KeyError
         If ``on`` is missing from a frame.
     ValueError
-        If ``on`` repeats within a frame, or the frames share no key or no metric.
+        If the frames share no key or no scored metric.
 
     Examples
     --------
@@ -107,8 +121,9 @@ def compare_table(
     >>> a = ragnotebook.faithfulness(df, model="offline", progress=False)
     >>> b = ragnotebook.faithfulness(df.assign(answer=["Sky is blue.", "Grass is green."]),
     ...                              model="offline", progress=False)
-    >>> compare_table(a, b).loc["faithfulness", ["n_pairs", "mean_diff", "coverage_flag"]].tolist()
-    [2, 0.5, False]
+    >>> row = compare_table(a, b).loc["faithfulness"]
+    >>> int(row["n_pairs"]), float(row["mean_diff"]), bool(row["coverage_flag"])
+    (2, 0.5, False)
     """
     if not 0 < ci < 1:
         raise ValueError(f"ci must be between 0 and 1, got {ci}")
@@ -153,7 +168,7 @@ def compare(
     a: pd.DataFrame,
     b: pd.DataFrame,
     *,
-    on: str = "question",
+    on: str | None = "question",
     labels: tuple[str, str] = ("A", "B"),
     n_boot: int = 2000,
     ci: float = 0.95,
@@ -170,8 +185,8 @@ def compare(
     ----------
     a, b : pandas.DataFrame
         Two scored frames (A is the baseline).
-    on : str, default "question"
-        Column pairing the rows.
+    on : str or None, default "question"
+        Column pairing the rows (``None``: the index); see :func:`compare_table`.
     labels : tuple of str, default ("A", "B")
         Names of the two frames in the title and hover.
     n_boot, ci, seed
@@ -188,9 +203,12 @@ def compare(
     --------
     >>> import ragnotebook
     >>> a = ragnotebook.load_sample("quickstart").rag.evaluate(model="offline", progress=False)
-    >>> fig = compare(a, a.assign(faithfulness=a["faithfulness"] * 0), labels=("base", "zero"))
-    >>> [t.name for t in fig.data], round(fig.data[1].y[2], 3)
-    (['pairs', 'mean difference'], -0.394)
+    >>> fig = compare(a, a.assign(faithfulness=a["faithfulness"] * 0), on=None,
+    ...               labels=("base", "zero"))
+    >>> [t.name for t in fig.data]
+    ['pairs', 'mean difference']
+    >>> bool(fig.data[1].y[2] == -a.rag.summary().loc["faithfulness", "mean"])
+    True
     """
     import plotly.graph_objects as go
 
@@ -219,24 +237,42 @@ def compare(
         xs += (i + rng.uniform(-0.25, 0.25, len(diff))).tolist()
         ys += diff.tolist()
         hovers += [
-            hover_lines(hover_text(k, width=60, limit=160), f"{lb} − {la} = {d:+.2f}")
+            hover_lines(hover_text(k[0], width=60, limit=160), f"{lb} − {la} = {d:+.2f}")
             for k, d in zip(keys, diff, strict=True)
         ]
     fig = go.Figure()
     fig.add_trace(
-        go.Scatter(x=xs, y=ys, mode="markers", name="pairs", hoverinfo="text", hovertext=hovers,
-                   marker={"color": GREY, "size": 6, "opacity": 0.55})
-    )  # fmt: skip
+        go.Scatter(
+            x=xs,
+            y=ys,
+            mode="markers",
+            name="pairs",
+            hoverinfo="text",
+            hovertext=hovers,
+            marker={"color": GREY, "size": 6, "opacity": 0.55},
+        )
+    )
     colors = [ORANGE if f else VERMILLION for f in table["coverage_flag"]]
     fig.add_trace(
         go.Scatter(
-            x=list(range(len(table))), y=table["mean_diff"].tolist(), mode="markers",
+            x=list(range(len(table))),
+            y=table["mean_diff"].tolist(),
+            mode="markers",
             name="mean difference",
-            marker={"color": "#0072B2", "size": 14, "symbol": "diamond",
-                    "line": {"color": colors, "width": [3 if f else 0 for f in table["coverage_flag"]]}},
-            error_y={"type": "data", "symmetric": False, "thickness": 2.5, "width": 10,
-                     "array": (table["ci_high"] - table["mean_diff"]).tolist(),
-                     "arrayminus": (table["mean_diff"] - table["ci_low"]).tolist()},
+            marker={
+                "color": "#0072B2",
+                "size": 14,
+                "symbol": "diamond",
+                "line": {"color": colors, "width": [3 if f else 0 for f in table["coverage_flag"]]},
+            },
+            error_y={
+                "type": "data",
+                "symmetric": False,
+                "thickness": 2.5,
+                "width": 10,
+                "array": (table["ci_high"] - table["mean_diff"]).tolist(),
+                "arrayminus": (table["mean_diff"] - table["ci_low"]).tolist(),
+            },
             hoverinfo="text",
             hovertext=[
                 f"{METRIC_LABELS[str(m)]}: mean {lb} − {la} = {r['mean_diff']:+.3f}<br>"
@@ -246,17 +282,23 @@ def compare(
                 for m, r in table.iterrows()
             ],
         )
-    )  # fmt: skip
+    )
     fig.add_hline(y=0, line={"color": "rgba(128,128,128,0.8)", "width": 1, "dash": "dash"})
     title = (
-        f"Paired differences {lb} − {la} per metric (rows paired by {plotly_text(on)})"
+        f"Paired differences {lb} − {la} per metric (rows paired by {plotly_text(on) if on else 'index'})"
         f"<br><sup>{ci:.0%} bootstrap CI of the mean ({n_boot} resamples, seed {seed}); "
         "⚠ = some pairs scored in one frame only</sup>"
     )
     style_figure(fig, title, theme, height=480)
-    fig.update_xaxes(tickvals=list(range(len(table))), ticktext=ticks, range=[-0.6, len(table) - 0.4],
-                     showgrid=False)  # fmt: skip
+    fig.update_xaxes(
+        tickvals=list(range(len(table))),
+        ticktext=ticks,
+        range=[-0.6, len(table) - 0.4],
+        showgrid=False,
+    )
     fig.update_yaxes(title_text=f"score difference {lb} − {la} (−1 to 1)", range=[-1.05, 1.05])
-    fig.update_layout(legend={"orientation": "h", "y": 1.02, "yanchor": "bottom", "x": 1,
-                              "xanchor": "right"}, margin={"b": 90})  # fmt: skip
+    fig.update_layout(
+        legend={"orientation": "h", "y": 1.02, "yanchor": "bottom", "x": 1, "xanchor": "right"},
+        margin={"b": 90},
+    )
     return fig

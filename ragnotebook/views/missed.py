@@ -141,7 +141,11 @@ def missed_claims(df: pd.DataFrame, *, top: int = 20, theme: str = "light") -> A
     fig.update_xaxes(title_text="claims (count)", dtick=1 if total.max(initial=0) <= 12 else None)
     if not shown:
         fig.add_annotation(
-            text="No missed or unsupported claims.", showarrow=False, x=0.5, y=0.5,
-            xref="paper", yref="paper",
-        )  # fmt: skip
+            text="No missed or unsupported claims.",
+            showarrow=False,
+            x=0.5,
+            y=0.5,
+            xref="paper",
+            yref="paper",
+        )
     return fig

@@ -141,13 +141,19 @@ def precision_at_k(
     if per_row and len(ch):
         xs: list[Any] = []
         ys: list[Any] = []
-        for row, sub in ch.groupby("row", sort=True):
+        for _row, sub in ch.groupby("row", sort=True):
             xs += [*sub["position"].tolist(), None]
             ys += [*sub["precision_at_k"].tolist(), None]
         fig.add_trace(
-            go.Scatter(x=xs, y=ys, mode="lines", name="one row", hoverinfo="skip",
-                       line={"color": "rgba(140,140,140,0.35)", "width": 1})
-        )  # fmt: skip
+            go.Scatter(
+                x=xs,
+                y=ys,
+                mode="lines",
+                name="one row",
+                hoverinfo="skip",
+                line={"color": "rgba(140,140,140,0.35)", "width": 1},
+            )
+        )
     groups = _groups(plain, by)
     for gi, (gname, rows) in enumerate(groups):
         color = GROUP_COLORS[gi % len(GROUP_COLORS)]
@@ -177,14 +183,23 @@ def precision_at_k(
         head = f"<b>{plotly_text(gname)}</b>" if by is not None else ""
         fig.add_trace(
             go.Scatter(
-                x=ks + ks[::-1], y=highs + lows[::-1], fill="toself", mode="lines",
-                name=prefix + band_name, legendgroup=gname, hoverinfo="skip",
-                fillcolor=_rgba(color, 0.16), line={"width": 0, "color": color},
+                x=ks + ks[::-1],
+                y=highs + lows[::-1],
+                fill="toself",
+                mode="lines",
+                name=prefix + band_name,
+                legendgroup=gname,
+                hoverinfo="skip",
+                fillcolor=_rgba(color, 0.16),
+                line={"width": 0, "color": color},
             )
-        )  # fmt: skip
+        )
         fig.add_trace(
             go.Bar(
-                x=ks, y=shares, name=prefix + "share of relevant chunks", legendgroup=gname,
+                x=ks,
+                y=shares,
+                name=prefix + "share of relevant chunks",
+                legendgroup=gname,
                 marker={"color": _rgba(color, 0.45), "line": {"color": color, "width": 1}},
                 hoverinfo="text",
                 hovertext=[
@@ -192,20 +207,28 @@ def precision_at_k(
                     for k, r, n, s in zip(ks, n_rel, ns, shares, strict=True)
                 ],
             )
-        )  # fmt: skip
+        )
         fig.add_trace(
             go.Scatter(
-                x=ks, y=means, mode="lines+markers", name=prefix + "mean precision@k",
-                legendgroup=gname, line={"color": color, "width": 3}, marker={"size": 7},
+                x=ks,
+                y=means,
+                mode="lines+markers",
+                name=prefix + "mean precision@k",
+                legendgroup=gname,
+                line={"color": color, "width": 3},
+                marker={"size": 7},
                 hoverinfo="text",
                 hovertext=[
-                    hover_lines(head, f"rank {k}: mean precision@{k} = {m:.2f}",
-                                f"{band_name}: {lo:.2f}–{hi:.2f}",
-                                f"rows with at least {k} chunks: {n}")
+                    hover_lines(
+                        head,
+                        f"rank {k}: mean precision@{k} = {m:.2f}",
+                        f"{band_name}: {lo:.2f}–{hi:.2f}",
+                        f"rows with at least {k} chunks: {n}",
+                    )
                     for k, m, lo, hi, n in zip(ks, means, lows, highs, ns, strict=True)
                 ],
             )
-        )  # fmt: skip
+        )
     n_rows = int(ch["row"].nunique()) if len(ch) else 0
     title = (
         "Precision@k by rank"
@@ -215,7 +238,9 @@ def precision_at_k(
     style_figure(fig, title, theme, height=460)
     max_rank = int(ch["position"].max()) if len(ch) else 1
     fig.update_layout(barmode="group", bargap=0.25, legend={"orientation": "h", "y": -0.22})
-    fig.update_xaxes(title_text="rank k (1 = first retrieved chunk)", dtick=1 if max_rank <= 20 else None)
+    fig.update_xaxes(
+        title_text="rank k (1 = first retrieved chunk)", dtick=1 if max_rank <= 20 else None
+    )
     fig.update_yaxes(title_text="precision@k · share relevant (0–1)", range=[0, 1.05])
     return fig
 
@@ -257,8 +282,10 @@ def scores(
     >>> import ragnotebook
     >>> scored = ragnotebook.load_sample("quickstart").rag.evaluate(model="offline", progress=False)
     >>> fig = scores(scored, metrics=["faithfulness"])
-    >>> [(t.name, int(t.y[0])) for t in fig.data if t.type == "bar" and t.name != "rows by status"]
-    [('ok', 5), ('no claims', 16)]
+    >>> [(t.name, int(sum(t.y))) for t in fig.data if t.name != "rows by status"]
+    [('ok', 32), ('no claims', 16)]
+    >>> list(fig.data[1].x), list(fig.data[1].y)   # the 16 zeros of no_claims rows stay apart
+    ([0.05, 0.15, 0.25, 0.35, 0.45, 0.55, 0.65, 0.75, 0.85, 0.95], [16, 0, 0, 0, 0, 0, 0, 0, 0, 0])
     """
     go = _go()
     from plotly.subplots import make_subplots
@@ -273,9 +300,13 @@ def scores(
     table = score_table(df)
     names = [plotly_text(n) for n in _row_labels(df)]
     fig = make_subplots(
-        rows=2, cols=len(metrics), row_heights=[0.7, 0.3], vertical_spacing=0.2,
-        horizontal_spacing=0.08, subplot_titles=[METRIC_LABELS[m] for m in metrics],
-    )  # fmt: skip
+        rows=2,
+        cols=len(metrics),
+        row_heights=[0.7, 0.3],
+        vertical_spacing=0.2,
+        horizontal_spacing=0.08,
+        subplot_titles=[METRIC_LABELS[m] for m in metrics],
+    )
     edges = np.linspace(0.0, 1.0, bins + 1)
     shown: set[str] = set()
     for col, m in enumerate(metrics, start=1):
@@ -294,39 +325,66 @@ def scores(
                     for lo, hi, c in zip(edges[:-1], edges[1:], counts, strict=True)
                 ]
                 fig.add_trace(
-                    go.Bar(x=(edges[:-1] + edges[1:]) / 2, y=counts, width=1 / bins,
-                           marker={"color": color, "line": {"width": 0.5, "color": color}},
-                           hoverinfo="text", hovertext=hover, **common),
-                    row=1, col=col,
-                )  # fmt: skip
+                    go.Bar(
+                        x=(edges[:-1] + edges[1:]) / 2,
+                        y=counts,
+                        width=1 / bins,
+                        marker={"color": color, "line": {"width": 0.5, "color": color}},
+                        hoverinfo="text",
+                        hovertext=hover,
+                        **common,
+                    ),
+                    row=1,
+                    col=col,
+                )
             else:
                 rows = np.flatnonzero(mask)
                 jitter = np.random.default_rng(si).uniform(-0.3, 0.3, len(rows))
                 fig.add_trace(
-                    go.Scatter(x=score[rows], y=si + jitter, mode="markers",
-                               marker={"color": color, "size": 7, "opacity": 0.8},
-                               hoverinfo="text",
-                               hovertext=[f"{names[r]}: {score[r]:.2f}" for r in rows],
-                               **common),
-                    row=1, col=col,
-                )  # fmt: skip
+                    go.Scatter(
+                        x=score[rows],
+                        y=si + jitter,
+                        mode="markers",
+                        marker={"color": color, "size": 7, "opacity": 0.8},
+                        hoverinfo="text",
+                        hovertext=[f"{names[r]}: {score[r]:.2f}" for r in rows],
+                        **common,
+                    ),
+                    row=1,
+                    col=col,
+                )
         counts_by_status = status.value_counts()
         cats = [s for s in STATUS_LABELS if counts_by_status.get(s, 0)]
         fig.add_trace(
-            go.Bar(x=[STATUS_LABELS[s] for s in cats], y=[int(counts_by_status[s]) for s in cats],
-                   marker={"color": [STATUS_COLORS[s] for s in cats]}, name="rows by status",
-                   showlegend=False, text=[int(counts_by_status[s]) for s in cats],
-                   textposition="outside", cliponaxis=False, hoverinfo="text",
-                   hovertext=[f"{METRIC_LABELS[m]}: {int(counts_by_status[s])} rows {STATUS_LABELS[s]}"
-                              + ("" if s in SCORED_STATUSES else " (not scored)") for s in cats]),
-            row=2, col=col,
-        )  # fmt: skip
+            go.Bar(
+                x=[STATUS_LABELS[s] for s in cats],
+                y=[int(counts_by_status[s]) for s in cats],
+                marker={"color": [STATUS_COLORS[s] for s in cats]},
+                name="rows by status",
+                showlegend=False,
+                text=[int(counts_by_status[s]) for s in cats],
+                textposition="outside",
+                cliponaxis=False,
+                hoverinfo="text",
+                hovertext=[
+                    f"{METRIC_LABELS[m]}: {int(counts_by_status[s])} rows {STATUS_LABELS[s]}"
+                    + ("" if s in SCORED_STATUSES else " (not scored)")
+                    for s in cats
+                ],
+            ),
+            row=2,
+            col=col,
+        )
         fig.update_xaxes(title_text="score (0–1)", range=[-0.03, 1.03], row=1, col=col)
         fig.update_xaxes(title_text="status", row=2, col=col)
         if kind == "strip":
-            fig.update_yaxes(tickvals=list(range(len(SCORED_STATUSES))),
-                             ticktext=[STATUS_LABELS[s] for s in SCORED_STATUSES],
-                             range=[-0.6, len(SCORED_STATUSES) - 0.4], row=1, col=col)  # fmt: skip
+            fig.update_yaxes(
+                tickvals=list(range(len(SCORED_STATUSES))),
+                ticktext=[STATUS_LABELS[s] for s in SCORED_STATUSES],
+                range=[-0.6, len(SCORED_STATUSES) - 0.4],
+                row=1,
+                col=col,
+            )
         top = int(counts_by_status.max()) if len(counts_by_status) else 1
         fig.update_yaxes(range=[0, top * 1.25 + 1], row=2, col=col)
     fig.update_yaxes(title_text="rows" if kind == "histogram" else "status", row=1, col=1)

@@ -12,11 +12,13 @@ from ragnotebook import _loop as engine_mod
 
 
 def rows(n):
-    return pd.DataFrame({
-        "question": [f"q{i}" for i in range(n)],
-        "answer": [f"Answer {i} is here." for i in range(n)],
-        "contexts": [[f"Answer {i} is here."] for i in range(n)],
-    })
+    return pd.DataFrame(
+        {
+            "question": [f"q{i}" for i in range(n)],
+            "answer": [f"Answer {i} is here." for i in range(n)],
+            "contexts": [[f"Answer {i} is here."] for i in range(n)],
+        }
+    )
 
 
 class CountingJudge(rn.MockJudge):
@@ -59,8 +61,9 @@ def test_a_failing_row_does_not_stop_the_others():
 
 
 def test_wrong_answer_type_is_an_error_not_a_crash():
-    judge = rn.MockJudge(extract_claims=lambda t: ["c"],
-                         verify_claims=lambda t: rn.tasks.Claims(claims=["x"]))
+    judge = rn.MockJudge(
+        extract_claims=lambda t: ["c"], verify_claims=lambda t: rn.tasks.Claims(claims=["x"])
+    )
     with pytest.raises(TypeError):
         # MockJudge itself refuses to coerce a Claims into a verify answer
         asyncio.run(judge.acomplete(rn.tasks.Task("verify_claims", "faithfulness")))
@@ -83,9 +86,11 @@ def test_progress_is_updated_from_the_calling_thread(monkeypatch):
             seen.append(threading.get_ident())
 
     import tqdm.auto
+
     monkeypatch.setattr(tqdm.auto, "tqdm", FakeBar)
-    judge = rn.MockJudge(extract_claims=lambda t: ["c"], verify_claims=lambda t: ["yes"],
-                         latency=0.01)
+    judge = rn.MockJudge(
+        extract_claims=lambda t: ["c"], verify_claims=lambda t: ["yes"], latency=0.01
+    )
     rn.faithfulness(rows(30), model=judge, concurrency=2, progress=True)
     assert seen and set(seen) == {threading.get_ident()}
 
@@ -116,8 +121,9 @@ def test_ctrl_c_keeps_finished_rows():
 
 
 def test_async_cancellation_propagates():
-    judge = rn.MockJudge(extract_claims=lambda t: ["c"], verify_claims=lambda t: ["yes"],
-                         latency=0.2)
+    judge = rn.MockJudge(
+        extract_claims=lambda t: ["c"], verify_claims=lambda t: ["yes"], latency=0.2
+    )
 
     async def main():
         task = asyncio.ensure_future(rn.afaithfulness(rows(20), model=judge, progress=False))

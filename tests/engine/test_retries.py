@@ -11,20 +11,33 @@ from ragnotebook.engine import Engine
 
 
 def rows(n):
-    return pd.DataFrame({
-        "question": [f"q{i}" for i in range(n)],
-        "answer": [f"Answer {i}." for i in range(n)],
-        "contexts": [[f"Answer {i}."] for i in range(n)],
-    })
+    return pd.DataFrame(
+        {
+            "question": [f"q{i}" for i in range(n)],
+            "answer": [f"Answer {i}." for i in range(n)],
+            "contexts": [[f"Answer {i}."] for i in range(n)],
+        }
+    )
 
 
 def run(df, judge, **engine_kw):
     """Score faithfulness with an engine configured directly (fast backoff)."""
     from ragnotebook.api import _Run
 
-    r = _Run(df, ["faithfulness"], model=judge, columns=None, scale=1, decimals=2,
-             reason="template", reference="auto", max_chunks_per_call=20, concurrency=4,
-             progress=False, judge_options={})
+    r = _Run(
+        df,
+        ["faithfulness"],
+        model=judge,
+        columns=None,
+        scale=1,
+        decimals=2,
+        reason="template",
+        reference="auto",
+        max_chunks_per_call=20,
+        concurrency=4,
+        progress=False,
+        judge_options={},
+    )
     policy = RetryPolicy(base_delay=0.001, max_delay=0.01, jitter=0)
     r.engine = Engine(judge, retry_policy=policy, **engine_kw)
     r.jobs = [j for j in r.jobs]
@@ -33,9 +46,11 @@ def run(df, judge, **engine_kw):
 
 
 def test_transient_errors_are_retried_then_succeed():
-    errors = [rn.JudgeError("429", code="rate_limited", retryable=True, retry_after=0.001),
-              rn.JudgeError("500", code="server_error", retryable=True),
-              rn.JudgeError("garbled", code="parse_error", retryable=True, raw="I cannot")]
+    errors = [
+        rn.JudgeError("429", code="rate_limited", retryable=True, retry_after=0.001),
+        rn.JudgeError("500", code="server_error", retryable=True),
+        rn.JudgeError("garbled", code="parse_error", retryable=True, raw="I cannot"),
+    ]
     judge = rn.MockJudge(extract_claims=[*errors, ["c"]], verify_claims=[["yes"]])
     out = run(rows(1), judge)
     assert out.loc[0, "faithfulness"] == 1.0
@@ -45,8 +60,10 @@ def test_transient_errors_are_retried_then_succeed():
 
 def test_bounded_retries_then_error_with_raw_text():
     judge = rn.MockJudge(
-        extract_claims=lambda t: rn.JudgeError("no JSON", code="parse_error", retryable=True,
-                                               raw="I cannot evaluate this."))
+        extract_claims=lambda t: rn.JudgeError(
+            "no JSON", code="parse_error", retryable=True, raw="I cannot evaluate this."
+        )
+    )
     out = run(rows(2), judge, max_retries=2)
     assert out["faithfulness_status"].tolist() == ["error", "error"]
     assert "I cannot evaluate this." in out.loc[0, "faithfulness_error"]
@@ -54,8 +71,9 @@ def test_bounded_retries_then_error_with_raw_text():
 
 
 def test_permanent_errors_take_one_attempt():
-    judge = rn.MockJudge(extract_claims=lambda t: rn.JudgeError(
-        "context_length_exceeded", code="context_too_long"))
+    judge = rn.MockJudge(
+        extract_claims=lambda t: rn.JudgeError("context_length_exceeded", code="context_too_long")
+    )
     out = run(rows(3), judge)
     assert out["faithfulness_status"].tolist() == ["error"] * 3
     assert out.loc[0, "faithfulness_error"].startswith("context_too_long")
@@ -63,8 +81,9 @@ def test_permanent_errors_take_one_attempt():
 
 
 def test_auth_failure_stops_scheduling():
-    judge = rn.MockJudge(extract_claims=lambda t: rn.JudgeError("bad key", code="auth_error"),
-                         latency=0.01)
+    judge = rn.MockJudge(
+        extract_claims=lambda t: rn.JudgeError("bad key", code="auth_error"), latency=0.01
+    )
     out = run(rows(20), judge, concurrency=1)
     assert (out["faithfulness_status"] == "error").all()
     assert len(judge.tasks) == 1  # no more calls after the first 401

@@ -10,14 +10,19 @@ from ragnotebook.scorers.objects import answer_from_output, question_from_input
 
 
 def test_construction_errors_match_the_reference():
-    with pytest.raises(ValueError, match="^Either context or context_extractor is required for "
-                                         "Context Recall scoring$"):
+    with pytest.raises(
+        ValueError,
+        match=r"^Either context or context_extractor is required for Context Recall scoring$",
+    ):
         rn.create_context_recall_scorer(model="offline")
     with pytest.raises(ValueError, match="Context Precision scoring"):
         rn.create_context_precision_scorer(model="offline")
-    for create in (rn.create_context_recall_scorer, rn.create_context_precision_scorer,
-                   rn.create_faithfulness_scorer):
-        with pytest.raises(ValueError, match="^Context array cannot be empty if provided$"):
+    for create in (
+        rn.create_context_recall_scorer,
+        rn.create_context_precision_scorer,
+        rn.create_faithfulness_scorer,
+    ):
+        with pytest.raises(ValueError, match=r"^Context array cannot be empty if provided$"):
             create(model="offline", context=[])
         with pytest.raises(ValueError, match="scale"):
             create(model="offline", context=["x"], scale=0)
@@ -28,18 +33,29 @@ def test_construction_errors_match_the_reference():
 
 def test_recall_worked_example_with_mock():
     judge = rn.MockJudge(
-        extract_claims=[["Einstein was born in 1879", "Einstein developed relativity",
-                         "Einstein won the Nobel Prize"]],
+        extract_claims=[
+            [
+                "Einstein was born in 1879",
+                "Einstein developed relativity",
+                "Einstein won the Nobel Prize",
+            ]
+        ],
         attribute_claims=[["yes", "yes", "no"]],
     )
     scorer = rn.create_context_recall_scorer(model=judge, context=["born 1879", "relativity"])
-    r = scorer.run(input="Tell me about Einstein",
-                   ground_truth="Einstein was born in 1879. He developed the theory of "
-                                "relativity. He won the Nobel Prize.")
+    r = scorer.run(
+        input="Tell me about Einstein",
+        ground_truth="Einstein was born in 1879. He developed the theory of "
+        "relativity. He won the Nobel Prize.",
+    )
     assert r.score == 0.67 and r.status == "ok"
-    assert r.preprocess_step_result == {"claims": ["Einstein was born in 1879",
-                                                   "Einstein developed relativity",
-                                                   "Einstein won the Nobel Prize"]}
+    assert r.preprocess_step_result == {
+        "claims": [
+            "Einstein was born in 1879",
+            "Einstein developed relativity",
+            "Einstein won the Nobel Prize",
+        ]
+    }
     assert [v["verdict"] for v in r.analyze_step_result["verdicts"]] == ["yes", "yes", "no"]
     assert r.run_id and r.scorer_id == "context-recall-scorer"
     assert "Nobel" in r.reason
@@ -52,7 +68,11 @@ def test_precision_has_no_preprocess_step_and_scale():
     assert r.preprocess_step_result is None
     assert r.score == 8.33 and r.run_id == "run-1"
     assert [v["precision_at_k"] for v in r.analyze_step_result["verdicts"]] == [
-        1.0, 0.5, 2 / 3, 0.5]
+        1.0,
+        0.5,
+        2 / 3,
+        0.5,
+    ]
 
 
 def test_extractor_wins_and_none_falls_back_to_static_context():
@@ -63,8 +83,9 @@ def test_extractor_wins_and_none_falls_back_to_static_context():
         return ["from extractor"] if isinstance(out, dict) else None
 
     judge = rn.MockJudge(judge_chunks=lambda t: ["yes"] * len(t.items))
-    scorer = rn.create_context_precision_scorer(model=judge, context=["static"],
-                                                context_extractor=extractor)
+    scorer = rn.create_context_precision_scorer(
+        model=judge, context=["static"], context_extractor=extractor
+    )
     scorer.run(input="q", output={"answer": "a"}, ground_truth="gt")
     scorer.run(input="q", output="plain answer", ground_truth="gt")
     chunks = [[it.text for it in t.items] for t in judge.tasks]
@@ -74,8 +95,10 @@ def test_extractor_wins_and_none_falls_back_to_static_context():
 
 def test_faithfulness_reads_context_from_output_shapes():
     scorer = rn.create_faithfulness_scorer(model="offline")
-    r = scorer.run(input="Where is it?", output={"answer": "It is on Pier 4.",
-                                                 "contexts": ["The museum is on Pier 4."]})
+    r = scorer.run(
+        input="Where is it?",
+        output={"answer": "It is on Pier 4.", "contexts": ["The museum is on Pier 4."]},
+    )
     assert r.score == 1.0
     msgs = [
         {"role": "user", "content": "Where is it?"},
@@ -90,9 +113,17 @@ def test_faithfulness_reads_context_from_output_shapes():
 
 
 def test_reference_agent_shape_tool_invocations():
-    out = [{"role": "assistant", "content": {"toolInvocations": [
-        {"state": "result", "result": {"text": "Green tea has catechins."}},
-        {"state": "call", "args": {}}]}}]
+    out = [
+        {
+            "role": "assistant",
+            "content": {
+                "toolInvocations": [
+                    {"state": "result", "result": {"text": "Green tea has catechins."}},
+                    {"state": "call", "args": {}},
+                ]
+            },
+        }
+    ]
     assert rn.contexts_from_output(None, out) == ['{"text": "Green tea has catechins."}']
 
 
@@ -100,8 +131,12 @@ def test_input_and_output_helpers():
     assert question_from_input({"question": "q?"}) == "q?"
     assert question_from_input(None) is None
     assert answer_from_output({"output": "o"}) == "o"
-    assert answer_from_output([{"role": "assistant", "content": "x"},
-                               {"role": "assistant", "content": ""}]) == "x"
+    assert (
+        answer_from_output(
+            [{"role": "assistant", "content": "x"}, {"role": "assistant", "content": ""}]
+        )
+        == "x"
+    )
 
 
 def test_missing_ground_truth_and_errors_do_not_raise():

@@ -31,8 +31,9 @@ def words(*ws):
 def test_recall_einstein_worked_example():
     claims = ["Einstein was born in 1879.", "He developed relativity.", "He won the Nobel Prize."]
     result, asked = drive(
-        context_recall_plan(question="Who?", ground_truth=" ".join(claims),
-                            contexts=["born 1879", "relativity"]),
+        context_recall_plan(
+            question="Who?", ground_truth=" ".join(claims), contexts=["born 1879", "relativity"]
+        ),
         [lambda t: Claims(claims=claims), words("yes", "yes", "no")],
     )
     assert result.score == 0.67 and result.status == "ok"
@@ -43,8 +44,12 @@ def test_recall_einstein_worked_example():
 
 def test_recall_scale_and_exact_ratio():
     result, _ = drive(
-        context_recall_plan(question=None, ground_truth="a. b. c.", contexts=["x"],
-                            config=ScorerConfig(scale=10, decimals=None)),
+        context_recall_plan(
+            question=None,
+            ground_truth="a. b. c.",
+            contexts=["x"],
+            config=ScorerConfig(scale=10, decimals=None),
+        ),
         [lambda t: Claims(claims=["a", "b", "c"]), words("yes", "no", "no")],
     )
     assert result.score == result.exact == 1 / 3 * 10
@@ -122,10 +127,12 @@ def test_precision_batches_of_twenty_and_positions():
     flags = {6}
 
     def judge(task):
-        return Verdicts(verdicts=[
-            Verdict(index=it.index, verdict="yes" if it.index in flags else "no")
-            for it in task.items
-        ])
+        return Verdicts(
+            verdicts=[
+                Verdict(index=it.index, verdict="yes" if it.index in flags else "no")
+                for it in task.items
+            ]
+        )
 
     result, asked = drive(
         context_precision_plan(question="q", ground_truth="gt", answer=None, contexts=chunks),
@@ -138,8 +145,9 @@ def test_precision_batches_of_twenty_and_positions():
 
 def test_precision_blank_chunks_keep_position_and_are_not_sent():
     result, asked = drive(
-        context_precision_plan(question="q", ground_truth="gt", answer=None,
-                               contexts=["", "relevant"]),
+        context_precision_plan(
+            question="q", ground_truth="gt", answer=None, contexts=["", "relevant"]
+        ),
         [words("yes")],
     )
     assert [it.index for it in asked[0][0].items] == [1]
@@ -154,14 +162,20 @@ def test_precision_reference_selection():
         ("answer", "gt", None, "no_reference"),
     ]:
         result, asked = drive(
-            context_precision_plan(question="q", ground_truth=gt, answer=answer, contexts=["c"],
-                                   config=ScorerConfig(reference=reference)),
+            context_precision_plan(
+                question="q",
+                ground_truth=gt,
+                answer=answer,
+                contexts=["c"],
+                config=ScorerConfig(reference=reference),
+            ),
             [],
         )
         assert result.status == status and math.isnan(result.score) and asked == []
     _, asked = drive(
-        context_precision_plan(question="q", ground_truth=None, answer="the answer",
-                               contexts=["c"]),
+        context_precision_plan(
+            question="q", ground_truth=None, answer="the answer", contexts=["c"]
+        ),
         [words("yes")],
     )
     assert asked[0][0].text == "the answer"
@@ -169,14 +183,16 @@ def test_precision_reference_selection():
 
 def test_reason_llm_and_none():
     result, asked = drive(
-        faithfulness_plan(question="q", answer="a.", contexts=["c"],
-                          config=ScorerConfig(reason="llm")),
+        faithfulness_plan(
+            question="q", answer="a.", contexts=["c"], config=ScorerConfig(reason="llm")
+        ),
         [lambda t: Claims(claims=["a"]), words("yes"), lambda t: Explanation(reason="All good.")],
     )
     assert result.reason == "All good." and asked[-1][0].kind == "explain"
     result, _ = drive(
-        faithfulness_plan(question="q", answer="a.", contexts=["c"],
-                          config=ScorerConfig(reason=None)),
+        faithfulness_plan(
+            question="q", answer="a.", contexts=["c"], config=ScorerConfig(reason=None)
+        ),
         [lambda t: Claims(claims=["a"]), words("yes")],
     )
     assert result.reason is None and result.score == 1.0
