@@ -5,7 +5,7 @@ files: Unicode normalisation, a coarse script-based language guess (Chinese,
 Japanese, Korean or "other"), sentence and claim splitting on top of the
 maintained ``sentencex`` splitter, and tokenisation into *content tokens*
 (stemmed non-stopwords for alphabetic scripts, character bigrams for CJK),
-numbers and negation cues.
+numbers (clock times normalised to 24-hour ``H:MM``) and negation cues.
 
 Examples
 --------
@@ -466,10 +466,13 @@ def _is_question(sentence: str, lang: str) -> bool:
 def split_claims(text: str, lang: str | None = None) -> list[str]:
     """Split ``text`` into claims: sentences, then cheap clause splits.
 
-    Questions and pieces made only of punctuation are dropped; claims keep the
-    source language. A sentence is further split at semicolons and at
-    ``", and"`` / ``", but"`` / ``", while"``-style joints when both sides carry
-    at least three content words.
+    Questions, pieces made only of punctuation, lead-ins ending with a colon
+    ("Here are the steps:") and closing courtesies ("Let me know if ...") are
+    dropped; citation markers ("(Passage 2)", "[1]") and source preambles
+    ("Based on the provided passages, ", "Step 3: ") are removed; claims keep
+    the source language. A sentence is further split at semicolons, at
+    ``", and"`` / ``", but"`` / ``", which"`` / ``", while"``-style joints and
+    before ``"because"`` when both sides carry at least three content words.
 
     Parameters
     ----------
@@ -489,6 +492,8 @@ def split_claims(text: str, lang: str | None = None) -> list[str]:
     ['会员费每年120元。']
     >>> split_claims("The park opened in 1990, and it closed in 2001 after the flood.")
     ['The park opened in 1990', 'it closed in 2001 after the flood.']
+    >>> split_claims("Based on the passages, the fee is 120 euros (Passage 2). Hope this helps!")
+    ['the fee is 120 euros.']
     """
     text = (text or "").strip()
     lang = lang or detect_language(normalize(text))

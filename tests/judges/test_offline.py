@@ -310,3 +310,50 @@ def test_text_helpers() -> None:
     assert has_negation("他没有去。") == 1
     assert "museum" in content_tokens("The museums")
     assert "the" not in content_tokens("The museums")
+
+
+# --------------------------------------------------------------------------- v1 rules
+
+
+def test_unsupported_name_is_not_yes() -> None:
+    chunks = ["The Messenger is a 2015 film starring Robert Sheehan and Lily Cole."]
+    v = verify(["The film The Messenger starred Michael Sheen."], chunks)
+    assert v.verdicts[0].verdict == "unsure"
+    assert "name Michael, Sheen not found" in v.verdicts[0].reason
+    v = verify(["The Messenger starred Robert Sheehan."], chunks)
+    assert v.verdicts[0].verdict == "yes"
+
+
+def test_claims_drop_preambles_citations_and_courtesies() -> None:
+    claims = extract(
+        "Based on the provided passages, here are the steps:\n"
+        "1. Cut the pine board to length (Passage 2).\n"
+        "Step 2: Sand the pine board smooth [1].\n"
+        "Let me know if you have any further questions."
+    )
+    assert claims == ["Cut the pine board to length.", "Sand the pine board smooth."]
+    assert extract("Based on the given passages, the museum opened in 1998.") == [
+        "the museum opened in 1998."
+    ]
+
+
+def test_clause_split_at_because() -> None:
+    assert extract("The harbor museum closed early because heavy storms flooded the pier.") == [
+        "The harbor museum closed early",
+        "because heavy storms flooded the pier.",
+    ]
+
+
+def test_times_acronyms_possessives_and_compounds() -> None:
+    assert numbers("Open 11:30 am - 9:00 pm") == {"11:30", "21:00"}
+    assert numbers('"Sunday": "11:30-21:0"') == {"11:30", "21:00"}
+    v = verify(["On Sundays it opens from 11:30 am to 9:00 pm."], ['{"Sunday": "11:30-21:0"}'])
+    assert v.verdicts[0].verdict == "yes"
+    assert content_tokens("F.E.A.R. is Romo's game") == ["fear", "romo", "gam"]
+    assert has_negation("The not-for-profit hospital center") == 0
+
+
+def test_bare_no_answer_is_checked_against_the_question() -> None:
+    chunks = ["Eatza Pizza was founded in Arizona.", "Your Pie was founded in Georgia."]
+    v = verify(["No."], chunks, question="Were Eatza Pizza and Your Pie founded in the same state?")
+    assert v.verdicts[0].verdict == "yes"
