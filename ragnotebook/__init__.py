@@ -22,6 +22,7 @@ from typing import Any
 
 from ragnotebook import accessor as _accessor  # noqa: F401  (registers df.rag)
 from ragnotebook._version import __version__
+from ragnotebook.costs import estimate
 from ragnotebook.api import (
     acontext_precision,
     acontext_recall,
@@ -39,6 +40,7 @@ from ragnotebook.judges.base import Judge, JudgeError
 from ragnotebook.judges.mock import MockJudge
 
 __all__ = [
+    "EvalRunResult",
     "Judge",
     "JudgeError",
     "LiteLLMJudge",
@@ -50,8 +52,10 @@ __all__ = [
     "acontext_recall",
     "aevaluate",
     "afaithfulness",
+    "arun_evals",
     "chunks",
     "claims",
+    "compare",
     "context_precision",
     "context_recall",
     "contexts_from_output",
@@ -59,11 +63,13 @@ __all__ = [
     "create_context_recall_scorer",
     "create_faithfulness_scorer",
     "enable_nested_asyncio",
+    "estimate",
     "evaluate",
     "faithfulness",
     "get_default_model",
     "list_samples",
     "load_sample",
+    "run_evals",
     "set_default_model",
     "summary",
 ]
@@ -80,6 +86,10 @@ _LAZY = {
     "enable_nested_asyncio": "ragnotebook.nested",
     "load_sample": "ragnotebook.samples",
     "list_samples": "ragnotebook.samples",
+    "run_evals": "ragnotebook.runs",
+    "arun_evals": "ragnotebook.runs",
+    "EvalRunResult": "ragnotebook.runs",
+    "compare": "ragnotebook.comparison",
 }
 
 

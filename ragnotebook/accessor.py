@@ -63,47 +63,6 @@ class RagAccessor:
         """Per-metric mean, coverage and status counts; see :func:`ragnotebook.summary`."""
         return frame.summary(self._df)
 
-
-def _delegate(fn: Callable[..., Any]) -> Callable[..., Any]:
-    """A method calling ``fn(self._df, ...)`` with ``fn``'s signature (minus ``df``) and doc."""
-    if inspect.iscoroutinefunction(fn):
-
-        @functools.wraps(fn)
-        async def amethod(self: RagAccessor, *args: Any, **kwargs: Any) -> Any:
-            return await fn(self._df, *args, **kwargs)
-
-        method: Callable[..., Any] = amethod
-    else:
-
-        @functools.wraps(fn)
-        def smethod(self: RagAccessor, *args: Any, **kwargs: Any) -> Any:
-            return fn(self._df, *args, **kwargs)
-
-        method = smethod
-    sig = inspect.signature(fn)
-    params = list(sig.parameters.values())
-    self_param = inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD)
-    method.__signature__ = sig.replace(parameters=[self_param, *params[1:]])  # type: ignore[attr-defined]
-    del method.__wrapped__  # type: ignore[attr-defined]
-    method.__doc__ = (
-        f"``df.rag.{fn.__name__}(...)`` is :func:`ragnotebook.{fn.__name__}` on this frame.\n\n"
-        + (fn.__doc__ or "")
-    )
-    return method
-
-
-for _name in (
-    "evaluate",
-    "aevaluate",
-    "context_recall",
-    "acontext_recall",
-    "context_precision",
-    "acontext_precision",
-    "faithfulness",
-    "afaithfulness",
-):
-    setattr(RagAccessor, _name, _delegate(getattr(api, _name)))
-
     # views (plotly / ipywidgets are imported only when these are used) -----
     @property
     def plot(self) -> Any:
@@ -180,3 +139,44 @@ for _name in (
         from ragnotebook.views.report import report
 
         return report(self._df, path, **kwargs)
+
+
+def _delegate(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """A method calling ``fn(self._df, ...)`` with ``fn``'s signature (minus ``df``) and doc."""
+    if inspect.iscoroutinefunction(fn):
+
+        @functools.wraps(fn)
+        async def amethod(self: RagAccessor, *args: Any, **kwargs: Any) -> Any:
+            return await fn(self._df, *args, **kwargs)
+
+        method: Callable[..., Any] = amethod
+    else:
+
+        @functools.wraps(fn)
+        def smethod(self: RagAccessor, *args: Any, **kwargs: Any) -> Any:
+            return fn(self._df, *args, **kwargs)
+
+        method = smethod
+    sig = inspect.signature(fn)
+    params = list(sig.parameters.values())
+    self_param = inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD)
+    method.__signature__ = sig.replace(parameters=[self_param, *params[1:]])  # type: ignore[attr-defined]
+    del method.__wrapped__  # type: ignore[attr-defined]
+    method.__doc__ = (
+        f"``df.rag.{fn.__name__}(...)`` is :func:`ragnotebook.{fn.__name__}` on this frame.\n\n"
+        + (fn.__doc__ or "")
+    )
+    return method
+
+
+for _name in (
+    "evaluate",
+    "aevaluate",
+    "context_recall",
+    "acontext_recall",
+    "context_precision",
+    "acontext_precision",
+    "faithfulness",
+    "afaithfulness",
+):
+    setattr(RagAccessor, _name, _delegate(getattr(api, _name)))

@@ -78,6 +78,7 @@ from ragnotebook.tasks import ANSWER_MODELS, Answer, Task
 
 __all__ = [
     "KEY_SCHEMA",
+    "SECRET_WORDS",
     "CacheEntry",
     "CacheError",
     "JudgeCache",
@@ -257,18 +258,35 @@ def answer_from_cache(kind: str, data: Mapping[str, Any] | None) -> Answer | Non
 # --------------------------------------------------------------------------- paths
 
 
-def default_cache_path() -> Path:
-    """``<user cache dir>/ragnotebook/judge_cache.sqlite3`` (via ``platformdirs``).
+_OFF_WORDS = ("0", "false", "off", "no", "none")
 
-    The ``RAGNOTEBOOK_CACHE_DIR`` environment variable, when set, replaces the
-    directory.
+
+def default_cache_path() -> Path:
+    """The default cache file.
+
+    ``RAGNOTEBOOK_CACHE`` (a file path) when set, else
+    ``$RAGNOTEBOOK_CACHE_DIR/judge_cache.sqlite3`` when that is set, else
+    ``<user cache dir>/judge_cache.sqlite3`` from
+    ``platformdirs.user_cache_dir("ragnotebook")``.
+
+    Examples
+    --------
+    >>> default_cache_path().name
+    'judge_cache.sqlite3'
     """
-    env = os.environ.get("RAGNOTEBOOK_CACHE_DIR", "").strip()
-    if env:
-        return Path(env).expanduser() / "judge_cache.sqlite3"
+    env_file = os.environ.get("RAGNOTEBOOK_CACHE", "").strip()
+    if env_file and env_file.lower() not in _OFF_WORDS:
+        return Path(env_file).expanduser()
+    env_dir = os.environ.get("RAGNOTEBOOK_CACHE_DIR", "").strip()
+    if env_dir:
+        return Path(env_dir).expanduser() / "judge_cache.sqlite3"
     import platformdirs
 
     return Path(platformdirs.user_cache_dir("ragnotebook")) / "judge_cache.sqlite3"
+
+
+_shared: dict[str, JudgeCache] = {}
+_shared_lock = threading.Lock()
 
 
 def resolve_cache(cache: bool | str | os.PathLike[str] | JudgeCache | None) -> JudgeCache | None:
@@ -277,13 +295,17 @@ def resolve_cache(cache: bool | str | os.PathLike[str] | JudgeCache | None) -> J
     Parameters
     ----------
     cache : bool, str, path-like, JudgeCache or None
-        ``True`` or ``None``: the default file (see :func:`default_cache_path`);
-        ``False``: no cache; a path: a cache at that file; a :class:`JudgeCache`:
-        used as it is.
+        ``True`` or ``None``: the default file (see :func:`default_cache_path`),
+        or no cache when the ``RAGNOTEBOOK_CACHE`` environment variable is
+        ``0``, ``false``, ``off``, ``no`` or ``none``; ``False``: no cache; a
+        path: a cache at that file; a :class:`JudgeCache`: used as it is.
 
     Returns
     -------
     JudgeCache or None
+        For ``True``, ``None`` and paths, one shared instance per file and
+        process (its connections are reused by later runs; callers need not
+        close it, and a closed one is replaced on the next call).
 
     Raises
     ------
@@ -299,15 +321,30 @@ def resolve_cache(cache: bool | str | os.PathLike[str] | JudgeCache | None) -> J
     """
     if cache is False:
         return None
-    if cache is True or cache is None:
-        return JudgeCache()
     if isinstance(cache, JudgeCache):
         return cache
-    if isinstance(cache, str | os.PathLike):
-        return JudgeCache(cache)
-    raise TypeError(
-        f"cache must be True, False, None, a path or a JudgeCache, got {type(cache).__name__}"
-    )
+    if cache is True or cache is None:
+        if os.environ.get("RAGNOTEBOOK_CACHE", "").strip().lower() in _OFF_WORDS:
+            return None
+        name, path = "<default>", None
+    elif isinstance(cache, str | os.PathLike):
+        path = Path(cache).expanduser().absolute()
+        name = str(path)
+    else:
+        raise TypeError(
+            f"cache must be True, False, None, a path or a JudgeCache, got {type(cache).__name__}"
+        )
+    with _shared_lock:
+        found = _shared.get(name)
+        if (
+            found is not None
+            and not found.closed
+            and (path is not None or found.path == default_cache_path())
+        ):
+            return found
+        made = JudgeCache(path)
+        _shared[name] = made
+        return made
 
 
 # --------------------------------------------------------------------------- the cache
@@ -356,6 +393,11 @@ class JudgeCache:
 
     def __repr__(self) -> str:
         return f"JudgeCache({str(self.path)!r})"
+
+    @property
+    def closed(self) -> bool:
+        """Whether :meth:`close` was called."""
+        return self._closed
 
     def __getstate__(self) -> dict[str, Any]:
         return {"path": str(self.path), "is_default": self._is_default}

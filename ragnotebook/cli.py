@@ -1,29 +1,189 @@
-"""Command line: ``ragnotebook quickstart`` (and ``python -m ragnotebook quickstart``).
+"""Command line: ``ragnotebook quickstart | evaluate | report`` (also ``python -m ragnotebook``).
 
-Exit codes: 0 success, 2 usage error, 1 any other failure.
+``quickstart``
+    Score the bundled real sample with the offline judge and show the worst rows.
+``evaluate DATA``
+    Score a CSV, JSON Lines or Parquet file of RAG rows, print the summary to
+    stdout, write the scored frame (``--out``, Parquet or JSON Lines by suffix)
+    and, for CI, gate on thresholds (``--fail-under``, ``--min-coverage``) and
+    on a significant drop against a previous scored file (``--baseline``).
+``report SCORED``
+    Write the HTML report of a scored file.
+
+Results go to stdout; progress bars, warnings and errors to stderr.
+
+Exit codes
+----------
+0
+    Success (and every requested check passed).
+1
+    A check failed: a mean under its ``--fail-under`` threshold, coverage under
+    ``--min-coverage``, or a regression against ``--baseline``.
+2
+    Usage error: unknown option or metric, malformed ``--fail-under`` or
+    ``--column``, an output suffix that is not ``.parquet``/``.jsonl``.
+3
+    Input or data error: a file that is missing, unreadable or of an unknown
+    format, a column that is missing or malformed.
+4
+    Runtime error: the report module or an optional dependency is not
+    available, or an unexpected failure.
+130
+    Interrupted (Ctrl-C).
+
+See ``docs/cli.md`` for the full reference.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import math
 import sys
 import textwrap
 import time
 import warnings
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 __all__ = ["main"]
 
+EXIT_OK = 0
+EXIT_CHECKS_FAILED = 1
+EXIT_USAGE = 2
+EXIT_DATA = 3
+EXIT_RUNTIME = 4
+EXIT_INTERRUPTED = 130
+
+#: Suffixes read and written.
+_PARQUET = (".parquet", ".pq")
+_JSONL = (".jsonl", ".ndjson")
+_READABLE = (".csv", ".json", *_JSONL, *_PARQUET)
+
+#: ``--baseline`` fails a metric when ``p_value < BASELINE_ALPHA`` and the mean
+#: difference is below ``-max_drop``, or when coverage drops by more than ``max_drop``.
+BASELINE_ALPHA = 0.05
+
+
+class UsageError(Exception):
+    """Bad command-line usage (exit code 2)."""
+
+
+class DataError(Exception):
+    """An input file or its content is unusable (exit code 3)."""
+
+
+# --------------------------------------------------------------------------- files
+
+
+def _jsonable(value: Any) -> Any:
+    """A JSON-ready copy of a cell: NA -> None, NumPy -> Python, containers recursively."""
+    import numpy as np
+    import pandas as pd
+
+    if value is None or value is pd.NA or value is pd.NaT:
+        return None
+    if isinstance(value, float | np.floating):
+        return None if math.isnan(value) else float(value)
+    if isinstance(value, bool | np.bool_):
+        return bool(value)
+    if isinstance(value, int | np.integer):
+        return int(value)
+    if isinstance(value, str):
+        return value
+    if isinstance(value, dict):
+        return {str(k): _jsonable(v) for k, v in value.items()}
+    if isinstance(value, list | tuple | np.ndarray):
+        return [_jsonable(v) for v in value]
+    if isinstance(value, pd.Timestamp):
+        return value.isoformat()
+    return str(value)
+
+
+def write_jsonl(df: Any, path: Path) -> None:
+    """Write a frame as JSON Lines, one object per row; list and dict cells stay JSON."""
+    with path.open("w", encoding="utf-8") as fh:
+        cols = [str(c) for c in df.columns]
+        for values in df.itertuples(index=False, name=None):
+            record = {c: _jsonable(v) for c, v in zip(cols, values, strict=True)}
+            fh.write(json.dumps(record, ensure_ascii=False) + "\n")
+
 
 def _write_frame(df: Any, out: Path) -> Path:
     """Write a scored frame as Parquet (keeps ``attrs``) or JSON Lines, by suffix."""
     out.parent.mkdir(parents=True, exist_ok=True)
-    if out.suffix == ".parquet":
+    if out.suffix.lower() in _PARQUET:
         df.to_parquet(out)
     else:
-        df.to_json(out, orient="records", lines=True, force_ascii=False, default_handler=str)
+        write_jsonl(df, out)
     return out
+
+
+def read_table(path: Path) -> Any:
+    """Read a CSV, JSON Lines (``.jsonl``/``.ndjson``; ``.json``: lines or one array) or
+    Parquet file into a DataFrame.
+
+    A scored file read back gets its metric columns' dtypes restored (``m``
+    Float64, ``m_status`` string), so ``summary()`` and :func:`ragnotebook.compare`
+    work on it.
+
+    Raises
+    ------
+    DataError
+        For a missing or unreadable file, or an unknown suffix.
+    """
+    import pandas as pd
+
+    if not path.exists():
+        raise DataError(f"{path}: no such file")
+    suffix = path.suffix.lower()
+    if suffix not in _READABLE:
+        raise DataError(
+            f"{path}: unknown format {suffix or '(no suffix)'!r}; use " + ", ".join(_READABLE)
+        )
+    try:
+        if suffix == ".csv":
+            df = pd.read_csv(path)
+        elif suffix in _PARQUET:
+            df = pd.read_parquet(path)
+        else:
+            df = pd.DataFrame.from_records(_read_json_records(path))
+    except DataError:
+        raise
+    except ImportError as exc:
+        raise DataError(f"{path}: cannot read Parquet without pyarrow ({exc})") from exc
+    except Exception as exc:
+        raise DataError(f"{path}: cannot read the file ({type(exc).__name__}: {exc})") from exc
+    for col in list(df.columns):
+        if isinstance(col, str) and f"{col}_status" in df.columns:
+            df[col] = pd.to_numeric(df[col], errors="coerce").astype("Float64")
+            df[f"{col}_status"] = df[f"{col}_status"].astype("string")
+    return df
+
+
+def _read_json_records(path: Path) -> list[dict[str, Any]]:
+    text = path.read_text(encoding="utf-8")
+    if path.suffix.lower() == ".json" and text.lstrip().startswith("["):
+        data = json.loads(text)
+        if not all(isinstance(r, dict) for r in data):
+            raise DataError(f"{path}: expected a JSON array of objects")
+        return list(data)
+    records = []
+    for n, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise DataError(f"{path}, line {n}: not valid JSON ({exc.msg})") from exc
+        if not isinstance(record, dict):
+            raise DataError(f"{path}, line {n}: expected a JSON object")
+        records.append(record)
+    return records
+
+
+# --------------------------------------------------------------------------- quickstart
 
 
 def _default_out() -> Path:
@@ -60,6 +220,18 @@ def worst_rows(scored: Any, n: int = 5) -> Any:
     return scored.iloc[list(order)].assign(_mean=mean.iloc[list(order)].to_numpy())
 
 
+_SUMMARY_COLUMNS = [
+    "mean",
+    "scored",
+    "ok",
+    "no_ground_truth",
+    "no_reference",
+    "no_claims",
+    "no_context",
+    "error",
+]
+
+
 def quickstart(out: Path | None, model: str, n_worst: int) -> int:
     """Evaluate the bundled sample and print the summary and the worst rows."""
     import pandas as pd
@@ -83,22 +255,7 @@ def quickstart(out: Path | None, model: str, n_worst: int) -> int:
     summary = rn.summary(scored)
     with pd.option_context("display.width", 120, "display.max_columns", 20):
         print("\nSummary (mean over scored rows; 'scored' = rows measured / rows in the frame):")
-        print(
-            summary[
-                [
-                    "mean",
-                    "scored",
-                    "ok",
-                    "no_ground_truth",
-                    "no_reference",
-                    "no_claims",
-                    "no_context",
-                    "error",
-                ]
-            ]
-            .round(3)
-            .to_string()
-        )
+        print(summary[_SUMMARY_COLUMNS].round(3).to_string())
     print(f"\nThe {n_worst} lowest-scoring rows and what they miss:")
     claims = rn.claims(scored)
     for label, row in worst_rows(scored, n_worst).iterrows():
@@ -126,7 +283,368 @@ def quickstart(out: Path | None, model: str, n_worst: int) -> int:
         f"Done in {elapsed:.1f} s. Next: open notebooks/01_quickstart.ipynb, or in Python:\n"
         "    scored = df.rag.evaluate(model='openai/gpt-4o-mini')"
     )
-    return 0
+    return EXIT_OK
+
+
+# --------------------------------------------------------------------------- evaluate
+
+
+def _metric(name: str, option: str) -> str:
+    from ragnotebook.api import _metric_name
+
+    try:
+        return _metric_name(name.strip())
+    except ValueError:
+        raise UsageError(
+            f"{option}: unknown metric {name.strip()!r}; use recall, precision, faithfulness "
+            "(or context_recall, context_precision)"
+        ) from None
+
+
+def parse_metrics(text: str) -> list[str]:
+    """``"recall,faithfulness"`` -> ``["context_recall", "faithfulness"]``."""
+    names: list[str] = []
+    for part in text.split(","):
+        if part.strip():
+            m = _metric(part, "--metrics")
+            if m not in names:
+                names.append(m)
+    if not names:
+        raise UsageError("--metrics is empty")
+    return names
+
+
+def parse_thresholds(values: Sequence[str]) -> dict[str, float]:
+    """``["recall=0.7,faithfulness=0.8"]`` -> ``{"context_recall": 0.7, "faithfulness": 0.8}``."""
+    out: dict[str, float] = {}
+    for value in values:
+        for part in value.split(","):
+            if not part.strip():
+                continue
+            name, sep, number = part.partition("=")
+            if not sep:
+                raise UsageError(f"--fail-under: expected metric=value, got {part.strip()!r}")
+            try:
+                threshold = float(number)
+            except ValueError:
+                raise UsageError(f"--fail-under: {number.strip()!r} is not a number") from None
+            if not math.isfinite(threshold):
+                raise UsageError(f"--fail-under: {number.strip()!r} is not a finite number")
+            out[_metric(name, "--fail-under")] = threshold
+    return out
+
+
+def parse_columns(values: Sequence[str]) -> dict[str, str]:
+    """``["question=q", "contexts=docs"]`` -> ``{"question": "q", "contexts": "docs"}``."""
+    from ragnotebook.intake import ROLES
+
+    out: dict[str, str] = {}
+    for value in values:
+        role, sep, col = value.partition("=")
+        role, col = role.strip(), col.strip()
+        if not sep or not role or not col:
+            raise UsageError(f"--column: expected role=column, got {value!r}")
+        if role not in ROLES:
+            raise UsageError(f"--column: unknown role {role!r}; the roles are {', '.join(ROLES)}")
+        out[role] = col
+    return out
+
+
+def _check_out(path: Path | None) -> None:
+    if path is not None and path.suffix.lower() not in (*_PARQUET, *_JSONL):
+        raise UsageError(
+            f"--out: {path.name!r} must end in .parquet (keeps run metadata) or .jsonl"
+        )
+
+
+def _print_summary(summary: Any, title: str) -> None:
+    import pandas as pd
+
+    cols = ["mean", "scored", "coverage", *_SUMMARY_COLUMNS[2:], "missing_verdicts"]
+    with pd.option_context("display.width", 160, "display.max_columns", 30):
+        print(title)
+        print(summary[[c for c in cols if c in summary.columns]].round(3).to_string())
+
+
+def check_thresholds(
+    summary: Any, thresholds: dict[str, float], min_coverage: float | None
+) -> list[str]:
+    """Failed checks as messages; also prints one line per check to stdout.
+
+    Each metric in ``thresholds`` must have ``mean >= threshold`` and
+    ``coverage >= min_coverage`` (1.0 when not given); with ``min_coverage``
+    given explicitly, coverage is checked for every metric in ``summary``.
+    """
+    failures: list[str] = []
+    coverage_floor = 1.0 if min_coverage is None else min_coverage
+    gated = list(thresholds)
+    if min_coverage is not None:
+        gated += [m for m in summary.index if m not in gated]
+    for m in gated:
+        mean = float(summary.loc[m, "mean"])
+        cov = float(summary.loc[m, "coverage"])
+        if m in thresholds:
+            t = thresholds[m]
+            if math.isnan(mean) or mean < t:
+                msg = f"{m}: mean {mean:.3f} < {t:g}"
+                failures.append(msg)
+                print(f"FAIL {msg}")
+            else:
+                print(f"ok   {m}: mean {mean:.3f} >= {t:g}")
+        if math.isnan(cov) or cov < coverage_floor:
+            msg = (
+                f"{m}: coverage {cov:.3f} < {coverage_floor:g} "
+                f"({summary.loc[m, 'scored']} rows scored, {int(summary.loc[m, 'error'])} errors)"
+            )
+            failures.append(msg)
+            print(f"FAIL {msg}")
+        else:
+            print(f"ok   {m}: coverage {cov:.3f} >= {coverage_floor:g}")
+    return failures
+
+
+def check_baseline(
+    baseline: Any, scored: Any, metrics: Sequence[str], *, on: str | None, max_drop: float
+) -> list[str]:
+    """Compare against a baseline frame; print the table; return the failed checks.
+
+    A metric fails when its paired mean difference (new - baseline) is below
+    ``-max_drop`` with ``p_value < 0.05``, or when its coverage drops by more
+    than ``max_drop``.
+    """
+    import pandas as pd
+
+    from ragnotebook.comparison import compare
+    from ragnotebook.frame import scored_metrics
+
+    shared = [m for m in metrics if m in scored_metrics(baseline)]
+    skipped = [m for m in metrics if m not in shared]
+    if skipped:
+        print(f"baseline: not scored on {', '.join(skipped)}; not compared", file=sys.stderr)
+    if not shared:
+        raise DataError("--baseline: the baseline file has none of the evaluated metrics")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)  # the flags are printed below
+        table = compare(baseline, scored, on=on, metrics=shared)
+    cols = [
+        "n_pairs",
+        "mean_a",
+        "mean_b",
+        "mean_diff",
+        "ci_low",
+        "ci_high",
+        "p_value",
+        "coverage_a",
+        "coverage_b",
+        "n_lost",
+        "n_only_a",
+        "n_only_b",
+    ]
+    with pd.option_context("display.width", 160, "display.max_columns", 30):
+        print("\nAgainst the baseline (a = baseline, b = this run; diff = b - a, paired rows):")
+        print(table[cols].round(4).to_string())
+    failures: list[str] = []
+    for m, row in table.iterrows():
+        diff, p = float(row["mean_diff"]), float(row["p_value"])
+        if not math.isnan(diff) and diff < -max_drop and p < BASELINE_ALPHA:
+            msg = (
+                f"{m}: significant drop against the baseline: mean diff {diff:+.3f} "
+                f"(95% CI {row['ci_low']:+.3f} to {row['ci_high']:+.3f}, p={p:.4f})"
+            )
+            failures.append(msg)
+            print(f"FAIL {msg}")
+        else:
+            print(f"ok   {m}: no significant drop (mean diff {diff:+.3f}, p={p:.4f})")
+        cov_diff = float(row["coverage_diff"])
+        if cov_diff < -max_drop:
+            msg = (
+                f"{m}: coverage dropped against the baseline: {row['coverage_a']:.3f} -> "
+                f"{row['coverage_b']:.3f} ({int(row['n_lost'])} rows lost)"
+            )
+            failures.append(msg)
+            print(f"FAIL {msg}")
+    return failures
+
+
+def evaluate_command(args: argparse.Namespace) -> int:
+    """``ragnotebook evaluate``: score a file, print the summary, write it, run the checks."""
+    import ragnotebook as rn
+
+    metrics = parse_metrics(args.metrics)
+    thresholds = parse_thresholds(args.fail_under or [])
+    columns = parse_columns(args.column or [])
+    unknown = [m for m in thresholds if m not in metrics]
+    if unknown:
+        raise UsageError(f"--fail-under names {', '.join(unknown)}, not in --metrics")
+    if args.min_coverage is not None and not 0 <= args.min_coverage <= 1:
+        raise UsageError("--min-coverage must be between 0 and 1")
+    if args.concurrency < 1:
+        raise UsageError("--concurrency must be >= 1")
+    _check_out(args.out)
+    model = args.model or rn.get_default_model()
+    options: dict[str, Any] = {}
+    if args.api_base:
+        if isinstance(model, str) and model.strip().lower() == "offline":
+            raise UsageError("--api-base applies to LLM models, not the offline judge")
+        options["api_base"] = args.api_base
+    if args.no_cache:
+        options["cache"] = False
+
+    df = read_table(args.data)
+    baseline = read_table(args.baseline) if args.baseline is not None else None
+    print(f"ragnotebook: scoring {len(df)} rows of {args.data} with {model!r}", file=sys.stderr)
+    try:
+        scored = rn.evaluate(
+            df,
+            metrics=metrics,
+            model=model,
+            columns=columns or None,
+            concurrency=args.concurrency,
+            progress=not args.no_progress,
+            **options,
+        )
+    except ValueError as exc:
+        raise DataError(str(exc)) from exc
+    except TypeError as exc:
+        raise UsageError(str(exc)) from exc
+    summary = rn.summary(scored)
+    _print_summary(summary, "Summary (mean over scored rows; 'scored' = measured / total):")
+    for m in summary.index:
+        errors = scored[f"{m}_error"].dropna()
+        if len(errors):
+            print(
+                f"ragnotebook: {m}: {len(errors)} row(s) failed; first error: {errors.iloc[0]}",
+                file=sys.stderr,
+            )
+    if args.out is not None:
+        try:
+            path = _write_frame(scored, args.out)
+        except ImportError as exc:
+            raise RuntimeError(f"cannot write Parquet without pyarrow ({exc})") from exc
+        print(f"\nScored frame ({len(scored)} rows) written to {path}")
+
+    failures: list[str] = []
+    if thresholds or args.min_coverage is not None:
+        print("\nChecks:")
+        failures += check_thresholds(summary, thresholds, args.min_coverage)
+    if baseline is not None:
+        failures += check_baseline(baseline, scored, metrics, on=args.on, max_drop=args.max_drop)
+    if failures:
+        print(
+            f"ragnotebook: {len(failures)} check(s) failed: " + "; ".join(failures),
+            file=sys.stderr,
+        )
+        return EXIT_CHECKS_FAILED
+    return EXIT_OK
+
+
+# --------------------------------------------------------------------------- report
+
+
+def report_command(args: argparse.Namespace) -> int:
+    """``ragnotebook report``: write the HTML report of a scored file."""
+    scored = read_table(args.scored)
+    from ragnotebook.frame import scored_metrics
+
+    if not scored_metrics(scored):
+        raise DataError(f"{args.scored}: no ragnotebook scores in this file")
+    try:
+        import ragnotebook.views.report  # noqa: F401
+    except ImportError as exc:
+        raise RuntimeError(
+            "the HTML report is not available in this installation "
+            f"({type(exc).__name__}: {exc}); install the views with "
+            "pip install 'ragnotebook[plot]' or update ragnotebook"
+        ) from exc
+    path = scored.rag.report(args.out)
+    print(f"Report written to {path}")
+    return EXIT_OK
+
+
+# --------------------------------------------------------------------------- main
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="ragnotebook",
+        description="Judge RAG rows: context recall, context precision and faithfulness.",
+        epilog="Exit codes: 0 ok, 1 a check failed, 2 usage error, 3 input/data error, "
+        "4 runtime error, 130 interrupted.",
+    )
+    sub = parser.add_subparsers(dest="command", required=True)
+    qs = sub.add_parser("quickstart", help="score the bundled real sample with the offline judge")
+    qs.add_argument(
+        "--out",
+        type=Path,
+        default=None,
+        help="where to write the scored frame (.parquet or .jsonl)",
+    )
+    qs.add_argument("--model", default="offline", help="judge model (default: offline)")
+    qs.add_argument("--worst", type=int, default=5, help="how many low-scoring rows to show")
+
+    ev = sub.add_parser(
+        "evaluate",
+        help="score a CSV / JSONL / Parquet file; gate on thresholds for CI",
+        description="Score a file of RAG rows, print the summary and run the requested checks.",
+    )
+    ev.add_argument("data", type=Path, help="input rows: .csv, .jsonl, .json or .parquet")
+    ev.add_argument(
+        "--metrics",
+        default="recall,precision,faithfulness",
+        help="comma-separated metrics (default: recall,precision,faithfulness)",
+    )
+    ev.add_argument(
+        "--model",
+        default=None,
+        help="litellm model, e.g. openai/gpt-4o-mini, or 'offline' "
+        "(default: $RAGNOTEBOOK_MODEL, else offline)",
+    )
+    ev.add_argument("--out", type=Path, default=None, help="scored frame: .parquet or .jsonl")
+    ev.add_argument(
+        "--column",
+        action="append",
+        metavar="ROLE=COLUMN",
+        help="map a role (question, answer, contexts, ground_truth) to a column; repeatable",
+    )
+    ev.add_argument("--api-base", default=None, help="base URL of an OpenAI-compatible server")
+    ev.add_argument(
+        "--fail-under",
+        action="append",
+        metavar="METRIC=VALUE,...",
+        help="exit 1 when a metric's mean is below VALUE (e.g. recall=0.7,faithfulness=0.8)",
+    )
+    ev.add_argument(
+        "--min-coverage",
+        type=float,
+        default=None,
+        help="minimum share of rows scored (default 1.0 for --fail-under metrics; "
+        "given explicitly, checked for every metric)",
+    )
+    ev.add_argument(
+        "--baseline",
+        type=Path,
+        default=None,
+        help="a previous scored file; exit 1 on a significant drop",
+    )
+    ev.add_argument(
+        "--on",
+        default="question",
+        help="column pairing rows with --baseline (default: question)",
+    )
+    ev.add_argument(
+        "--max-drop",
+        type=float,
+        default=0.02,
+        help="--baseline tolerance for the mean and coverage drop (default 0.02)",
+    )
+    ev.add_argument("--concurrency", type=int, default=16, help="judge calls in flight")
+    ev.add_argument("--no-cache", action="store_true", help="do not use the judge-answer cache")
+    ev.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
+
+    rp = sub.add_parser("report", help="write the HTML report of a scored file")
+    rp.add_argument("scored", type=Path, help="a scored .parquet or .jsonl file")
+    rp.add_argument("--out", type=Path, required=True, help="the .html file to write")
+    return parser
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -140,36 +658,51 @@ def main(argv: list[str] | None = None) -> int:
     Returns
     -------
     int
-        The exit code: 0 on success, 1 on failure, 2 on a usage error.
+        The exit code: 0 ok, 1 a check failed, 2 usage error, 3 input or data
+        error, 4 runtime error, 130 interrupted (see the module docstring).
 
     Examples
     --------
     >>> main(["quickstart", "--out", "/tmp/ragnotebook_doctest.jsonl"])  # doctest: +ELLIPSIS
     Loaded ...
     0
+    >>> import json, pathlib, tempfile
+    >>> data = pathlib.Path(tempfile.mkdtemp()) / "rows.jsonl"
+    >>> _ = data.write_text(json.dumps({"question": "Where is the museum?",
+    ...     "answer": "It is on Pier 4.", "contexts": ["The museum is on Pier 4."],
+    ...     "ground_truth": "The museum is on Pier 4."}) + "\\n")
+    >>> main(["evaluate", str(data), "--model", "offline", "--no-progress",
+    ...       "--fail-under", "faithfulness=0.9"])  # doctest: +ELLIPSIS
+    Summary ...
+    ok   faithfulness: mean 1.000 >= 0.9
+    ok   faithfulness: coverage 1.000 >= 1
+    0
     """
-    parser = argparse.ArgumentParser(prog="ragnotebook", description=__doc__.splitlines()[0])
-    sub = parser.add_subparsers(dest="command", required=True)
-    qs = sub.add_parser("quickstart", help="score the bundled real sample with the offline judge")
-    qs.add_argument(
-        "--out",
-        type=Path,
-        default=None,
-        help="where to write the scored frame (.parquet or .jsonl)",
-    )
-    qs.add_argument("--model", default="offline", help="judge model (default: offline)")
-    qs.add_argument("--worst", type=int, default=5, help="how many low-scoring rows to show")
-    args = parser.parse_args(argv)
+    parser = _parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # argparse: --help (0) or a usage error (2)
+        return int(exc.code) if isinstance(exc.code, int) else EXIT_USAGE
     try:
         if args.command == "quickstart":
             return quickstart(args.out, args.model, args.worst)
+        if args.command == "evaluate":
+            return evaluate_command(args)
+        if args.command == "report":
+            return report_command(args)
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
-        return 130
+        return EXIT_INTERRUPTED
+    except UsageError as exc:
+        print(f"ragnotebook {args.command}: usage error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except DataError as exc:
+        print(f"ragnotebook {args.command}: input error: {exc}", file=sys.stderr)
+        return EXIT_DATA
     except Exception as exc:
-        print(f"ragnotebook: error: {exc}", file=sys.stderr)
-        return 1
-    return 2
+        print(f"ragnotebook {args.command}: error: {exc}", file=sys.stderr)
+        return EXIT_RUNTIME
+    return EXIT_USAGE
 
 
 if __name__ == "__main__":

@@ -57,7 +57,8 @@ class MetricStats:
     calls made (retries included, cache hits excluded), ``requests`` the HTTP
     requests an LLM judge reported (internal re-asks and splits included).
     Tokens are counted on fresh calls; ``cost_usd`` sums the calls whose price
-    is known (``cost_known`` tells whether all were).
+    is known (None in ``to_dict`` when some price was unknown); ``saved_cost_usd``
+    is what the cache hits cost when first paid for.
     """
 
     rows: int = 0
@@ -75,6 +76,7 @@ class MetricStats:
     completion_tokens: int = 0
     cost_usd: float = 0.0
     cost_known: bool = True
+    saved_cost_usd: float = 0.0
     seconds: float = 0.0
 
     def to_dict(self) -> dict[str, Any]:
@@ -93,6 +95,7 @@ class MetricStats:
             "prompt_tokens": self.prompt_tokens,
             "completion_tokens": self.completion_tokens,
             "cost_usd": round(self.cost_usd, 8) if self.cost_known else None,
+            "saved_cost_usd": round(self.saved_cost_usd, 8),
             "seconds": round(self.seconds, 4),
         }
 
@@ -148,8 +151,9 @@ class Engine:
         quotas; None means unlimited.
     call_timeout : float, optional
         Seconds per judge call before it is abandoned and retried; default the
-        judge's ``timeout`` plus a 5 s grace (LiteLLMJudge also passes its timeout
-        to the HTTP client), none for judges without one.
+        judge's ``max_call_seconds`` (one LiteLLMJudge call may make several
+        requests, each bounded by its ``timeout``), else its ``timeout`` plus a
+        5 s grace, else none.
     cache : JudgeCache, optional
         Answers are looked up before and stored after each fresh call.
     retry_policy : RetryPolicy, optional
@@ -188,8 +192,12 @@ class Engine:
         elif retry_policy is None:
             self.policy.max_retries = max(0, int(getattr(judge, "num_retries", 4)))
         if call_timeout is None:
+            bound = getattr(judge, "max_call_seconds", None)
             judge_timeout = getattr(judge, "timeout", None)
-            call_timeout = float(judge_timeout) + 5.0 if judge_timeout else None
+            if bound:
+                call_timeout = float(bound)
+            elif judge_timeout:
+                call_timeout = float(judge_timeout) + 5.0
         self.call_timeout = call_timeout
         self.rpm, self.tpm = rpm, tpm
         self.cache = cache
@@ -232,6 +240,7 @@ class Engine:
         start = time.perf_counter()
         for job in jobs:
             self.stats.for_metric(job.metric).rows += 1
+        memory = await self._recall_adaptations()
 
         async def one(job: Job) -> None:
             result = await self._drive(job)
@@ -252,7 +261,39 @@ class Engine:
         finally:
             self.stats.wall_seconds = time.perf_counter() - start
             self.stats.max_in_flight = self._limiter.max_in_flight
+            await self._remember_adaptations(memory)
         return self.results
+
+    async def _recall_adaptations(self) -> tuple[str, dict[str, Any]] | None:
+        """Apply what the judge learned about this provider in an earlier cached run.
+
+        A judge that adapts (drops ``temperature``, changes structured-output mode)
+        changes its identity, hence its cache keys. Remembering the adaptations
+        under the judge's configured identity lets a re-run start adapted, so its
+        keys match the first run's and it makes no calls.
+        """
+        if self.cache is None or not hasattr(self.judge, "adaptations"):
+            return None
+        import hashlib
+        import json
+
+        blob = json.dumps({"adaptations-of": self.judge.identity()}, sort_keys=True, default=str)
+        key = "adapt:" + hashlib.sha256(blob.encode("utf-8")).hexdigest()
+        before = dict(self.judge.adaptations())  # type: ignore[attr-defined]
+        learned = await self.cache.aget(key)
+        if learned and hasattr(self.judge, "adopt"):
+            self.judge.adopt(learned)
+        return key, before
+
+    async def _remember_adaptations(self, memory: tuple[str, dict[str, Any]] | None) -> None:
+        if memory is None or self.cache is None:
+            return
+        key, before = memory
+        now = dict(self.judge.adaptations())  # type: ignore[attr-defined]
+        if now != before:
+            await self.cache.aput(
+                key, now, judge_id=self.judge.judge_id, model=None, task_kind="adaptations"
+            )
 
     async def _drive(self, job: Job) -> MetricResult:
         stats = self.stats.for_metric(job.metric)
@@ -295,18 +336,21 @@ class Engine:
         stats = self.stats.for_metric(metric)
         expected = ANSWER_MODELS[task.kind]
         key = None
+        identity: dict[str, Any] = {}
         if self.cache is not None:
-            key = self.cache.key(self.judge.identity(), task)
-            hit = await self.cache.aget(key)
-            if hit is not None:
+            identity = self.judge.identity()
+            key = self.cache.key(identity, task)
+            entry = await self.cache.aget_entry(key)
+            if entry is not None:
                 try:
-                    answer = expected.model_validate(hit)
+                    cached = expected.model_validate(entry.answer)
                 except ValueError:
-                    answer = None
-                if answer is not None:
+                    cached = None
+                if cached is not None:
                     stats.calls += 1
                     stats.cache_hits += 1
-                    return answer  # type: ignore[return-value]
+                    stats.saved_cost_usd += float(entry.cost_usd or 0.0)
+                    return cached  # type: ignore[return-value]
         retries = {"other": 0, "rate": 0}
 
         def stop(state: RetryCallState) -> bool:
@@ -340,21 +384,15 @@ class Engine:
                 code="bad_answer",
             )
         stats.calls += 1
-        if usage is not None:
-            stats.prompt_tokens += int(getattr(usage, "prompt_tokens", 0) or 0)
-            stats.completion_tokens += int(getattr(usage, "completion_tokens", 0) or 0)
-            stats.requests += int(getattr(usage, "requests", 1) or 0)
-            cost = getattr(usage, "cost_usd", None)
-            if cost is None or (isinstance(cost, float) and math.isnan(cost)):
-                stats.cost_known = False
-            else:
-                stats.cost_usd += float(cost)
+        self._account(stats, usage, success=True)
         if self.cache is not None and key is not None:
+            # the identity may have changed during the call (e.g. a structured-output mode
+            # switch); the answer is stored under the key it was looked up with
             await self.cache.aput(
                 key,
                 answer,
                 judge_id=self.judge.judge_id,
-                model=str(self.judge.identity().get("model", self.judge.judge_id)),
+                model=str(identity.get("model", self.judge.judge_id)),
                 task_kind=task.kind,
                 usage=_usage_dict(usage),
             )
@@ -387,6 +425,7 @@ class Engine:
                 retryable=True,
             ) from None
         except JudgeError as exc:
+            self._account(stats, getattr(exc, "usage", None), success=False)
             if exc.code == "rate_limited":
                 stats.rate_limited += 1
                 limiter.on_rate_limited()
@@ -399,6 +438,21 @@ class Engine:
             await limiter.release()
         limiter.on_success()
         return result
+
+    @staticmethod
+    def _account(stats: MetricStats, usage: Any, *, success: bool) -> None:
+        """Add a call's tokens and cost (failed calls cost too: their usage is kept)."""
+        if usage is None:
+            return
+        stats.prompt_tokens += int(getattr(usage, "prompt_tokens", 0) or 0)
+        stats.completion_tokens += int(getattr(usage, "completion_tokens", 0) or 0)
+        stats.requests += int(getattr(usage, "requests", 1) or 0)
+        cost = getattr(usage, "cost_usd", None)
+        if cost is None or (isinstance(cost, float) and math.isnan(cost)):
+            if success or getattr(usage, "prompt_tokens", 0):
+                stats.cost_known = False
+        else:
+            stats.cost_usd += float(cost)
 
     def _check_auth(self) -> None:
         if self.auth_failure is not None:

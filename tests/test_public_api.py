@@ -15,6 +15,7 @@ import ragnotebook as rn
 ROOT = Path(__file__).resolve().parents[1]
 
 EXPECTED = {
+    "EvalRunResult",
     "Judge",
     "JudgeError",
     "LiteLLMJudge",
@@ -26,8 +27,10 @@ EXPECTED = {
     "acontext_recall",
     "aevaluate",
     "afaithfulness",
+    "arun_evals",
     "chunks",
     "claims",
+    "compare",
     "context_precision",
     "context_recall",
     "contexts_from_output",
@@ -35,11 +38,13 @@ EXPECTED = {
     "create_context_recall_scorer",
     "create_faithfulness_scorer",
     "enable_nested_asyncio",
+    "estimate",
     "evaluate",
     "faithfulness",
     "get_default_model",
     "list_samples",
     "load_sample",
+    "run_evals",
     "set_default_model",
     "summary",
 }

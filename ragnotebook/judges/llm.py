@@ -139,11 +139,23 @@ class Usage:
 
     @property
     def total_tokens(self) -> int:
-        """Prompt plus completion tokens."""
+        """Prompt plus completion tokens.
+
+        Examples
+        --------
+        >>> Usage(10, 5, None, 1).total_tokens
+        15
+        """
         return self.prompt_tokens + self.completion_tokens
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain JSON-safe form."""
+        """Plain JSON-safe form.
+
+        Examples
+        --------
+        >>> Usage(10, 5, 0.0001, 2).to_dict()
+        {'prompt_tokens': 10, 'completion_tokens': 5, 'cost_usd': 0.0001, 'requests': 2}
+        """
         return asdict(self)
 
 
@@ -643,6 +655,8 @@ class LiteLLMJudge:
 
     Attributes
     ----------
+    cacheable : bool
+        True: the engine may cache this judge's answers (keyed by :meth:`identity`).
     structured_output : str
         The structured-output mode in force.
     temperature_dropped : bool
@@ -662,6 +676,8 @@ class LiteLLMJudge:
     >>> local.identity()["structured_output"], local.identity()["options"]
     ('json_object', {'seed': 7})
     """
+
+    cacheable: bool = True
 
     def __init__(
         self,
@@ -708,8 +724,8 @@ class LiteLLMJudge:
         self._send_temperature = temperature is not None
         self.temperature_dropped = False
         self._lock = threading.Lock()
-        self._probed = False
-        self._gate_lock: asyncio.Lock | None = None
+        self._probed: set[str] = set()
+        self._gates: dict[str, asyncio.Lock] = {}
         self._gate_loop: asyncio.AbstractEventLoop | None = None
         self._cost_unknown = False
         self._output_limit: int | bool | None = False  # False: not looked up yet
@@ -718,12 +734,29 @@ class LiteLLMJudge:
 
     @property
     def judge_id(self) -> str:
-        """``"litellm:<model>"``."""
+        """``"litellm:<model>"``, recorded in results and cache keys.
+
+        Examples
+        --------
+        >>> LiteLLMJudge("ollama_chat/llama3.1").judge_id
+        'litellm:ollama_chat/llama3.1'
+        """
         return f"litellm:{self.model}"
 
     @property
     def structured_output(self) -> str:
-        """The structured-output mode in force (``"custom"`` for a user ``response_format``)."""
+        """The structured-output mode in force (``"custom"`` for a user ``response_format``).
+
+        One of :data:`STRUCTURED_OUTPUT_MODES`. It changes at most a few times per
+        judge, each time a provider rejects the current mode with a 400.
+
+        Examples
+        --------
+        >>> LiteLLMJudge("openai/gpt-4o-mini").structured_output
+        'json_schema'
+        >>> LiteLLMJudge("openai/x", response_format={"type": "json_object"}).structured_output
+        'custom'
+        """
         if self._custom_format:
             return "custom"
         if self._mode is None:
@@ -736,9 +769,56 @@ class LiteLLMJudge:
     def max_call_seconds(self) -> float:
         """Upper bound of one :meth:`acall`'s duration (every request may take ``timeout``).
 
-        An engine that puts its own deadline around ``acall`` should not use less.
+        One call may make several requests (fallbacks, re-asks, split halves), each
+        bounded by ``timeout``. An engine that puts its own deadline around
+        ``acall`` should not use less.
+
+        Examples
+        --------
+        >>> LiteLLMJudge("openai/x", timeout=10).max_call_seconds
+        165.0
         """
         return self.timeout * MAX_REQUESTS_PER_CALL + 5.0
+
+    def adaptations(self) -> dict[str, Any]:
+        """What this judge learned about its provider (to remember across runs).
+
+        Returns
+        -------
+        dict
+            ``{"temperature_dropped": bool, "structured_output": str}``; the engine
+            stores it in the answer cache so that a re-run starts adapted and its
+            cache keys match the first run's.
+
+        Examples
+        --------
+        >>> LiteLLMJudge("openai/gpt-4o-mini").adaptations()
+        {'temperature_dropped': False, 'structured_output': 'json_schema'}
+        """
+        return {
+            "temperature_dropped": self.temperature_dropped,
+            "structured_output": self.structured_output,
+        }
+
+    def adopt(self, learned: Mapping[str, Any]) -> None:
+        """Start from adaptations learned in an earlier run (see :meth:`adaptations`).
+
+        Unknown keys and modes are ignored; a user-given ``response_format`` is kept.
+
+        Examples
+        --------
+        >>> judge = LiteLLMJudge("openai/o-model")
+        >>> judge.adopt({"temperature_dropped": True, "structured_output": "json_object"})
+        >>> judge.identity()["temperature"], judge.structured_output
+        ('dropped', 'json_object')
+        """
+        with self._lock:
+            if learned.get("temperature_dropped") and self.temperature is not None:
+                self.temperature_dropped = True
+                self._send_temperature = False
+            mode = learned.get("structured_output")
+            if not self._custom_format and mode in STRUCTURED_OUTPUT_MODES:
+                self._mode = str(mode)
 
     def _initial_mode(self) -> str:
         try:
@@ -807,6 +887,21 @@ class LiteLLMJudge:
         Returns
         -------
         Claims, Verdicts or Explanation
+
+        Raises
+        ------
+        JudgeError
+            As :meth:`acall`.
+
+        Examples
+        --------
+        A coroutine; with a reachable model (not run here)::
+
+            answer = await judge.acomplete(Task("extract_claims", "faithfulness", text="..."))
+
+        >>> import inspect
+        >>> inspect.iscoroutinefunction(LiteLLMJudge("openai/x").acomplete)
+        True
         """
         answer, _ = await self.acall(task)
         return answer
@@ -835,6 +930,19 @@ class LiteLLMJudge:
             ``quota_exceeded`` (no), ``content_filter`` (no), ``bad_request`` (no).
             The error's ``usage`` attribute holds the :class:`Usage` spent before
             the failure.
+
+        Examples
+        --------
+        Against a local OpenAI-compatible server (not run here)::
+
+            judge = LiteLLMJudge("openai/qwen2.5", api_base="http://127.0.0.1:8000/v1")
+            task = Task("extract_claims", "faithfulness", text="Paris is in France.")
+            answer, usage = await judge.acall(task)
+            answer.claims, usage.requests, usage.cost_usd   # (['Paris is in France.'], 1, None)
+
+        >>> import inspect
+        >>> inspect.iscoroutinefunction(LiteLLMJudge("openai/x").acall)
+        True
         """
         tally = _Tally()
         try:
@@ -850,6 +958,12 @@ class LiteLLMJudge:
         grown = False
         while True:
             content, finish, completion_tokens = await self._request(task, budget, tally)
+            if finish == "content_filter":
+                raise JudgeError(
+                    "the provider's content filter withheld the reply",
+                    code="content_filter",
+                    raw=content,
+                )
             try:
                 if finish == "length":
                     visible = _strip_thinking(content or "")
@@ -871,8 +985,10 @@ class LiteLLMJudge:
                 answer = parse_reply(content, answer_model)
                 return answer  # type: ignore[return-value]
             except JudgeError as err:
+                # some servers say "stop" at the budget: a broken or reasoning-only reply
+                # that used ~all of it was cut off too
                 cut_off = finish == "length" or (
-                    err.code == "truncated" and completion_tokens >= 0.9 * budget
+                    err.code in ("truncated", "empty_content") and completion_tokens >= 0.9 * budget
                 )
                 if not cut_off:
                     if err.code == "truncated":  # stopped early with broken JSON: malformed
@@ -943,26 +1059,34 @@ class LiteLLMJudge:
     ) -> tuple[str | None, str | None, int]:
         """One answered request (after any mode/temperature adaptation); maps failures.
 
-        The first request of a judge runs alone: others wait until it is answered,
-        so a provider that rejects the structured-output mode or the temperature
-        sees the rejected shape once, not once per call in flight.
+        The judge's first request runs alone, and so does the first request for
+        each answer model (each response schema): other calls wait until it is
+        answered, so a provider that rejects the structured-output mode, a schema
+        feature or the temperature sees the rejected request once, not once per
+        call in flight. After that, calls run freely.
         """
-        if not self._probed:
-            async with self._gate():
-                if not self._probed:
-                    try:
-                        return await self._send(task, budget, tally)
-                    finally:
-                        self._probed = True
-        return await self._send(task, budget, tally)
+        shape = ANSWER_MODELS[task.kind].__name__
+        while True:
+            pending = next((k for k in ("*", shape) if k not in self._probed), None)
+            if pending is None:
+                return await self._send(task, budget, tally)
+            async with self._gate(pending):
+                if pending in self._probed:
+                    continue
+                try:
+                    return await self._send(task, budget, tally)
+                finally:
+                    self._probed.update(("*", shape))
 
-    def _gate(self) -> asyncio.Lock:
+    def _gate(self, shape: str) -> asyncio.Lock:
         loop = asyncio.get_running_loop()
         with self._lock:
-            if self._gate_lock is None or self._gate_loop is not loop:
-                self._gate_lock = asyncio.Lock()
+            if self._gate_loop is not loop:
+                self._gates = {}
                 self._gate_loop = loop
-            return self._gate_lock
+            if shape not in self._gates:
+                self._gates[shape] = asyncio.Lock()
+            return self._gates[shape]
 
     async def _send(
         self, task: Task, budget: int, tally: _Tally

@@ -22,6 +22,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from ragnotebook.frame import SCORED_STATUSES, scored_metrics
@@ -34,6 +35,7 @@ __all__ = [
     "require_scored",
     "roles",
     "row_names",
+    "score_at",
     "score_table",
     "text_at",
     "text_values",
@@ -201,7 +203,11 @@ def row_names(df: pd.DataFrame) -> list[str]:
 
 
 def score_table(df: pd.DataFrame) -> pd.DataFrame:
-    """Scores (float64, NaN when missing) and statuses (str) of every metric, by position.
+    """Scores and statuses of every metric, by position.
+
+    A score is NaN when missing or when its status is not a scored one
+    (``no_ground_truth``, ``no_reference``, ``error``), so unmeasured rows never sort
+    or plot as 0.
 
     Parameters
     ----------
@@ -211,20 +217,24 @@ def score_table(df: pd.DataFrame) -> pd.DataFrame:
     Returns
     -------
     pandas.DataFrame
-        RangeIndex; columns ``m`` and ``m_status`` for each scored metric.
+        RangeIndex; columns ``m`` (float64) and ``m_status`` (str) for each scored
+        metric.
 
     Examples
     --------
     >>> import pandas as pd
-    >>> df = pd.DataFrame({"faithfulness": [0.5, None], "faithfulness_status": ["ok", "error"]})
+    >>> df = pd.DataFrame({"faithfulness": [0.5, 0.0], "faithfulness_status": ["ok", "error"]})
     >>> score_table(df)["faithfulness"].tolist()
     [0.5, nan]
     """
-    out = {}
+    out: dict[str, Any] = {}
     for m in require_scored(df):
-        out[m] = pd.to_numeric(df[m], errors="coerce").astype("float64").to_numpy()
-        status = df[f"{m}_status"].astype("object").tolist()
-        out[f"{m}_status"] = [_text(s) or "error" for s in status]
+        score = pd.to_numeric(df[m], errors="coerce").astype("float64").to_numpy()
+        status = [_text(s) or "error" for s in df[f"{m}_status"].astype("object").tolist()]
+        # a row whose status says "not measured" has no score, whatever the column holds
+        measured = np.array([s in SCORED_STATUSES for s in status], dtype=bool)
+        out[m] = np.where(measured, score, np.nan)
+        out[f"{m}_status"] = status
     return pd.DataFrame(out)
 
 
@@ -282,7 +292,7 @@ def chunk_texts(df: pd.DataFrame, pos: int) -> list[str]:
     col = roles(df)["contexts"]
     if col is None:
         return []
-    value = df[col].iat[pos]
+    value: Any = df[col].iat[pos]
     if isinstance(value, str):
         return [value]
     if isinstance(value, list | tuple):
@@ -290,6 +300,32 @@ def chunk_texts(df: pd.DataFrame, pos: int) -> list[str]:
     if hasattr(value, "tolist"):
         return [_text(v) for v in value.tolist()]
     return []
+
+
+def score_at(table: pd.DataFrame, metric: str, pos: int) -> tuple[float, str]:
+    """One cell of a :func:`score_table`: ``(score, status)`` of ``metric`` at ``pos``.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        A :func:`score_table`.
+    metric : str
+    pos : int
+
+    Returns
+    -------
+    tuple of (float, str)
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> t = score_table(pd.DataFrame({"faithfulness": [0.5], "faithfulness_status": ["ok"]}))
+    >>> score_at(t, "faithfulness", 0)
+    (0.5, 'ok')
+    """
+    score: Any = table[metric].iat[pos]
+    status: Any = table[f"{metric}_status"].iat[pos]
+    return float(score), str(status)
 
 
 def fmt_score(score: float, status: str) -> str:
@@ -310,7 +346,8 @@ def fmt_score(score: float, status: str) -> str:
     >>> fmt_score(0.0, "no_claims"), fmt_score(float("nan"), "no_ground_truth")
     ('0.00 (no claims)', '— (no ground truth)')
     """
-    value = "—" if score is None or math.isnan(score) else f"{score:.2f}"
+    unmeasured = score is None or math.isnan(score) or status not in SCORED_STATUSES
+    value = "—" if unmeasured else f"{score:.2f}"
     if status == "ok":
         return value
     return f"{value} ({status.replace('_', ' ')})"

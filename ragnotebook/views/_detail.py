@@ -31,13 +31,20 @@ from ragnotebook.views._data import (
     METRIC_LABELS,
     chunk_texts,
     fmt_score,
+    score_at,
     score_table,
     text_at,
     verdicts,
 )
 from ragnotebook.views._html import escape
 
-__all__ = ["DETAIL_CSS", "highlight", "precision_svg", "row_detail_html"]
+__all__ = [
+    "DETAIL_CSS",
+    "highlight",
+    "precision_svg",
+    "row_detail_html",
+    "row_detail_parts",
+]
 
 #: Styles for the detail, scoped under ``.rnb``; colours are translucent or inherited.
 DETAIL_CSS = """
@@ -47,7 +54,7 @@ line-height:1.45;color:inherit;max-width:1100px}
 .rnb .rnb-text{white-space:pre-wrap;margin:0 0 4px;padding:6px 10px;border-radius:4px;
 background:rgba(127,127,127,.10)}
 .rnb .rnb-empty{opacity:.7;font-style:italic}
-.rnb .rnb-cards{display:flex;flex-wrap:wrap;gap:8px}
+.rnb .rnb-cards{display:flex;flex-wrap:wrap;gap:8px;align-items:flex-start}
 .rnb .rnb-card{flex:1 1 240px;padding:6px 10px;border-radius:4px;border:1px solid rgba(127,127,127,.35)}
 .rnb .rnb-card b{font-size:16px}
 .rnb ol{margin:4px 0;padding-left:0;list-style:none}
@@ -56,10 +63,12 @@ background:rgba(127,127,127,.08)}
 .rnb li.v-yes{border-left-color:#0072B2;background:rgba(0,114,178,.10)}
 .rnb li.v-no{border-left-color:#D55E00;background:rgba(213,94,0,.10)}
 .rnb li.v-unsure{border-left-color:#E69F00;background:rgba(230,159,0,.13)}
+.rnb li.v-muted{border-left-color:rgba(127,127,127,.55);background:rgba(127,127,127,.06)}
+.rnb .rnb-chunk{margin-top:2px}
 .rnb .rnb-badge{display:inline-block;padding:0 7px;margin-right:6px;border-radius:9px;
 font-size:12px;font-weight:600;color:#fff;background:#6E6E6E;white-space:nowrap}
 .rnb .b-yes{background:#0072B2}.rnb .b-no{background:#D55E00}
-.rnb .b-unsure{background:#E69F00;color:#1a1a1a}
+.rnb .b-unsure{background:#E69F00;color:#1a1a1a}.rnb .b-muted{background:#6E6E6E}
 .rnb .rnb-reason{font-size:12.5px;opacity:.85;margin-top:2px}
 .rnb .rnb-support{font-size:13px;margin-top:4px;padding-left:10px;
 border-left:2px solid rgba(127,127,127,.4)}
@@ -67,6 +76,7 @@ border-left:2px solid rgba(127,127,127,.4)}
 .rnb details summary{cursor:pointer;font-size:12.5px;opacity:.9}
 .rnb .rnb-meta{font-size:12.5px;opacity:.8}
 .rnb svg text{fill:currentColor}
+.rnb-list select{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:12.5px}
 """
 
 _RECALL_WORDS = {"yes": "found", "no": "not found"}
@@ -79,11 +89,12 @@ def _verdict_class(verdict: Any) -> str:
     return verdict if verdict in ("yes", "no", "unsure") else "other"
 
 
-def _badge(verdict: Any, words: dict[str, str], flagged: bool = False) -> str:
+def _badge(verdict: Any, words: dict[str, str], flagged: bool = False, cls: str = "") -> str:
     word = words.get(str(verdict), str(verdict or "no verdict"))
     if flagged:
         word += " · judge gave no valid verdict"
-    return f'<span class="rnb-badge b-{_verdict_class(verdict)}">{escape(word)}</span>'
+    cls = cls or _verdict_class(verdict)
+    return f'<span class="rnb-badge b-{cls}">{escape(word)}</span>'
 
 
 def _mark_spans(text: str, wanted: set[str], lang: str) -> list[tuple[int, int]]:
@@ -216,7 +227,7 @@ def precision_svg(prec: list[dict[str, Any]], width: int = 360, height: int = 14
         )
         if n <= 12 or k in (1, n) or k % 5 == 0:
             parts.append(
-                f'<text x="{x(k):.1f}" y="{top + h + 15}" font-size="11" '
+                f'<text x="{x(k):.1f}" y="{top + h + 17}" font-size="11" '
                 f'text-anchor="middle">{k}</text>'
             )
     parts.append(
@@ -242,8 +253,7 @@ def _score_cards(df: pd.DataFrame, pos: int, table: pd.DataFrame) -> str:
     for m in METRIC_LABELS:
         if m not in table.columns:
             continue
-        status = table[f"{m}_status"].iat[pos]
-        score = fmt_score(float(table[m].iat[pos]), status)
+        score = fmt_score(*score_at(table, m, pos))
         reason = df[f"{m}_reason"].iat[pos] if f"{m}_reason" in df.columns else None
         error = df[f"{m}_error"].iat[pos] if f"{m}_error" in df.columns else None
         extra = f'<div class="rnb-reason">{escape(reason)}</div>' if escape(reason) else ""
@@ -262,9 +272,13 @@ def _support_html(claim: str, support: list[int], chunks: list[str]) -> str:
             parts.append(f'<div class="rnb-support">chunk {escape(idx)} (not in this row)</div>')
             continue
         chunk = chunks[idx]
-        best = _best_sentence(chunk, claim)
+        best = _best_sentence(chunk, claim).strip()
+        at = chunk.find(best)
+        before = "…" if at > 0 else ""
+        after = "…" if at < 0 or at + len(best) < len(chunk.rstrip()) else ""
         parts.append(
-            f'<div class="rnb-support">chunk {idx} (rank {idx + 1}): …{highlight(best, claim)}…'
+            f'<div class="rnb-support">chunk {idx} (rank {idx + 1}): '
+            f"{before}{highlight(best, claim)}{after}"
             f"<details><summary>whole chunk {idx}</summary>{highlight(chunk, claim)}</details>"
             "</div>"
         )
@@ -290,7 +304,18 @@ def _claims_html(
     return f"<h4>{title}</h4><ol>{''.join(lis)}</ol>"
 
 
-def _chunks_html(prec: list[dict[str, Any]], chunks: list[str]) -> str:
+def _chunk_text(chunk: str, limit: int = 320) -> str:
+    if len(chunk) <= limit:
+        return escape(chunk)
+    cut = chunk.rfind(" ", 0, limit)
+    cut = cut if cut > limit // 2 else limit
+    return (
+        f"{escape(chunk[:cut])} …<details><summary>show the whole chunk "
+        f"({len(chunk)} characters)</summary>{escape(chunk)}</details>"
+    )
+
+
+def _chunks_html(prec: list[dict[str, Any]], chunks: list[str], curve: bool = True) -> str:
     if not chunks:
         return "<h4>Retrieved chunks</h4><div class='rnb-text rnb-empty'>(no chunks)</div>"
     by_index = {int(v.get("index", -1)): v for v in prec}
@@ -299,17 +324,78 @@ def _chunks_html(prec: list[dict[str, Any]], chunks: list[str]) -> str:
         v = by_index.get(idx, {})
         verdict = v.get("verdict")
         p = v.get("precision_at_k")
-        p_text = f" precision@{idx + 1} = {p:.2f}" if isinstance(p, int | float) else ""
-        badge = _badge(verdict, _PREC_WORDS, bool(v.get("missing") or v.get("invalid")))
+        p_text = f" · precision@{idx + 1} = {p:.2f}" if isinstance(p, int | float) else ""
+        cls = "muted" if verdict == "no" else _verdict_class(verdict)
+        flagged = bool(v.get("missing") or v.get("invalid"))
+        badge = _badge(verdict, _PREC_WORDS, flagged, cls=cls)
         reason = f'<div class="rnb-reason">{escape(v.get("reason", ""))}</div>' if v else ""
         lis.append(
-            f'<li class="v-{_verdict_class(verdict)}">{badge}'
+            f'<li class="v-{cls}">{badge}'
             f'<span class="rnb-meta">chunk {idx} · rank {idx + 1}{p_text}</span>'
-            f'<div class="rnb-chunk">{escape(chunk)}</div>{reason}</li>'
+            f'<div class="rnb-chunk">{_chunk_text(chunk)}</div>{reason}</li>'
         )
-    curve = precision_svg(prec)
-    head = "<h4>Retrieved chunks in ranking order · relevant to the ground truth?</h4>"
-    return f"{head}{curve}<ol>{''.join(lis)}</ol>"
+    svg = precision_svg(prec) if curve else ""
+    head = "<h4>Retrieved chunks in ranking order · relevant? (context precision)</h4>"
+    return f"{head}{svg}<ol>{''.join(lis)}</ol>"
+
+
+def row_detail_parts(
+    df: pd.DataFrame, pos: int, *, table: pd.DataFrame | None = None, curve: bool = True
+) -> tuple[str, str]:
+    """The two halves of a row's detail: scores, texts and claims; then the chunks.
+
+    The explorer draws its plotly precision@k figure between the two.
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        A scored frame.
+    pos : int
+        Row position (``df.iloc[pos]``).
+    table : pandas.DataFrame, optional
+        :func:`~ragnotebook.views._data.score_table` of ``df`` (passed to save work).
+    curve : bool, default True
+        Include the inline SVG precision@k curve in the chunk half.
+
+    Returns
+    -------
+    tuple of str
+        Two ``<div class="rnb">`` elements.
+
+    Examples
+    --------
+    >>> import pandas as pd, ragnotebook
+    >>> df = pd.DataFrame({"question": ["q"], "answer": ["Sky is blue."],
+    ...                    "contexts": [["Sky is blue."]]})
+    >>> top, rest = row_detail_parts(ragnotebook.faithfulness(df, model="offline",
+    ...                                                       progress=False), 0)
+    >>> "Answer claims" in top, "Retrieved chunks" in rest
+    (True, True)
+    """
+    table = score_table(df) if table is None else table
+    chunks = chunk_texts(df, pos)
+    top = [
+        '<div class="rnb">',
+        _score_cards(df, pos, table),
+        _text_block("Question", text_at(df, "question", pos)),
+        _text_block("Answer", text_at(df, "answer", pos)),
+        _text_block("Ground truth", text_at(df, "ground_truth", pos)),
+        _claims_html(
+            "Ground-truth claims · found in the retrieved chunks? (context recall)",
+            verdicts(df, "context_recall", pos),
+            _RECALL_WORDS,
+            chunks,
+        ),
+        _claims_html(
+            "Answer claims · supported by the retrieved chunks? (faithfulness)",
+            verdicts(df, "faithfulness", pos),
+            _FAITH_WORDS,
+            chunks,
+        ),
+        "</div>",
+    ]
+    rest = _chunks_html(verdicts(df, "context_precision", pos), chunks, curve=curve)
+    return "".join(top), f'<div class="rnb">{rest}</div>'
 
 
 def row_detail_html(
@@ -331,7 +417,7 @@ def row_detail_html(
     Returns
     -------
     str
-        A ``<div class="rnb">`` element (styles: :data:`DETAIL_CSS`).
+        ``<div class="rnb">`` elements (styles: :data:`DETAIL_CSS`).
 
     Examples
     --------
@@ -342,31 +428,4 @@ def row_detail_html(
     >>> "precision@2 = 0.50" in row_detail_html(out, 0)
     True
     """
-    table = score_table(df) if table is None else table
-    chunks = chunk_texts(df, pos)
-    prec = verdicts(df, "context_precision", pos)
-    parts = [
-        '<div class="rnb">',
-        _score_cards(df, pos, table),
-        _text_block("Question", text_at(df, "question", pos)),
-        _text_block("Answer", text_at(df, "answer", pos)),
-        _text_block("Ground truth", text_at(df, "ground_truth", pos)),
-        _claims_html(
-            "Ground-truth claims · found in the retrieved chunks? (context recall)",
-            verdicts(df, "context_recall", pos),
-            _RECALL_WORDS,
-            chunks,
-        ),
-        _claims_html(
-            "Answer claims · supported by the retrieved chunks? (faithfulness)",
-            verdicts(df, "faithfulness", pos),
-            _FAITH_WORDS,
-            chunks,
-        ),
-    ]
-    chunk_part = _chunks_html(prec, chunks)
-    if not curve:
-        chunk_part = re.sub(r"<svg.*?</svg>", "", chunk_part, flags=re.S)
-    parts.append(chunk_part)
-    parts.append("</div>")
-    return "".join(parts)
+    return "".join(row_detail_parts(df, pos, table=table, curve=curve))

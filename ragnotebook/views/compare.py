@@ -127,10 +127,23 @@ def compare_table(
     """
     if not 0 < ci < 1:
         raise ValueError(f"ci must be between 0 and 1, got {ci}")
+    return _stats(a, b, *_pairs(a, b, on), n_boot=n_boot, ci=ci, seed=seed)
+
+
+def _stats(
+    a: pd.DataFrame,
+    b: pd.DataFrame,
+    ta: pd.DataFrame,
+    tb: pd.DataFrame,
+    extra: dict,
+    *,
+    n_boot: int,
+    ci: float,
+    seed: int,
+) -> pd.DataFrame:
     metrics = [m for m in require_scored(a) if m in require_scored(b)]
     if not metrics:
         raise ValueError("the two frames have no scored metric in common")
-    ta, tb, extra = _pairs(a, b, on)
     rng = np.random.default_rng(seed)
     rows = []
     for m in metrics:
@@ -213,8 +226,10 @@ def compare(
     import plotly.graph_objects as go
 
     check_theme(theme)
-    table = compare_table(a, b, on=on, n_boot=n_boot, ci=ci, seed=seed)
-    ta, tb, _ = _pairs(a, b, on)
+    if not 0 < ci < 1:
+        raise ValueError(f"ci must be between 0 and 1, got {ci}")
+    ta, tb, extra = _pairs(a, b, on)
+    table = _stats(a, b, ta, tb, extra, n_boot=n_boot, ci=ci, seed=seed)
     la, lb = plotly_text(labels[0]), plotly_text(labels[1])
     ticks = []
     for m, row in table.iterrows():

@@ -96,7 +96,7 @@ def missed_claims(df: pd.DataFrame, *, top: int = 20, theme: str = "light") -> A
     total = counts.sum(axis=0)
     order = sorted(np.flatnonzero(total > 0), key=lambda r: (-total[r], -counts[0][r], r))
     shown = order[:top]
-    names, questions = row_names(plain), text_values(plain, "question")
+    names, questions = row_names(df), text_values(df, "question")
     labels = [plotly_text(f"{names[r]} · {shorten(questions[r], 48)}") for r in shown]
     fig = go.Figure()
     for ki, (_, _, kind_name, color) in enumerate(_KINDS):
@@ -128,7 +128,13 @@ def missed_claims(df: pd.DataFrame, *, top: int = 20, theme: str = "light") -> A
     style_figure(fig, title, theme, height=max(300, 150 + 30 * len(shown)))
     fig.update_layout(
         barmode="stack",
-        legend={"orientation": "h", "y": 1.0, "yanchor": "bottom", "x": 0.0},
+        legend={
+            "orientation": "h",
+            "y": 1.0,
+            "yanchor": "bottom",
+            "x": 0.0,
+            "traceorder": "normal",
+        },
         margin={"t": 110},
     )
     fig.update_yaxes(

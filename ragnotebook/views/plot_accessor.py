@@ -134,7 +134,7 @@ class PlotAccessor:
         >>> import ragnotebook
         >>> s = ragnotebook.load_sample("quickstart").rag.evaluate(model="offline",
         ...                                                        progress=False)
-        >>> list(s.rag.plot.compare(s).data[1].y)
+        >>> list(s.rag.plot.compare(s, on=None).data[1].y)   # on=None: pair by index
         [0.0, 0.0, 0.0]
         """
         from ragnotebook.views.compare import compare

@@ -173,7 +173,7 @@ def precision_at_k(
                 else _bootstrap_ci(vals, rng)
             )
             rel = int((part["verdict"] == "yes").sum())
-            ks.append(int(k))
+            ks.append(int(np.int64(k)))  # type: ignore[arg-type]
             means.append(round(float(vals.mean()), 6))
             lows.append(round(lo, 6))
             highs.append(round(hi, 6))
@@ -326,8 +326,8 @@ def scores(
                 ]
                 fig.add_trace(
                     go.Bar(
-                        x=(edges[:-1] + edges[1:]) / 2,
-                        y=counts,
+                        x=[round(float(c), 6) for c in (edges[:-1] + edges[1:]) / 2],
+                        y=counts.tolist(),
                         width=1 / bins,
                         marker={"color": color, "line": {"width": 0.5, "color": color}},
                         hoverinfo="text",

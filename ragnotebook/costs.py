@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import math
 import os
+import random
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -116,10 +117,15 @@ class _Counter:
         for i, t in enumerate(tasks):
             by_kind.setdefault(t.kind, []).append(i)
         for positions in by_kind.values():
-            step = max(1, math.ceil(len(positions) / self.sample))
+            # a fixed pseudo-random sample: regular data cannot alias with a stride
+            chosen = (
+                positions
+                if len(positions) <= self.sample
+                else random.Random(len(positions)).sample(positions, self.sample)
+            )
             tok_sum = 0
             char_sum = 0
-            for i in positions[::step]:
+            for i in chosen:
                 n = self._exact(rendered[i])
                 if n is not None:
                     out[i] = n
@@ -322,7 +328,7 @@ def estimate(
     Examples
     --------
     >>> import pandas as pd
-    >>> from ragnotebook.estimate import estimate
+    >>> from ragnotebook.costs import estimate
     >>> df = pd.DataFrame({
     ...     "question": ["Where is the Eiffel Tower?", "Who wrote Hamlet?"],
     ...     "answer": ["It is in Paris. It opened in 1889.", "Shakespeare."],

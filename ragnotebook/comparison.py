@@ -1,0 +1,572 @@
+"""Compare two scored frames row by row: is system B better than system A, and by how much?
+
+:func:`compare` pairs the rows of two scored frames (for example two retrieval
+strategies run on the same questions) on a key column and, for each metric,
+reports the paired difference ``B - A`` with a seeded bootstrap confidence
+interval, a paired sign-flip permutation p-value, how many rows changed
+verdicts or status, and coverage.
+
+Coverage comes first
+--------------------
+A mean over scored rows says nothing about the rows that failed. If B errors on
+the rows A finds hard, B's mean can go up while B got worse. So ``compare``
+never drops such rows silently:
+
+* ``coverage_a`` / ``coverage_b`` are the shares of *all* keys (the union of
+  both frames) that each side scored; a row missing from a frame, or with
+  status ``error`` / ``no_ground_truth`` / ``no_reference``, is not scored;
+* ``n_lost`` counts rows scored in A but not in B (``n_gained`` the reverse);
+* ``mean_diff_strict`` is the difference of means over all keys with every
+  unscored row counted as 0, so a system that errors more cannot look better;
+* ``flag`` spells out any coverage difference, and a :class:`UserWarning` is
+  raised when there is one.
+
+``mean_diff``, its CI and p-value use only the pairs scored on both sides.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import warnings
+from collections.abc import Hashable, Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+__all__ = ["compare"]
+
+#: Statuses whose score is a measurement (same rule as :func:`ragnotebook.summary`).
+_SCORED = ("ok", "no_context", "no_claims")
+_ALIASES = {"recall": "context_recall", "precision": "context_precision"}
+_ROLES = ("question", "answer", "contexts", "ground_truth")
+#: Exact enumeration of sign flips up to this many pairs (2**12 = 4096 patterns).
+_EXACT_MAX = 12
+
+COLUMNS = (
+    "n_pairs",
+    "coverage_a",
+    "coverage_b",
+    "coverage_diff",
+    "mean_a",
+    "mean_b",
+    "mean_diff",
+    "ci_low",
+    "ci_high",
+    "p_value",
+    "significant",
+    "mean_diff_strict",
+    "n_better",
+    "n_worse",
+    "n_same",
+    "n_lost",
+    "n_gained",
+    "n_status_changed",
+    "n_verdict_changed",
+    "n_error_a",
+    "n_error_b",
+    "n_matched",
+    "n_only_a",
+    "n_only_b",
+    "n_keys",
+    "flag",
+)
+
+_FLOATS = ("score_a", "score_b", "diff")
+
+ROW_COLUMNS = (
+    "key",
+    "metric",
+    "row_a",
+    "row_b",
+    "score_a",
+    "score_b",
+    "diff",
+    "status_a",
+    "status_b",
+    "change",
+    "verdicts_changed",
+)
+
+
+# --------------------------------------------------------------------------- keys
+
+
+def _key_column(df: pd.DataFrame, on: str, side: str) -> str:
+    if on in df.columns:
+        return on
+    if on in _ROLES:
+        meta = df.attrs.get("ragnotebook", {}) if isinstance(df.attrs, dict) else {}
+        mapped = (meta.get("columns", {}) or {}).get(on) if isinstance(meta, dict) else None
+        if isinstance(mapped, str) and mapped in df.columns:
+            return mapped
+        from ragnotebook.intake import resolve_columns
+
+        found = resolve_columns(df).get(on)
+        if found is not None:
+            return found
+    raise KeyError(
+        f"on={on!r} is not a column of frame {side} (its columns: {list(map(str, df.columns))})"
+    )
+
+
+def _hashable(value: Any) -> Hashable | None:
+    if value is None or value is pd.NA:
+        return None
+    if isinstance(value, float) and math.isnan(value):
+        return None
+    if isinstance(value, np.ndarray):
+        value = value.tolist()
+    try:
+        hash(value)
+    except TypeError:
+        return json.dumps(value, sort_keys=True, ensure_ascii=False, default=str)
+    return value  # type: ignore[no-any-return]
+
+
+def _keys(df: pd.DataFrame, on: str | None, side: str) -> list[Hashable | None]:
+    """One pairing key per row: (value, occurrence) so repeated values pair in order."""
+    raw = list(df.index) if on is None else df[_key_column(df, on, side)].tolist()
+    values = [_hashable(v) for v in raw]
+    seen: dict[Hashable, int] = {}
+    keys: list[Hashable | None] = []
+    repeats = 0
+    for v in values:
+        if v is None:
+            keys.append(None)
+            continue
+        n = seen.get(v, 0)
+        seen[v] = n + 1
+        repeats += n > 0
+        keys.append((v, n))
+    if repeats:
+        what = "the index" if on is None else repr(on)
+        warnings.warn(
+            f"{what} repeats {repeats} value(s) in frame {side}; repeated values are paired "
+            "in order of appearance",
+            UserWarning,
+            stacklevel=4,
+        )
+    return keys
+
+
+# --------------------------------------------------------------------------- metrics
+
+
+def _metric_columns(df: pd.DataFrame) -> list[str]:
+    """Columns ``m`` with an ``m_status`` next to them (the DataFrame API's schema)."""
+    return [
+        c
+        for c in df.columns
+        if isinstance(c, str) and not c.startswith("target") and f"{c}_status" in df.columns
+    ]
+
+
+def _metrics(a: pd.DataFrame, b: pd.DataFrame, metrics: Sequence[str] | str | None) -> list[str]:
+    in_a, in_b = _metric_columns(a), _metric_columns(b)
+    if metrics is None:
+        chosen = [m for m in in_a if m in in_b]
+        if not chosen:
+            raise ValueError(
+                f"the frames share no scored metric (A: {in_a or 'none'}, B: {in_b or 'none'}); "
+                "score both with the same metrics first"
+            )
+        return chosen
+    if isinstance(metrics, str):
+        metrics = [metrics]
+    chosen = []
+    for m in metrics:
+        name = _ALIASES.get(m, m)
+        for side, present in (("A", in_a), ("B", in_b)):
+            if name not in present:
+                raise ValueError(f"metric {name!r} is not scored in frame {side}")
+        chosen.append(name)
+    return chosen
+
+
+def _verdict_words(value: Any) -> tuple[Any, ...] | None:
+    if isinstance(value, np.ndarray):
+        value = value.tolist()
+    if not isinstance(value, list):
+        return None
+    return tuple(
+        (v.get("index"), str(v.get("verdict", "")).strip().lower()) if isinstance(v, dict) else v
+        for v in value
+    )
+
+
+# --------------------------------------------------------------------------- statistics
+
+
+def _bootstrap_ci(d: np.ndarray, n_boot: int, alpha: float, seed: int) -> tuple[float, float]:
+    n = len(d)
+    if n == 0:
+        return math.nan, math.nan
+    if n == 1 or np.all(d == d[0]) or n_boot < 1:
+        return float(d.mean()), float(d.mean())
+    rng = np.random.default_rng([seed, 0])
+    means = []
+    chunk = max(1, 2_000_000 // n)  # bound memory: at most ~2M indices at a time
+    for start in range(0, n_boot, chunk):
+        k = min(chunk, n_boot - start)
+        means.append(d[rng.integers(0, n, size=(k, n))].mean(axis=1))
+    all_means = np.concatenate(means)
+    low, high = np.quantile(all_means, [alpha / 2, 1 - alpha / 2])
+    return float(low), float(high)
+
+
+def _sign_flip_p(d: np.ndarray, n_perm: int, seed: int) -> float:
+    """Two-sided paired permutation p-value of the mean difference (sign flips)."""
+    n = len(d)
+    if n == 0:
+        return math.nan
+    observed = abs(float(d.mean()))
+    tol = 1e-12
+    if n <= _EXACT_MAX:
+        patterns = np.arange(2**n)[:, None] >> np.arange(n)
+        signs = 1 - 2 * (patterns & 1)
+        flipped = np.abs((signs * d).mean(axis=1))
+        return float(np.mean(flipped >= observed - tol))
+    rng = np.random.default_rng([seed, 1])
+    hits = 0
+    chunk = max(1, 2_000_000 // n)
+    for start in range(0, n_perm, chunk):
+        k = min(chunk, n_perm - start)
+        signs = rng.integers(0, 2, size=(k, n)) * 2 - 1
+        hits += int(np.sum(np.abs((signs * d).mean(axis=1)) >= observed - tol))
+    return (hits + 1) / (n_perm + 1)
+
+
+# --------------------------------------------------------------------------- compare
+
+
+def _side(df: pd.DataFrame, m: str) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[Any]]:
+    scores = pd.to_numeric(df[m], errors="coerce").astype("float64").to_numpy()
+    status = df[f"{m}_status"].astype("string").fillna("").to_numpy(dtype=object)
+    scored = np.isin(status, _SCORED) & ~np.isnan(scores)
+    verdicts = df[f"{m}_verdicts"].tolist() if f"{m}_verdicts" in df.columns else [None] * len(df)
+    return scores, status, scored, verdicts
+
+
+def compare(
+    a: pd.DataFrame,
+    b: pd.DataFrame,
+    *,
+    on: str | None = "question",
+    metrics: Sequence[str] | str | None = None,
+    n_boot: int = 2000,
+    seed: int = 0,
+    alpha: float = 0.05,
+    rows: bool = False,
+) -> pd.DataFrame:
+    """Paired comparison of two scored frames, per metric: ``B - A``.
+
+    Parameters
+    ----------
+    a, b : pandas.DataFrame
+        Scored frames (from :func:`ragnotebook.evaluate`, ``df.rag.evaluate``,
+        :func:`ragnotebook.run_evals` ``.frame``, or one read back from a file).
+        ``a`` is the baseline.
+    on : str or None, default "question"
+        The column whose values pair rows. A role name (``"question"``) that
+        is not a column is looked up in ``attrs["ragnotebook"]["columns"]`` and
+        then by the usual aliases (``input``, ``user_input``...); None pairs by
+        the index. Repeated values pair first-with-first (with a warning);
+        rows with a missing key are unmatched.
+    metrics : str or list of str, optional
+        Metric columns to compare (``"recall"``/``"precision"`` accepted);
+        default every metric scored in both frames.
+    n_boot : int, default 2000
+        Bootstrap resamples for the CI; also the number of random sign flips
+        for the p-value when there are more than 12 pairs (fewer: exact).
+    seed : int, default 0
+        Seed of both random streams; results are reproducible.
+    alpha : float, default 0.05
+        The CI is the ``1 - alpha`` percentile interval; ``significant`` is
+        ``p_value < alpha``.
+    rows : bool, default False
+        Return the per-row table instead of the per-metric one.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Per metric (index ``metric``):
+
+        * ``n_pairs``: rows scored in both frames (the basis of the paired stats);
+        * ``coverage_a``, ``coverage_b``: share of all keys (union of both
+          frames) each side scored; ``coverage_diff`` = ``coverage_b - coverage_a``;
+        * ``mean_a``, ``mean_b``: means over the pairs; ``mean_diff``: mean of
+          ``B - A`` over the pairs; ``ci_low``, ``ci_high``: bootstrap
+          percentile CI of ``mean_diff``; ``p_value``: two-sided paired
+          sign-flip permutation test (1.0 when nothing changed);
+          ``significant``: ``p_value < alpha``;
+        * ``mean_diff_strict``: ``B - A`` over all keys, unscored rows counted 0;
+        * ``n_better``, ``n_worse``, ``n_same``: pairs whose score went up,
+          down, or stayed;
+        * ``n_lost``: matched rows scored in A but not in B; ``n_gained`` the
+          reverse;
+        * ``n_status_changed``, ``n_verdict_changed``: matched rows whose
+          status, or whose list of verdict words, differs;
+        * ``n_error_a``, ``n_error_b``: status ``error`` among each frame's rows;
+        * ``n_matched``, ``n_only_a``, ``n_only_b``, ``n_keys``: rows paired,
+          only in A (or with a missing key), only in B, and the union;
+        * ``flag``: a sentence on coverage differences, ``""`` when none.
+
+        With ``rows=True``: one row per (key, metric) over all keys, with
+        ``key``, ``metric``, ``row_a``, ``row_b`` (index labels, None when
+        absent), ``score_a``, ``score_b``, ``diff``, ``status_a``,
+        ``status_b``, ``change`` (``better``, ``worse``, ``same``, ``lost``,
+        ``gained``, ``neither``, ``only_in_a``, ``only_in_b``) and
+        ``verdicts_changed``.
+
+        ``attrs["ragnotebook_compare"]`` records ``on``, ``n_boot``, ``seed``,
+        ``alpha`` and the unmatched keys of each side.
+
+    Raises
+    ------
+    TypeError
+        If ``a`` or ``b`` is not a DataFrame.
+    KeyError
+        If ``on`` is neither a column nor a role found in a frame.
+    ValueError
+        If a requested metric is missing, or the frames share none.
+
+    Warns
+    -----
+    UserWarning
+        When coverage differs, or keys repeat.
+
+    Examples
+    --------
+    >>> import pandas as pd, ragnotebook
+    >>> def frame(scores, statuses):
+    ...     return pd.DataFrame({"question": ["q1", "q2", "q3", "q4"],
+    ...                          "faithfulness": scores, "faithfulness_status": statuses})
+    >>> a = frame([0.5, 1.0, 0.0, 0.5], ["ok"] * 4)
+    >>> b = frame([1.0, 1.0, 0.5, 0.5], ["ok"] * 4)
+    >>> row = ragnotebook.compare(a, b).loc["faithfulness"]
+    >>> int(row.n_pairs), float(row.mean_diff), int(row.n_better), int(row.n_same)
+    (4, 0.25, 2, 2)
+    >>> float(row.p_value)   # exact test: 8 of the 16 sign patterns are as extreme
+    0.5
+    >>> same = ragnotebook.compare(a, a).loc["faithfulness"]
+    >>> float(same.mean_diff), float(same.p_value)
+    (0.0, 1.0)
+
+    B errors on the row A found hardest: B's own mean (0.67) beats A's (0.50), but
+    paired on the rows both scored nothing changed, and the lost row is flagged.
+
+    >>> import warnings
+    >>> c = frame([0.5, 1.0, None, 0.5], ["ok", "ok", "error", "ok"])
+    >>> with warnings.catch_warnings():
+    ...     warnings.simplefilter("ignore")
+    ...     row = ragnotebook.compare(a, c).loc["faithfulness"]
+    >>> float(row.mean_diff), float(row.coverage_b), int(row.n_lost)
+    (0.0, 0.75, 1)
+    >>> row.flag.split(";")[0]
+    'coverage A 1.00 vs B 0.75'
+    """
+    for name, df in (("a", a), ("b", b)):
+        if not isinstance(df, pd.DataFrame):
+            raise TypeError(f"{name} must be a pandas DataFrame, got {type(df).__name__}")
+    if not 0 < alpha < 1:
+        raise ValueError(f"alpha must be between 0 and 1, got {alpha!r}")
+    if n_boot < 0:
+        raise ValueError(f"n_boot must be >= 0, got {n_boot!r}")
+    chosen = _metrics(a, b, metrics)
+    keys_a, keys_b = _keys(a, on, "A"), _keys(b, on, "B")
+    pos_b = {k: i for i, k in enumerate(keys_b) if k is not None}
+    pos_a = {k: i for i, k in enumerate(keys_a) if k is not None}
+    # the union of keys, A's order first; rows with a missing key stand alone
+    union: list[tuple[int | None, int | None]] = []
+    for i, k in enumerate(keys_a):
+        union.append((i, pos_b.get(k) if k is not None else None))
+    for j, k in enumerate(keys_b):
+        if k is None or k not in pos_a:
+            union.append((None, j))
+    matched = [(i, j) for i, j in union if i is not None and j is not None]
+    only_a = [i for i, j in union if j is None and i is not None]
+    only_b = [j for i, j in union if i is None and j is not None]
+    n_keys = len(union)
+
+    table: list[dict[str, Any]] = []
+    per_row: list[dict[str, Any]] = []
+    for m in chosen:
+        sa, st_a, ok_a, vd_a = _side(a, m)
+        sb, st_b, ok_b, vd_b = _side(b, m)
+        ia = np.array([i for i, _ in matched], dtype=int)
+        ib = np.array([j for _, j in matched], dtype=int)
+        both = ok_a[ia] & ok_b[ib] if matched else np.zeros(0, bool)
+        d = sb[ib][both] - sa[ia][both]
+        # float noise (0.1 + 0.2 - 0.3) must not count as a change
+        d = np.where(np.abs(d) < 1e-12, 0.0, d)
+        n_pairs = int(both.sum())
+        lost = int((ok_a[ia] & ~ok_b[ib]).sum()) if matched else 0
+        gained = int((~ok_a[ia] & ok_b[ib]).sum()) if matched else 0
+        n_scored_a, n_scored_b = int(ok_a.sum()), int(ok_b.sum())
+        cov_a = n_scored_a / n_keys if n_keys else math.nan
+        cov_b = n_scored_b / n_keys if n_keys else math.nan
+        strict_a = float(np.where(ok_a, sa, 0.0).sum()) / n_keys if n_keys else math.nan
+        strict_b = float(np.where(ok_b, sb, 0.0).sum()) / n_keys if n_keys else math.nan
+        ci_low, ci_high = _bootstrap_ci(d, n_boot, alpha, seed)
+        p = _sign_flip_p(d, n_boot, seed)
+        status_changed = sum(st_a[i] != st_b[j] for i, j in matched)
+        verdict_changed = sum(
+            _verdict_words(vd_a[i]) != _verdict_words(vd_b[j]) for i, j in matched
+        )
+        flag = _flag(cov_a, cov_b, lost, gained, len(only_a), len(only_b), n_scored_a, n_scored_b)
+        table.append(
+            {
+                "metric": m,
+                "n_pairs": n_pairs,
+                "coverage_a": cov_a,
+                "coverage_b": cov_b,
+                "coverage_diff": cov_b - cov_a,
+                "mean_a": float(sa[ia][both].mean()) if n_pairs else math.nan,
+                "mean_b": float(sb[ib][both].mean()) if n_pairs else math.nan,
+                "mean_diff": float(d.mean()) if n_pairs else math.nan,
+                "ci_low": ci_low,
+                "ci_high": ci_high,
+                "p_value": p,
+                "significant": bool(p < alpha) if n_pairs else False,
+                "mean_diff_strict": strict_b - strict_a,
+                "n_better": int((d > 0).sum()),
+                "n_worse": int((d < 0).sum()),
+                "n_same": int((d == 0).sum()),
+                "n_lost": lost,
+                "n_gained": gained,
+                "n_status_changed": int(status_changed),
+                "n_verdict_changed": int(verdict_changed),
+                "n_error_a": int((st_a == "error").sum()),
+                "n_error_b": int((st_b == "error").sum()),
+                "n_matched": len(matched),
+                "n_only_a": len(only_a),
+                "n_only_b": len(only_b),
+                "n_keys": n_keys,
+                "flag": flag,
+            }
+        )
+        if rows:
+            per_row.extend(
+                _rows(
+                    m,
+                    union,
+                    (keys_a, keys_b),
+                    (a, b),
+                    (sa, sb),
+                    (st_a, st_b),
+                    (ok_a, ok_b),
+                    (vd_a, vd_b),
+                )
+            )
+    flagged = [f"{t['metric']}: {t['flag']}" for t in table if t["flag"]]
+    if flagged:
+        warnings.warn(
+            "ragnotebook.compare: coverage differs, so the means alone mislead; "
+            + " | ".join(flagged),
+            UserWarning,
+            stacklevel=2,
+        )
+    info = {
+        "on": on,
+        "direction": "b - a",
+        "n_boot": n_boot,
+        "seed": seed,
+        "alpha": alpha,
+        "unmatched_a": [str(keys_a[i][0]) if keys_a[i] else None for i in only_a],  # type: ignore[index]
+        "unmatched_b": [str(keys_b[j][0]) if keys_b[j] else None for j in only_b],  # type: ignore[index]
+    }
+    if rows:
+        as_object = ("key", "row_a", "row_b", "status_a", "status_b", "verdicts_changed")
+        out = pd.DataFrame(
+            {
+                c: pd.Series(
+                    [r[c] for r in per_row],
+                    dtype=object if c in as_object else "float64" if c in _FLOATS else None,
+                )
+                for c in ROW_COLUMNS
+            }
+        )
+    else:
+        out = pd.DataFrame(table, columns=["metric", *COLUMNS]).set_index("metric")
+    out.attrs["ragnotebook_compare"] = info
+    return out
+
+
+def _flag(
+    cov_a: float,
+    cov_b: float,
+    lost: int,
+    gained: int,
+    only_a: int,
+    only_b: int,
+    n_scored_a: int,
+    n_scored_b: int,
+) -> str:
+    parts = []
+    if n_scored_a != n_scored_b or lost or gained:
+        parts.append(f"coverage A {cov_a:.2f} vs B {cov_b:.2f}")
+    if lost:
+        parts.append(f"{lost} row(s) scored in A are unscored (error or missing) in B")
+    if gained:
+        parts.append(f"{gained} row(s) scored in B are unscored in A")
+    if only_a:
+        parts.append(f"{only_a} row(s) only in A")
+    if only_b:
+        parts.append(f"{only_b} row(s) only in B")
+    if not parts:
+        return ""
+    return "; ".join(parts) + "; mean_diff covers paired rows only, see mean_diff_strict"
+
+
+def _rows(
+    m: str,
+    union: list[tuple[int | None, int | None]],
+    keys: tuple[list[Any], list[Any]],
+    frames: tuple[pd.DataFrame, pd.DataFrame],
+    scores: tuple[np.ndarray, np.ndarray],
+    statuses: tuple[np.ndarray, np.ndarray],
+    scored: tuple[np.ndarray, np.ndarray],
+    verdicts: tuple[list[Any], list[Any]],
+) -> list[dict[str, Any]]:
+    (keys_a, keys_b), (a, b), (sa, sb) = keys, frames, scores
+    (st_a, st_b), (ok_a, ok_b), (vd_a, vd_b) = statuses, scored, verdicts
+    out = []
+    for i, j in union:
+        key = keys_a[i] if i is not None else keys_b[j] if j is not None else None
+        score_a = float(sa[i]) if i is not None and ok_a[i] else math.nan
+        score_b = float(sb[j]) if j is not None and ok_b[j] else math.nan
+        if i is None:
+            change = "only_in_b"
+        elif j is None:
+            change = "only_in_a"
+        elif ok_a[i] and ok_b[j]:
+            diff = score_b - score_a
+            change = "same" if abs(diff) < 1e-12 else "better" if diff > 0 else "worse"
+        elif ok_a[i]:
+            change = "lost"
+        elif ok_b[j]:
+            change = "gained"
+        else:
+            change = "neither"
+        out.append(
+            {
+                "key": key[0] if isinstance(key, tuple) else key,
+                "metric": m,
+                "row_a": a.index[i] if i is not None else None,
+                "row_b": b.index[j] if j is not None else None,
+                "score_a": score_a,
+                "score_b": score_b,
+                "diff": score_b - score_a,
+                "status_a": str(st_a[i]) if i is not None else None,
+                "status_b": str(st_b[j]) if j is not None else None,
+                "change": change,
+                "verdicts_changed": (
+                    bool(_verdict_words(vd_a[i]) != _verdict_words(vd_b[j]))
+                    if i is not None and j is not None
+                    else None
+                ),
+            }
+        )
+    return out

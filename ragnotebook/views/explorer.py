@@ -1,0 +1,474 @@
+"""The explorer widget: a filterable, sortable list of rows and the detail of one row.
+
+Plain ipywidgets (``Text``, ``Dropdown``, ``FloatRangeSlider``, ``Select``, ``Button``,
+``HTML``, ``Output`` in ``VBox``/``HBox``) and a static ``plotly.graph_objects.Figure``
+for the row's precision@k curve, so it works wherever ipywidgets render (JupyterLab,
+Notebook 7, VS Code) without extra front-end extensions. Only one page of the list
+(``page_size`` rows) and one row's detail are ever rendered, so large frames stay quick.
+ipywidgets is imported when an :class:`Explorer` is built, not with this module.
+
+Examples
+--------
+>>> import ragnotebook
+>>> from ragnotebook.views.explorer import Explorer
+>>> scored = ragnotebook.load_sample("quickstart").rag.evaluate(model="offline", progress=False)
+>>> ex = Explorer(scored)
+>>> ex.search.value = "porterhouse"
+>>> len(ex.rows)
+2
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from ragnotebook.scorers._common import STATUSES
+from ragnotebook.views._data import (
+    METRIC_LABELS,
+    require_scored,
+    row_names,
+    score_at,
+    score_table,
+    text_values,
+    verdicts,
+)
+from ragnotebook.views._detail import DETAIL_CSS, row_detail_parts
+from ragnotebook.views._html import escape, plotly_text
+from ragnotebook.views._style import STATUS_LABELS, VERDICT_COLORS, style_figure
+
+__all__ = ["Explorer", "in_kernel", "short_score"]
+
+_SHORT_STATUS = {
+    "no_ground_truth": "n/gt",
+    "no_reference": "n/ref",
+    "no_claims": "n/cl",
+    "no_context": "n/ctx",
+    "error": "ERR",
+}
+_LEGEND = (
+    "R = context recall, P = context precision, F = faithfulness; "
+    "n/gt no ground truth, n/ref no reference, n/cl no claims (score 0), "
+    "n/ctx no context (score 0), ERR error. Arrow keys move through the list."
+)
+
+
+def in_kernel() -> bool:
+    """True inside a running IPython kernel (Jupyter, VS Code), where widgets can render.
+
+    Returns
+    -------
+    bool
+
+    Examples
+    --------
+    >>> in_kernel()
+    False
+    """
+    try:
+        from IPython import get_ipython
+    except ImportError:
+        return False
+    shell = get_ipython()
+    return shell is not None and getattr(shell, "kernel", None) is not None
+
+
+def short_score(score: float, status: str) -> str:
+    """Four-character score for the row list: ``0.50``, or a status code when not ``ok``.
+
+    Parameters
+    ----------
+    score : float
+    status : str
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> short_score(0.5, "ok"), short_score(float("nan"), "no_ground_truth")
+    ('0.50', 'n/gt')
+    """
+    if status == "ok":
+        return "—" if math.isnan(score) else f"{score:.2f}"
+    return _SHORT_STATUS.get(status, status)
+
+
+class Explorer:
+    """Browse a scored frame: filter, sort and page the rows; select one to see why.
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        A scored frame (never modified; no judge is called).
+    page_size : int, default 50
+        Rows rendered in the list at a time.
+    theme : {"light", "dark"}, default "light"
+        Theme of the precision@k figure.
+
+    Attributes
+    ----------
+    search, sort_by, metric, score_range, status : ipywidgets
+        The controls: free text (question, answer, ground truth), sort order, the metric
+        the score range and status filters apply to, the range, the status.
+    listing : ipywidgets.Select
+        The visible page of rows; its value is the selected row's position.
+    prev_button, next_button : ipywidgets.Button
+        Page through the list.
+    header, detail, chunk_list : ipywidgets.HTML
+        The selected row's heading; its scores, texts and claims; its chunks.
+    curve : ipywidgets.Output
+        The selected row's precision@k figure (drawn in a kernel), between the claims
+        and the chunks; the figure itself is ``curve_figure``.
+    widget : ipywidgets.VBox
+        The whole explorer (what a notebook displays).
+
+    Examples
+    --------
+    >>> import ragnotebook
+    >>> scored = ragnotebook.load_sample("quickstart").rag.evaluate(model="offline",
+    ...                                                             progress=False)
+    >>> ex = Explorer(scored)
+    >>> ex.status.value = "no_ground_truth"      # filter on context recall's status
+    >>> len(ex.rows)
+    16
+    >>> ex.select(ex.rows[3])
+    >>> ex.selected == ex.rows[3] and "Ground truth" in ex.detail_html
+    True
+    """
+
+    def __init__(self, df: pd.DataFrame, *, page_size: int = 50, theme: str = "light") -> None:
+        try:
+            import ipywidgets as w
+        except ImportError as exc:  # pragma: no cover - exercised without ipywidgets only
+            raise ImportError(
+                "the explorer needs ipywidgets: pip install 'ragnotebook[widgets]'"
+            ) from exc
+        self._metrics = require_scored(df)
+        self._df = df
+        self._theme = theme
+        self._page_size = max(1, int(page_size))
+        self._table = score_table(df)
+        self._labels = list(df.index)
+        self._names = row_names(df)
+        self._questions = text_values(df, "question")
+        haystack = zip(
+            self._questions,
+            text_values(df, "answer"),
+            text_values(df, "ground_truth"),
+            strict=True,
+        )
+        self._haystack = np.array([" \n".join(t).lower() for t in haystack], dtype=object)
+        self._order = np.arange(len(df))
+        self._page = 0
+        self._selected: int | None = None
+        self._updating = False
+        self.curve_figure: Any = None
+
+        sorts: list[tuple[str, str]] = [("frame order", "order")]
+        for m in self._metrics:
+            sorts += [(f"{METRIC_LABELS[m]}, worst first", f"{m}:asc")]
+            sorts += [(f"{METRIC_LABELS[m]}, best first", f"{m}:desc")]
+        wide = {"description_width": "70px"}
+        self.search = w.Text(
+            description="Search",
+            placeholder="words in question, answer or ground truth",
+            continuous_update=True,
+            style=wide,
+            layout=w.Layout(width="420px"),
+        )
+        self.sort_by = w.Dropdown(description="Sort", options=sorts, value="order", style=wide)
+        self.metric = w.Dropdown(
+            description="Filter on",
+            options=[(METRIC_LABELS[m], m) for m in self._metrics],
+            style=wide,
+        )
+        self.score_range = w.FloatRangeSlider(
+            description="Score",
+            value=(0.0, 1.0),
+            min=0.0,
+            max=1.0,
+            step=0.05,
+            readout_format=".2f",
+            continuous_update=False,
+            style=wide,
+        )
+        self.status = w.Dropdown(
+            description="Status",
+            options=[("any status", "any")] + [(STATUS_LABELS[s], s) for s in STATUSES],
+            value="any",
+            style=wide,
+        )
+        self.listing = w.Select(options=[], rows=14, layout=w.Layout(width="100%"))
+        self.prev_button = w.Button(description="◀ previous", layout=w.Layout(width="110px"))
+        self.next_button = w.Button(description="next ▶", layout=w.Layout(width="110px"))
+        self.page_label = w.HTML()
+        self.listing.add_class("rnb-list")
+        self.header = w.HTML()
+        self.detail = w.HTML()
+        self.curve = w.Output()
+        self.chunk_list = w.HTML()
+        for control in (self.search, self.sort_by, self.metric, self.score_range, self.status):
+            control.observe(self._on_filter, names="value")
+        self.listing.observe(self._on_select, names="value")
+        self.prev_button.on_click(lambda _: self.set_page(self._page - 1))
+        self.next_button.on_click(lambda _: self.set_page(self._page + 1))
+        legend = w.HTML(f"<small>{escape(_LEGEND)}</small>")
+        self.widget = w.VBox(
+            [
+                w.HBox([self.search, self.sort_by]),
+                w.HBox([self.metric, self.score_range, self.status]),
+                legend,
+                self.listing,
+                w.HBox([self.prev_button, self.page_label, self.next_button]),
+                w.HTML(f"<style>{DETAIL_CSS}</style>"),
+                self.header,
+                self.detail,
+                self.curve,
+                self.chunk_list,
+            ]
+        )
+        self._apply()
+
+    # ------------------------------------------------------------------ state
+    @property
+    def rows(self) -> list[Any]:
+        """Index labels of the rows passing the filters, in the current sort order."""
+        return [self._labels[p] for p in self._order]
+
+    @property
+    def positions(self) -> list[int]:
+        """Positions (``df.iloc``) of the rows passing the filters, in order."""
+        return [int(p) for p in self._order]
+
+    @property
+    def page(self) -> int:
+        """The visible page, 0-based."""
+        return self._page
+
+    @property
+    def page_count(self) -> int:
+        """Number of pages of the filtered list (at least 1)."""
+        return max(1, math.ceil(len(self._order) / self._page_size))
+
+    @property
+    def selected(self) -> Any:
+        """Index label of the selected row, or ``None``."""
+        return None if self._selected is None else self._labels[self._selected]
+
+    @property
+    def detail_html(self) -> str:
+        """The HTML of the selected row's detail (heading, scores, texts, claims, chunks)."""
+        return f"{self.header.value}{self.detail.value}{self.chunk_list.value}"
+
+    # ---------------------------------------------------------------- actions
+    def select(self, label: Any = None, *, position: int | None = None) -> None:
+        """Show the detail of a row, by index label (first match) or by position.
+
+        Parameters
+        ----------
+        label : hashable, optional
+            Index label of the row.
+        position : int, optional
+            Position of the row (``df.iloc[position]``); used when given.
+
+        Raises
+        ------
+        KeyError
+            If no row has that label, or the position is out of range.
+
+        Examples
+        --------
+        >>> import ragnotebook
+        >>> s = ragnotebook.load_sample("quickstart").rag.evaluate(model="offline",
+        ...                                                        progress=False)
+        >>> ex = Explorer(s)
+        >>> ex.select(position=5)
+        >>> ex.selected == s.index[5], ex.listing.value
+        (True, 5)
+        """
+        if position is None:
+            matches = [i for i, lab in enumerate(self._labels) if lab == label]
+            if not matches:
+                raise KeyError(f"no row with index label {label!r}")
+            position = matches[0]
+        if not 0 <= position < len(self._labels):
+            raise KeyError(f"row position {position} is out of range")
+        where = np.flatnonzero(self._order == position)
+        if len(where):
+            self.set_page(int(where[0]) // self._page_size, keep=True)
+            self.listing.value = position  # observed: shows the detail
+        if self._selected != position:
+            self._show(position)
+
+    def set_page(self, page: int, *, keep: bool = False) -> None:
+        """Show page ``page`` (clipped to the valid range) of the filtered list.
+
+        Parameters
+        ----------
+        page : int
+            0-based page number.
+        keep : bool, default False
+            Keep the current selection instead of selecting the page's first row.
+
+        Examples
+        --------
+        >>> import ragnotebook
+        >>> s = ragnotebook.load_sample("quickstart").rag.evaluate(model="offline",
+        ...                                                        progress=False)
+        >>> ex = Explorer(s, page_size=20)
+        >>> ex.set_page(2)
+        >>> ex.page, len(ex.listing.options), ex.page_label.value
+        (2, 8, 'rows 41–48 of 48')
+        """
+        self._page = min(max(0, page), self.page_count - 1)
+        start = self._page * self._page_size
+        visible = self._order[start : start + self._page_size]
+        options = [(self._option_text(int(p)), int(p)) for p in visible]
+        if self._selected is not None and self._selected in visible:
+            value = self._selected
+        elif not keep and len(visible):
+            value = int(visible[0])
+        else:
+            value = None
+        self._updating = True
+        try:
+            self.listing.options = options
+            self.listing.value = value
+        finally:
+            self._updating = False
+        n = len(self._order)
+        self.page_label.value = (
+            f"rows {start + 1}–{start + len(visible)} of {n}" if n else "no rows match"
+        )
+        self.prev_button.disabled = self._page == 0
+        self.next_button.disabled = self._page >= self.page_count - 1
+        if value is not None and value != self._selected:
+            self._show(value)
+
+    # --------------------------------------------------------------- internals
+    def _option_text(self, pos: int) -> str:
+        codes = {"context_recall": "R", "context_precision": "P", "faithfulness": "F"}
+        scores = "  ".join(
+            f"{codes[m]} {short_score(*score_at(self._table, m, pos))}" for m in self._metrics
+        )
+        question = " ".join(self._questions[pos].split())
+        if len(question) > 110:
+            question = question[:109] + "…"
+        return f"{self._names[pos]}  │  {scores}  │  {question}"
+
+    def _mask(self) -> np.ndarray:
+        n = len(self._labels)
+        mask = np.ones(n, dtype=bool)
+        needle = str(self.search.value or "").strip().lower()
+        if needle:
+            for word in needle.split():
+                mask &= np.fromiter((word in h for h in self._haystack), dtype=bool, count=n)
+        m = self.metric.value
+        lo, hi = self.score_range.value
+        score = self._table[m].to_numpy()
+        if (lo, hi) != (0.0, 1.0):
+            with np.errstate(invalid="ignore"):
+                mask &= (score >= lo - 1e-9) & (score <= hi + 1e-9)
+        if self.status.value != "any":
+            mask &= (self._table[f"{m}_status"] == self.status.value).to_numpy()
+        return mask
+
+    def _apply(self) -> None:
+        positions = np.flatnonzero(self._mask())
+        key = self.sort_by.value
+        if key != "order":
+            m, direction = key.split(":")
+            score = self._table[m].to_numpy()[positions]
+            ordered = -score if direction == "desc" else score
+            # NaN (unscored) rows last, ties in frame order
+            positions = positions[np.lexsort((positions, ordered, np.isnan(score)))]
+        self._order = positions
+        if self._selected is not None and self._selected in positions:
+            where = int(np.flatnonzero(positions == self._selected)[0])
+            self.set_page(where // self._page_size)
+        else:
+            self._selected = None
+            self.set_page(0)
+            if not len(positions):
+                self.header.value = "<p><i>No rows match the filters.</i></p>"
+                self.detail.value = self.chunk_list.value = ""
+                self.curve_figure = None
+                self._draw_curve()
+
+    def _on_filter(self, _change: dict) -> None:
+        self._apply()
+
+    def _on_select(self, change: dict) -> None:
+        if self._updating:
+            return
+        if change["new"] is not None and change["new"] != self._selected:
+            self._show(int(change["new"]))
+
+    def _show(self, pos: int) -> None:
+        self._selected = pos
+        head = (
+            f"<h3 style='margin:10px 0 4px'>Row {escape(self._names[pos])}"
+            f" <small style='opacity:.7'>(index {escape(self._labels[pos])})</small></h3>"
+        )
+        top, rest = row_detail_parts(self._df, pos, table=self._table, curve=False)
+        self.header.value, self.detail.value, self.chunk_list.value = head, top, rest
+        self.curve_figure = self._curve(pos)
+        self._draw_curve()
+
+    def _draw_curve(self) -> None:
+        # outside a kernel there is nothing to draw into (and clear_output would print)
+        if not in_kernel():
+            return
+        from IPython.display import display  # pragma: no cover - needs a kernel
+
+        self.curve.clear_output()  # pragma: no cover
+        if self.curve_figure is not None:  # pragma: no cover
+            with self.curve:
+                display(self.curve_figure)
+
+    def _curve(self, pos: int) -> Any:
+        items = sorted(verdicts(self._df, "context_precision", pos), key=lambda v: v["index"])
+        if not items:
+            return None
+        import plotly.graph_objects as go
+
+        ks = [int(v["index"]) + 1 for v in items]
+        ps = [float(v.get("precision_at_k", float("nan"))) for v in items]
+        rel = [v.get("verdict") == "yes" for v in items]
+        fig = go.Figure(
+            go.Scatter(
+                x=ks,
+                y=ps,
+                mode="lines+markers",
+                name="precision@k",
+                line={"color": VERDICT_COLORS["yes"], "width": 2},
+                marker={
+                    "size": 10,
+                    "color": [VERDICT_COLORS["yes"] if r else VERDICT_COLORS["no"] for r in rel],
+                    "symbol": ["circle" if r else "x" for r in rel],
+                },
+                hoverinfo="text",
+                hovertext=[
+                    f"rank {k}: {'relevant' if r else 'not relevant'}, precision@{k} = {p:.2f}"
+                    for k, p, r in zip(ks, ps, rel, strict=True)
+                ],
+            )
+        )
+        title = f"Precision@k of row {plotly_text(self._names[pos])} (● relevant, ✕ not)"
+        style_figure(fig, title, self._theme, height=240)
+        fig.update_layout(width=720)
+        fig.update_layout(margin={"t": 50, "b": 45})
+        fig.update_xaxes(title_text="rank k", dtick=1 if len(ks) <= 20 else None)
+        fig.update_yaxes(title_text="precision@k", range=[-0.05, 1.05])
+        return fig
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> Any:
+        return self.widget._repr_mimebundle_(**kwargs)
+
+    def __repr__(self) -> str:
+        return f"<Explorer: {len(self._order)} of {len(self._labels)} rows shown>"

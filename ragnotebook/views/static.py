@@ -1,0 +1,298 @@
+"""``explore()`` and its static fallback: HTML that needs neither widgets nor JavaScript.
+
+:func:`explore` returns the :class:`~ragnotebook.views.explorer.Explorer` widget inside a
+Jupyter kernel with ipywidgets installed, and a :class:`StaticExplorer` otherwise, so a
+plain Python console or a notebook viewer without a widget front end shows a readable
+view instead of a widget's text repr. The summary table and the per-row drill-down
+built here are also the report's.
+
+Examples
+--------
+>>> import ragnotebook
+>>> from ragnotebook.views.static import explore
+>>> scored = ragnotebook.load_sample("quickstart").rag.evaluate(model="offline", progress=False)
+>>> view = explore(scored)            # not in a kernel: the static view
+>>> view._repr_html_().count("<details class=\\"rnb-row\\"")
+48
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from ragnotebook import frame
+from ragnotebook.views._data import (
+    METRIC_LABELS,
+    require_scored,
+    row_names,
+    score_at,
+    score_table,
+)
+from ragnotebook.views._data import text_values as _texts
+from ragnotebook.views._detail import DETAIL_CSS, row_detail_html
+from ragnotebook.views._html import escape, shorten
+from ragnotebook.views.explorer import in_kernel, short_score
+
+__all__ = ["StaticExplorer", "explore", "rows_html", "summary_html"]
+
+#: What the codes in a row's summary line mean.
+ROW_LEGEND = (
+    "R = context recall, P = context precision, F = faithfulness; n/gt no ground truth, "
+    "n/ref no reference, n/cl no claims (score 0), n/ctx no context (score 0), ERR error."
+)
+
+#: Styles of the summary table and the collapsible rows (on top of ``DETAIL_CSS``).
+STATIC_CSS = """
+.rnb-sum{border-collapse:collapse;font-size:13.5px;margin:6px 0 12px}
+.rnb-sum th,.rnb-sum td{padding:4px 10px;border-bottom:1px solid rgba(127,127,127,.3);
+text-align:right}
+.rnb-sum th:first-child,.rnb-sum td:first-child{text-align:left}
+details.rnb-row{border:1px solid rgba(127,127,127,.35);border-radius:6px;margin:6px 0;
+padding:4px 10px}
+details.rnb-row>summary{cursor:pointer;padding:4px 0;font-size:14px;line-height:1.4}
+details.rnb-row>summary .rnb-sc{font-family:ui-monospace,Menlo,Consolas,monospace;
+font-size:12.5px;white-space:pre;opacity:.9}
+details.rnb-row[open]>summary{border-bottom:1px solid rgba(127,127,127,.3);margin-bottom:6px}
+"""
+
+
+def summary_html(df: pd.DataFrame) -> str:
+    """The per-metric summary (:func:`ragnotebook.summary`) as an HTML table.
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        A scored frame.
+
+    Returns
+    -------
+    str
+        A ``<table class="rnb-sum">``: mean over scored rows, scored rows, and the
+        count of each status that occurs.
+
+    Examples
+    --------
+    >>> import pandas as pd, ragnotebook
+    >>> df = pd.DataFrame({"question": ["q"], "answer": ["Sky is blue."],
+    ...                    "contexts": [["Sky is blue."]]})
+    >>> "<td>faithfulness</td><td>1.00</td>" in summary_html(
+    ...     ragnotebook.faithfulness(df, model="offline", progress=False))
+    True
+    """
+    s = frame.summary(df)
+    statuses = [
+        c
+        for c in (
+            "ok",
+            "no_claims",
+            "no_context",
+            "no_ground_truth",
+            "no_reference",
+            "error",
+            "missing_verdicts",
+        )
+        if c in s.columns and s[c].sum()
+    ]
+    head = "".join(f"<th>{escape(c.replace('_', ' '))}</th>" for c in statuses)
+    rows = []
+    for m, r in s.iterrows():
+        mean = "—" if pd.isna(r["mean"]) else f"{r['mean']:.2f}"
+        cells = "".join(f"<td>{int(r[c])}</td>" for c in statuses)
+        rows.append(
+            f"<tr><td>{METRIC_LABELS.get(str(m), escape(m))}</td><td>{mean}</td>"
+            f"<td>{escape(r['scored'])}</td>{cells}</tr>"
+        )
+    return (
+        '<table class="rnb-sum"><thead><tr><th>metric</th><th>mean (scored rows)</th>'
+        f"<th>scored / rows</th>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
+    )
+
+
+def rows_html(df: pd.DataFrame, positions: Any = None, *, curve: bool = True) -> str:
+    """Collapsible ``<details>`` drill-down sections, one per row.
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        A scored frame.
+    positions : sequence of int, optional
+        Row positions to include, in order (default: all).
+    curve : bool, default True
+        Include each row's inline SVG precision@k curve.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> import pandas as pd, ragnotebook
+    >>> df = pd.DataFrame({"question": ["<b>q</b>"], "answer": ["Sky is blue."],
+    ...                    "contexts": [["Sky is blue."]]})
+    >>> html = rows_html(ragnotebook.faithfulness(df, model="offline", progress=False))
+    >>> html.count("rnb-row"), "&lt;b&gt;q&lt;/b&gt;" in html
+    (1, True)
+    """
+    metrics = require_scored(df)
+    table = score_table(df)
+    names, questions = row_names(df), _texts(df, "question")
+    positions = range(len(df)) if positions is None else positions
+    codes = {"context_recall": "R", "context_precision": "P", "faithfulness": "F"}
+    parts = []
+    for pos in positions:
+        scores = "  ".join(
+            f"{codes[m]} {short_score(*score_at(table, m, pos)):>5}" for m in metrics
+        )
+        parts.append(
+            f'<details class="rnb-row" id="row-{pos}" data-row="{pos}"><summary>'
+            f'<span class="rnb-sc">{escape(names[pos]):<6} {escape(scores)}</span>  '
+            f"{escape(shorten(questions[pos], 140))}</summary>"
+            f"{row_detail_html(df, pos, table=table, curve=curve)}</details>"
+        )
+    return "".join(parts)
+
+
+class StaticExplorer:
+    """A read-only HTML view of a scored frame, shown where widgets cannot render.
+
+    Displays the summary table and one collapsible section per row (the same detail as
+    the explorer widget). Rows can be ordered worst first by a metric.
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        A scored frame.
+    max_rows : int, default 200
+        Include at most this many rows (the page says how many were left out).
+    sort_by : str, optional
+        A metric: order rows by it, lowest first (unscored rows last).
+
+    Examples
+    --------
+    >>> import ragnotebook
+    >>> s = ragnotebook.load_sample("quickstart").rag.evaluate(model="offline",
+    ...                                                        progress=False)
+    >>> view = StaticExplorer(s, max_rows=5, sort_by="faithfulness")
+    >>> html = view._repr_html_()
+    >>> html.count('class="rnb-row"'), "first 5 of 48 rows" in html
+    (5, True)
+    """
+
+    def __init__(
+        self, df: pd.DataFrame, *, max_rows: int = 200, sort_by: str | None = None
+    ) -> None:
+        self._metrics = require_scored(df)
+        self._df = df
+        self.max_rows = int(max_rows)
+        order = np.arange(len(df))
+        if sort_by is not None:
+            if sort_by not in self._metrics:
+                raise ValueError(f"sort_by must be one of {self._metrics}, got {sort_by!r}")
+            score = score_table(df)[sort_by].to_numpy()
+            order = order[np.lexsort((order, score, np.isnan(score)))]
+        self.positions = [int(p) for p in order[: self.max_rows]]
+        self.sort_by = sort_by
+
+    def to_html(self) -> str:
+        """The view as an HTML fragment (styles included, no scripts).
+
+        Returns
+        -------
+        str
+
+        Examples
+        --------
+        >>> import ragnotebook
+        >>> s = ragnotebook.load_sample("quickstart").rag.evaluate(model="offline",
+        ...                                                        progress=False)
+        >>> "<script" in StaticExplorer(s).to_html()
+        False
+        """
+        n = len(self._df)
+        shown = len(self.positions)
+        order = f", worst {METRIC_LABELS[self.sort_by]} first" if self.sort_by else ""
+        note = f"first {shown} of {n} rows{order}" if shown < n else f"all {n} rows{order}"
+        return (
+            f"<style>{DETAIL_CSS}{STATIC_CSS}</style><div class='rnb'>"
+            "<h3 style='margin:4px 0'>ragnotebook explorer (static view)</h3>"
+            f"<div class='rnb-meta'>{escape(note)}. No widget front end was found, so this "
+            "is a read-only view: click a row to open it. In Jupyter with ipywidgets, "
+            "<code>df.rag.explore()</code> gives the interactive explorer; "
+            "<code>df.rag.report('report.html')</code> writes a shareable file.</div>"
+            f"<div class='rnb-meta'>{escape(ROW_LEGEND)}</div>"
+            f"{summary_html(self._df)}</div>{rows_html(self._df, self.positions)}"
+        )
+
+    def _repr_html_(self) -> str:
+        return self.to_html()
+
+    def __repr__(self) -> str:
+        s = frame.summary(self._df)
+        lines = [f"ragnotebook static explorer: {len(self._df)} rows"]
+        for m, r in s.iterrows():
+            mean = "—" if pd.isna(r["mean"]) else f"{r['mean']:.2f}"
+            lines.append(f"  {METRIC_LABELS.get(str(m), m):<18} mean {mean}  scored {r['scored']}")
+        lines.append("Display it in a notebook for the HTML view, or call .to_html().")
+        return "\n".join(lines)
+
+
+def _widgets_available() -> bool:
+    return importlib.util.find_spec("ipywidgets") is not None
+
+
+def explore(
+    df: pd.DataFrame,
+    *,
+    mode: str = "auto",
+    page_size: int = 50,
+    max_rows: int = 200,
+    sort_by: str | None = None,
+    theme: str = "light",
+) -> Any:
+    """Browse a scored frame: the explorer widget, or a static HTML view.
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        A scored frame.
+    mode : {"auto", "widget", "static"}, default "auto"
+        ``"auto"`` gives the widget inside a Jupyter kernel with ipywidgets importable,
+        else the static view; the others force one.
+    page_size : int, default 50
+        Widget: rows rendered per page of the list.
+    max_rows : int, default 200
+        Static view: rows included.
+    sort_by : str, optional
+        Static view: order by this metric, lowest first.
+    theme : {"light", "dark"}, default "light"
+        Widget: theme of the precision@k figure.
+
+    Returns
+    -------
+    Explorer or StaticExplorer
+
+    Raises
+    ------
+    ValueError
+        If ``mode`` is unknown or the frame has no scores.
+
+    Examples
+    --------
+    >>> import ragnotebook
+    >>> s = ragnotebook.load_sample("quickstart").rag.evaluate(model="offline",
+    ...                                                        progress=False)
+    >>> type(explore(s, mode="widget")).__name__, type(explore(s)).__name__
+    ('Explorer', 'StaticExplorer')
+    """
+    require_scored(df)
+    if mode not in ("auto", "widget", "static"):
+        raise ValueError(f"mode must be 'auto', 'widget' or 'static', got {mode!r}")
+    if mode == "static" or (mode == "auto" and not (_widgets_available() and in_kernel())):
+        return StaticExplorer(df, max_rows=max_rows, sort_by=sort_by)
+    from ragnotebook.views.explorer import Explorer
+
+    return Explorer(df, page_size=page_size, theme=theme)

@@ -1,0 +1,384 @@
+"""The command line end to end: ``python -m ragnotebook evaluate | report | quickstart``."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+import pytest
+
+import ragnotebook as rn
+from ragnotebook import cli
+
+ROOT = Path(__file__).resolve().parents[1]
+
+GOOD = [
+    {
+        "question": f"Where is exhibit {i}?",
+        "answer": f"Exhibit {i} is in hall {i}.",
+        "contexts": [f"Exhibit {i} is in hall {i}.", "The cafe sells coffee."],
+        "ground_truth": f"Exhibit {i} is in hall {i}.",
+    }
+    for i in range(1, 9)
+]
+#: The same questions, answered with claims the context does not support.
+WORSE = [
+    {**row, "answer": f"Exhibit {i + 1} was painted by Rembrandt van Rijn in Leiden."}
+    for i, row in enumerate(GOOD, start=1)
+]
+
+
+def write_jsonl(path: Path, rows: list[dict[str, Any]]) -> Path:
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    return path
+
+
+def run_cli(
+    *args: str, cwd: Path, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess:
+    full_env = {
+        **os.environ,
+        "PYTHONPATH": str(ROOT),
+        "LITELLM_LOCAL_MODEL_COST_MAP": "True",
+        "RAGNOTEBOOK_CACHE_DIR": str(cwd / "cache"),
+        **(env or {}),
+    }
+    full_env.pop("RAGNOTEBOOK_MODEL", None)
+    return subprocess.run(
+        [sys.executable, "-m", "ragnotebook", *args],
+        capture_output=True,
+        text=True,
+        cwd=str(cwd),
+        env=full_env,
+        timeout=240,
+    )
+
+
+def evaluate(data: Path, *args: str, cwd: Path, **kw: Any) -> subprocess.CompletedProcess:
+    """``ragnotebook evaluate DATA --no-progress ...`` with the offline judge unless overridden."""
+    model = () if "--model" in args else ("--model", "offline")
+    return run_cli("evaluate", str(data), *model, "--no-progress", *args, cwd=cwd, **kw)
+
+
+@pytest.fixture
+def good(tmp_path: Path) -> Path:
+    return write_jsonl(tmp_path / "good.jsonl", GOOD)
+
+
+# ------------------------------------------------------------------ offline judge
+
+
+def test_evaluate_writes_jsonl_prints_summary_and_passes_thresholds(tmp_path, good):
+    out = tmp_path / "scored.jsonl"
+    proc = run_cli(
+        "evaluate",
+        str(good),
+        "--metrics",
+        "recall,precision,faithfulness",
+        "--model",
+        "offline",
+        "--out",
+        str(out),
+        "--fail-under",
+        "recall=0.9,faithfulness=0.9",
+        cwd=tmp_path,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "Summary" in proc.stdout
+    assert re.search(r"faithfulness\s+1\.0\s+8/8", proc.stdout)
+    assert "ok   context_recall: mean 1.000 >= 0.9" in proc.stdout
+    assert "ok   faithfulness: coverage 1.000 >= 1" in proc.stdout
+    assert "FAIL" not in proc.stdout
+    assert "100%" in proc.stderr  # the progress bar goes to stderr ...
+    assert "100%" not in proc.stdout  # ... never to stdout
+    # JSONL round-trips the verdict lists
+    expected = rn.evaluate(pd.DataFrame(GOOD), model="offline", progress=False)
+    lines = [json.loads(line) for line in out.read_text().splitlines()]
+    assert len(lines) == 8
+    for m in ("context_recall", "context_precision", "faithfulness"):
+        assert [r[f"{m}_verdicts"] for r in lines] == expected[f"{m}_verdicts"].tolist()
+        assert [r[m] for r in lines] == expected[m].tolist()
+    back = cli.read_table(out)
+    assert back["faithfulness_verdicts"].tolist() == expected["faithfulness_verdicts"].tolist()
+    assert str(back["faithfulness"].dtype) == "Float64"
+    assert rn.summary(back).loc["faithfulness", "scored"] == "8/8"
+
+
+def test_fail_under_fails_with_exit_1_and_names_the_metric(tmp_path):
+    data = write_jsonl(tmp_path / "worse.jsonl", WORSE)
+    proc = run_cli(
+        "evaluate",
+        str(data),
+        "--model",
+        "offline",
+        "--metrics",
+        "faithfulness,recall",
+        "--fail-under",
+        "faithfulness=0.8",
+        "--fail-under",
+        "recall=0.5",
+        "--no-progress",
+        cwd=tmp_path,
+    )
+    assert proc.returncode == 1, proc.stderr
+    assert re.search(r"FAIL faithfulness: mean 0\.\d+ < 0\.8", proc.stdout)
+    assert "ok   context_recall: mean 1.000 >= 0.5" in proc.stdout
+    assert "1 check(s) failed: faithfulness: mean" in proc.stderr
+    assert proc.stderr.count("100%") == 0  # --no-progress
+
+
+def test_min_coverage(tmp_path):
+    rows = [dict(r) for r in GOOD]
+    rows[0]["ground_truth"] = None  # recall cannot be measured on this row: 7/8 scored
+    data = write_jsonl(tmp_path / "partial.jsonl", rows)
+    base = ("evaluate", str(data), "--model", "offline", "--metrics", "recall", "--no-progress")
+    strict = run_cli(*base, "--fail-under", "recall=0.5", cwd=tmp_path)
+    assert strict.returncode == 1
+    assert "FAIL context_recall: coverage 0.875 < 1 (7/8 rows scored, 0 errors)" in strict.stdout
+    assert "ok   context_recall: mean 1.000 >= 0.5" in strict.stdout
+    relaxed = run_cli(*base, "--fail-under", "recall=0.5", "--min-coverage", "0.8", cwd=tmp_path)
+    assert relaxed.returncode == 0, relaxed.stdout
+    assert "ok   context_recall: coverage 0.875 >= 0.8" in relaxed.stdout
+    # --min-coverage alone gates every metric
+    alone = run_cli(*base, "--min-coverage", "0.9", cwd=tmp_path)
+    assert alone.returncode == 1
+    assert "FAIL context_recall: coverage 0.875 < 0.9" in alone.stdout
+    # without any check the run succeeds and only reports
+    plain = run_cli(*base, cwd=tmp_path)
+    assert plain.returncode == 0
+    assert "Checks" not in plain.stdout
+
+
+def test_baseline_passes_on_the_same_system_and_fails_on_a_worse_one(tmp_path, good):
+    baseline = tmp_path / "baseline.jsonl"
+    first = evaluate(good, "--out", str(baseline), cwd=tmp_path)
+    assert first.returncode == 0, first.stderr
+    same = evaluate(good, "--baseline", str(baseline), cwd=tmp_path)
+    assert same.returncode == 0, same.stdout + same.stderr
+    assert "Against the baseline" in same.stdout
+    assert "ok   faithfulness: no significant drop (mean diff +0.000, p=1.0000)" in same.stdout
+
+    worse = write_jsonl(tmp_path / "worse.jsonl", WORSE)
+    proc = evaluate(worse, "--baseline", str(baseline), cwd=tmp_path)
+    assert proc.returncode == 1
+    assert re.search(
+        r"FAIL faithfulness: significant drop against the baseline: mean diff -\d\.\d+ "
+        r"\(95% CI -\d\.\d+ to -\d\.\d+, p=0\.00\d+\)",
+        proc.stdout,
+    )
+    assert "ok   context_recall: no significant drop" in proc.stdout  # same ground truth
+    assert "check(s) failed" in proc.stderr
+
+
+def test_baseline_fails_when_coverage_drops(tmp_path, good):
+    baseline = tmp_path / "baseline.jsonl"
+    assert (
+        evaluate(good, "--metrics", "recall", "--out", str(baseline), cwd=tmp_path).returncode == 0
+    )
+    rows = [dict(r) for r in GOOD]
+    for r in rows[:3]:
+        r["ground_truth"] = ""
+    data = write_jsonl(tmp_path / "fewer.jsonl", rows)
+    proc = evaluate(data, "--metrics", "recall", "--baseline", str(baseline), cwd=tmp_path)
+    assert proc.returncode == 1
+    assert "FAIL context_recall: coverage dropped against the baseline: 1.000 -> 0.625" in (
+        proc.stdout
+    )
+
+
+def test_parquet_output_keeps_metadata_and_csv_input_with_column_mapping(tmp_path):
+    pytest.importorskip("pyarrow")
+    df = pd.DataFrame(
+        {
+            "q": [r["question"] for r in GOOD],
+            "a": [r["answer"] for r in GOOD],
+            "docs": [json.dumps(r["contexts"]) for r in GOOD],  # a list column through CSV
+            "truth": [r["ground_truth"] for r in GOOD],
+        }
+    )
+    data = tmp_path / "rows.csv"
+    df.to_csv(data, index=False)
+    out = tmp_path / "scored.parquet"
+    mapping = ["question=q", "answer=a", "contexts=docs", "ground_truth=truth"]
+    columns = [arg for pair in mapping for arg in ("--column", pair)]
+    proc = evaluate(data, "--out", str(out), *columns, cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    scored = pd.read_parquet(out)
+    assert scored.attrs["ragnotebook"]["columns"]["contexts"] == "docs"
+    assert scored.attrs["ragnotebook"]["judge"] == "offline-v1"
+    assert (scored["faithfulness"] == 1.0).all()
+    assert rn.summary(scored).loc["context_precision", "scored"] == "8/8"
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("--metrics", "relevancy"), "unknown metric 'relevancy'"),
+        (("--fail-under", "recall"), "expected metric=value"),
+        (("--fail-under", "recall=high"), "'high' is not a number"),
+        (("--metrics", "recall", "--fail-under", "faithfulness=0.5"), "not in --metrics"),
+        (("--out", "scored.txt"), "must end in .parquet"),
+        (("--column", "docs"), "expected role=column"),
+        (("--column", "passages=docs"), "unknown role 'passages'"),
+        (("--api-base", "http://127.0.0.1:1/v1"), "not the offline judge"),
+        (("--min-coverage", "2"), "between 0 and 1"),
+    ],
+)
+def test_usage_errors_exit_2(tmp_path, good, args, message):
+    proc = run_cli("evaluate", str(good), "--model", "offline", *args, cwd=tmp_path)
+    assert proc.returncode == 2
+    assert message in proc.stderr
+    assert proc.stdout == ""
+
+
+def test_argparse_errors_exit_2(tmp_path):
+    assert run_cli("evaluate", cwd=tmp_path).returncode == 2
+    assert run_cli("evaluate", "x.jsonl", "--bogus", cwd=tmp_path).returncode == 2
+    assert cli.main(["nonsense"]) == 2
+    assert cli.main(["--help"]) == 0
+
+
+def test_input_errors_exit_3(tmp_path, good):
+    missing = run_cli("evaluate", str(tmp_path / "nope.jsonl"), "--model", "offline", cwd=tmp_path)
+    assert missing.returncode == 3
+    assert "no such file" in missing.stderr
+    (tmp_path / "rows.xlsx").write_text("x")
+    suffix = run_cli("evaluate", str(tmp_path / "rows.xlsx"), "--model", "offline", cwd=tmp_path)
+    assert suffix.returncode == 3 and "unknown format" in suffix.stderr
+    (tmp_path / "bad.jsonl").write_text('{"question": "q"}\n{not json\n')
+    bad = run_cli("evaluate", str(tmp_path / "bad.jsonl"), "--model", "offline", cwd=tmp_path)
+    assert bad.returncode == 3 and "line 2: not valid JSON" in bad.stderr
+    nocol = write_jsonl(tmp_path / "nocol.jsonl", [{"prompt": "q", "answer": "a"}])
+    proc = run_cli("evaluate", str(nocol), "--model", "offline", cwd=tmp_path)
+    assert proc.returncode == 3 and "no column found for the 'question' role" in proc.stderr
+    mapped = run_cli(
+        "evaluate", str(good), "--model", "offline", "--column", "question=q", cwd=tmp_path
+    )
+    assert mapped.returncode == 3 and "'q', which is not in the frame" in mapped.stderr
+
+
+# ------------------------------------------------------------------ report, quickstart
+
+
+def test_report_writes_html_or_says_why_not(tmp_path, good):
+    scored = tmp_path / "scored.jsonl"
+    assert evaluate(good, "--out", str(scored), cwd=tmp_path).returncode == 0
+    html = tmp_path / "report.html"
+    proc = run_cli("report", str(scored), "--out", str(html), cwd=tmp_path)
+    try:
+        import ragnotebook.views.report  # noqa: F401
+    except ImportError:
+        assert proc.returncode == 4
+        assert "the HTML report is not available" in proc.stderr
+    else:
+        assert proc.returncode == 0, proc.stderr
+        assert html.exists() and html.stat().st_size > 1000
+        assert f"Report written to {html}" in proc.stdout
+
+
+def test_report_without_the_views_module_is_a_clear_error(tmp_path, good, monkeypatch, capsys):
+    scored = tmp_path / "scored.jsonl"
+    cli.write_jsonl(
+        rn.evaluate(pd.read_json(good, lines=True), model="offline", progress=False), scored
+    )
+    monkeypatch.setitem(sys.modules, "ragnotebook.views.report", None)  # import fails
+    code = cli.main(["report", str(scored), "--out", str(tmp_path / "r.html")])
+    assert code == 4
+    err = capsys.readouterr().err
+    assert "the HTML report is not available in this installation" in err
+    assert "pip install 'ragnotebook[plot]'" in err
+
+
+def test_report_on_an_unscored_file_is_a_data_error(tmp_path, good):
+    proc = run_cli("report", str(good), "--out", str(tmp_path / "r.html"), cwd=tmp_path)
+    assert proc.returncode == 3 and "no ragnotebook scores" in proc.stderr
+
+
+def test_quickstart_still_works(tmp_path):
+    proc = run_cli("quickstart", "--out", str(tmp_path / "q.jsonl"), cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert "Summary" in proc.stdout and (tmp_path / "q.jsonl").exists()
+
+
+# ------------------------------------------------------------------ the test server
+
+
+def _data_block(request: dict[str, Any]) -> dict[str, Any]:
+    content = request["messages"][-1]["content"]
+    match = re.search(r'<data id="[^"]+">\n(.*)\n</data', content, re.S)
+    assert match, content
+    return json.loads(match.group(1))
+
+
+def judge_by_task(request: dict[str, Any]) -> str:
+    """A scripted judge: claims are sentences; a claim about the moon is unsupported."""
+    content = request["messages"][-1]["content"]
+    kind = re.search(r"TASK: (\w+)", content).group(1)
+    data = _data_block(request)
+    if kind == "extract_claims":
+        sentences = [s.strip() for s in re.split(r"(?<=\.)\s+", data["text"]) if s.strip()]
+        return json.dumps({"claims": sentences})
+    if kind == "explain":
+        return json.dumps({"reason": "scripted"})
+    items = data.get("claims") or data.get("chunks") or []
+    verdicts = []
+    for item in items:
+        text = item.get("claim") or item.get("chunk") or ""
+        verdicts.append(
+            {
+                "index": item["index"],
+                "verdict": "no" if "moon" in text else "yes",
+                "reason": "scripted",
+                "supporting_chunks": [0],
+            }
+        )
+    return json.dumps({"verdicts": verdicts})
+
+
+@pytest.mark.server
+def test_evaluate_against_the_test_server(tmp_path, llm_server):
+    llm_server.responder = judge_by_task
+    rows = [dict(r) for r in GOOD[:4]]
+    rows[0]["answer"] = "Exhibit 1 is in hall 1. It was flown to the moon."
+    data = write_jsonl(tmp_path / "rows.jsonl", rows)
+    out = tmp_path / "scored.jsonl"
+    server = ["--model", "openai/test-model", "--api-base", llm_server.url, "--no-cache"]
+    args = (*server, "--out", str(out), "--concurrency", "4")
+    env = {"OPENAI_API_KEY": "sk-test"}
+    proc = evaluate(
+        data, *args, "--fail-under", "recall=0.9,faithfulness=0.8", cwd=tmp_path, env=env
+    )
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert len(llm_server.log) >= 4 * 3
+    lines = [json.loads(line) for line in out.read_text().splitlines()]
+    assert [r["faithfulness"] for r in lines] == [0.5, 1.0, 1.0, 1.0]
+    assert [r["context_recall"] for r in lines] == [1.0] * 4
+    assert [r["context_precision"] for r in lines] == [1.0] * 4
+    assert lines[0]["faithfulness_verdicts"][1]["verdict"] == "no"
+    assert "ok   faithfulness: mean 0.875 >= 0.8" in proc.stdout
+    failing = evaluate(data, *args, "--fail-under", "faithfulness=0.9", cwd=tmp_path, env=env)
+    assert failing.returncode == 1
+    assert "FAIL faithfulness: mean 0.875 < 0.9" in failing.stdout
+
+
+@pytest.mark.server
+def test_evaluate_against_the_default_responder_and_server_errors(tmp_path, llm_server):
+    data = write_jsonl(tmp_path / "rows.jsonl", GOOD[:2])
+    env = {"OPENAI_API_KEY": "sk-test"}
+    args = ("--model", "openai/test-model", "--api-base", llm_server.url, "--no-cache")
+    args = (*args, "--metrics", "faithfulness")
+    # the default responder returns schema-valid (empty) answers: every row is measured
+    ok = evaluate(data, *args, "--min-coverage", "1", cwd=tmp_path, env=env)
+    assert ok.returncode == 0, ok.stdout + ok.stderr
+    # a server that always fails: rows error, coverage gate fails with exit 1
+    llm_server.responder = lambda request: {"status": 400, "error": "bad request"}
+    bad = evaluate(data, *args, "--min-coverage", "1", cwd=tmp_path, env=env)
+    assert bad.returncode == 1, bad.stdout + bad.stderr
+    assert "FAIL faithfulness: coverage 0.000 < 1 (0/2 rows scored, 2 errors)" in bad.stdout
+    assert "row(s) failed; first error:" in bad.stderr

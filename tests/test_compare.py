@@ -1,0 +1,241 @@
+"""compare(): paired differences, bootstrap CI, sign-flip p-value, coverage and per-row table."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import ragnotebook as rn
+from ragnotebook.comparison import COLUMNS, ROW_COLUMNS
+
+
+def scored(
+    keys: list[str],
+    scores: list[float | None],
+    statuses: list[str] | None = None,
+    verdicts: list[list[str]] | None = None,
+    metric: str = "faithfulness",
+    key: str = "question",
+) -> pd.DataFrame:
+    statuses = statuses or ["ok"] * len(keys)
+    verdicts = verdicts or [["yes"]] * len(keys)
+    return pd.DataFrame(
+        {
+            key: keys,
+            metric: pd.array(scores, dtype="Float64"),
+            f"{metric}_status": pd.array(statuses, dtype="string"),
+            f"{metric}_verdicts": [
+                [{"index": i, "verdict": v} for i, v in enumerate(vs)] for vs in verdicts
+            ],
+        }
+    )
+
+
+def quiet(*args, **kwargs) -> pd.DataFrame:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        return rn.compare(*args, **kwargs)
+
+
+KEYS = ["q1", "q2", "q3", "q4", "q5"]
+
+
+def test_paired_differences_exact_values():
+    a = scored(KEYS, [0.2, 0.5, 1.0, 0.0, 0.4])
+    b = scored(list(reversed(KEYS)), [0.4, 0.5, 1.0, 0.9, 0.6][::-1])  # other row order
+    t = rn.compare(a, b)
+    assert list(t.columns) == list(COLUMNS)
+    assert t.index.tolist() == ["faithfulness"]
+    row = t.loc["faithfulness"]
+    # b's rows are q5..q1 with 0.6, 0.9, 1.0, 0.5, 0.4: diffs by key are
+    # q1 +0.2, q2 0, q3 0, q4 +0.9, q5 +0.2
+    assert row["n_pairs"] == 5
+    assert row["mean_a"] == pytest.approx(0.42)
+    assert row["mean_b"] == pytest.approx((0.4 + 0.5 + 1.0 + 0.9 + 0.6) / 5)
+    assert row["mean_diff"] == pytest.approx((0.2 + 0.0 + 0.0 + 0.9 + 0.2) / 5)
+    assert (row["n_better"], row["n_worse"], row["n_same"]) == (3, 0, 2)
+    assert row["coverage_a"] == row["coverage_b"] == 1.0
+    assert row["coverage_diff"] == 0.0
+    assert row["mean_diff_strict"] == pytest.approx(row["mean_diff"])
+    assert (row["n_lost"], row["n_gained"], row["n_only_a"], row["n_only_b"]) == (0, 0, 0, 0)
+    assert row["n_matched"] == row["n_keys"] == 5
+    assert row["flag"] == ""
+    assert row["ci_low"] <= row["mean_diff"] <= row["ci_high"]
+    assert row["ci_low"] >= 0.0  # every resampled mean of non-negative diffs is >= 0
+    # exact sign-flip test over 2**5 patterns: zeros do not matter; the three non-zero
+    # diffs (0.2, 0.9, 0.2) give |mean| >= observed only when all share one sign
+    assert row["p_value"] == pytest.approx(2 * 4 / 32)
+
+
+def test_p_value_by_hand_and_identical_frames():
+    a = scored(["a", "b", "c", "d"], [0.0, 0.0, 0.0, 0.0])
+    b = scored(["a", "b", "c", "d"], [0.1, 0.2, 0.3, 0.4])
+    row = rn.compare(a, b).loc["faithfulness"]
+    assert row["mean_diff"] == pytest.approx(0.25)
+    assert row["p_value"] == pytest.approx(2 / 16)
+    assert not row["significant"]  # 0.125 >= 0.05
+    same = rn.compare(a, a).loc["faithfulness"]
+    assert same["mean_diff"] == 0.0
+    assert same["p_value"] == 1.0
+    assert same["ci_low"] == same["ci_high"] == 0.0
+    assert (same["n_better"], same["n_worse"], same["n_same"]) == (0, 0, 4)
+    assert not same["significant"]
+
+
+def test_monte_carlo_p_value_for_many_pairs_is_seeded_and_sensible():
+    rng = np.random.default_rng(1)
+    keys = [f"q{i}" for i in range(60)]
+    base = rng.uniform(0.2, 0.8, 60)
+    a = scored(keys, list(base))
+    better = scored(keys, list(np.clip(base + rng.normal(0.1, 0.05, 60), 0, 1)))
+    noise = scored(keys, list(np.clip(base + rng.normal(0.0, 0.05, 60), 0, 1)))
+    up = rn.compare(a, better, n_boot=1000).loc["faithfulness"]
+    assert up["p_value"] == pytest.approx(1 / 1001)  # no flip beats a consistent gain
+    assert up["significant"]
+    assert 0.07 < up["ci_low"] < up["mean_diff"] < up["ci_high"] < 0.13
+    flat = rn.compare(a, noise, n_boot=1000).loc["faithfulness"]
+    assert flat["p_value"] > 0.05
+    assert flat["ci_low"] < 0 < flat["ci_high"] or abs(flat["mean_diff"]) < 0.02
+    again = rn.compare(a, noise, n_boot=1000).loc["faithfulness"]
+    assert (again["ci_low"], again["p_value"]) == (flat["ci_low"], flat["p_value"])
+    other_seed = rn.compare(a, noise, n_boot=1000, seed=7).loc["faithfulness"]
+    assert other_seed["ci_low"] != flat["ci_low"]
+
+
+def test_coverage_is_flagged_when_b_has_errors():
+    a = scored(KEYS, [0.1, 0.2, 0.9, 0.9, 0.9])
+    # B errors on the two rows A found hardest: its own mean looks better (0.9 vs 0.6)
+    b = scored(KEYS, [None, None, 0.9, 0.9, 0.9], ["error", "error", "ok", "ok", "ok"])
+    with pytest.warns(UserWarning, match="coverage differs"):
+        t = rn.compare(a, b)
+    row = t.loc["faithfulness"]
+    assert row["n_pairs"] == 3
+    assert row["mean_diff"] == 0.0  # paired on the rows both scored: no change
+    assert row["coverage_a"] == 1.0 and row["coverage_b"] == pytest.approx(0.6)
+    assert row["coverage_diff"] == pytest.approx(-0.4)
+    assert row["n_lost"] == 2 and row["n_gained"] == 0
+    assert row["n_error_a"] == 0 and row["n_error_b"] == 2
+    assert row["n_status_changed"] == 2
+    assert row["mean_diff_strict"] == pytest.approx(-0.06)  # (2.7 - 3.0) / 5
+    assert "coverage A 1.00 vs B 0.60" in row["flag"]
+    assert "2 row(s) scored in A are unscored" in row["flag"]
+    # the reverse direction reports gains
+    back = quiet(b, a).loc["faithfulness"]
+    assert back["n_gained"] == 2 and back["coverage_diff"] == pytest.approx(0.4)
+
+
+def test_unmatched_rows_are_reported_not_dropped():
+    a = scored(["q1", "q2", "q3"], [0.5, 0.5, 0.5])
+    b = scored(["q2", "q3", "q4", None], [0.5, 1.0, 1.0, 1.0])
+    with pytest.warns(UserWarning, match="only in A"):
+        t = rn.compare(a, b)
+    row = t.loc["faithfulness"]
+    assert (row["n_matched"], row["n_only_a"], row["n_only_b"], row["n_keys"]) == (2, 1, 2, 5)
+    assert row["n_pairs"] == 2
+    assert row["coverage_a"] == pytest.approx(3 / 5)
+    assert row["coverage_b"] == pytest.approx(4 / 5)
+    info = t.attrs["ragnotebook_compare"]
+    assert info["unmatched_a"] == ["q1"]
+    assert info["unmatched_b"] == ["q4", None]
+    rows = quiet(a, b, rows=True)
+    assert list(rows.columns) == list(ROW_COLUMNS)
+    assert rows["change"].tolist() == ["only_in_a", "same", "better", "only_in_b", "only_in_b"]
+    assert rows["key"].tolist()[:4] == ["q1", "q2", "q3", "q4"]
+    assert rows.loc[2, "diff"] == pytest.approx(0.5)
+    assert rows.loc[0, "row_b"] is None and rows.loc[3, "row_a"] is None
+
+
+def test_row_table_changes_and_verdicts():
+    a = scored(
+        ["x", "y", "z", "w"],
+        [1.0, 0.5, None, 0.5],
+        ["ok", "ok", "error", "no_context"],
+        [["yes", "yes"], ["yes", "no"], [], ["no"]],
+    )
+    b = scored(
+        ["x", "y", "z", "w"],
+        [0.5, 0.5, 1.0, None],
+        ["ok", "ok", "ok", "error"],
+        [["yes", "no"], ["yes", "no"], ["yes"], []],
+    )
+    rows = quiet(a, b, rows=True)
+    assert rows["change"].tolist() == ["worse", "same", "gained", "lost"]
+    assert rows["verdicts_changed"].tolist() == [True, False, True, True]
+    assert rows["status_a"].tolist() == ["ok", "ok", "error", "no_context"]
+    assert np.isnan(rows.loc[2, "score_a"]) and rows.loc[2, "score_b"] == 1.0
+    t = quiet(a, b).loc["faithfulness"]
+    assert t["n_verdict_changed"] == 3
+    assert t["n_status_changed"] == 2
+    assert (t["n_better"], t["n_worse"], t["n_same"]) == (0, 1, 1)
+    assert t["mean_diff"] == pytest.approx(-0.25)
+
+
+def test_not_measured_statuses_are_not_scored():
+    a = scored(["x", "y"], [0.0, 1.0], ["no_ground_truth", "ok"])
+    b = scored(["x", "y"], [0.0, 1.0], ["no_ground_truth", "ok"])
+    row = rn.compare(a, b).loc["faithfulness"]
+    assert row["n_pairs"] == 1 and row["coverage_a"] == 0.5 and row["flag"] == ""
+
+
+def test_keys_by_index_role_alias_and_repeats():
+    a = scored(["q1", "q2"], [0.0, 1.0], key="user_input")
+    b = scored(["q2", "q1"], [1.0, 1.0], key="user_input")
+    # "question" is not a column: the role's alias `user_input` is used
+    assert rn.compare(a, b).loc["faithfulness", "mean_diff"] == pytest.approx(0.5)
+    # by the index: row 0 with row 0
+    by_index = rn.compare(a, b, on=None).loc["faithfulness"]
+    assert by_index["mean_diff"] == pytest.approx(0.5)
+    assert by_index["n_status_changed"] == 0
+    rep_a = scored(["q", "q"], [0.0, 0.5])
+    rep_b = scored(["q", "q"], [1.0, 0.5])
+    with pytest.warns(UserWarning, match="repeats 1 value"):
+        rows = rn.compare(rep_a, rep_b, rows=True)
+    assert rows["diff"].tolist() == [1.0, 0.0]  # first with first, second with second
+    with pytest.raises(KeyError, match="not a column of frame A"):
+        rn.compare(a, b, on="id")
+
+
+def test_metrics_selection_and_errors():
+    a = scored(["q"], [0.5]).assign(
+        context_recall=pd.array([1.0], dtype="Float64"),
+        context_recall_status=pd.array(["ok"], dtype="string"),
+    )
+    b = scored(["q"], [0.5])
+    assert rn.compare(a, b).index.tolist() == ["faithfulness"]  # shared metrics only
+    assert rn.compare(a, a, metrics="recall").index.tolist() == ["context_recall"]
+    with pytest.raises(ValueError, match="not scored in frame B"):
+        rn.compare(a, b, metrics=["recall"])
+    with pytest.raises(ValueError, match="share no scored metric"):
+        rn.compare(pd.DataFrame({"question": ["q"]}), b)
+    with pytest.raises(TypeError, match="DataFrame"):
+        rn.compare([], b)
+    with pytest.raises(ValueError, match="alpha"):
+        rn.compare(a, b, alpha=1.5)
+
+
+def test_empty_pairs_give_nan_not_errors():
+    a = scored(["q1"], [None], ["error"])
+    b = scored(["q1"], [None], ["error"])
+    row = rn.compare(a, b).loc["faithfulness"]
+    assert row["n_pairs"] == 0
+    assert np.isnan(row["mean_diff"]) and np.isnan(row["p_value"]) and np.isnan(row["ci_low"])
+    assert not row["significant"]
+
+
+def test_compare_on_evaluated_frames_and_jsonl_round_trip(tmp_path):
+    from ragnotebook.cli import read_table, write_jsonl
+
+    df = rn.load_sample("quickstart").head(8)
+    a = rn.evaluate(df, model="offline", progress=False)
+    path = tmp_path / "a.jsonl"
+    write_jsonl(a, path)
+    back = read_table(path)
+    t = rn.compare(a, back)
+    assert t.index.tolist() == ["context_recall", "context_precision", "faithfulness"]
+    assert (t["mean_diff"].fillna(0) == 0).all()
+    assert (t["n_verdict_changed"] == 0).all()
+    assert (t["n_status_changed"] == 0).all()
+    assert (t["p_value"].fillna(1) == 1).all()

@@ -1,0 +1,136 @@
+"""End to end: open the report in headless Chromium and check nothing from the data runs.
+
+Needs Debian's ``chromium`` package at /usr/bin/chromium and the ``playwright`` Python
+package (its own browser download is not used). Skipped, with the reason printed, only
+when /usr/bin/chromium is missing.
+"""
+
+import os
+from pathlib import Path
+
+import pytest
+
+from ragnotebook.views.report import report
+
+from .conftest import HOSTILE
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if not os.path.exists(CHROMIUM):
+        reason = f"{CHROMIUM} is missing (install Debian's 'chromium' package to run this test)"
+        print(reason)
+        pytest.skip(reason)
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+def _open(browser, path: Path, **context):
+    ctx = browser.new_context(**context)
+    page = ctx.new_page()
+    events = {"dialogs": [], "requests": [], "errors": []}
+
+    def on_dialog(dialog):
+        events["dialogs"].append(dialog.message)
+        dialog.dismiss()
+
+    page.on("dialog", on_dialog)
+    page.on("pageerror", lambda exc: events["errors"].append(str(exc)))
+
+    def route(r):
+        if r.request.url.startswith("file://"):
+            r.continue_()
+        else:  # the report must need no network: record and refuse
+            events["requests"].append(r.request.url)
+            r.abort()
+
+    page.route("**/*", route)
+    page.goto(path.as_uri())
+    page.wait_for_selector("#chart-missed .main-svg", timeout=20_000)
+    return ctx, page, events
+
+
+def test_report_in_chromium(browser, hostile, tmp_path):
+    path = report(hostile, tmp_path / "hostile.html")
+    ctx, page, events = _open(browser, path)
+    try:
+        # plotly (inlined) drew every chart, offline
+        assert page.locator(".chart .main-svg").count() >= 3
+        # exactly the toolkit's scripts; nothing from the data ran or rendered as markup
+        assert page.evaluate("document.scripts.length") == 3
+        assert page.evaluate("typeof window.__xss") == "undefined"
+        assert page.evaluate("document.querySelectorAll('main img, main iframe').length") == 0
+        assert page.evaluate(
+            "Array.from(document.querySelectorAll('main a')).every(a => a.getAttribute('href').startsWith('#'))"
+        )
+        # drill-down: rows start closed, open on click and show the data as text
+        rows = page.locator("details.rnb-row")
+        assert rows.count() == 2
+        first = rows.nth(0)
+        assert first.get_attribute("open") is None
+        first.locator(":scope > summary").click()
+        assert first.get_attribute("open") is not None
+        text = first.inner_text()
+        assert HOSTILE["bold_br"] in text
+        assert HOSTILE["script"] in text
+        assert HOSTILE["end_script"] in text
+        assert "<i>r1</i>" in text
+        assert "found" in text and "not found" in text
+        second = rows.nth(1)
+        second.locator(":scope > summary").click()
+        assert HOSTILE["link"] in second.inner_text()
+        assert HOSTILE["img"] in second.inner_text()
+        # highlighted overlap between a claim and its supporting chunk
+        assert first.locator("mark", has_text="museum").count() >= 1
+        # the row filter works
+        page.fill("#rnb-filter", "gallery")
+        assert rows.nth(0).is_hidden() and rows.nth(1).is_visible()
+        assert page.inner_text("#rnb-count") == "1 of 2 rows"
+        # hover labels show the data literally (plotly decodes our entities, adds no tags)
+        hover = page.evaluate(
+            """() => {
+                const el = document.getElementById('chart-missed');
+                Plotly.Fx.hover(el, [{curveNumber: 0, pointNumber: 1}]);
+                const h = el.querySelector('.hoverlayer .hovertext');
+                return h ? h.textContent : null;
+            }"""
+        )
+        assert hover is not None and HOSTILE["link"] in hover
+        assert page.evaluate("typeof window.__xss") == "undefined"
+        assert events["dialogs"] == []
+        assert events["requests"] == []
+        assert events["errors"] == []
+    finally:
+        ctx.close()
+
+
+def test_report_dark_scheme(browser, scored, tmp_path):
+    path = report(scored, tmp_path / "dark.html", max_rows=3)
+    ctx, page, events = _open(browser, path, color_scheme="dark")
+    try:
+        bg = page.evaluate("getComputedStyle(document.documentElement).backgroundColor")
+        assert bg == "rgb(15, 17, 21)"
+        paper = page.evaluate("document.querySelector('#chart-scores .main-svg').style.background")
+        assert paper == "rgb(22, 24, 28)"
+        assert events["errors"] == [] and events["requests"] == []
+    finally:
+        ctx.close()

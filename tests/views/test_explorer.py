@@ -1,0 +1,197 @@
+"""Widget state of the explorer, in plain pytest (no kernel, no browser)."""
+
+import time
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from ragnotebook.views.explorer import Explorer, short_score
+from ragnotebook.views.static import StaticExplorer, explore
+
+from .conftest import HOSTILE
+
+
+@pytest.fixture
+def ex(scored):
+    return Explorer(scored)
+
+
+def test_initial_state_selects_first_row(ex, scored):
+    assert ex.rows == list(scored.index)
+    assert ex.selected == scored.index[0]
+    assert ex.listing.value == 0
+    assert len(ex.listing.options) == 48
+    assert ex.page_label.value == "rows 1–48 of 48"
+    assert ex.prev_button.disabled and ex.next_button.disabled
+    text, value = ex.listing.options[0]
+    assert value == 0 and text.startswith("#0  │  R ")
+    assert scored["question"].iloc[0][:40] in text
+
+
+def test_select_by_label_and_position_updates_detail(ex, scored):
+    label = scored.index[20]
+    ex.select(label)
+    assert ex.selected == label
+    assert ex.listing.value == 20
+    question = scored["question"].iloc[20]
+    assert question in ex.detail_html
+    assert "Answer claims" in ex.detail_html
+    ex.select(position=3)
+    assert ex.selected == scored.index[3]
+    assert scored["question"].iloc[3] in ex.detail_html
+    with pytest.raises(KeyError):
+        ex.select("no-such-row")
+    with pytest.raises(KeyError):
+        ex.select(position=999)
+
+
+def test_choosing_in_the_list_shows_that_row(ex, scored):
+    ex.listing.value = 7
+    assert ex.selected == scored.index[7]
+    assert scored["question"].iloc[7] in ex.detail_html
+
+
+def test_curve_figure_follows_the_selection(ex, scored):
+    ex.select(position=1)
+    prec = sorted(scored["context_precision_verdicts"].iloc[1], key=lambda v: v["index"])
+    trace = ex.curve_figure.data[0]
+    assert list(trace.x) == list(range(1, len(prec) + 1))
+    assert list(trace.y) == pytest.approx([v["precision_at_k"] for v in prec])
+    symbols = ["circle" if v["verdict"] == "yes" else "x" for v in prec]
+    assert list(trace.marker.symbol) == symbols
+
+
+def test_free_text_filter(ex, scored):
+    ex.search.value = "Porterhouse"
+    expected = [
+        lab
+        for lab, q in zip(scored.index, scored["question"], strict=True)
+        if "porterhouse" in q.lower()
+    ]
+    assert ex.rows == expected and len(expected) == 2
+    assert ex.selected == expected[0]
+    ex.search.value = "porterhouse grill"  # every word must occur
+    assert ex.rows == expected
+    ex.search.value = "zzzz-not-there"
+    assert ex.rows == []
+    assert ex.selected is None
+    assert "No rows match" in ex.detail_html
+    assert ex.page_label.value == "no rows match"
+    ex.search.value = ""
+    assert len(ex.rows) == 48
+
+
+def test_status_and_score_filters_apply_to_the_chosen_metric(ex, scored):
+    ex.status.value = "no_ground_truth"
+    assert ex.rows == list(scored.index[scored.context_recall_status == "no_ground_truth"])
+    ex.metric.value = "faithfulness"
+    assert ex.rows == list(scored.index[scored.faithfulness_status == "no_ground_truth"]) == []
+    ex.status.value = "any"
+    ex.score_range.value = (0.5, 1.0)
+    faith = scored["faithfulness"].astype(float)
+    scored_ok = scored.faithfulness_status.isin(["ok", "no_claims", "no_context"])
+    assert ex.rows == list(scored.index[(faith >= 0.5) & scored_ok])
+    ex.metric.value = "context_recall"
+    recall = scored["context_recall"].astype(float)
+    ok = scored.context_recall_status == "ok"
+    assert ex.rows == list(scored.index[(recall >= 0.5) & ok])  # unmeasured rows drop out
+
+
+def test_sorting(ex, scored):
+    ex.sort_by.value = "context_precision:asc"
+    values = scored["context_precision"].astype(float).loc[ex.rows].tolist()
+    assert values == sorted(values)
+    ex.sort_by.value = "context_precision:desc"
+    values = scored["context_precision"].astype(float).loc[ex.rows].tolist()
+    assert values == sorted(values, reverse=True)
+    # unmeasured rows (no ground truth) always sort last
+    ex.sort_by.value = "context_recall:asc"
+    tail = scored.loc[ex.rows[-16:], "context_recall_status"].unique().tolist()
+    assert tail == ["no_ground_truth"]
+    ex.sort_by.value = "order"
+    assert ex.rows == list(scored.index)
+
+
+def test_selection_survives_filters_that_keep_it(ex, scored):
+    ex.select(position=30)
+    ex.sort_by.value = "faithfulness:asc"
+    assert ex.selected == scored.index[30]
+    assert ex.listing.value == 30
+
+
+def test_paging(scored):
+    ex = Explorer(scored, page_size=20)
+    assert ex.page_count == 3 and len(ex.listing.options) == 20
+    ex.next_button.click()
+    assert ex.page == 1 and ex.listing.options[0][1] == 20
+    assert ex.selected == scored.index[20]
+    ex.set_page(99)
+    assert ex.page == 2 and len(ex.listing.options) == 8
+    assert ex.next_button.disabled and not ex.prev_button.disabled
+    ex.select(position=5)  # jumps back to the page holding the row
+    assert ex.page == 0 and ex.listing.value == 5
+
+
+def test_thousand_rows_stay_fast(scored):
+    big = pd.concat([scored] * 21, ignore_index=True).iloc[:1000]
+    start = time.perf_counter()
+    ex = Explorer(big)
+    built = time.perf_counter() - start
+    assert len(ex.listing.options) == 50  # only one page rendered
+    start = time.perf_counter()
+    ex.search.value = "kansas"
+    ex.sort_by.value = "faithfulness:asc"
+    ex.score_range.value = (0.0, 0.5)
+    ex.select(position=int(ex.positions[-1]))
+    ex.next_button.click()
+    acted = time.perf_counter() - start
+    assert built < 2.0 and acted < 1.0, (built, acted)
+
+
+def test_detail_escapes_hostile_strings(hostile):
+    ex = Explorer(hostile)
+    for pos in range(2):
+        ex.select(position=pos)
+        html = ex.detail_html
+        assert "<script" not in html and "<img" not in html and "<a " not in html
+        assert "<b>only" not in html
+    ex.select(position=0)
+    assert "Use &lt;b&gt;only&lt;/b&gt; the &lt;br&gt; tag; x&lt;y &amp; y&gt;z" in ex.detail_html
+    assert "&lt;i&gt;r1&lt;/i&gt;" in ex.detail_html
+    ex.select(position=1)
+    assert "&lt;a href=&quot;javascript:alert(1)&quot;&gt;click&lt;/a&gt;" in ex.detail_html
+    # Select options are plain text (the front end sets textContent), kept verbatim
+    assert HOSTILE["link"] in ex.listing.options[1][0]
+
+
+def test_overlap_highlighting_in_detail(hostile):
+    ex = Explorer(hostile)
+    ex.select(position=0)
+    assert "<mark>museum</mark>" in ex.detail_html
+    assert "<mark>Pier</mark>" in ex.detail_html
+
+
+def test_short_score_codes():
+    assert short_score(0.5, "ok") == "0.50"
+    assert short_score(0.0, "no_claims") == "n/cl"
+    assert short_score(np.nan, "error") == "ERR"
+
+
+def test_explore_dispatch(scored, monkeypatch):
+    from ragnotebook.views import static
+
+    assert isinstance(explore(scored), StaticExplorer)  # pytest is not a kernel
+    assert isinstance(explore(scored, mode="widget"), Explorer)
+    assert isinstance(scored.rag.explore(mode="static"), StaticExplorer)
+    monkeypatch.setattr(static, "in_kernel", lambda: True)
+    assert isinstance(explore(scored), Explorer)
+    monkeypatch.setattr(static, "_widgets_available", lambda: False)
+    assert isinstance(explore(scored), StaticExplorer)  # kernel but no ipywidgets
+    with pytest.raises(ValueError, match="mode"):
+        explore(scored, mode="tui")
+
+
+def test_widget_repr_is_a_widget_bundle(ex):
+    bundle = ex._repr_mimebundle_()
+    assert "application/vnd.jupyter.widget-view+json" in bundle

@@ -1,0 +1,292 @@
+"""Figure data of the charts: positions, values, trace names, escaping."""
+
+import re
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+import pytest
+
+from ragnotebook.views import compare, compare_table, missed_claims, precision_at_k, scores
+from ragnotebook.views._style import STATUS_COLORS, VERDICT_COLORS
+
+ALLOWED_TAGS = {"<br>", "<b>", "</b>", "<sup>", "</sup>"}
+
+
+def _strings(fig):
+    """Every string plotly renders as pseudo-HTML in a figure."""
+    out = []
+    for trace in fig.data:
+        for attr in ("name", "hovertext", "text", "y", "x"):
+            value = getattr(trace, attr, None)
+            if isinstance(value, str):
+                out.append(value)
+            elif isinstance(value, tuple | list):
+                out += [v for v in value if isinstance(v, str)]
+    layout = fig.layout
+    out.append(layout.title.text or "")
+    for ax in (layout.xaxis, layout.yaxis):
+        out += [t for t in (ax.ticktext or ()) if isinstance(t, str)]
+        out += [t for t in (ax.categoryarray or ()) if isinstance(t, str)]
+    out += [a.text for a in layout.annotations if a.text]
+    return out
+
+
+def assert_pseudo_html_safe(fig):
+    for s in _strings(fig):
+        tags = set(re.findall(r"<[^<>]*>", s))
+        assert tags <= ALLOWED_TAGS, (tags, s)
+        stripped = re.sub("|".join(map(re.escape, ALLOWED_TAGS)), "", s)
+        assert "<" not in stripped and ">" not in stripped, s
+
+
+# --------------------------------------------------------------------------- precision@k
+
+
+def test_precision_at_k_values_positions_and_names(precision_frame):
+    fig = precision_at_k(precision_frame)
+    assert isinstance(fig, go.Figure)
+    band, bars, line = fig.data
+    assert [t.name for t in fig.data] == [
+        "interquartile range",
+        "share of relevant chunks",
+        "mean precision@k",
+    ]
+    # rows: [0, 1/2, 2/3], [1, 1/2], [1, 1, 2/3, 3/4]
+    assert list(line.x) == [1, 2, 3, 4]
+    np.testing.assert_allclose(
+        line.y, [2 / 3, (0.5 + 0.5 + 1) / 3, (2 / 3 + 2 / 3) / 2, 0.75], atol=1e-6
+    )
+    np.testing.assert_allclose(bars.y, [2 / 3, 2 / 3, 0.5, 1.0], atol=1e-6)
+    assert "rank 3: 1 of 2 chunks relevant (50%)" in bars.hovertext[2]
+    assert "rows with at least 4 chunks: 1" in line.hovertext[3]
+    # closed band polygon: upper edge forwards, lower edge backwards
+    assert list(band.x) == [1, 2, 3, 4, 4, 3, 2, 1]
+    assert band.fill == "toself"
+    assert fig.layout.xaxis.title.text.startswith("rank k")
+    assert fig.layout.yaxis.range == (0, 1.05)
+
+
+def test_precision_at_k_matches_chunks_table(scored):
+    fig = precision_at_k(scored)
+    line = fig.data[-1]
+    expected = scored.rag.chunks().groupby("position")["precision_at_k"].mean()
+    np.testing.assert_allclose(line.y, expected.loc[list(line.x)].to_numpy(), atol=1e-6)
+
+
+def test_precision_at_k_groups_band_and_rows(precision_frame):
+    fig = precision_at_k(precision_frame, by="group", band="ci", per_row=True, max_k=2)
+    names = [t.name for t in fig.data]
+    assert names[0] == "one row"
+    assert "one: 95% bootstrap CI of the mean" in names
+    assert "two: mean precision@k" in names
+    two = next(t for t in fig.data if t.name == "two: mean precision@k")
+    assert list(two.x) == [1, 2] and list(two.y) == [1.0, 0.5]
+    one = next(t for t in fig.data if t.name == "one: mean precision@k")
+    assert list(one.y) == [0.5, 0.75]
+    # per-row lines: three rows, separated by None
+    assert list(fig.data[0].y).count(None) == 3
+    # the same seed gives the same band
+    again = precision_at_k(precision_frame, by="group", band="ci", per_row=True, max_k=2)
+    assert fig.data[1].y == again.data[1].y
+
+
+def test_precision_at_k_errors(scored, precision_frame):
+    with pytest.raises(ValueError, match="band"):
+        precision_at_k(scored, band="sd")
+    with pytest.raises(KeyError, match="nope"):
+        precision_at_k(scored, by="nope")
+    with pytest.raises(ValueError, match="theme"):
+        precision_at_k(scored, theme="blue")
+    with pytest.raises(ValueError, match="no ragnotebook scores"):
+        precision_at_k(pd.DataFrame({"question": ["q"]}))
+
+
+def test_precision_group_names_are_escaped(hostile):
+    fig = precision_at_k(hostile, by="retriever")
+    assert_pseudo_html_safe(fig)
+    names = [t.name for t in fig.data]
+    assert '&lt;a href="javascript:alert(1)"&gt;click&lt;/a&gt;: mean precision@k' in names
+    assert "&lt;i&gt;plain&lt;/i&gt;: mean precision@k" in names
+
+
+# --------------------------------------------------------------------------- scores
+
+
+def test_scores_keep_statuses_apart(scored):
+    fig = scores(scored)
+    status = {m: scored[f"{m}_status"].value_counts() for m in ("context_recall", "faithfulness")}
+    hist = [t for t in fig.data if t.name != "rows by status"]
+    by_axis = {}
+    for t in hist:
+        by_axis.setdefault(t.xaxis, []).append(t)
+    recall = {t.name: sum(t.y) for t in by_axis["x"]}
+    faith = {t.name: sum(t.y) for t in by_axis["x3"]}
+    # rows without ground truth never enter the recall histogram (not folded into 0)
+    assert recall == {"ok": status["context_recall"]["ok"]}
+    assert faith == {"ok": status["faithfulness"]["ok"], "no claims": 16}
+    no_claims = next(t for t in by_axis["x3"] if t.name == "no claims")
+    assert list(no_claims.y) == [16] + [0] * 9
+    assert no_claims.marker.color == STATUS_COLORS["no_claims"]
+    # bottom row: every row by status, including unscored ones
+    recall_status = next(t for t in fig.data if t.name == "rows by status" and t.xaxis == "x4")
+    assert list(recall_status.x) == ["ok", "no ground truth"]
+    assert list(recall_status.y) == [32, 16]
+    assert "(not scored)" in recall_status.hovertext[1]
+    # legend shows each status once
+    legend = [t.name for t in fig.data if t.showlegend is not False]
+    assert legend == ["ok", "no claims"]
+    assert fig.layout.xaxis.title.text == "score (0–1)"
+
+
+def test_scores_bins_and_values(precision_frame):
+    fig = scores(precision_frame, bins=4)
+    ok = fig.data[0]
+    assert list(ok.x) == [0.125, 0.375, 0.625, 0.875]
+    # average precisions: (1/2+2/3)/2=0.583, 1.0, (1+1+3/4)/3=0.917
+    assert list(ok.y) == [0, 0, 1, 2]
+
+
+def test_scores_strip_and_metric_selection(hostile):
+    fig = scores(hostile, kind="strip", metrics=["faithfulness"])
+    dots = fig.data[0]
+    assert dots.mode == "markers" and list(dots.x) == [1.0, 1.0]
+    assert dots.name == "ok"
+    assert_pseudo_html_safe(fig)
+    assert any("&lt;i&gt;r1&lt;/i&gt;" in h for h in dots.hovertext)
+    with pytest.raises(ValueError, match="kind"):
+        scores(hostile, kind="violin")
+    with pytest.raises(ValueError, match="none of the requested"):
+        scores(hostile, metrics=["relevancy"])
+
+
+def test_dark_theme_has_dark_background(scored):
+    fig = scores(scored, theme="dark")
+    assert fig.layout.paper_bgcolor == "#16181C"
+    assert fig.layout.font.color == "#E6E6E6"
+
+
+# --------------------------------------------------------------------------- missed claims
+
+
+def test_missed_claims_counts_order_and_hover(scored):
+    fig = missed_claims(scored, top=50)
+    assert [t.name for t in fig.data] == [
+        "ground-truth claim not found in chunks",
+        "answer claim contradicted",
+        "answer claim not verifiable",
+    ]
+    claims = scored.rag.claims()
+    problem = claims[
+        ((claims.metric == "context_recall") & (claims.verdict == "no"))
+        | ((claims.metric == "faithfulness") & claims.verdict.isin(["no", "unsure"]))
+    ]
+    totals = problem.groupby("row", sort=False).size()
+    labels = list(fig.layout.yaxis.categoryarray)
+    assert len(labels) == len(totals)
+    shown = {}
+    for t in fig.data:
+        for x, y in zip(t.x, t.y, strict=True):
+            shown[y] = shown.get(y, 0) + x
+    counts = [shown[label] for label in labels]
+    assert counts == sorted(counts, reverse=True)  # worst first
+    assert sum(counts) == len(problem)
+    assert fig.layout.yaxis.autorange == "reversed"
+    recall = fig.data[0]
+    assert recall.marker.color == VERDICT_COLORS["no"]
+    assert all("ground-truth claim not found" in h for h in recall.hovertext)
+    assert len(missed_claims(scored, top=3).layout.yaxis.categoryarray) == 3
+
+
+def test_missed_claims_hover_is_escaped(hostile):
+    fig = missed_claims(hostile)
+    assert_pseudo_html_safe(fig)
+    hover = " ".join(fig.data[0].hovertext)
+    assert "Use &lt;b&gt;only&lt;/b&gt; the &lt;br&gt; tag; x&lt;y &amp; y&gt;z" in hover
+    assert '&lt;a href="javascript:alert(1)"&gt;click&lt;/a&gt;' in hover
+
+
+def test_missed_claims_without_problems():
+    df = pd.DataFrame(
+        {"question": ["q"], "answer": ["Sky is blue."], "contexts": [["Sky is blue."]]}
+    )
+    out = df.rag.faithfulness(model="offline", progress=False)
+    fig = missed_claims(out)
+    assert all(len(t.x) == 0 for t in fig.data)
+    assert fig.layout.annotations[0].text == "No missed or unsupported claims."
+
+
+# --------------------------------------------------------------------------- compare
+
+
+def test_compare_table_paired_differences_and_ci(scored):
+    worse = scored.copy()
+    worse["faithfulness"] = worse["faithfulness"] * 0.5
+    t = compare_table(scored, worse, on=None, n_boot=500, seed=3)
+    row = t.loc["faithfulness"]
+    a = scored.loc[scored.faithfulness_status.isin(["ok", "no_claims"]), "faithfulness"]
+    assert row["n_pairs"] == 48
+    assert row["mean_diff"] == pytest.approx(-a.astype(float).mean() / 2)
+    assert row["ci_low"] <= row["mean_diff"] <= row["ci_high"]
+    assert not row["coverage_flag"]
+    assert t.loc["context_recall", "n_pairs"] == 32  # rows without ground truth are not pairs
+    assert t.equals(compare_table(scored, worse, on=None, n_boot=500, seed=3))  # seeded
+
+
+def test_compare_flags_coverage_and_unmatched(scored):
+    other = scored.copy()
+    first = other.index[0]
+    other.loc[first, "context_recall_status"] = "error"
+    other.loc[first, "context_recall"] = pd.NA
+    other = other.drop(other.index[1])
+    t = compare_table(scored, other, on=None)
+    assert t.loc["context_recall", "scored_only_a"] == 1
+    assert t.loc["context_recall", "coverage_flag"]
+    assert t.loc["context_recall", "unmatched_a"] == 1
+    assert not t.loc["context_precision", "coverage_flag"]
+    fig = compare(scored, other, on=None, labels=("BM25", "<dense>"))
+    ticks = list(fig.layout.xaxis.ticktext)
+    assert ticks[0].startswith("context recall ⚠")
+    assert "only in BM25: 1" in ticks[0]
+    assert "&lt;dense&gt;" in fig.layout.title.text
+    assert_pseudo_html_safe(fig)
+    mean = fig.data[1]
+    assert mean.name == "mean difference"
+    assert list(mean.y) == pytest.approx(t["mean_diff"].tolist())
+    assert list(mean.error_y.array) == pytest.approx((t["ci_high"] - t["mean_diff"]).tolist())
+
+
+def test_compare_on_a_column_with_repeats_warns_and_pairs_in_order(scored):
+    with pytest.warns(UserWarning, match="repeated values are paired in order"):
+        t = compare_table(scored, scored, on="question")
+    assert t["mean_diff"].tolist() == [0.0, 0.0, 0.0]
+    assert t.loc["context_precision", "n_pairs"] == 48
+
+
+def test_compare_errors(scored, hostile):
+    with pytest.raises(KeyError, match="nope"):
+        compare_table(scored, scored, on="nope")
+    with pytest.raises(ValueError, match="share no value"):
+        compare_table(scored, hostile, on=None)
+    with pytest.raises(ValueError, match="ci must be"):
+        compare_table(scored, scored, on=None, ci=1.5)
+
+
+def test_hostile_strings_in_every_chart(hostile):
+    for fig in (
+        scores(hostile),
+        scores(hostile, kind="strip"),
+        precision_at_k(hostile, per_row=True),
+        missed_claims(hostile),
+        compare(hostile, hostile, on="question"),
+    ):
+        assert_pseudo_html_safe(fig)
+
+
+def test_accessor_plot_methods(scored, precision_frame):
+    assert scored.rag.plot.scores().layout.title.text.startswith("Score distribution")
+    assert (
+        precision_frame.rag.plot.precision_at_k(by="group").data[2].name == "one: mean precision@k"
+    )
+    assert scored.rag.plot.missed_claims(top=2).layout.yaxis.categoryarray.__len__() == 2
+    assert scored.rag.plot.compare(scored, on=None).data[1].name == "mean difference"

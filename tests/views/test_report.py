@@ -1,0 +1,167 @@
+"""Structure of the HTML report: scripts, escaping, embedded data, drill-down."""
+
+import json
+import os
+import subprocess
+import sys
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+
+from ragnotebook.views.report import SCRIPT_COUNT, report
+
+from .conftest import HOSTILE
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+class _Scan(HTMLParser):
+    """Collect start tags, script bodies and text the way a browser tokenises them."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.tags = []
+        self.scripts = []
+        self.text = []
+        self._in_script = None
+
+    def handle_starttag(self, tag, attrs):
+        self.tags.append((tag, dict(attrs)))
+        if tag == "script":
+            self._in_script = dict(attrs)
+            self.scripts.append([dict(attrs), ""])
+
+    def handle_endtag(self, tag):
+        if tag == "script":
+            self._in_script = None
+
+    def handle_data(self, data):
+        if self._in_script is not None:
+            self.scripts[-1][1] += data
+        else:
+            self.text.append(data)
+
+
+def _scan(path):
+    scan = _Scan()
+    scan.feed(Path(path).read_text(encoding="utf-8"))
+    scan.close()
+    return scan
+
+
+@pytest.fixture(scope="module")
+def hostile_report(hostile, tmp_path_factory):
+    return report(hostile, tmp_path_factory.mktemp("r") / "hostile.html", title="<b>T</b> & co")
+
+
+def test_report_returns_path_and_is_self_contained(scored, tmp_path):
+    out = scored.rag.report(tmp_path / "report.html")
+    assert out == tmp_path / "report.html" and out.exists()
+    scan = _scan(out)
+    assert len(scan.scripts) == SCRIPT_COUNT == 3
+    lib, data, boot = scan.scripts
+    assert lib[0] == {} and "Plotly" in lib[1] and len(lib[1]) > 1_000_000
+    assert data[0] == {"type": "application/json", "id": "rnb-data"}
+    assert boot[0] == {}
+    # nothing is fetched: no external scripts, styles, images or frames
+    for tag, attrs in scan.tags:
+        assert "src" not in attrs or tag not in ("script", "img", "iframe"), (tag, attrs)
+        assert tag not in ("link", "iframe", "img", "object", "embed")
+    # no attribute points anywhere remote (data text may mention URLs; that is just text)
+    for tag, attrs in scan.tags:
+        for key, value in attrs.items():
+            if (tag, key) != ("svg", "xmlns"):
+                assert "//" not in (value or ""), (tag, key, value)
+
+
+def test_report_content(scored, tmp_path):
+    out = report(scored, tmp_path / "r.html")
+    scan = _scan(out)
+    text = " ".join(scan.text)
+    assert "Summary" in text and "Charts" in text and "Rows" in text
+    details = [a for t, a in scan.tags if t == "details" and a.get("class") == "rnb-row"]
+    assert len(details) == 48
+    assert [d["data-row"] for d in details[:3]] == ["0", "1", "2"]
+    assert scored["question"].iloc[5] in text
+    payload = json.loads(scan.scripts[1][1])
+    ids = [f["id"] for f in payload["figures"]]
+    assert ids == ["chart-scores", "chart-precision", "chart-missed"]
+    divs = {a.get("id") for t, a in scan.tags if t == "div"}
+    assert set(ids) <= divs
+    scores_fig = payload["figures"][0]
+    assert scores_fig["layout"]["paper_bgcolor"] == "#FFFFFF"
+    assert scores_fig["layout_dark"]["paper_bgcolor"] == "#16181C"
+    assert scores_fig["data"][0]["name"] == "ok"
+
+
+def test_report_options(scored, tmp_path):
+    out = report(scored, tmp_path / "r.html", sort_by="context_precision", max_rows=4, top=3)
+    scan = _scan(out)
+    rows = [int(a["data-row"]) for t, a in scan.tags if t == "details" and "data-row" in a]
+    values = scored["context_precision"].astype(float).iloc[rows].tolist()
+    assert len(rows) == 4 and values == sorted(values)
+    payload = json.loads(scan.scripts[1][1])
+    missed = payload["figures"][2]
+    assert len(missed["layout"]["yaxis"]["categoryarray"]) == 3
+    with pytest.raises(ValueError, match="sort_by"):
+        report(scored, tmp_path / "x.html", sort_by="relevancy")
+
+
+def test_report_escapes_every_hostile_string(hostile_report):
+    html = hostile_report.read_text(encoding="utf-8")
+    scan = _scan(hostile_report)
+    # only the toolkit's three scripts, even with </script><script> in the data
+    assert len(scan.scripts) == SCRIPT_COUNT
+    assert not any(tag in ("img", "iframe", "object", "embed") for tag, _ in scan.tags)
+    assert all(a["href"].startswith("#") for tag, a in scan.tags if tag == "a")
+    assert not any(k.startswith("on") for _, attrs in scan.tags for k in attrs)
+    # every hostile string is readable as literal text in the drill-down
+    text = "".join(scan.text)
+    for value in HOSTILE.values():
+        assert value in text, value
+    assert "<i>r1</i>" in text  # the index label too
+    assert "<title>&lt;b&gt;T&lt;/b&gt; &amp; co</title>" in html
+    # the JSON block holds the data with < > & escaped, and parses back
+    data = scan.scripts[1][1]
+    assert "<" not in data and ">" not in data
+    payload = json.loads(data)
+    hover = json.dumps(payload)
+    assert '&lt;a href=\\"javascript:alert(1)\\"&gt;click&lt;/a&gt;' in hover
+    assert "x&lt;y &amp; y&gt;z" in hover
+
+
+def test_report_rows_and_charts_for_partial_metrics(tmp_path):
+    import pandas as pd
+
+    df = pd.DataFrame(
+        {"question": ["q"], "answer": ["Sky is blue."], "contexts": [["Sky is blue."]]}
+    )
+    out = report(df.rag.faithfulness(model="offline", progress=False), tmp_path / "f.html")
+    payload = json.loads(_scan(out).scripts[1][1])
+    assert [f["id"] for f in payload["figures"]] == ["chart-scores", "chart-missed"]
+
+
+def test_import_stays_light_until_a_view_is_used():
+    code = (
+        "import sys, pandas as pd, ragnotebook\n"
+        "df = pd.DataFrame({'question': ['q'], 'answer': ['Sky is blue.'],"
+        " 'contexts': [['Sky is blue.']]})\n"
+        "s = df.rag.faithfulness(model='offline', progress=False)\n"
+        "a = [m for m in ('plotly', 'ipywidgets') if m in sys.modules]\n"
+        "import ragnotebook.views\n"
+        "b = [m for m in ('plotly', 'ipywidgets') if m in sys.modules]\n"
+        "s.rag.plot.scores()\n"
+        "c = [m for m in ('plotly', 'ipywidgets') if m in sys.modules]\n"
+        "print(a, b, c)\n"
+    )
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "LITELLM_LOCAL_MODEL_COST_MAP": "True"}
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=True,
+        cwd=str(ROOT),
+    )
+    assert out.stdout.strip() == "[] [] ['plotly']"

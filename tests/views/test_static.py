@@ -1,0 +1,45 @@
+"""The static explorer view (no widget front end)."""
+
+import pytest
+
+from ragnotebook.views.static import StaticExplorer, rows_html, summary_html
+
+
+def test_static_view_html(scored):
+    view = scored.rag.explore()
+    html = view._repr_html_()
+    assert "<script" not in html
+    assert html.count('class="rnb-row"') == 48
+    assert "static view" in html
+    assert "<td>context recall</td>" in html
+    assert "32/48" in html
+    assert scored["question"].iloc[0][:50] in html
+    text = repr(view)
+    assert text.startswith("ragnotebook static explorer: 48 rows")
+    assert "context recall" in text and "Widget" not in text
+
+
+def test_static_view_sort_and_limit(scored):
+    view = StaticExplorer(scored, max_rows=5, sort_by="context_precision")
+    values = scored["context_precision"].astype(float).iloc[view.positions].tolist()
+    assert len(values) == 5 and values == sorted(values)
+    assert "first 5 of 48 rows, worst context precision first" in view.to_html()
+    with pytest.raises(ValueError, match="sort_by"):
+        StaticExplorer(scored, sort_by="relevancy")
+
+
+def test_static_view_escapes(hostile):
+    html = StaticExplorer(hostile).to_html()
+    for bad in ("<script", "<img", "<a ", "<b>only", "<i>"):
+        assert bad not in html
+    assert "&lt;script&gt;window.__xss=1;alert(1)&lt;/script&gt;" in html
+    assert "&lt;/script&gt;&lt;script&gt;window.__xss=3;alert(&#x27;x&#x27;)&lt;/script&gt;" in html
+
+
+def test_summary_and_rows_helpers(scored):
+    table = summary_html(scored)
+    assert table.count("<tr>") == 4
+    assert "no ground truth" in table
+    assert rows_html(scored, [5, 2]).index('id="row-5"') < rows_html(scored, [5, 2]).index(
+        'id="row-2"'
+    )
