@@ -504,7 +504,8 @@ def evaluate_command(args: argparse.Namespace) -> int:
             **options,
         )
     except ValueError as exc:
-        raise DataError(str(exc)) from exc
+        hint = " (on the command line: --column ROLE=COLUMN)" if "columns=" in str(exc) else ""
+        raise DataError(f"{exc}{hint}") from exc
     except TypeError as exc:
         raise UsageError(str(exc)) from exc
     summary = rn.summary(scored)

@@ -386,8 +386,11 @@ class Engine:
         stats.calls += 1
         self._account(stats, usage, success=True)
         if self.cache is not None and key is not None:
-            # the identity may have changed during the call (e.g. a structured-output mode
-            # switch); the answer is stored under the key it was looked up with
+            # a judge that adapted during the call (dropped temperature, another
+            # structured-output mode) answered under its new identity: store the answer
+            # under that key, which is what a re-run (started adapted) looks up
+            identity = self.judge.identity()
+            key = self.cache.key(identity, task)
             await self.cache.aput(
                 key,
                 answer,

@@ -256,7 +256,8 @@ def test_input_errors_exit_3(tmp_path, good):
     assert bad.returncode == 3 and "line 2: not valid JSON" in bad.stderr
     nocol = write_jsonl(tmp_path / "nocol.jsonl", [{"prompt": "q", "answer": "a"}])
     proc = run_cli("evaluate", str(nocol), "--model", "offline", cwd=tmp_path)
-    assert proc.returncode == 3 and "no column found for the 'question' role" in proc.stderr
+    assert proc.returncode == 3 and "no column found for the 'contexts' role" in proc.stderr
+    assert "--column ROLE=COLUMN" in proc.stderr
     mapped = run_cli(
         "evaluate", str(good), "--model", "offline", "--column", "question=q", cwd=tmp_path
     )

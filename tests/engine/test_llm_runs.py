@@ -1,0 +1,247 @@
+"""Whole evaluations through the real litellm client against the local test server.
+
+The server's responder answers like the offline judge (``tests/judge_replies.py``), so
+scores through litellm must equal ``model="offline"`` scores; faults are injected on top.
+"""
+
+import time
+
+import pandas as pd
+import pytest
+
+import ragnotebook as rn
+from tests.judge_replies import offline_responder, task_from_request
+from tests.llm_server import (
+    Fault,
+    auth_rule,
+    concurrency_limit_rule,
+    context_length_rule,
+    reject_temperature_rule,
+)
+
+pytestmark = pytest.mark.server
+
+
+def answered(n):
+    """The first ``n`` bundled rows that have an answer (RAGTruth and HaluEval)."""
+    df = rn.load_sample("quickstart")
+    return df[df["answer"].notna()].head(n).copy()
+
+
+@pytest.fixture
+def sample():
+    return rn.load_sample("quickstart").iloc[::4].copy()  # 12 real rows, all three sources
+
+
+def llm(server, **kw):
+    opts = dict(
+        model="openai/test-model",
+        api_base=server.url,
+        api_key="sk-test",
+        progress=False,
+        cache=False,
+        timeout=10,
+    )
+    opts.update(kw)
+    return opts
+
+
+def scores(df):
+    cols = ["context_recall", "context_precision", "faithfulness"]
+    return df[cols].astype("float64").fillna(-1).round(4).values.tolist()
+
+
+def test_scores_through_litellm_equal_offline(llm_server, sample):
+    llm_server.responder = offline_responder()
+    via_llm = rn.evaluate(sample, **llm(llm_server))
+    offline = rn.evaluate(sample, model="offline", progress=False)
+    assert scores(via_llm) == scores(offline)
+    meta = via_llm.attrs["ragnotebook"]
+    assert meta["judge"] == "litellm:openai/test-model"
+    assert set(meta["prompt_versions"]) == {
+        "extract_claims",
+        "attribute_claims",
+        "judge_chunks",
+        "verify_claims",
+        "explain",
+    }
+    s = rn.summary(via_llm)
+    assert (s["prompt_tokens"] > 0).all() and (s["completion_tokens"] > 0).all()
+    assert s["cost_usd"].isna().all()  # the test model has no price: unknown, not 0
+    assert "sk-test" not in repr(meta)
+
+
+def test_calls_per_row_budget(llm_server, sample):
+    llm_server.responder = offline_responder()
+    out = rn.evaluate(sample, **llm(llm_server))
+    chunks = sample["contexts"].map(len)
+    assert chunks.max() <= 20
+    n_requests = llm_server.requests
+    # at most 5 calls per row for all three metrics (recall 2, precision 1, faithfulness 2)
+    assert n_requests <= 5 * len(sample)
+    assert out.attrs["ragnotebook"]["last_run"]["calls"] == n_requests
+
+
+def test_known_model_gets_a_cost(llm_server, sample):
+    llm_server.responder = offline_responder()
+    rows = sample[sample["answer"].notna()].head(2)
+    out = rn.faithfulness(rows, **llm(llm_server, model="openai/gpt-4o-mini"))
+    cost = rn.summary(out).loc["faithfulness", "cost_usd"]
+    assert cost is not None and cost > 0
+
+
+def test_case2_429_whenever_more_than_five_in_flight(llm_server):
+    df = rn.load_sample("quickstart").head(30)  # 16 HotpotQA rows + 14 RAGTruth rows
+    llm_server.responder = offline_responder()
+    llm_server.latency = 0.05
+    llm_server.rule = concurrency_limit_rule(5, retry_after=2)
+    out = rn.evaluate(df, **llm(llm_server, concurrency=16))
+    for m in ("context_recall", "context_precision", "faithfulness"):
+        assert not (out[f"{m}_status"] == "error").any(), out[f"{m}_error"].dropna().tolist()
+    assert llm_server.max_in_flight <= 16
+    meta = out.attrs["ragnotebook"]["last_run"]
+    assert meta["max_in_flight"] <= 16
+    assert sum(m["rate_limited"] for m in out.attrs["ragnotebook"]["metrics"].values()) > 0
+    assert scores(out) == scores(rn.evaluate(df, model="offline", progress=False))
+
+
+def test_case3_long_row_times_out_others_finish(llm_server):
+    df = pd.DataFrame(
+        {
+            "question": [f"What is fact {i}?" for i in range(8)],
+            "answer": [f"Fact {i} is true." for i in range(8)],
+            "contexts": [[f"Fact {i} is true."] for i in range(7)] + [["long text " * 300] * 40],
+            "ground_truth": [f"Fact {i} is true." for i in range(8)],
+        }
+    )
+    llm_server.responder = offline_responder()
+    llm_server.latency = lambda req: 0.01 if len(str(req["messages"])) < 20_000 else 5.0
+    t0 = time.perf_counter()
+    out = rn.context_precision(df, **llm(llm_server, timeout=0.5, num_retries=1))
+    assert time.perf_counter() - t0 < 60  # never hangs
+    assert (out["context_precision_status"].iloc[:7] == "ok").all()
+    assert out["context_precision"].iloc[:7].tolist() == [1.0] * 7
+    assert out["context_precision_status"].iloc[7] == "error"
+    assert "timeout" in out["context_precision_error"].iloc[7]
+
+
+def test_case4_judges_sharing_a_cache_never_mix(llm_server, tmp_path):
+    cache = tmp_path / "shared.sqlite3"
+    df = answered(1)
+    llm_server.responder = offline_responder("yes")
+    a = rn.faithfulness(df, **llm(llm_server, model="openai/judge-a", cache=cache))
+    n_a = llm_server.requests
+    llm_server.responder = offline_responder("no")
+    b = rn.faithfulness(df, **llm(llm_server, model="openai/judge-b", cache=cache))
+    assert llm_server.requests > n_a  # fresh calls for judge B
+    assert {v["verdict"] for v in a.iloc[0]["faithfulness_verdicts"]} == {"yes"}
+    assert {v["verdict"] for v in b.iloc[0]["faithfulness_verdicts"]} == {"no"}
+
+
+def test_identical_rerun_makes_zero_calls(llm_server, tmp_path, sample):
+    cache = tmp_path / "c.sqlite3"
+    llm_server.responder = offline_responder()
+    first = rn.evaluate(sample, **llm(llm_server, cache=cache))
+    n = llm_server.requests
+    second = rn.evaluate(sample, **llm(llm_server, cache=cache))
+    assert llm_server.requests == n
+    assert scores(first) == scores(second)
+    s = rn.summary(second)
+    assert (s["attempts"] == 0).all() and (s["cache_hits"] == s["calls"]).all()
+
+
+def test_rerun_after_temperature_was_dropped_makes_zero_calls(llm_server, tmp_path, sample):
+    cache = tmp_path / "c.sqlite3"
+    llm_server.responder = offline_responder()
+    llm_server.rule = reject_temperature_rule
+    with pytest.warns(UserWarning, match="temperature"):
+        first = rn.evaluate(sample, **llm(llm_server, cache=cache))
+    assert first.attrs["ragnotebook"]["judge_identity"]["temperature"] == "dropped"
+    assert llm_server.status_counts[400] == 1  # one rejection, not one per row
+    n = llm_server.requests
+    second = rn.evaluate(sample, **llm(llm_server, cache=cache))
+    assert llm_server.requests == n
+    assert scores(first) == scores(second)
+
+
+def test_interrupted_run_resumes_and_pays_only_for_unfinished_rows(llm_server, tmp_path):
+    df = answered(6)
+    cache = tmp_path / "c.sqlite3"
+    healthy = offline_responder()
+    broken = set(df["answer"].iloc[3:])
+
+    def flaky(request):
+        task = task_from_request(request)
+        if task.kind == "extract_claims" and task.text in broken:
+            return {"status": 500, "error": {"message": "down"}}
+        return healthy(request)
+
+    llm_server.responder = flaky
+    first = rn.faithfulness(df, **llm(llm_server, cache=cache, num_retries=0))
+    assert first["faithfulness_status"].tolist() == ["ok"] * 3 + ["error"] * 3
+    llm_server.responder = healthy
+    llm_server.reset()
+    second = rn.faithfulness(df, **llm(llm_server, cache=cache))
+    assert (second["faithfulness_status"] == "ok").all()
+    extracted = [
+        task_from_request(r).text
+        for r in llm_server.log
+        if task_from_request(r).kind == "extract_claims"
+    ]
+    assert sorted(extracted) == sorted(broken)  # only the unfinished rows were paid for
+    assert llm_server.requests == 6  # 3 rows x (extract + verify)
+
+
+def test_case8_permanent_errors_take_one_attempt(llm_server):
+    df = pd.DataFrame(
+        {
+            "question": ["short?", "long?"],
+            "answer": ["Short.", "Long. " * 2000],
+            "contexts": [["Short."], ["Long."]],
+        }
+    )
+    llm_server.responder = offline_responder()
+    llm_server.rule = context_length_rule(8000)
+    out = rn.faithfulness(df, **llm(llm_server))
+    assert out["faithfulness_status"].tolist() == ["ok", "error"]
+    assert out.loc[1, "faithfulness_error"].startswith("context_too_long")
+    assert llm_server.status_counts[400] == 1
+
+
+def test_case8_auth_failure_stops_all_calls(llm_server):
+    df = answered(10)
+    llm_server.rule = auth_rule("sk-right")
+    out = rn.faithfulness(df, **llm(llm_server, api_key="sk-wrong", concurrency=2))
+    assert (out["faithfulness_status"] == "error").all()
+    assert out["faithfulness_error"].str.startswith("auth_error").all()
+    assert llm_server.requests <= 2  # the calls already in flight, then nothing
+    assert "sk-wrong" not in " ".join(out["faithfulness_error"].tolist())
+
+
+def test_case8_429_once_then_200_takes_two(llm_server):
+    df = pd.DataFrame(
+        {
+            "question": ["q"],
+            "answer": ["Paris is in France."],
+            "contexts": [["Paris is in France."]],
+        }
+    )
+    llm_server.responder = offline_responder()
+    llm_server.retry_after = 0.1
+    llm_server.script_statuses = [Fault.rate_limit(0.1)]
+    out = rn.faithfulness(df, **llm(llm_server))
+    assert out.loc[0, "faithfulness"] == 1.0
+    meta = out.attrs["ragnotebook"]["metrics"]["faithfulness"]
+    assert (meta["attempts"], meta["rate_limited"], meta["retries"]) == (3, 1, 1)
+    assert llm_server.requests == 3  # extract: 429 + 200; verify: 200
+
+
+def test_mixed_faults_every_row_ends_ok(llm_server):
+    df = rn.load_sample("quickstart").head(16)
+    llm_server.responder = offline_responder()
+    llm_server.retry_after = 0.05
+    llm_server.faults = {"429": 0.05, "500": 0.05, "malformed": 0.05, "truncated": 0.05}
+    out = rn.evaluate(df, **llm(llm_server))
+    for m in ("context_recall", "context_precision", "faithfulness"):
+        assert not (out[f"{m}_status"] == "error").any(), out[f"{m}_error"].dropna().tolist()
+    assert scores(out) == scores(rn.evaluate(df, model="offline", progress=False))
