@@ -22,7 +22,6 @@ from typing import Any
 
 from ragnotebook import accessor as _accessor  # noqa: F401  (registers df.rag)
 from ragnotebook._version import __version__
-from ragnotebook.costs import estimate
 from ragnotebook.api import (
     acontext_precision,
     acontext_recall,
@@ -35,6 +34,7 @@ from ragnotebook.api import (
     get_default_model,
     set_default_model,
 )
+from ragnotebook.costs import estimate
 from ragnotebook.frame import chunks, claims, summary
 from ragnotebook.judges.base import Judge, JudgeError
 from ragnotebook.judges.mock import MockJudge

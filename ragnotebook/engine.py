@@ -452,7 +452,7 @@ class Engine:
         stats.requests += int(getattr(usage, "requests", 1) or 0)
         cost = getattr(usage, "cost_usd", None)
         if cost is None or (isinstance(cost, float) and math.isnan(cost)):
-            if success or getattr(usage, "prompt_tokens", 0):
+            if success or bool(getattr(usage, "prompt_tokens", 0)):
                 stats.cost_known = False
         else:
             stats.cost_usd += float(cost)

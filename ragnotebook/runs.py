@@ -653,6 +653,9 @@ class _Run:
             await self._deliver_async(payload)
 
     async def _score(self, item: _Item, output: Any) -> dict[str, MetricResult]:
+        # Each item's jobs go through its judge's engine as soon as its target returns
+        # (Engine.arun per item and judge): results, counters and the cache are shared
+        # across items; the item semaphore bounds how many items score at once.
         groups: dict[int, list[Job]] = {}
         for s in self.scorers:
             make = partial(s.scorer.plan, item.input, output, item.ground_truth)

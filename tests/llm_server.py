@@ -31,6 +31,8 @@ for benchmarks.
 from __future__ import annotations
 
 import argparse
+import sys
+from pathlib import Path
 import asyncio
 import inspect
 import json
@@ -1180,12 +1182,30 @@ def main(argv: list[str] | None = None) -> None:
         "--faults", default="", help="comma-separated kind=rate, e.g. 429=0.05,malformed=0.02"
     )
     parser.add_argument("--max-in-flight", type=int, default=0, help="429 above this concurrency")
+    parser.add_argument("--retry-after", type=float, default=1.0, help="Retry-After of 429s, s")
+    parser.add_argument(
+        "--offline-replies",
+        action="store_true",
+        help="answer ragnotebook prompts like the offline judge (tests/judge_replies.py)",
+    )
     args = parser.parse_args(argv)
     faults = {}
     for item in filter(None, args.faults.split(",")):
         key, _, rate = item.partition("=")
         faults[key.strip()] = float(rate)
-    server = LLMServer(args.host, args.port, seed=args.seed, latency=args.latency, faults=faults)
+    server = LLMServer(
+        args.host,
+        args.port,
+        seed=args.seed,
+        latency=args.latency,
+        faults=faults,
+        retry_after=args.retry_after,
+    )
+    if args.offline_replies:
+        sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+        from tests.judge_replies import offline_responder
+
+        server.responder = offline_responder()
     if args.max_in_flight:
         server.rule = concurrency_limit_rule(args.max_in_flight)
 

@@ -230,38 +230,44 @@ def test_parquet_output_keeps_metadata_and_csv_input_with_column_mapping(tmp_pat
         (("--min-coverage", "2"), "between 0 and 1"),
     ],
 )
-def test_usage_errors_exit_2(tmp_path, good, args, message):
-    proc = run_cli("evaluate", str(good), "--model", "offline", *args, cwd=tmp_path)
-    assert proc.returncode == 2
-    assert message in proc.stderr
-    assert proc.stdout == ""
+def test_usage_errors_exit_2(good, args, message, capsys):
+    # in process (cli.main) to keep the suite fast; the subprocess path is checked below
+    code = cli.main(["evaluate", str(good), "--model", "offline", *args])
+    captured = capsys.readouterr()
+    assert code == 2
+    assert message in captured.err
+    assert captured.out == ""
 
 
-def test_argparse_errors_exit_2(tmp_path):
-    assert run_cli("evaluate", cwd=tmp_path).returncode == 2
+def test_usage_error_exit_code_from_the_command(tmp_path, good):
+    proc = run_cli("evaluate", str(good), "--metrics", "relevancy", cwd=tmp_path)
+    assert proc.returncode == 2 and "usage error: --metrics: unknown metric" in proc.stderr
     assert run_cli("evaluate", "x.jsonl", "--bogus", cwd=tmp_path).returncode == 2
+    assert cli.main(["evaluate"]) == 2
     assert cli.main(["nonsense"]) == 2
     assert cli.main(["--help"]) == 0
 
 
-def test_input_errors_exit_3(tmp_path, good):
-    missing = run_cli("evaluate", str(tmp_path / "nope.jsonl"), "--model", "offline", cwd=tmp_path)
-    assert missing.returncode == 3
-    assert "no such file" in missing.stderr
+def test_input_errors_exit_3(tmp_path, good, capsys):
+    def run(*args: str) -> tuple[int, str]:
+        code = cli.main(["evaluate", *args, "--model", "offline", "--no-progress"])
+        return code, capsys.readouterr().err
+
+    code, err = run(str(tmp_path / "nope.jsonl"))
+    assert code == 3 and "no such file" in err
     (tmp_path / "rows.xlsx").write_text("x")
-    suffix = run_cli("evaluate", str(tmp_path / "rows.xlsx"), "--model", "offline", cwd=tmp_path)
-    assert suffix.returncode == 3 and "unknown format" in suffix.stderr
+    code, err = run(str(tmp_path / "rows.xlsx"))
+    assert code == 3 and "unknown format" in err
     (tmp_path / "bad.jsonl").write_text('{"question": "q"}\n{not json\n')
-    bad = run_cli("evaluate", str(tmp_path / "bad.jsonl"), "--model", "offline", cwd=tmp_path)
-    assert bad.returncode == 3 and "line 2: not valid JSON" in bad.stderr
+    code, err = run(str(tmp_path / "bad.jsonl"))
+    assert code == 3 and "line 2: not valid JSON" in err
+    code, err = run(str(good), "--column", "question=q")
+    assert code == 3 and "'q', which is not in the frame" in err
+    # and through the real command
     nocol = write_jsonl(tmp_path / "nocol.jsonl", [{"prompt": "q", "answer": "a"}])
     proc = run_cli("evaluate", str(nocol), "--model", "offline", cwd=tmp_path)
     assert proc.returncode == 3 and "no column found for the 'contexts' role" in proc.stderr
     assert "--column ROLE=COLUMN" in proc.stderr
-    mapped = run_cli(
-        "evaluate", str(good), "--model", "offline", "--column", "question=q", cwd=tmp_path
-    )
-    assert mapped.returncode == 3 and "'q', which is not in the frame" in mapped.stderr
 
 
 # ------------------------------------------------------------------ report, quickstart
@@ -363,23 +369,46 @@ def test_evaluate_against_the_test_server(tmp_path, llm_server):
     assert [r["context_precision"] for r in lines] == [1.0] * 4
     assert lines[0]["faithfulness_verdicts"][1]["verdict"] == "no"
     assert "ok   faithfulness: mean 0.875 >= 0.8" in proc.stdout
-    failing = evaluate(data, *args, "--fail-under", "faithfulness=0.9", cwd=tmp_path, env=env)
-    assert failing.returncode == 1
-    assert "FAIL faithfulness: mean 0.875 < 0.9" in failing.stdout
+
+
+# The runs below call cli.main() in this process: the same code path as the subprocess
+# above, without paying litellm's import (several seconds) once more per run.
+
+
+def main_in_process(*args: str, capsys: Any) -> tuple[int, str, str]:
+    code = cli.main(["evaluate", *args, "--no-progress"])
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
 
 
 @pytest.mark.server
-def test_evaluate_against_the_default_responder_and_server_errors(tmp_path, llm_server):
+def test_fail_under_against_the_test_server(tmp_path, llm_server, monkeypatch, capsys):
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
+    llm_server.responder = judge_by_task
+    rows = [dict(r) for r in GOOD[:4]]
+    rows[0]["answer"] = "Exhibit 1 is in hall 1. It was flown to the moon."
+    data = write_jsonl(tmp_path / "rows.jsonl", rows)
+    server = ("--model", "openai/test-model", "--api-base", llm_server.url, "--no-cache")
+    code, out, err = main_in_process(
+        str(data), *server, "--fail-under", "faithfulness=0.9", capsys=capsys
+    )
+    assert code == 1, out + err
+    assert "FAIL faithfulness: mean 0.875 < 0.9" in out
+    assert "ok   faithfulness: coverage 1.000 >= 1" in out
+
+
+@pytest.mark.server
+def test_default_responder_and_server_errors(tmp_path, llm_server, monkeypatch, capsys):
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
     data = write_jsonl(tmp_path / "rows.jsonl", GOOD[:2])
-    env = {"OPENAI_API_KEY": "sk-test"}
     args = ("--model", "openai/test-model", "--api-base", llm_server.url, "--no-cache")
-    args = (*args, "--metrics", "faithfulness")
+    args = (str(data), *args, "--metrics", "faithfulness", "--min-coverage", "1")
     # the default responder returns schema-valid (empty) answers: every row is measured
-    ok = evaluate(data, *args, "--min-coverage", "1", cwd=tmp_path, env=env)
-    assert ok.returncode == 0, ok.stdout + ok.stderr
+    code, out, err = main_in_process(*args, capsys=capsys)
+    assert code == 0, out + err
     # a server that always fails: rows error, coverage gate fails with exit 1
     llm_server.responder = lambda request: {"status": 400, "error": "bad request"}
-    bad = evaluate(data, *args, "--min-coverage", "1", cwd=tmp_path, env=env)
-    assert bad.returncode == 1, bad.stdout + bad.stderr
-    assert "FAIL faithfulness: coverage 0.000 < 1 (0/2 rows scored, 2 errors)" in bad.stdout
-    assert "row(s) failed; first error:" in bad.stderr
+    code, out, err = main_in_process(*args, capsys=capsys)
+    assert code == 1, out + err
+    assert "FAIL faithfulness: coverage 0.000 < 1 (0/2 rows scored, 2 errors)" in out
+    assert "row(s) failed; first error:" in err

@@ -27,23 +27,30 @@ that the import does not fetch a price list from the network.
 from __future__ import annotations
 
 import asyncio
-import copy
-import email.utils
+import functools
 import json
 import logging
 import math
 import os
 import re
 import threading
-import time
 import warnings
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel
 
 from ragnotebook import prompts
+from ragnotebook.judges._errors import (
+    _FORMAT_WORDS,
+    _error_info,
+    _is_bad_request,
+    _is_context_error,
+    _map_error,
+    _next_mode,
+)
+from ragnotebook.judges._parse import _strip_thinking, inline_schema, parse_reply
 from ragnotebook.judges.base import JudgeError
 from ragnotebook.tasks import ANSWER_MODELS, Answer, Task
 
@@ -71,39 +78,11 @@ MAX_REQUESTS_PER_CALL = 16
 #: Largest completion budget a re-ask may use when litellm does not know the model's limit.
 MAX_REASK_TOKENS = 32768
 
-_THINK_BLOCK = re.compile(r"<think(?:ing)?>.*?</think(?:ing)?>", re.DOTALL | re.IGNORECASE)
-_THINK_OPEN = re.compile(r"<think(?:ing)?>", re.IGNORECASE)
-_THINK_CLOSE = re.compile(r"</think(?:ing)?>", re.IGNORECASE)
 _SECRET_NAME = re.compile(
     r"(api_?key|secret|password|passwd|credential|auth|bearer|headers|cookie|session|"
     r"(^|_)token$|access_key)",
     re.IGNORECASE,
 )
-_REF_WORDS = ("$ref", "$defs", "definitions", "reference", "ref ")
-_FORMAT_WORDS = (
-    "response_format",
-    "response format",
-    "json_schema",
-    "json schema",
-    "json_object",
-    "$ref",
-    "$defs",
-    "schema",
-    "structured output",
-    "guided_json",
-)
-_CONTEXT_WORDS = (
-    "context_length_exceeded",
-    "maximum context length",
-    "context window",
-    "context length",
-    "prompt is too long",
-    "too many tokens",
-    "input is too long",
-)
-
-
-# --------------------------------------------------------------------------- usage
 
 
 @dataclass(frozen=True, slots=True)
@@ -179,421 +158,12 @@ class _Tally:
 # --------------------------------------------------------------------------- parsing
 
 
-def _strip_thinking(text: str) -> str:
-    """Remove reasoning blocks: ``<think>...</think>``, an unterminated ``<think>`` tail,
-    and everything before an orphan ``</think>`` (templates that open the block for the
-    model)."""
-    text = _THINK_BLOCK.sub("", text)
-    closes = list(_THINK_CLOSE.finditer(text))
-    if closes:
-        text = text[closes[-1].end() :]
-    opened = _THINK_OPEN.search(text)
-    if opened:
-        text = text[: opened.start()]
-    return text.strip()
-
-
-def _json_blocks(text: str) -> tuple[list[str], bool]:
-    """Top-level balanced ``{...}`` / ``[...]`` blocks in ``text``, in order.
-
-    Returns the blocks and whether the text ends inside an unterminated block
-    that starts after the last complete one. Quotes are only tracked inside a
-    block, so apostrophes and quotes in surrounding prose do not matter.
-    """
-    blocks: list[str] = []
-    stack: list[str] = []
-    start = -1
-    in_str = False
-    escape = False
-    closing = {"{": "}", "[": "]"}
-    for i, ch in enumerate(text):
-        if not stack:
-            if ch in closing:
-                stack.append(closing[ch])
-                start = i
-            continue
-        if in_str:
-            if escape:
-                escape = False
-            elif ch == "\\":
-                escape = True
-            elif ch == '"':
-                in_str = False
-            continue
-        if ch == '"':
-            in_str = True
-        elif ch in closing:
-            stack.append(closing[ch])
-        elif ch in "}]":
-            if ch == stack[-1]:
-                stack.pop()
-                if not stack:
-                    blocks.append(text[start : i + 1])
-            else:  # mismatched bracket: give up on this block, rescan after its start
-                stack.clear()
-                in_str = False
-                rest_blocks, open_end = _json_blocks(text[start + 1 :])
-                return blocks + rest_blocks, open_end
-    unterminated = bool(stack) and (
-        text[start] == "{" or re.match(r'\[\s*[{"]', text[start:]) is not None
-    )
-    return blocks, unterminated
-
-
-def _load(block: str) -> Any:
-    try:
-        return json.loads(block)
-    except ValueError:
-        pass
-    from json_repair import repair_json
-
-    try:
-        return repair_json(block, return_objects=True)
-    except Exception:  # json_repair gives up on some inputs
-        return None
-
-
-def _coerce(data: Any, model: type[BaseModel]) -> BaseModel | None:
-    """Validate ``data`` as ``model`` if it plausibly is one; None otherwise.
-
-    A dict must carry at least one of the model's field names (so ``{}`` or an
-    unrelated object never passes as an empty answer). A dict wrapping such a
-    dict under one key is unwrapped, and a bare list is accepted for models with
-    a single list field (``{"claims": [...]}``, ``{"verdicts": [...]}``).
-    """
-    fields = set(model.model_fields)
-    if isinstance(data, list):
-        list_fields = [
-            name
-            for name, info in model.model_fields.items()
-            if getattr(info.annotation, "__origin__", None) is list
-        ]
-        if len(list_fields) != 1 or not data:
-            return None
-        data = {list_fields[0]: data}
-    if not isinstance(data, dict):
-        return None
-    if not fields & set(data):
-        inner = [v for v in data.values() if isinstance(v, dict) and fields & set(v)]
-        if len(data) != 1 or len(inner) != 1:
-            return None
-        data = inner[0]
-    try:
-        return model.model_validate(data)
-    except ValidationError:
-        return None
-
-
-def parse_reply(text: str | None, model: type[BaseModel]) -> BaseModel:
-    """Parse a judge's reply leniently and validate it.
-
-    Reasoning blocks (``<think>...</think>``) are removed first. Then every
-    top-level JSON object in the reply is a candidate, wherever it is: bare, in a
-    code fence, or inside prose. Candidates are tried from the last to the first
-    (a final answer usually follows drafts); each is read as strict JSON, else
-    repaired by ``json_repair`` (trailing commas, single quotes, comments), and
-    validated against ``model``. Only complete (balanced) blocks are candidates,
-    so a cut-off reply is never repaired into a shorter answer.
-
-    Parameters
-    ----------
-    text : str or None
-        The reply content.
-    model : type of pydantic.BaseModel
-        The answer model to validate against.
-
-    Returns
-    -------
-    pydantic.BaseModel
-        An instance of ``model``.
-
-    Raises
-    ------
-    JudgeError
-        All retryable, with ``raw`` = ``text``: ``empty_content`` for a null or
-        blank reply (or one holding only reasoning); ``truncated`` when the reply
-        ends inside an unterminated JSON object; ``parse_error`` when no block
-        validates.
-
-    Examples
-    --------
-    >>> from ragnotebook.tasks import Claims, Verdicts
-    >>> reply = 'Here you go:\\n```json\\n{"verdicts": [{"index": 0, "verdict": "yes"},]}\\n```'
-    >>> parse_reply(reply, Verdicts).verdicts[0].verdict
-    'yes'
-    >>> two = '{"claims": ["draft"]} On reflection: {"claims": ["final"]}'
-    >>> parse_reply(two, Claims).claims
-    ['final']
-    >>> parse_reply("<think>Is it {a}?</think> {'claims': ['Paris is in France.']}", Claims).claims
-    ['Paris is in France.']
-    >>> parse_reply("I cannot evaluate this.", Claims)
-    Traceback (most recent call last):
-    ...
-    ragnotebook.judges.base.JudgeError: parse_error: ... | raw reply: 'I cannot evaluate this.'
-    >>> parse_reply('{"claims": ["one", "tw', Claims)
-    Traceback (most recent call last):
-    ...
-    ragnotebook.judges.base.JudgeError: truncated: ...
-    """
-    if text is None or not text.strip():
-        raise JudgeError(
-            "the judge returned empty content", code="empty_content", retryable=True, raw=text
-        )
-    cleaned = _strip_thinking(text)
-    if not cleaned:
-        raise JudgeError(
-            "the reply holds only reasoning, no answer",
-            code="empty_content",
-            retryable=True,
-            raw=text,
-        )
-    blocks, open_at_end = _json_blocks(cleaned)
-    if open_at_end:
-        raise JudgeError(
-            "the reply ends inside an unterminated JSON object",
-            code="truncated",
-            retryable=True,
-            raw=text,
-        )
-    for block in reversed(blocks):
-        answer = _coerce(_load(block), model)
-        if answer is not None:
-            return answer
-    raise JudgeError(
-        f"no JSON object in the reply matches {model.__name__}",
-        code="parse_error",
-        retryable=True,
-        raw=text,
-    )
-
-
-# --------------------------------------------------------------------------- schemas
-
-
-def inline_schema(schema: Mapping[str, Any]) -> dict[str, Any]:
-    """A copy of a JSON schema with local ``$ref`` s replaced by their targets.
-
-    ``$defs`` / ``definitions`` are dropped and ``title`` keys removed (some
-    providers reject them next to a type). Recursive references are not
-    supported (the answer models have none) and raise ``ValueError``.
-
-    Parameters
-    ----------
-    schema : mapping
-        A JSON schema such as ``Model.model_json_schema()``.
-
-    Returns
-    -------
-    dict
-        The self-contained schema.
-
-    Examples
-    --------
-    >>> from ragnotebook.tasks import Verdicts
-    >>> flat = inline_schema(Verdicts.model_json_schema())
-    >>> "$defs" in json.dumps(flat) or "$ref" in json.dumps(flat)
-    False
-    >>> sorted(flat["properties"]["verdicts"]["items"]["properties"])
-    ['index', 'reason', 'supporting_chunks', 'verdict']
-    """
-    root = dict(schema)
-
-    def resolve(ref: str) -> Any:
-        if not ref.startswith("#/"):
-            raise ValueError(f"cannot inline a non-local $ref {ref!r}")
-        target: Any = root
-        for part in ref[2:].split("/"):
-            target = target[part]
-        return target
-
-    def walk(node: Any, seen: tuple[str, ...]) -> Any:
-        if isinstance(node, Mapping):
-            ref = node.get("$ref")
-            if isinstance(ref, str):
-                if ref in seen:
-                    raise ValueError(f"recursive $ref {ref!r} cannot be inlined")
-                merged = {**resolve(ref), **{k: v for k, v in node.items() if k != "$ref"}}
-                return walk(merged, (*seen, ref))
-            return {
-                k: walk(v, seen)
-                for k, v in node.items()
-                if k not in ("$defs", "definitions", "title")
-            }
-        if isinstance(node, list):
-            return [walk(v, seen) for v in node]
-        return copy.deepcopy(node)
-
-    out = walk(root, ())
-    assert isinstance(out, dict)
-    return out
-
-
-# --------------------------------------------------------------------------- errors
-
-
 def _litellm() -> Any:
     os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
     import litellm
 
     litellm.suppress_debug_info = True
     return litellm
-
-
-def _headers_of(exc: BaseException) -> Mapping[str, str]:
-    """Response headers of a litellm/OpenAI exception (lower-case keys), if any."""
-    for source in (
-        getattr(exc, "litellm_response_headers", None),
-        getattr(getattr(exc, "response", None), "headers", None),
-    ):
-        if source is not None:
-            try:
-                return {str(k).lower(): str(v) for k, v in source.items()}
-            except Exception:  # an unexpected headers type: try the next source
-                continue
-    return {}
-
-
-def _parse_retry_after(headers: Mapping[str, str], now: float | None = None) -> float | None:
-    """Seconds to wait from ``retry-after-ms`` or ``retry-after`` (seconds or HTTP date)."""
-    for name in ("retry-after-ms", "llm_provider-retry-after-ms"):
-        value = headers.get(name)
-        if value:
-            try:
-                seconds = float(value) / 1000.0
-            except ValueError:
-                continue
-            if math.isfinite(seconds):
-                return max(0.0, seconds)
-    for name in ("retry-after", "llm_provider-retry-after"):
-        value = headers.get(name)
-        if not value:
-            continue
-        try:
-            seconds = float(value)
-        except ValueError:
-            try:
-                when = email.utils.parsedate_to_datetime(value)
-            except (TypeError, ValueError):
-                continue
-            seconds = when.timestamp() - (time.time() if now is None else now)
-        if math.isfinite(seconds):
-            return max(0.0, seconds)
-    return None
-
-
-@dataclass(frozen=True, slots=True)
-class _ErrorInfo:
-    status: int | None
-    message: str
-    code: str
-    param: str
-
-    @property
-    def lower(self) -> str:
-        return f"{self.message} {self.code} {self.param}".lower()
-
-
-def _error_info(exc: BaseException) -> _ErrorInfo:
-    status = getattr(exc, "status_code", None)
-    try:
-        status = int(status) if status is not None else None
-    except (TypeError, ValueError):
-        status = None
-    body = getattr(exc, "body", None)
-    code = param = ""
-    if isinstance(body, Mapping):
-        inner = body.get("error")
-        err: Mapping[str, Any] = inner if isinstance(inner, Mapping) else body
-        code = str(err.get("code") or "")
-        param = str(err.get("param") or "")
-    if not code and isinstance(getattr(exc, "code", None), str):
-        code = str(exc.code)  # type: ignore[attr-defined]
-    return _ErrorInfo(status, str(exc), code, param)
-
-
-def _caused_by_connection(exc: BaseException) -> bool:
-    seen = 0
-    node: BaseException | None = exc
-    while node is not None and seen < 10:
-        name = type(node).__name__
-        if "APIConnectionError" in name or "ConnectError" in name or "ConnectorError" in name:
-            return True
-        if isinstance(node, ConnectionError):
-            return True
-        node = node.__cause__ or node.__context__
-        seen += 1
-    return "connection error" in str(exc).lower()
-
-
-def _is_context_error(exc: BaseException, info: _ErrorInfo) -> bool:
-    if type(exc).__name__ == "ContextWindowExceededError":
-        return True
-    return info.status in (400, 413, 422, None) and any(w in info.lower for w in _CONTEXT_WORDS)
-
-
-def _is_bad_request(exc: BaseException, info: _ErrorInfo) -> bool:
-    name = type(exc).__name__
-    return info.status in (400, 422) or name in ("BadRequestError", "UnsupportedParamsError")
-
-
-def _map_error(exc: BaseException, redact: Any) -> JudgeError:
-    """Translate a litellm/OpenAI/httpx exception into a JudgeError with a code."""
-    info = _error_info(exc)
-    name = type(exc).__name__
-    message = redact(f"{name}: {info.message}" if info.message else name)
-    status = info.status
-    if _is_context_error(exc, info):
-        return JudgeError(message, code="context_too_long")
-    if name == "AuthenticationError" or status == 401:
-        return JudgeError(message, code="auth_error")
-    if name == "PermissionDeniedError" or status == 403:
-        return JudgeError(message, code="auth_error")
-    if name == "RateLimitError" or status == 429:
-        if "insufficient_quota" in info.lower or "exceeded your current quota" in info.lower:
-            return JudgeError(message, code="quota_exceeded")
-        return JudgeError(
-            message,
-            code="rate_limited",
-            retryable=True,
-            retry_after=_parse_retry_after(_headers_of(exc)),
-        )
-    if name in ("Timeout", "APITimeoutError", "TimeoutError") or status == 408:
-        return JudgeError(message, code="timeout", retryable=True)
-    if name == "APIConnectionError" or (
-        (status is None or status == 500) and _caused_by_connection(exc)
-    ):
-        return JudgeError(message, code="connection_error", retryable=True)
-    if (status is not None and status >= 500) or name in (
-        "InternalServerError",
-        "ServiceUnavailableError",
-        "APIError",
-    ):
-        return JudgeError(
-            message,
-            code="server_error",
-            retryable=True,
-            retry_after=_parse_retry_after(_headers_of(exc)),
-        )
-    if name == "ContentPolicyViolationError":
-        return JudgeError(message, code="content_filter")
-    if name == "NotFoundError" or status == 404:
-        return JudgeError(message, code="bad_request")
-    if _is_bad_request(exc, info):
-        return JudgeError(message, code="bad_request")
-    return JudgeError(message, code="error")
-
-
-def _next_mode(mode: str, lowered_error: str) -> str | None:
-    """The structured-output mode to try after ``mode`` was rejected."""
-    if mode == "json_schema":
-        if any(w in lowered_error for w in _REF_WORDS):
-            return "json_schema_inline"
-        return "json_object"
-    if mode == "json_schema_inline":
-        return "json_object"
-    if mode == "json_object":
-        return "prompt"
-    return None
 
 
 def _json_safe(value: Any) -> Any:
@@ -1122,7 +692,7 @@ class LiteLLMJudge:
 
     def _kwargs(self, task: Task, mode: str, send_temperature: bool, budget: int) -> dict[str, Any]:
         answer_model = ANSWER_MODELS[task.kind]
-        schema = answer_model.model_json_schema()
+        schema = _schema_of(answer_model)
         hint = None
         if mode in ("json_object", "prompt"):
             hint = json.dumps(inline_schema(schema), ensure_ascii=False)
@@ -1229,6 +799,17 @@ class LiteLLMJudge:
         except (TypeError, ValueError):
             return None
         return cost if math.isfinite(cost) and cost >= 0 else None
+
+
+@functools.cache
+def _frozen_schema(model: type[BaseModel]) -> str:
+    return json.dumps(model.model_json_schema())
+
+
+def _schema_of(model: type[BaseModel]) -> dict[str, Any]:
+    """The JSON schema of an answer model (generated once; a fresh copy each call)."""
+    schema: dict[str, Any] = json.loads(_frozen_schema(model))
+    return schema
 
 
 def _schema_format(name: str, schema: dict[str, Any]) -> dict[str, Any]:

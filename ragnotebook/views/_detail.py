@@ -20,7 +20,6 @@ True
 
 from __future__ import annotations
 
-import math
 import re
 from typing import Any
 
@@ -37,11 +36,11 @@ from ragnotebook.views._data import (
     verdicts,
 )
 from ragnotebook.views._html import escape
+from ragnotebook.views._row import precision_svg
 
 __all__ = [
     "DETAIL_CSS",
     "highlight",
-    "precision_svg",
     "row_detail_html",
     "row_detail_parts",
 ]
@@ -160,83 +159,6 @@ def _best_sentence(chunk: str, claim: str) -> str:
     wanted = set(content_tokens(claim))
     best = max(sentences, key=lambda s: len(wanted & set(content_tokens(s))))
     return best
-
-
-def precision_svg(prec: list[dict[str, Any]], width: int = 360, height: int = 140) -> str:
-    """A small inline SVG of one row's precision@k by rank (no JavaScript needed).
-
-    Filled dots are relevant chunks, hollow dots not relevant ones.
-
-    Parameters
-    ----------
-    prec : list of dict
-        The row's context-precision verdicts.
-    width, height : int
-        Size in pixels.
-
-    Returns
-    -------
-    str
-        An ``<svg>`` element, or ``""`` when there are no verdicts.
-
-    Examples
-    --------
-    >>> svg = precision_svg([{"index": 0, "verdict": "no", "precision_at_k": 0.0},
-    ...                      {"index": 1, "verdict": "yes", "precision_at_k": 0.5}])
-    >>> svg.count("<circle")
-    2
-    """
-    items = sorted(prec, key=lambda v: int(v.get("index", 0)))
-    if not items:
-        return ""
-    left, right, top, bottom = 44, 12, 12, 34
-    w, h = width - left - right, height - top - bottom
-    n = len(items)
-
-    def x(k: int) -> float:
-        return left + (w * (k - 1) / (n - 1) if n > 1 else w / 2)
-
-    def y(p: float) -> float:
-        return top + h * (1 - p)
-
-    parts = [
-        f'<svg role="img" width="{width}" height="{height}" viewBox="0 0 {width} {height}" '
-        'xmlns="http://www.w3.org/2000/svg" style="overflow:visible">',
-        "<title>precision@k by rank</title>",
-    ]
-    for tick in (0.0, 0.5, 1.0):
-        parts.append(
-            f'<line x1="{left}" x2="{left + w}" y1="{y(tick):.1f}" y2="{y(tick):.1f}" '
-            'stroke="currentColor" stroke-opacity="0.2"/>'
-            f'<text x="{left - 6}" y="{y(tick) + 4:.1f}" font-size="11" '
-            f'text-anchor="end">{tick:.1f}</text>'
-        )
-    points = []
-    for k, v in enumerate(items, start=1):
-        p = v.get("precision_at_k")
-        p = 0.0 if not isinstance(p, int | float) or math.isnan(p) else float(p)
-        points.append((k, p, v.get("verdict") == "yes"))
-    path = " ".join(f"{x(k):.1f},{y(p):.1f}" for k, p, _ in points)
-    parts.append(f'<polyline points="{path}" fill="none" stroke="#0072B2" stroke-width="2"/>')
-    for k, p, rel in points:
-        fill = "#0072B2" if rel else "none"
-        label = "relevant" if rel else "not relevant"
-        parts.append(
-            f'<circle cx="{x(k):.1f}" cy="{y(p):.1f}" r="4" fill="{fill}" stroke="#0072B2" '
-            f'stroke-width="2"><title>rank {k}: {label}, precision@{k} = {p:.2f}</title></circle>'
-        )
-        if n <= 12 or k in (1, n) or k % 5 == 0:
-            parts.append(
-                f'<text x="{x(k):.1f}" y="{top + h + 17}" font-size="11" '
-                f'text-anchor="middle">{k}</text>'
-            )
-    parts.append(
-        f'<text x="{left + w / 2:.1f}" y="{height - 2}" font-size="11" text-anchor="middle">'
-        "rank k (filled = relevant chunk)</text>"
-        f'<text x="10" y="{top + h / 2:.1f}" font-size="11" text-anchor="middle" '
-        f'transform="rotate(-90 10 {top + h / 2:.1f})">precision@k</text></svg>'
-    )
-    return "".join(parts)
 
 
 def _text_block(title: str, text: str) -> str:

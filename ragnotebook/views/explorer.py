@@ -37,65 +37,11 @@ from ragnotebook.views._data import (
     verdicts,
 )
 from ragnotebook.views._detail import DETAIL_CSS, row_detail_parts
-from ragnotebook.views._html import escape, plotly_text
-from ragnotebook.views._style import STATUS_LABELS, VERDICT_COLORS, style_figure
+from ragnotebook.views._html import escape
+from ragnotebook.views._row import LIST_LEGEND, in_kernel, row_precision_figure, short_score
+from ragnotebook.views._style import STATUS_LABELS
 
 __all__ = ["Explorer", "in_kernel", "short_score"]
-
-_SHORT_STATUS = {
-    "no_ground_truth": "n/gt",
-    "no_reference": "n/ref",
-    "no_claims": "n/cl",
-    "no_context": "n/ctx",
-    "error": "ERR",
-}
-_LEGEND = (
-    "R = context recall, P = context precision, F = faithfulness; "
-    "n/gt no ground truth, n/ref no reference, n/cl no claims (score 0), "
-    "n/ctx no context (score 0), ERR error. Arrow keys move through the list."
-)
-
-
-def in_kernel() -> bool:
-    """True inside a running IPython kernel (Jupyter, VS Code), where widgets can render.
-
-    Returns
-    -------
-    bool
-
-    Examples
-    --------
-    >>> in_kernel()
-    False
-    """
-    try:
-        from IPython import get_ipython
-    except ImportError:
-        return False
-    shell = get_ipython()
-    return shell is not None and getattr(shell, "kernel", None) is not None
-
-
-def short_score(score: float, status: str) -> str:
-    """Four-character score for the row list: ``0.50``, or a status code when not ``ok``.
-
-    Parameters
-    ----------
-    score : float
-    status : str
-
-    Returns
-    -------
-    str
-
-    Examples
-    --------
-    >>> short_score(0.5, "ok"), short_score(float("nan"), "no_ground_truth")
-    ('0.50', 'n/gt')
-    """
-    if status == "ok":
-        return "—" if math.isnan(score) else f"{score:.2f}"
-    return _SHORT_STATUS.get(status, status)
 
 
 class Explorer:
@@ -217,7 +163,7 @@ class Explorer:
         self.listing.observe(self._on_select, names="value")
         self.prev_button.on_click(lambda _: self.set_page(self._page - 1))
         self.next_button.on_click(lambda _: self.set_page(self._page + 1))
-        legend = w.HTML(f"<small>{escape(_LEGEND)}</small>")
+        legend = w.HTML(f"<small>{escape(LIST_LEGEND)}</small>")
         self.widget = w.VBox(
             [
                 w.HBox([self.search, self.sort_by]),
@@ -417,7 +363,9 @@ class Explorer:
         )
         top, rest = row_detail_parts(self._df, pos, table=self._table, curve=False)
         self.header.value, self.detail.value, self.chunk_list.value = head, top, rest
-        self.curve_figure = self._curve(pos)
+        self.curve_figure = row_precision_figure(
+            verdicts(self._df, "context_precision", pos), self._names[pos], self._theme
+        )
         self._draw_curve()
 
     def _draw_curve(self) -> None:
@@ -430,42 +378,6 @@ class Explorer:
         if self.curve_figure is not None:  # pragma: no cover
             with self.curve:
                 display(self.curve_figure)
-
-    def _curve(self, pos: int) -> Any:
-        items = sorted(verdicts(self._df, "context_precision", pos), key=lambda v: v["index"])
-        if not items:
-            return None
-        import plotly.graph_objects as go
-
-        ks = [int(v["index"]) + 1 for v in items]
-        ps = [float(v.get("precision_at_k", float("nan"))) for v in items]
-        rel = [v.get("verdict") == "yes" for v in items]
-        fig = go.Figure(
-            go.Scatter(
-                x=ks,
-                y=ps,
-                mode="lines+markers",
-                name="precision@k",
-                line={"color": VERDICT_COLORS["yes"], "width": 2},
-                marker={
-                    "size": 10,
-                    "color": [VERDICT_COLORS["yes"] if r else VERDICT_COLORS["no"] for r in rel],
-                    "symbol": ["circle" if r else "x" for r in rel],
-                },
-                hoverinfo="text",
-                hovertext=[
-                    f"rank {k}: {'relevant' if r else 'not relevant'}, precision@{k} = {p:.2f}"
-                    for k, p, r in zip(ks, ps, rel, strict=True)
-                ],
-            )
-        )
-        title = f"Precision@k of row {plotly_text(self._names[pos])} (● relevant, ✕ not)"
-        style_figure(fig, title, self._theme, height=240)
-        fig.update_layout(width=720)
-        fig.update_layout(margin={"t": 50, "b": 45})
-        fig.update_xaxes(title_text="rank k", dtick=1 if len(ks) <= 20 else None)
-        fig.update_yaxes(title_text="precision@k", range=[-0.05, 1.05])
-        return fig
 
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:
         return self.widget._repr_mimebundle_(**kwargs)

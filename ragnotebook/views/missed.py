@@ -125,7 +125,7 @@ def missed_claims(df: pd.DataFrame, *, top: int = 20, theme: str = "light") -> A
         f"<br><sup>{len(shown)} of {int((total > 0).sum())} rows with problem claims shown "
         f"({n} rows in all); hover a bar to read its claims</sup>"
     )
-    style_figure(fig, title, theme, height=max(300, 150 + 30 * len(shown)))
+    style_figure(fig, title, theme, height=max(330, 190 + 30 * len(shown)))
     fig.update_layout(
         barmode="stack",
         legend={
@@ -135,7 +135,7 @@ def missed_claims(df: pd.DataFrame, *, top: int = 20, theme: str = "light") -> A
             "x": 0.0,
             "traceorder": "normal",
         },
-        margin={"t": 110},
+        margin={"t": 150},
     )
     fig.update_yaxes(
         title_text="row · question",

@@ -35,15 +35,9 @@ from ragnotebook.views._data import (
 from ragnotebook.views._data import text_values as _texts
 from ragnotebook.views._detail import DETAIL_CSS, row_detail_html
 from ragnotebook.views._html import escape, shorten
-from ragnotebook.views.explorer import in_kernel, short_score
+from ragnotebook.views._row import ROW_LEGEND, in_kernel, short_score
 
-__all__ = ["StaticExplorer", "explore", "rows_html", "summary_html"]
-
-#: What the codes in a row's summary line mean.
-ROW_LEGEND = (
-    "R = context recall, P = context precision, F = faithfulness; n/gt no ground truth, "
-    "n/ref no reference, n/cl no claims (score 0), n/ctx no context (score 0), ERR error."
-)
+__all__ = ["ROW_LEGEND", "StaticExplorer", "explore", "rows_html", "summary_html"]
 
 #: Styles of the summary table and the collapsible rows (on top of ``DETAIL_CSS``).
 STATIC_CSS = """

@@ -8,8 +8,9 @@ import string
 
 import pytest
 
+from ragnotebook.judges._errors import _parse_retry_after
 from ragnotebook.judges.base import JudgeError
-from ragnotebook.judges.llm import _parse_retry_after, inline_schema, parse_reply
+from ragnotebook.judges.llm import inline_schema, parse_reply
 from ragnotebook.tasks import ANSWER_MODELS, Claims, Explanation, Verdicts
 
 

@@ -1,0 +1,195 @@
+"""Mapping provider errors to JudgeError codes, and Retry-After parsing."""
+
+from __future__ import annotations
+
+import email.utils
+import math
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from ragnotebook.judges.base import JudgeError
+
+_REF_WORDS = ("$ref", "$defs", "definitions", "reference", "ref ")
+_FORMAT_WORDS = (
+    "response_format",
+    "response format",
+    "json_schema",
+    "json schema",
+    "json_object",
+    "$ref",
+    "$defs",
+    "schema",
+    "structured output",
+    "guided_json",
+)
+_CONTEXT_WORDS = (
+    "context_length_exceeded",
+    "maximum context length",
+    "context window",
+    "context length",
+    "prompt is too long",
+    "too many tokens",
+    "input is too long",
+)
+
+
+# --------------------------------------------------------------------------- usage
+
+
+def _headers_of(exc: BaseException) -> Mapping[str, str]:
+    """Response headers of a litellm/OpenAI exception (lower-case keys), if any."""
+    for source in (
+        getattr(exc, "litellm_response_headers", None),
+        getattr(getattr(exc, "response", None), "headers", None),
+    ):
+        if source is not None:
+            try:
+                return {str(k).lower(): str(v) for k, v in source.items()}
+            except Exception:  # an unexpected headers type: try the next source
+                continue
+    return {}
+
+
+def _parse_retry_after(headers: Mapping[str, str], now: float | None = None) -> float | None:
+    """Seconds to wait from ``retry-after-ms`` or ``retry-after`` (seconds or HTTP date)."""
+    for name in ("retry-after-ms", "llm_provider-retry-after-ms"):
+        value = headers.get(name)
+        if value:
+            try:
+                seconds = float(value) / 1000.0
+            except ValueError:
+                continue
+            if math.isfinite(seconds):
+                return max(0.0, seconds)
+    for name in ("retry-after", "llm_provider-retry-after"):
+        value = headers.get(name)
+        if not value:
+            continue
+        try:
+            seconds = float(value)
+        except ValueError:
+            try:
+                when = email.utils.parsedate_to_datetime(value)
+            except (TypeError, ValueError):
+                continue
+            seconds = when.timestamp() - (time.time() if now is None else now)
+        if math.isfinite(seconds):
+            return max(0.0, seconds)
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class _ErrorInfo:
+    status: int | None
+    message: str
+    code: str
+    param: str
+
+    @property
+    def lower(self) -> str:
+        return f"{self.message} {self.code} {self.param}".lower()
+
+
+def _error_info(exc: BaseException) -> _ErrorInfo:
+    status = getattr(exc, "status_code", None)
+    try:
+        status = int(status) if status is not None else None
+    except (TypeError, ValueError):
+        status = None
+    body = getattr(exc, "body", None)
+    code = param = ""
+    if isinstance(body, Mapping):
+        inner = body.get("error")
+        err: Mapping[str, Any] = inner if isinstance(inner, Mapping) else body
+        code = str(err.get("code") or "")
+        param = str(err.get("param") or "")
+    if not code and isinstance(getattr(exc, "code", None), str):
+        code = str(exc.code)  # type: ignore[attr-defined]
+    return _ErrorInfo(status, str(exc), code, param)
+
+
+def _caused_by_connection(exc: BaseException) -> bool:
+    seen = 0
+    node: BaseException | None = exc
+    while node is not None and seen < 10:
+        name = type(node).__name__
+        if "APIConnectionError" in name or "ConnectError" in name or "ConnectorError" in name:
+            return True
+        if isinstance(node, ConnectionError):
+            return True
+        node = node.__cause__ or node.__context__
+        seen += 1
+    return "connection error" in str(exc).lower()
+
+
+def _is_context_error(exc: BaseException, info: _ErrorInfo) -> bool:
+    if type(exc).__name__ == "ContextWindowExceededError":
+        return True
+    return info.status in (400, 413, 422, None) and any(w in info.lower for w in _CONTEXT_WORDS)
+
+
+def _is_bad_request(exc: BaseException, info: _ErrorInfo) -> bool:
+    name = type(exc).__name__
+    return info.status in (400, 422) or name in ("BadRequestError", "UnsupportedParamsError")
+
+
+def _map_error(exc: BaseException, redact: Any) -> JudgeError:
+    """Translate a litellm/OpenAI/httpx exception into a JudgeError with a code."""
+    info = _error_info(exc)
+    name = type(exc).__name__
+    message = redact(f"{name}: {info.message}" if info.message else name)
+    status = info.status
+    if _is_context_error(exc, info):
+        return JudgeError(message, code="context_too_long")
+    if name == "AuthenticationError" or status == 401:
+        return JudgeError(message, code="auth_error")
+    if name == "PermissionDeniedError" or status == 403:
+        return JudgeError(message, code="auth_error")
+    if name == "RateLimitError" or status == 429:
+        if "insufficient_quota" in info.lower or "exceeded your current quota" in info.lower:
+            return JudgeError(message, code="quota_exceeded")
+        return JudgeError(
+            message,
+            code="rate_limited",
+            retryable=True,
+            retry_after=_parse_retry_after(_headers_of(exc)),
+        )
+    if name in ("Timeout", "APITimeoutError", "TimeoutError") or status == 408:
+        return JudgeError(message, code="timeout", retryable=True)
+    if name == "APIConnectionError" or (
+        (status is None or status == 500) and _caused_by_connection(exc)
+    ):
+        return JudgeError(message, code="connection_error", retryable=True)
+    if (status is not None and status >= 500) or name in (
+        "InternalServerError",
+        "ServiceUnavailableError",
+        "APIError",
+    ):
+        return JudgeError(
+            message,
+            code="server_error",
+            retryable=True,
+            retry_after=_parse_retry_after(_headers_of(exc)),
+        )
+    if name == "ContentPolicyViolationError":
+        return JudgeError(message, code="content_filter")
+    if name == "NotFoundError" or status == 404:
+        return JudgeError(message, code="bad_request")
+    if _is_bad_request(exc, info):
+        return JudgeError(message, code="bad_request")
+    return JudgeError(message, code="error")
+
+
+def _next_mode(mode: str, lowered_error: str) -> str | None:
+    """The structured-output mode to try after ``mode`` was rejected."""
+    if mode == "json_schema":
+        if any(w in lowered_error for w in _REF_WORDS):
+            return "json_schema_inline"
+        return "json_object"
+    if mode == "json_schema_inline":
+        return "json_object"
+    if mode == "json_object":
+        return "prompt"
+    return None

@@ -1,0 +1,269 @@
+"""Lenient parsing of judge replies and JSON-schema inlining (used by LiteLLMJudge)."""
+
+from __future__ import annotations
+
+import copy
+import json
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+
+from ragnotebook.judges.base import JudgeError
+
+_THINK_BLOCK = re.compile(r"<think(?:ing)?>.*?</think(?:ing)?>", re.DOTALL | re.IGNORECASE)
+_THINK_OPEN = re.compile(r"<think(?:ing)?>", re.IGNORECASE)
+_THINK_CLOSE = re.compile(r"</think(?:ing)?>", re.IGNORECASE)
+
+
+def _strip_thinking(text: str) -> str:
+    """Remove reasoning blocks: ``<think>...</think>``, an unterminated ``<think>`` tail,
+    and everything before an orphan ``</think>`` (templates that open the block for the
+    model)."""
+    text = _THINK_BLOCK.sub("", text)
+    closes = list(_THINK_CLOSE.finditer(text))
+    if closes:
+        text = text[closes[-1].end() :]
+    opened = _THINK_OPEN.search(text)
+    if opened:
+        text = text[: opened.start()]
+    return text.strip()
+
+
+def _json_blocks(text: str) -> tuple[list[str], bool]:
+    """Top-level balanced ``{...}`` / ``[...]`` blocks in ``text``, in order.
+
+    Returns the blocks and whether the text ends inside an unterminated block
+    that starts after the last complete one. Quotes are only tracked inside a
+    block, so apostrophes and quotes in surrounding prose do not matter.
+    """
+    blocks: list[str] = []
+    stack: list[str] = []
+    start = -1
+    in_str = False
+    escape = False
+    closing = {"{": "}", "[": "]"}
+    for i, ch in enumerate(text):
+        if not stack:
+            if ch in closing:
+                stack.append(closing[ch])
+                start = i
+            continue
+        if in_str:
+            if escape:
+                escape = False
+            elif ch == "\\":
+                escape = True
+            elif ch == '"':
+                in_str = False
+            continue
+        if ch == '"':
+            in_str = True
+        elif ch in closing:
+            stack.append(closing[ch])
+        elif ch in "}]":
+            if ch == stack[-1]:
+                stack.pop()
+                if not stack:
+                    blocks.append(text[start : i + 1])
+            else:  # mismatched bracket: give up on this block, rescan after its start
+                stack.clear()
+                in_str = False
+                rest_blocks, open_end = _json_blocks(text[start + 1 :])
+                return blocks + rest_blocks, open_end
+    unterminated = bool(stack) and (
+        text[start] == "{" or re.match(r'\[\s*[{"]', text[start:]) is not None
+    )
+    return blocks, unterminated
+
+
+def _load(block: str) -> Any:
+    try:
+        return json.loads(block)
+    except ValueError:
+        pass
+    from json_repair import repair_json
+
+    try:
+        return repair_json(block, return_objects=True)
+    except Exception:  # json_repair gives up on some inputs
+        return None
+
+
+def _coerce(data: Any, model: type[BaseModel]) -> BaseModel | None:
+    """Validate ``data`` as ``model`` if it plausibly is one; None otherwise.
+
+    A dict must carry at least one of the model's field names (so ``{}`` or an
+    unrelated object never passes as an empty answer). A dict wrapping such a
+    dict under one key is unwrapped, and a bare list is accepted for models with
+    a single list field (``{"claims": [...]}``, ``{"verdicts": [...]}``).
+    """
+    fields = set(model.model_fields)
+    if isinstance(data, list):
+        list_fields = [
+            name
+            for name, info in model.model_fields.items()
+            if getattr(info.annotation, "__origin__", None) is list
+        ]
+        if len(list_fields) != 1 or not data:
+            return None
+        data = {list_fields[0]: data}
+    if not isinstance(data, dict):
+        return None
+    if not fields & set(data):
+        inner = [v for v in data.values() if isinstance(v, dict) and fields & set(v)]
+        if len(data) != 1 or len(inner) != 1:
+            return None
+        data = inner[0]
+    try:
+        return model.model_validate(data)
+    except ValidationError:
+        return None
+
+
+def parse_reply(text: str | None, model: type[BaseModel]) -> BaseModel:
+    """Parse a judge's reply leniently and validate it.
+
+    Reasoning blocks (``<think>...</think>``) are removed first. Then every
+    top-level JSON object in the reply is a candidate, wherever it is: bare, in a
+    code fence, or inside prose. Candidates are tried from the last to the first
+    (a final answer usually follows drafts); each is read as strict JSON, else
+    repaired by ``json_repair`` (trailing commas, single quotes, comments), and
+    validated against ``model``. Only complete (balanced) blocks are candidates,
+    so a cut-off reply is never repaired into a shorter answer.
+
+    Parameters
+    ----------
+    text : str or None
+        The reply content.
+    model : type of pydantic.BaseModel
+        The answer model to validate against.
+
+    Returns
+    -------
+    pydantic.BaseModel
+        An instance of ``model``.
+
+    Raises
+    ------
+    JudgeError
+        All retryable, with ``raw`` = ``text``: ``empty_content`` for a null or
+        blank reply (or one holding only reasoning); ``truncated`` when the reply
+        ends inside an unterminated JSON object; ``parse_error`` when no block
+        validates.
+
+    Examples
+    --------
+    >>> from ragnotebook.tasks import Claims, Verdicts
+    >>> reply = 'Here you go:\\n```json\\n{"verdicts": [{"index": 0, "verdict": "yes"},]}\\n```'
+    >>> parse_reply(reply, Verdicts).verdicts[0].verdict
+    'yes'
+    >>> two = '{"claims": ["draft"]} On reflection: {"claims": ["final"]}'
+    >>> parse_reply(two, Claims).claims
+    ['final']
+    >>> parse_reply("<think>Is it {a}?</think> {'claims': ['Paris is in France.']}", Claims).claims
+    ['Paris is in France.']
+    >>> parse_reply("I cannot evaluate this.", Claims)
+    Traceback (most recent call last):
+    ...
+    ragnotebook.judges.base.JudgeError: parse_error: ... | raw reply: 'I cannot evaluate this.'
+    >>> parse_reply('{"claims": ["one", "tw', Claims)
+    Traceback (most recent call last):
+    ...
+    ragnotebook.judges.base.JudgeError: truncated: ...
+    """
+    if text is None or not text.strip():
+        raise JudgeError(
+            "the judge returned empty content", code="empty_content", retryable=True, raw=text
+        )
+    cleaned = _strip_thinking(text)
+    if not cleaned:
+        raise JudgeError(
+            "the reply holds only reasoning, no answer",
+            code="empty_content",
+            retryable=True,
+            raw=text,
+        )
+    blocks, open_at_end = _json_blocks(cleaned)
+    if open_at_end:
+        raise JudgeError(
+            "the reply ends inside an unterminated JSON object",
+            code="truncated",
+            retryable=True,
+            raw=text,
+        )
+    for block in reversed(blocks):
+        answer = _coerce(_load(block), model)
+        if answer is not None:
+            return answer
+    raise JudgeError(
+        f"no JSON object in the reply matches {model.__name__}",
+        code="parse_error",
+        retryable=True,
+        raw=text,
+    )
+
+
+# --------------------------------------------------------------------------- schemas
+
+
+def inline_schema(schema: Mapping[str, Any]) -> dict[str, Any]:
+    """A copy of a JSON schema with local ``$ref`` s replaced by their targets.
+
+    ``$defs`` / ``definitions`` are dropped and ``title`` keys removed (some
+    providers reject them next to a type). Recursive references are not
+    supported (the answer models have none) and raise ``ValueError``.
+
+    Parameters
+    ----------
+    schema : mapping
+        A JSON schema such as ``Model.model_json_schema()``.
+
+    Returns
+    -------
+    dict
+        The self-contained schema.
+
+    Examples
+    --------
+    >>> from ragnotebook.tasks import Verdicts
+    >>> flat = inline_schema(Verdicts.model_json_schema())
+    >>> "$defs" in json.dumps(flat) or "$ref" in json.dumps(flat)
+    False
+    >>> sorted(flat["properties"]["verdicts"]["items"]["properties"])
+    ['index', 'reason', 'supporting_chunks', 'verdict']
+    """
+    root = dict(schema)
+
+    def resolve(ref: str) -> Any:
+        if not ref.startswith("#/"):
+            raise ValueError(f"cannot inline a non-local $ref {ref!r}")
+        target: Any = root
+        for part in ref[2:].split("/"):
+            target = target[part]
+        return target
+
+    def walk(node: Any, seen: tuple[str, ...]) -> Any:
+        if isinstance(node, Mapping):
+            ref = node.get("$ref")
+            if isinstance(ref, str):
+                if ref in seen:
+                    raise ValueError(f"recursive $ref {ref!r} cannot be inlined")
+                merged = {**resolve(ref), **{k: v for k, v in node.items() if k != "$ref"}}
+                return walk(merged, (*seen, ref))
+            return {
+                k: walk(v, seen)
+                for k, v in node.items()
+                if k not in ("$defs", "definitions", "title")
+            }
+        if isinstance(node, list):
+            return [walk(v, seen) for v in node]
+        return copy.deepcopy(node)
+
+    out = walk(root, ())
+    assert isinstance(out, dict)
+    return out
+
+
+# --------------------------------------------------------------------------- errors
