@@ -31,19 +31,19 @@ for benchmarks.
 from __future__ import annotations
 
 import argparse
-import sys
-from pathlib import Path
 import asyncio
 import inspect
 import json
 import random
 import signal
 import socket
+import sys
 import threading
 import time
 from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from aiohttp import web
