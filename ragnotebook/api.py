@@ -25,9 +25,7 @@ from ragnotebook.intake import RagRow, read_rows
 from ragnotebook.judges import resolve_judge
 from ragnotebook.judges.base import Judge
 from ragnotebook.scorers._common import MetricResult, Plan, ScorerConfig
-from ragnotebook.scorers.context_precision import context_precision_plan
-from ragnotebook.scorers.context_recall import context_recall_plan
-from ragnotebook.scorers.faithfulness import faithfulness_plan
+from ragnotebook.scorers.plans import metric_plan
 
 __all__ = [
     "METRICS",
@@ -58,6 +56,8 @@ _ALIASES = {
     "faithful": "faithfulness",
 }
 
+#: Scorer options some single-metric functions do not name (they still configure the run).
+_CONFIG_OPTIONS = ("reference", "max_chunks_per_call")
 #: Options that configure the engine rather than the judge.
 _ENGINE_OPTIONS = ("cache", "rpm", "tpm", "max_retries", "call_timeout")
 
@@ -145,24 +145,58 @@ def _metric_name(metric: str) -> str:
 
 def make_plan(metric: str, row: RagRow, config: ScorerConfig) -> Plan:
     """The scorer plan of ``metric`` for one normalised row."""
-    if metric == "context_recall":
-        return context_recall_plan(
-            question=row.question,
-            ground_truth=row.ground_truth,
-            contexts=row.contexts,
-            config=config,
-        )
-    if metric == "context_precision":
-        return context_precision_plan(
-            question=row.question,
-            ground_truth=row.ground_truth,
-            answer=row.answer,
-            contexts=row.contexts,
-            config=config,
-        )
-    return faithfulness_plan(
-        question=row.question, answer=row.answer, contexts=row.contexts, config=config
+    return metric_plan(
+        metric,
+        question=row.question,
+        answer=row.answer,
+        ground_truth=row.ground_truth,
+        contexts=row.contexts,
+        config=config,
     )
+
+
+class _Progress:
+    """A ``tqdm.auto`` bar, always driven from the calling thread.
+
+    Parameters
+    ----------
+    enabled : bool
+        False (or ``total == 0``) draws nothing.
+    total : int
+        Units of work.
+    desc, unit : str
+        The bar's label and unit.
+    count : callable
+        ``count() -> int``: the units done so far (read by :meth:`update`).
+    """
+
+    def __init__(
+        self, enabled: bool, total: int, desc: str, unit: str, count: Callable[[], int]
+    ) -> None:
+        self.enabled = enabled
+        self.total = total
+        self.desc = desc
+        self.unit = unit
+        self.count = count
+        self._bar: Any = None
+
+    def open(self) -> None:
+        if self.enabled and self.total:
+            from tqdm.auto import tqdm
+
+            self._bar = tqdm(total=self.total, desc=self.desc, unit=self.unit)
+
+    def update(self, done: int | None = None) -> None:
+        if self._bar is not None:
+            n = self.count() if done is None else done
+            if n > self._bar.n:
+                self._bar.update(n - self._bar.n)
+
+    def close(self) -> None:
+        if self._bar is not None:
+            self.update()
+            self._bar.close()
+            self._bar = None
 
 
 class _Run:
@@ -178,8 +212,8 @@ class _Run:
         scale: float,
         decimals: int | None,
         reason: Any,
-        reference: str,
-        max_chunks_per_call: int,
+        reference: str = "auto",
+        max_chunks_per_call: int = 20,
         concurrency: int,
         progress: bool,
         judge_options: Mapping[str, Any],
@@ -221,32 +255,30 @@ class _Run:
             for m in names
             for row in self.rows
         ]
-        self.progress = progress
-        self._bar: Any = None
+        label = " + ".join(m.replace("context_", "") for m in names)
+        self.bar = _Progress(
+            progress, len(self.jobs), f"ragnotebook {label}", "row-metric", lambda: self.engine.done
+        )
         self.started = time.time()
-
-    # progress, always driven from the calling thread
-    def open_bar(self) -> None:
-        if self.progress and self.jobs:
-            from tqdm.auto import tqdm
-
-            label = " + ".join(m.replace("context_", "") for m in self.metrics)
-            self._bar = tqdm(total=len(self.jobs), desc=f"ragnotebook {label}", unit="row-metric")
-
-    def update_bar(self, done: int | None = None) -> None:
-        if self._bar is not None:
-            n = self.engine.done if done is None else done
-            if n > self._bar.n:
-                self._bar.update(n - self._bar.n)
-
-    def close_bar(self) -> None:
-        if self._bar is not None:
-            self.update_bar()
-            self._bar.close()
-            self._bar = None
 
     def frame(self) -> pd.DataFrame:
         return build_frame(self)
+
+
+def write_results(out: pd.DataFrame, column: str, results: Sequence[MetricResult]) -> None:
+    """Write one metric's five columns into ``out`` (in place), one result per row.
+
+    ``column`` (Float64, <NA> where the score is NaN), ``column_reason`` (string),
+    ``column_verdicts`` (object), ``column_status`` and ``column_error`` (string).
+    """
+    index = out.index
+    out[column] = pd.array([r.score for r in results], dtype="Float64")
+    # NaN from undefined scores must be <NA> for Float64 (a real missing value)
+    out[column] = out[column].where(~pd.Series([math.isnan(r.score) for r in results], index=index))
+    out[f"{column}_reason"] = pd.array([r.reason for r in results], dtype="string")
+    out[f"{column}_verdicts"] = pd.Series([r.verdicts for r in results], index=index, dtype=object)
+    out[f"{column}_status"] = pd.array([r.status for r in results], dtype="string")
+    out[f"{column}_error"] = pd.array([r.error for r in results], dtype="string")
 
 
 def build_frame(run: _Run) -> pd.DataFrame:
@@ -259,13 +291,7 @@ def build_frame(run: _Run) -> pd.DataFrame:
         res = [
             results.get((pos, m)) or MetricResult.failed(m, CANCELLED_MESSAGE) for pos in range(n)
         ]
-        out[m] = pd.array([r.score for r in res], dtype="Float64")
-        # NaN from undefined scores must be <NA> for Float64 (a real missing value)
-        out[m] = out[m].where(~pd.Series([math.isnan(r.score) for r in res], index=out.index))
-        out[f"{m}_reason"] = pd.array([r.reason for r in res], dtype="string")
-        out[f"{m}_verdicts"] = pd.Series([r.verdicts for r in res], index=out.index, dtype=object)
-        out[f"{m}_status"] = pd.array([r.status for r in res], dtype="string")
-        out[f"{m}_error"] = pd.array([r.error for r in res], dtype="string")
+        write_results(out, m, res)
     meta = dict(run.df.attrs.get("ragnotebook", {}) or {})
     metric_meta = dict(meta.get("metrics", {}) or {})
     stats = run.engine.stats
@@ -319,7 +345,7 @@ def _json_safe(value: Any) -> Any:
 
 
 def _interrupted(run: _Run) -> pd.DataFrame:
-    run.close_bar()
+    run.bar.close()
     done = len(run.engine.results)
     warnings.warn(
         f"ragnotebook: interrupted; {done} of {len(run.jobs)} row-metrics finished and are "
@@ -332,11 +358,11 @@ def _interrupted(run: _Run) -> pd.DataFrame:
 
 
 async def _score_async(run: _Run) -> pd.DataFrame:
-    run.open_bar()
+    run.bar.open()
     try:
-        await run.engine.arun(run.jobs, on_done=run.update_bar)
+        await run.engine.arun(run.jobs, on_done=run.bar.update)
     finally:
-        run.close_bar()
+        run.bar.close()
     return run.frame()
 
 
@@ -402,34 +428,25 @@ _RETURNS_DOC = """
 """
 
 
-def _options(
-    metrics: Sequence[str] | str,
-    model: Any,
-    columns: Mapping[str, str] | None,
-    scale: float,
-    decimals: int | None,
-    reason: Any,
-    reference: str,
-    max_chunks_per_call: int,
-    concurrency: int,
-    progress: bool,
-    judge_options: Mapping[str, Any],
-    df: pd.DataFrame,
-) -> _Run:
-    return _Run(
-        df,
-        (metrics,) if isinstance(metrics, str) else tuple(metrics),
-        model=model,
-        columns=columns,
-        scale=scale,
-        decimals=decimals,
-        reason=reason,
-        reference=reference,
-        max_chunks_per_call=max_chunks_per_call,
-        concurrency=concurrency,
-        progress=progress,
-        judge_options=judge_options,
-    )
+def _run_for(args: Mapping[str, Any], metric: str | None = None) -> _Run:
+    """The run of a public scoring function, from its arguments.
+
+    ``args`` is the function's ``locals()`` taken first thing, so exactly its
+    parameters: ``df``, the options, ``judge_options`` and (for ``evaluate``)
+    ``metrics``; ``metric`` names the metric of a single-metric function. The
+    functions keep explicit signatures and docstrings for editors and ``help()``;
+    only their bodies are shared.
+    """
+    options = dict(args)
+    df = options.pop("df")
+    judge_options = dict(options.pop("judge_options"))
+    metrics = options.pop("metrics") if metric is None else metric
+    for key in _CONFIG_OPTIONS:  # e.g. reference= given to context_recall: a scorer option
+        if key in judge_options and key not in options:
+            options[key] = judge_options.pop(key)
+    if not isinstance(metrics, str):
+        metrics = tuple(metrics)
+    return _Run(df, metrics, judge_options=judge_options, **options)
 
 
 def evaluate(
@@ -447,21 +464,7 @@ def evaluate(
     progress: bool = True,
     **judge_options: Any,
 ) -> pd.DataFrame:
-    run = _options(
-        tuple(metrics),
-        model,
-        columns,
-        scale,
-        decimals,
-        reason,
-        reference,
-        max_chunks_per_call,
-        concurrency,
-        progress,
-        judge_options,
-        df,
-    )
-    return _run_sync(run)
+    return _run_sync(_run_for(locals()))
 
 
 async def aevaluate(
@@ -479,31 +482,17 @@ async def aevaluate(
     progress: bool = True,
     **judge_options: Any,
 ) -> pd.DataFrame:
-    run = _options(
-        tuple(metrics),
-        model,
-        columns,
-        scale,
-        decimals,
-        reason,
-        reference,
-        max_chunks_per_call,
-        concurrency,
-        progress,
-        judge_options,
-        df,
-    )
-    return await _score_async(run)
+    return await _score_async(_run_for(locals()))
 
 
 def _run_sync(run: _Run) -> pd.DataFrame:
-    run.open_bar()
+    run.bar.open()
     try:
         outcome = run_sync(
-            lambda: run.engine.arun(run.jobs), poll=run.update_bar, on_interrupt=lambda: "stop"
+            lambda: run.engine.arun(run.jobs), poll=run.bar.update, on_interrupt=lambda: "stop"
         )
     finally:
-        run.close_bar()
+        run.bar.close()
     if outcome == "stop":
         return _interrupted(run)
     return run.frame()
@@ -557,18 +546,7 @@ def context_recall(
     progress: bool = True,
     **judge_options: Any,
 ) -> pd.DataFrame:
-    return evaluate(
-        df,
-        metrics=("context_recall",),
-        model=model,
-        columns=columns,
-        scale=scale,
-        decimals=decimals,
-        reason=reason,
-        concurrency=concurrency,
-        progress=progress,
-        **judge_options,
-    )
+    return _run_sync(_run_for(locals(), "context_recall"))
 
 
 @_doc(
@@ -590,20 +568,7 @@ def context_precision(
     progress: bool = True,
     **judge_options: Any,
 ) -> pd.DataFrame:
-    return evaluate(
-        df,
-        metrics=("context_precision",),
-        model=model,
-        columns=columns,
-        scale=scale,
-        decimals=decimals,
-        reason=reason,
-        reference=reference,
-        max_chunks_per_call=max_chunks_per_call,
-        concurrency=concurrency,
-        progress=progress,
-        **judge_options,
-    )
+    return _run_sync(_run_for(locals(), "context_precision"))
 
 
 @_doc(
@@ -622,18 +587,7 @@ def faithfulness(
     progress: bool = True,
     **judge_options: Any,
 ) -> pd.DataFrame:
-    return evaluate(
-        df,
-        metrics=("faithfulness",),
-        model=model,
-        columns=columns,
-        scale=scale,
-        decimals=decimals,
-        reason=reason,
-        concurrency=concurrency,
-        progress=progress,
-        **judge_options,
-    )
+    return _run_sync(_run_for(locals(), "faithfulness"))
 
 
 @_doc("Async twin of :func:`context_recall`, running on the caller's event loop.")
@@ -649,18 +603,7 @@ async def acontext_recall(
     progress: bool = True,
     **judge_options: Any,
 ) -> pd.DataFrame:
-    return await aevaluate(
-        df,
-        metrics=("context_recall",),
-        model=model,
-        columns=columns,
-        scale=scale,
-        decimals=decimals,
-        reason=reason,
-        concurrency=concurrency,
-        progress=progress,
-        **judge_options,
-    )
+    return await _score_async(_run_for(locals(), "context_recall"))
 
 
 @_doc(
@@ -681,20 +624,7 @@ async def acontext_precision(
     progress: bool = True,
     **judge_options: Any,
 ) -> pd.DataFrame:
-    return await aevaluate(
-        df,
-        metrics=("context_precision",),
-        model=model,
-        columns=columns,
-        scale=scale,
-        decimals=decimals,
-        reason=reason,
-        reference=reference,
-        max_chunks_per_call=max_chunks_per_call,
-        concurrency=concurrency,
-        progress=progress,
-        **judge_options,
-    )
+    return await _score_async(_run_for(locals(), "context_precision"))
 
 
 @_doc("Async twin of :func:`faithfulness`, running on the caller's event loop.")
@@ -710,18 +640,7 @@ async def afaithfulness(
     progress: bool = True,
     **judge_options: Any,
 ) -> pd.DataFrame:
-    return await aevaluate(
-        df,
-        metrics=("faithfulness",),
-        model=model,
-        columns=columns,
-        scale=scale,
-        decimals=decimals,
-        reason=reason,
-        concurrency=concurrency,
-        progress=progress,
-        **judge_options,
-    )
+    return await _score_async(_run_for(locals(), "faithfulness"))
 
 
 _METRICS_DOC = """    metrics : iterable of str, default all three

@@ -30,15 +30,16 @@ import json
 import math
 import warnings
 from collections.abc import Hashable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
+from ragnotebook.frame import scored_mask
+
 __all__ = ["compare"]
 
-#: Statuses whose score is a measurement (same rule as :func:`ragnotebook.summary`).
-_SCORED = ("ok", "no_context", "no_claims")
 _ALIASES = {"recall": "context_recall", "precision": "context_precision"}
 _ROLES = ("question", "answer", "contexts", "ground_truth")
 #: Exact enumeration of sign flips up to this many pairs (2**12 = 4096 patterns).
@@ -146,9 +147,68 @@ def _keys(df: pd.DataFrame, on: str | None, side: str) -> list[Hashable | None]:
             f"{what} repeats {repeats} value(s) in frame {side}; repeated values are paired "
             "in order of appearance",
             UserWarning,
-            stacklevel=4,
+            stacklevel=5,
         )
     return keys
+
+
+@dataclass(frozen=True)
+class Pairing:
+    """How the rows of two frames pair up (see :func:`pair_rows`).
+
+    Attributes
+    ----------
+    keys_a, keys_b : list
+        One key per row of each frame: ``(value, occurrence)``, or None for a
+        missing value.
+    union : list of (int or None, int or None)
+        Every key once, A's order first: the row positions in A and in B (None
+        where the frame has no such row). Rows with a missing key stand alone.
+    """
+
+    keys_a: list[Hashable | None]
+    keys_b: list[Hashable | None]
+    union: list[tuple[int | None, int | None]]
+
+    @property
+    def matched(self) -> list[tuple[int, int]]:
+        """``(position in A, position in B)`` of the rows in both frames."""
+        return [(i, j) for i, j in self.union if i is not None and j is not None]
+
+    @property
+    def only_a(self) -> list[int]:
+        """Positions in A of the rows with no partner in B."""
+        return [i for i, j in self.union if j is None and i is not None]
+
+    @property
+    def only_b(self) -> list[int]:
+        """Positions in B of the rows with no partner in A."""
+        return [j for i, j in self.union if i is None and j is not None]
+
+
+def pair_rows(a: pd.DataFrame, b: pd.DataFrame, on: str | None) -> Pairing:
+    """Pair the rows of ``a`` and ``b`` by the values of ``on`` (None: the index).
+
+    Repeated values pair first-with-first (with a :class:`UserWarning`); rows with a
+    missing key are unmatched. ``on`` may be a role name, as in :func:`compare`.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> a = pd.DataFrame({"question": ["q1", "q2", None]})
+    >>> b = pd.DataFrame({"question": ["q2", "q3"]})
+    >>> p = pair_rows(a, b, "question")
+    >>> p.matched, p.only_a, p.only_b
+    ([(1, 0)], [0, 2], [1])
+    """
+    keys_a, keys_b = _keys(a, on, "A"), _keys(b, on, "B")
+    pos_b = {k: i for i, k in enumerate(keys_b) if k is not None}
+    pos_a = {k: i for i, k in enumerate(keys_a) if k is not None}
+    union: list[tuple[int | None, int | None]] = [
+        (i, pos_b.get(k) if k is not None else None) for i, k in enumerate(keys_a)
+    ]
+    union += [(None, j) for j, k in enumerate(keys_b) if k is None or k not in pos_a]
+    return Pairing(keys_a, keys_b, union)
 
 
 # --------------------------------------------------------------------------- metrics
@@ -244,7 +304,7 @@ def _sign_flip_p(d: np.ndarray, n_perm: int, seed: int) -> float:
 def _side(df: pd.DataFrame, m: str) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[Any]]:
     scores = pd.to_numeric(df[m], errors="coerce").astype("float64").to_numpy()
     status = df[f"{m}_status"].astype("string").fillna("").to_numpy(dtype=object)
-    scored = np.isin(status, _SCORED) & ~np.isnan(scores)
+    scored = scored_mask(df, m)
     verdicts = df[f"{m}_verdicts"].tolist() if f"{m}_verdicts" in df.columns else [None] * len(df)
     return scores, status, scored, verdicts
 
@@ -375,91 +435,9 @@ def compare(
     if n_boot < 0:
         raise ValueError(f"n_boot must be >= 0, got {n_boot!r}")
     chosen = _metrics(a, b, metrics)
-    keys_a, keys_b = _keys(a, on, "A"), _keys(b, on, "B")
-    pos_b = {k: i for i, k in enumerate(keys_b) if k is not None}
-    pos_a = {k: i for i, k in enumerate(keys_a) if k is not None}
-    # the union of keys, A's order first; rows with a missing key stand alone
-    union: list[tuple[int | None, int | None]] = []
-    for i, k in enumerate(keys_a):
-        union.append((i, pos_b.get(k) if k is not None else None))
-    for j, k in enumerate(keys_b):
-        if k is None or k not in pos_a:
-            union.append((None, j))
-    matched = [(i, j) for i, j in union if i is not None and j is not None]
-    only_a = [i for i, j in union if j is None and i is not None]
-    only_b = [j for i, j in union if i is None and j is not None]
-    n_keys = len(union)
-
-    table: list[dict[str, Any]] = []
-    per_row: list[dict[str, Any]] = []
-    for m in chosen:
-        sa, st_a, ok_a, vd_a = _side(a, m)
-        sb, st_b, ok_b, vd_b = _side(b, m)
-        ia = np.array([i for i, _ in matched], dtype=int)
-        ib = np.array([j for _, j in matched], dtype=int)
-        both = ok_a[ia] & ok_b[ib] if matched else np.zeros(0, bool)
-        d = sb[ib][both] - sa[ia][both]
-        # float noise (0.1 + 0.2 - 0.3) must not count as a change
-        d = np.where(np.abs(d) < 1e-12, 0.0, d)
-        n_pairs = int(both.sum())
-        lost = int((ok_a[ia] & ~ok_b[ib]).sum()) if matched else 0
-        gained = int((~ok_a[ia] & ok_b[ib]).sum()) if matched else 0
-        n_scored_a, n_scored_b = int(ok_a.sum()), int(ok_b.sum())
-        cov_a = n_scored_a / n_keys if n_keys else math.nan
-        cov_b = n_scored_b / n_keys if n_keys else math.nan
-        strict_a = float(np.where(ok_a, sa, 0.0).sum()) / n_keys if n_keys else math.nan
-        strict_b = float(np.where(ok_b, sb, 0.0).sum()) / n_keys if n_keys else math.nan
-        ci_low, ci_high = _bootstrap_ci(d, n_boot, alpha, seed)
-        p = _sign_flip_p(d, n_boot, seed)
-        status_changed = sum(st_a[i] != st_b[j] for i, j in matched)
-        verdict_changed = sum(
-            _verdict_words(vd_a[i]) != _verdict_words(vd_b[j]) for i, j in matched
-        )
-        flag = _flag(cov_a, cov_b, lost, gained, len(only_a), len(only_b), n_scored_a, n_scored_b)
-        table.append(
-            {
-                "metric": m,
-                "n_pairs": n_pairs,
-                "coverage_a": cov_a,
-                "coverage_b": cov_b,
-                "coverage_diff": cov_b - cov_a,
-                "mean_a": float(sa[ia][both].mean()) if n_pairs else math.nan,
-                "mean_b": float(sb[ib][both].mean()) if n_pairs else math.nan,
-                "mean_diff": float(d.mean()) if n_pairs else math.nan,
-                "ci_low": ci_low,
-                "ci_high": ci_high,
-                "p_value": p,
-                "significant": bool(p < alpha) if n_pairs else False,
-                "mean_diff_strict": strict_b - strict_a,
-                "n_better": int((d > 0).sum()),
-                "n_worse": int((d < 0).sum()),
-                "n_same": int((d == 0).sum()),
-                "n_lost": lost,
-                "n_gained": gained,
-                "n_status_changed": int(status_changed),
-                "n_verdict_changed": int(verdict_changed),
-                "n_error_a": int((st_a == "error").sum()),
-                "n_error_b": int((st_b == "error").sum()),
-                "n_matched": len(matched),
-                "n_only_a": len(only_a),
-                "n_only_b": len(only_b),
-                "n_keys": n_keys,
-                "flag": flag,
-            }
-        )
-        if rows:
-            per_row.extend(
-                _rows(
-                    m,
-                    union,
-                    (keys_a, keys_b),
-                    (a, b),
-                    (sa, sb),
-                    (st_a, st_b),
-                    (ok_a, ok_b),
-                    (vd_a, vd_b),
-                )
-            )
+    pairing = pair_rows(a, b, on)
+    table = [metric_stats(a, b, m, pairing, n_boot=n_boot, seed=seed, alpha=alpha) for m in chosen]
+    per_row = [r for m in chosen for r in row_changes(a, b, m, pairing)] if rows else []
     flagged = [f"{t['metric']}: {t['flag']}" for t in table if t["flag"]]
     if flagged:
         warnings.warn(
@@ -474,8 +452,8 @@ def compare(
         "n_boot": n_boot,
         "seed": seed,
         "alpha": alpha,
-        "unmatched_a": [str(keys_a[i][0]) if keys_a[i] else None for i in only_a],  # type: ignore[index]
-        "unmatched_b": [str(keys_b[j][0]) if keys_b[j] else None for j in only_b],  # type: ignore[index]
+        "unmatched_a": [_key_text(pairing.keys_a[i]) for i in pairing.only_a],
+        "unmatched_b": [_key_text(pairing.keys_b[j]) for j in pairing.only_b],
     }
     if rows:
         as_object = ("key", "row_a", "row_b", "status_a", "status_b", "verdicts_changed")
@@ -492,6 +470,91 @@ def compare(
         out = pd.DataFrame(table, columns=["metric", *COLUMNS]).set_index("metric")
     out.attrs["ragnotebook_compare"] = info
     return out
+
+
+def _key_text(key: Any) -> str | None:
+    return str(key[0]) if key else None
+
+
+def metric_stats(
+    a: pd.DataFrame,
+    b: pd.DataFrame,
+    m: str,
+    pairing: Pairing,
+    *,
+    n_boot: int = 2000,
+    seed: int = 0,
+    alpha: float = 0.05,
+) -> dict[str, Any]:
+    """One row of :func:`compare`'s table: the paired statistics of metric ``m``.
+
+    Parameters
+    ----------
+    a, b : pandas.DataFrame
+        The scored frames.
+    m : str
+        A metric scored in both.
+    pairing : Pairing
+        From :func:`pair_rows`.
+    n_boot, seed, alpha
+        As in :func:`compare`.
+
+    Returns
+    -------
+    dict
+        ``metric`` and the :data:`COLUMNS` of :func:`compare`.
+    """
+    sa, st_a, ok_a, vd_a = _side(a, m)
+    sb, st_b, ok_b, vd_b = _side(b, m)
+    matched, n_keys = pairing.matched, len(pairing.union)
+    n_only_a, n_only_b = len(pairing.only_a), len(pairing.only_b)
+    ia = np.array([i for i, _ in matched], dtype=int)
+    ib = np.array([j for _, j in matched], dtype=int)
+    both = ok_a[ia] & ok_b[ib] if matched else np.zeros(0, bool)
+    d = sb[ib][both] - sa[ia][both]
+    # float noise (0.1 + 0.2 - 0.3) must not count as a change
+    d = np.where(np.abs(d) < 1e-12, 0.0, d)
+    n_pairs = int(both.sum())
+    lost = int((ok_a[ia] & ~ok_b[ib]).sum()) if matched else 0
+    gained = int((~ok_a[ia] & ok_b[ib]).sum()) if matched else 0
+    n_scored_a, n_scored_b = int(ok_a.sum()), int(ok_b.sum())
+    cov_a = n_scored_a / n_keys if n_keys else math.nan
+    cov_b = n_scored_b / n_keys if n_keys else math.nan
+    strict_a = float(np.where(ok_a, sa, 0.0).sum()) / n_keys if n_keys else math.nan
+    strict_b = float(np.where(ok_b, sb, 0.0).sum()) / n_keys if n_keys else math.nan
+    ci_low, ci_high = _bootstrap_ci(d, n_boot, alpha, seed)
+    p = _sign_flip_p(d, n_boot, seed)
+    status_changed = sum(st_a[i] != st_b[j] for i, j in matched)
+    verdict_changed = sum(_verdict_words(vd_a[i]) != _verdict_words(vd_b[j]) for i, j in matched)
+    return {
+        "metric": m,
+        "n_pairs": n_pairs,
+        "coverage_a": cov_a,
+        "coverage_b": cov_b,
+        "coverage_diff": cov_b - cov_a,
+        "mean_a": float(sa[ia][both].mean()) if n_pairs else math.nan,
+        "mean_b": float(sb[ib][both].mean()) if n_pairs else math.nan,
+        "mean_diff": float(d.mean()) if n_pairs else math.nan,
+        "ci_low": ci_low,
+        "ci_high": ci_high,
+        "p_value": p,
+        "significant": bool(p < alpha) if n_pairs else False,
+        "mean_diff_strict": strict_b - strict_a,
+        "n_better": int((d > 0).sum()),
+        "n_worse": int((d < 0).sum()),
+        "n_same": int((d == 0).sum()),
+        "n_lost": lost,
+        "n_gained": gained,
+        "n_status_changed": int(status_changed),
+        "n_verdict_changed": int(verdict_changed),
+        "n_error_a": int((st_a == "error").sum()),
+        "n_error_b": int((st_b == "error").sum()),
+        "n_matched": len(matched),
+        "n_only_a": n_only_a,
+        "n_only_b": n_only_b,
+        "n_keys": n_keys,
+        "flag": _flag(cov_a, cov_b, lost, gained, n_only_a, n_only_b, n_scored_a, n_scored_b),
+    }
 
 
 def _flag(
@@ -520,20 +583,17 @@ def _flag(
     return "; ".join(parts) + "; mean_diff covers paired rows only, see mean_diff_strict"
 
 
-def _rows(
-    m: str,
-    union: list[tuple[int | None, int | None]],
-    keys: tuple[list[Any], list[Any]],
-    frames: tuple[pd.DataFrame, pd.DataFrame],
-    scores: tuple[np.ndarray, np.ndarray],
-    statuses: tuple[np.ndarray, np.ndarray],
-    scored: tuple[np.ndarray, np.ndarray],
-    verdicts: tuple[list[Any], list[Any]],
-) -> list[dict[str, Any]]:
-    (keys_a, keys_b), (a, b), (sa, sb) = keys, frames, scores
-    (st_a, st_b), (ok_a, ok_b), (vd_a, vd_b) = statuses, scored, verdicts
+def row_changes(a: pd.DataFrame, b: pd.DataFrame, m: str, pairing: Pairing) -> list[dict[str, Any]]:
+    """The per-row records of :func:`compare` (``rows=True``) for metric ``m``.
+
+    One dict per key of ``pairing.union`` with the :data:`ROW_COLUMNS`; ``change``
+    is ``better``, ``worse`` or ``same`` for the pairs scored in both frames.
+    """
+    keys_a, keys_b = pairing.keys_a, pairing.keys_b
+    sa, st_a, ok_a, vd_a = _side(a, m)
+    sb, st_b, ok_b, vd_b = _side(b, m)
     out = []
-    for i, j in union:
+    for i, j in pairing.union:
         key = keys_a[i] if i is not None else keys_b[j] if j is not None else None
         score_a = float(sa[i]) if i is not None and ok_a[i] else math.nan
         score_b = float(sb[j]) if j is not None and ok_b[j] else math.nan

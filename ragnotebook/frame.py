@@ -4,11 +4,20 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from ragnotebook.scorers._common import STATUSES
 
-__all__ = ["chunks", "claims", "scored_metrics", "summary"]
+__all__ = [
+    "SCORED_STATUSES",
+    "chunks",
+    "claims",
+    "require_scored",
+    "scored_mask",
+    "scored_metrics",
+    "summary",
+]
 
 _METRIC_ORDER = ("context_recall", "context_precision", "faithfulness")
 #: Statuses whose score is a measurement (included in the mean). ``no_ground_truth``
@@ -43,22 +52,73 @@ def scored_metrics(df: pd.DataFrame) -> list[str]:
     return [m for m in _METRIC_ORDER if m in df.columns and f"{m}_status" in df.columns]
 
 
-def _require_scored(df: pd.DataFrame, metrics: list[str] | None = None) -> list[str]:
+def require_scored(df: Any, metrics: list[str] | None = None) -> list[str]:
+    """The scored metrics of ``df``; raise if it is not a scored DataFrame.
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+    metrics : list of str, optional
+        Keep only these (those not scored are left out, without an error unless the
+        frame has no scores at all).
+
+    Returns
+    -------
+    list of str
+
+    Raises
+    ------
+    TypeError
+        If ``df`` is not a DataFrame.
+    ValueError
+        If it has no ragnotebook scores.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> require_scored(pd.DataFrame({"faithfulness": [1.0], "faithfulness_status": ["ok"]}))
+    ['faithfulness']
+    >>> require_scored(pd.DataFrame({"x": [1]}))
+    Traceback (most recent call last):
+    ...
+    ValueError: this frame has no ragnotebook scores; run e.g. df.rag.evaluate(...) first
+    """
     if not isinstance(df, pd.DataFrame):
         raise TypeError(f"expected a pandas DataFrame, got {type(df).__name__}")
     present = scored_metrics(df)
-    if metrics is not None:
-        missing = [m for m in metrics if m not in present]
-        if missing and not present:
-            raise ValueError(
-                "this frame has no ragnotebook scores; run e.g. df.rag.evaluate(...) first"
-            )
-        return [m for m in metrics if m in present]
     if not present:
         raise ValueError(
             "this frame has no ragnotebook scores; run e.g. df.rag.evaluate(...) first"
         )
-    return present
+    return present if metrics is None else [m for m in metrics if m in present]
+
+
+def scored_mask(df: pd.DataFrame, column: str) -> np.ndarray:
+    """Rows whose score in ``column`` is a measurement: a number with a scored status.
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+    column : str
+        A score column ``m`` with its ``m_status`` next to it.
+
+    Returns
+    -------
+    numpy.ndarray of bool
+        True where ``m_status`` is one of :data:`SCORED_STATUSES` and ``m`` is not
+        missing.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> df = pd.DataFrame({"faithfulness": [0.5, 0.0, None],
+    ...                    "faithfulness_status": ["ok", "error", "ok"]})
+    >>> scored_mask(df, "faithfulness").tolist()
+    [True, False, False]
+    """
+    status = df[f"{column}_status"].astype("string")
+    scores = pd.to_numeric(df[column], errors="coerce").astype("float64")
+    return status.isin(SCORED_STATUSES).fillna(False).to_numpy(bool) & scores.notna().to_numpy()
 
 
 def claims(df: pd.DataFrame) -> pd.DataFrame:
@@ -92,7 +152,7 @@ def claims(df: pd.DataFrame) -> pd.DataFrame:
     >>> ragnotebook.claims(out)[["claim", "verdict"]].values.tolist()
     [['It is on Pier 4.', 'yes'], ['It has a cafe.', 'unsure']]
     """
-    metrics = [m for m in _require_scored(df) if m in ("context_recall", "faithfulness")]
+    metrics = [m for m in require_scored(df) if m in ("context_recall", "faithfulness")]
     records: list[dict[str, Any]] = []
     cols = {m: df[f"{m}_verdicts"].tolist() for m in metrics}
     for pos, label in enumerate(df.index):
@@ -150,7 +210,7 @@ def chunks(df: pd.DataFrame) -> pd.DataFrame:
     >>> ragnotebook.chunks(out)[["position", "verdict", "precision_at_k"]].values.tolist()
     [[1, 'no', 0.0], [2, 'yes', 0.5]]
     """
-    if "context_precision" not in _require_scored(df, ["context_precision"]):
+    if "context_precision" not in require_scored(df, ["context_precision"]):
         raise ValueError("this frame was not scored with context_precision")
     records: list[dict[str, Any]] = []
     for label, verdicts in zip(df.index, df["context_precision_verdicts"].tolist(), strict=True):
@@ -215,22 +275,21 @@ def summary(df: pd.DataFrame) -> pd.DataFrame:
     >>> float(s.loc["faithfulness", "mean"]), s.loc["faithfulness", "scored"]
     (1.0, '1/1')
     """
-    metrics = _require_scored(df)
+    metrics = require_scored(df)
     rows = []
     for m in metrics:
-        status = df[f"{m}_status"].astype("string")
         scores = pd.to_numeric(df[m], errors="coerce").astype("float64")
-        scored_mask = status.isin(SCORED_STATUSES).fillna(False).to_numpy(bool) & scores.notna()
+        mask = scored_mask(df, m)
         n_total = len(df)
-        n_scored = int(scored_mask.sum())
-        counts = status.value_counts()
+        n_scored = int(mask.sum())
+        counts = df[f"{m}_status"].astype("string").value_counts()
         missing = 0
         for verdicts in df[f"{m}_verdicts"].tolist():
             if isinstance(verdicts, list):
                 missing += sum(1 for v in verdicts if v.get("missing") or v.get("invalid"))
         row: dict[str, Any] = {
             "metric": m,
-            "mean": float(scores[scored_mask].mean()) if n_scored else float("nan"),
+            "mean": float(scores[mask].mean()) if n_scored else float("nan"),
             "scored": f"{n_scored}/{n_total}",
             "coverage": n_scored / n_total if n_total else float("nan"),
             "n_total": n_total,

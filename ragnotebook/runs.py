@@ -305,24 +305,6 @@ class _Outcome:
         return self.status != "ok" or any(r.status == "error" for r in self.results.values())
 
 
-def _scorer_result(s: _Scorer, res: MetricResult, run_id: str) -> ScorerResult:
-    pre = None if s.scorer.metric == "context_precision" else {"claims": res.claims or []}
-    return ScorerResult(
-        score=res.score,
-        reason=res.reason,
-        run_id=run_id,
-        status=res.status,
-        preprocess_step_result=pre,
-        analyze_step_result={
-            "verdicts": res.verdicts,
-            "missing_verdicts": res.missing_verdicts,
-            "invalid_verdicts": res.invalid_verdicts,
-        },
-        error=res.error,
-        scorer_id=s.key,
-    )
-
-
 # --------------------------------------------------------------------------- result
 
 
@@ -466,10 +448,9 @@ class _Run:
         self.callback = on_item_complete
         self.concurrency = concurrency
         self.fail_fast = fail_fast
-        self.progress = progress
         self.memo = _memo_for(target, cache_target)
         self.data = data
-        from ragnotebook.api import _resolve_cache
+        from ragnotebook.api import _Progress, _resolve_cache
 
         # one engine per distinct judge, so judge calls of all its scorers share limits
         self.engines: dict[int, Engine] = {}
@@ -488,32 +469,17 @@ class _Run:
         self.wall = 0.0
         self._stop: asyncio.Event | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
-        self._bar: Any = None
+        self.bar = _Progress(
+            progress, len(self.items), "ragnotebook run_evals", "item", lambda: len(self.outcomes)
+        )
         self._inflight: dict[str, asyncio.Future[tuple[Any, float]]] = {}
-
-    # ---------------------------------------------------------------- progress
-    def open_bar(self) -> None:
-        if self.progress and self.items:
-            from tqdm.auto import tqdm
-
-            self._bar = tqdm(total=len(self.items), desc="ragnotebook run_evals", unit="item")
-
-    def update_bar(self) -> None:
-        if self._bar is not None:
-            n = len(self.outcomes)
-            if n > self._bar.n:
-                self._bar.update(n - self._bar.n)
-
-    def close_bar(self) -> None:
-        if self._bar is not None:
-            self.update_bar()
-            self._bar.close()
-            self._bar = None
 
     # ---------------------------------------------------------------- callbacks
     def _payload(self, item: _Item, out: _Outcome) -> dict[str, Any]:
         results = {
-            s.key: _scorer_result(s, out.results[s.key], str(uuid.uuid4()))
+            s.key: ScorerResult.from_metric(
+                out.results[s.key], run_id=str(uuid.uuid4()), scorer_id=s.key
+            )
             for s in self.scorers
             if s.key in out.results
         }
@@ -545,7 +511,7 @@ class _Run:
             except Exception as exc:
                 self.callback_error = exc
                 self._request_stop()
-        self.update_bar()
+        self.bar.update()
 
     async def _deliver_async(self, payload: dict[str, Any]) -> None:
         if self.callback is not None and self.callback_error is None:
@@ -558,7 +524,7 @@ class _Run:
                 self.callback_error = exc
                 if self._stop is not None:
                     self._stop.set()
-        self.update_bar()
+        self.bar.update()
 
     # ---------------------------------------------------------------- one item
     async def _target(self, item: _Item) -> tuple[Any, float, bool]:
@@ -738,23 +704,18 @@ def _build_result(run: _Run, cancel_reason: str) -> EvalRunResult:
         frame[key] = pd.Series([it.record.get(key) for it in run.items], index=index, dtype=object)
         if isinstance(run.data, pd.DataFrame) and key in run.data.columns:
             frame[key] = run.data[key].array
+    from ragnotebook.api import write_results
+
     for s in run.scorers:
-        res = [o.results[s.key] for o in outcomes]
-        m = s.column
-        frame[m] = pd.array([r.score for r in res], dtype="Float64")
-        frame[m] = frame[m].where(~pd.Series([math.isnan(r.score) for r in res], index=index))
-        frame[f"{m}_reason"] = pd.array([r.reason for r in res], dtype="string")
-        frame[f"{m}_verdicts"] = pd.Series([r.verdicts for r in res], index=index, dtype=object)
-        frame[f"{m}_status"] = pd.array([r.status for r in res], dtype="string")
-        frame[f"{m}_error"] = pd.array([r.error for r in res], dtype="string")
+        write_results(frame, s.column, [o.results[s.key] for o in outcomes])
     frame.attrs["ragnotebook"] = _metadata(run, frame, outcomes, text_inputs)
     scores = {}
-    from ragnotebook.frame import SCORED_STATUSES
+    from ragnotebook.frame import scored_mask
 
     for s in run.scorers:
         status = frame[f"{s.column}_status"].astype("string")
         values = pd.to_numeric(frame[s.column], errors="coerce").astype("float64")
-        mask = status.isin(SCORED_STATUSES).fillna(False).to_numpy(bool) & values.notna()
+        mask = scored_mask(frame, s.column)
         n_total = len(frame)
         n_scored = int(mask.sum())
         scores[s.key] = {
@@ -950,18 +911,8 @@ def run_evals(
     progress: bool = True,
     cache: Any = None,
 ) -> EvalRunResult:
-    run = _Run(
-        data,
-        scorers=scorers,
-        target=target,
-        on_item_complete=on_item_complete,
-        concurrency=concurrency,
-        fail_fast=fail_fast,
-        cache_target=cache_target,
-        progress=progress,
-        cache=cache,
-    )
-    run.open_bar()
+    run = _Run(**locals())  # the parameters exactly: _Run takes the same names
+    run.bar.open()
     try:
         outcome = run_sync(
             lambda: _as_none(run.arun(sync=True)),
@@ -970,7 +921,7 @@ def run_evals(
             on_interrupt=lambda: "stop",
         )
     finally:
-        run.close_bar()
+        run.bar.close()
     if outcome == "stop":
         done = len(run.outcomes)
         warnings.warn(
@@ -1002,22 +953,12 @@ async def arun_evals(
     progress: bool = True,
     cache: Any = None,
 ) -> EvalRunResult:
-    run = _Run(
-        data,
-        scorers=scorers,
-        target=target,
-        on_item_complete=on_item_complete,
-        concurrency=concurrency,
-        fail_fast=fail_fast,
-        cache_target=cache_target,
-        progress=progress,
-        cache=cache,
-    )
-    run.open_bar()
+    run = _Run(**locals())  # the parameters exactly: _Run takes the same names
+    run.bar.open()
     try:
         await run.arun(sync=False)
     finally:
-        run.close_bar()
+        run.bar.close()
     return _finish(run)
 
 

@@ -22,7 +22,14 @@ def _all_lists_of_str(series: pd.Series) -> bool:
 
 
 def test_list_samples() -> None:
-    assert list_samples() == ["quickstart", "hotpotqa", "ragtruth", "halueval"]
+    assert list_samples() == [
+        "quickstart",
+        "hotpotqa",
+        "ragtruth",
+        "halueval",
+        "hotpotqa_fullwiki",
+        "ragtruth_qa",
+    ]
 
 
 def test_unknown_sample_lists_names() -> None:
@@ -129,7 +136,7 @@ def test_quickstart_matches_parts_and_is_fresh() -> None:
     assert load_sample().iloc[0]["question"] != "changed"
 
 
-@pytest.mark.parametrize("name", ["quickstart", "hotpotqa", "ragtruth", "halueval"])
+@pytest.mark.parametrize("name", list_samples())
 def test_samples_read_cleanly(name: str) -> None:
     rows, mapping = read_rows(load_sample(name), required=["question", "contexts"])
     assert mapping == {
@@ -142,16 +149,85 @@ def test_samples_read_cleanly(name: str) -> None:
     assert all(r.question and r.contexts for r in rows)
 
 
+def test_hotpotqa_fullwiki_sample() -> None:
+    df = load_sample("hotpotqa_fullwiki")
+    assert df.shape == (36, 10)
+    assert list(df.columns) == [
+        *CORE,
+        "context_titles",
+        "context_labels",
+        "n_gold_retrieved",
+        "gold_titles",
+        "question_type",
+    ]
+    assert df.index.is_unique and set(df["source"]) == {"hotpotqa"}
+    assert df["n_gold_retrieved"].value_counts().to_dict() == {1: 19, 2: 12, 0: 5}
+    assert set(df["question_type"]) == {"bridge", "comparison"}
+    for titles, labels, gold, n_gold in zip(
+        df["context_titles"],
+        df["context_labels"],
+        df["gold_titles"],
+        df["n_gold_retrieved"],
+        strict=True,
+    ):
+        assert len(gold) == 2 and len(set(gold)) == 2
+        # a paragraph is labelled gold exactly when its title is a gold title
+        assert [int(t in gold) for t in titles] == labels
+        assert sum(t in titles for t in gold) == n_gold
+    # the small sample is the documented subset, in file order
+    small = load_sample("hotpotqa")
+    assert small.index.isin(df.index).all()
+    positions = [df.index.get_loc(i) for i in small.index]
+    assert positions == sorted(positions)
+    shared = df.loc[small.index, small.columns]
+    pd.testing.assert_frame_equal(shared, small)
+
+
+def test_ragtruth_qa_sample() -> None:
+    df = load_sample("ragtruth_qa")
+    assert df.shape == (97, 9)
+    assert list(df.columns) == [
+        *CORE,
+        "hallucinated",
+        "question_id",
+        "generator",
+        "hallucination_spans",
+    ]
+    assert int(df["hallucinated"].sum()) == 16
+    assert df["question_id"].nunique() == 17
+    assert df["generator"].nunique() == 6
+    assert _all_lists_of_str(df["contexts"])
+    # the response-level label is "at least one human span"
+    spans = df["hallucination_spans"]
+    assert (spans.map(len).gt(0) == df["hallucinated"]).all()
+    for row_spans, answer in zip(spans, df["answer"], strict=True):
+        for span in row_spans:
+            assert set(span) == {"text", "label_type"}
+            assert span["text"] in answer
+    # every response to one question shares its passages
+    assert (df.groupby("question_id")["contexts"].agg(lambda s: s.map(tuple).nunique()) == 1).all()
+    small = load_sample("ragtruth")
+    assert small.index.isin(df.index).all()
+    pd.testing.assert_frame_equal(df.loc[small.index, small.columns], small)
+
+
 def test_bundled_files_are_small_and_attributed() -> None:
     data = files("ragnotebook").joinpath("data")
+    names = sorted(p.name for p in data.iterdir() if p.name.endswith(".jsonl"))
+    assert names == [
+        "halueval_sample.jsonl",
+        "hotpotqa_fullwiki_sample.jsonl",
+        "ragtruth_qa_sample.jsonl",
+    ]
     total = 0
-    for filename in ("hotpotqa_sample.jsonl", "ragtruth_sample.jsonl", "halueval_sample.jsonl"):
+    attribution = data.joinpath("ATTRIBUTION.md").read_text(encoding="utf-8")
+    for filename in names:
         text = data.joinpath(filename).read_text(encoding="utf-8")
         total += len(text.encode("utf-8"))
         first = json.loads(text.splitlines()[0])
         assert {"id", "question", "answer", "contexts", "ground_truth", "source"} <= set(first)
-    assert total < 300_000
-    attribution = data.joinpath("ATTRIBUTION.md").read_text(encoding="utf-8")
+        assert f"`{filename}`" in attribution
+    assert total < 600_000
     for needle in (
         "Copyright (c) 2023 Particle Media",
         "Copyright (c) 2020 RUCAIBox",

@@ -13,7 +13,16 @@ from collections.abc import Generator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from ragnotebook.tasks import Answer, Item, Task, Verdict, Verdicts
+from ragnotebook.tasks import (
+    Answer,
+    Claims,
+    Explanation,
+    Item,
+    Task,
+    TaskKind,
+    Verdict,
+    Verdicts,
+)
 
 __all__ = [
     "STATUSES",
@@ -326,6 +335,122 @@ def fmt_score(score: float) -> str:
 def explain_task(metric: str, question: str | None, summary: str) -> Task:
     """The ``explain`` task for ``reason="llm"``."""
     return Task("explain", metric, question=question, text=summary)
+
+
+def extract_claims(
+    metric: str, question: str | None, text: str, source: str
+) -> Generator[list[Task], list[Answer], list[str]]:
+    """Sub-plan: ask for the claims of ``text`` (the ground truth or the answer), cleaned."""
+    (answer,) = yield [Task("extract_claims", metric, question=question, text=text, source=source)]
+    if not isinstance(answer, Claims):
+        raise TypeError(f"extract_claims needs Claims, got {type(answer).__name__}")
+    return clean_claims(answer.claims)
+
+
+def no_context_result(
+    metric: str, zero: float, claims: list[str], verdict: str, reason: str
+) -> MetricResult:
+    """Status ``no_context``: every claim gets ``verdict`` without a judge call, score 0."""
+    verdicts = [
+        {
+            "index": i,
+            "claim": c,
+            "verdict": verdict,
+            "reason": "no retrieved context",
+            "supporting_chunks": [],
+        }
+        for i, c in enumerate(claims)
+    ]
+    return MetricResult(
+        metric, zero, "no_context", reason=reason, verdicts=verdicts, claims=claims, exact=0.0
+    )
+
+
+def judge_claims(
+    kind: TaskKind,
+    metric: str,
+    question: str | None,
+    claims: Sequence[str],
+    chunks: tuple[str, ...],
+    allowed: Sequence[str],
+    fallback_word: str,
+) -> Generator[list[Task], list[Answer], tuple[list[dict[str, Any]], set[int], set[int]]]:
+    """Sub-plan: judge every claim against all chunks with ``kind`` tasks (:func:`ask_verdicts`).
+
+    Returns
+    -------
+    rows : list of dict
+        One verdict dict per claim (:func:`verdict_row`); claims left without a valid
+        verdict get ``fallback_word``; supporting chunks outside the row are dropped.
+    missing, invalid : set of int
+    """
+    items = [Item(i, c) for i, c in enumerate(claims)]
+
+    def make_task(subset: tuple[Item, ...]) -> Task:
+        return Task(kind, metric, question=question, items=subset, chunks=chunks)
+
+    good, missing, invalid = yield from ask_verdicts(make_task, items, allowed)
+    rows = []
+    for it in items:
+        row = verdict_row(
+            it.index, "claim", it.text, good.get(it.index), fallback_word, missing, invalid
+        )
+        row["supporting_chunks"] = [i for i in row["supporting_chunks"] if 0 <= i < len(chunks)]
+        rows.append(row)
+    return rows, missing, invalid
+
+
+def scaled(ratio: float, config: ScorerConfig) -> tuple[float, float]:
+    """``(exact, score)``: the ratio times ``config.scale``, and that rounded half-up."""
+    exact = ratio * config.scale
+    return exact, round_half_up(exact, config.decimals)
+
+
+def finish(
+    metric: str,
+    question: str | None,
+    config: ScorerConfig,
+    text: str,
+    *,
+    score: float,
+    exact: float,
+    verdicts: list[dict[str, Any]],
+    missing: set[int],
+    invalid: set[int],
+    claims: list[str] | None = None,
+    item: str = "claim",
+    counts_as: str,
+) -> Generator[list[Task], list[Answer], MetricResult]:
+    """Sub-plan: the ``ok`` result, its reason written as ``config.reason`` asks.
+
+    ``text`` is the template reason; a note on the items that got no valid verdict
+    (``"2 claim(s) got no valid verdict ... and count as <counts_as>."``) is added to
+    it. With ``reason="llm"`` the judge is asked to explain (one more task) and the
+    template is kept when its answer is not an explanation; with ``None`` there is
+    no reason.
+    """
+    n_unjudged = len(missing) + len(invalid)
+    if n_unjudged:
+        text += (
+            f" {n_unjudged} {item}(s) got no valid verdict from the judge and count as {counts_as}."
+        )
+    reason: str | None = text
+    if config.reason is None:
+        reason = None
+    elif config.reason == "llm":
+        (exp,) = yield [explain_task(metric, question, text)]
+        reason = exp.reason if isinstance(exp, Explanation) else text
+    return MetricResult(
+        metric,
+        score,
+        "ok",
+        reason=reason,
+        verdicts=verdicts,
+        claims=claims,
+        missing_verdicts=len(missing),
+        invalid_verdicts=len(invalid),
+        exact=exact,
+    )
 
 
 def is_blank(text: str | None) -> bool:

@@ -17,13 +17,13 @@ from ragnotebook.scorers._common import (
     Plan,
     ScorerConfig,
     ask_verdicts,
-    explain_task,
+    finish,
     fmt_score,
     is_blank,
-    round_half_up,
+    scaled,
     verdict_row,
 )
-from ragnotebook.tasks import Explanation, Item, Task
+from ragnotebook.tasks import Item, Task
 
 METRIC = "context_precision"
 
@@ -158,8 +158,7 @@ def context_precision_plan(
     ap, curve = average_precision(flags)
     for r, p in zip(rows, curve, strict=True):
         r["precision_at_k"] = p
-    exact = ap * config.scale
-    score = round_half_up(exact, config.decimals)
+    exact, score = scaled(ap, config)
     positions = [k for k, f in enumerate(flags, start=1) if f]
     basis = "ground truth" if which == "ground_truth" else "answer"
     if not positions:
@@ -178,24 +177,18 @@ def context_precision_plan(
             if positions[0] == 1
             else f"; the first relevant chunk is at position {positions[0]}."
         )
-    n_unjudged = len(missing) + len(invalid)
-    if n_unjudged:
-        text += (
-            f" {n_unjudged} chunk(s) got no valid verdict from the judge and count as not relevant."
+    return (
+        yield from finish(
+            METRIC,
+            question,
+            config,
+            text,
+            score=score,
+            exact=exact,
+            verdicts=rows,
+            missing=missing,
+            invalid=invalid,
+            item="chunk",
+            counts_as="not relevant",
         )
-    reason: str | None = text
-    if config.reason is None:
-        reason = None
-    elif config.reason == "llm":
-        (exp,) = yield [explain_task(METRIC, question, text)]
-        reason = exp.reason if isinstance(exp, Explanation) else text
-    return MetricResult(
-        METRIC,
-        score,
-        "ok",
-        reason=reason,
-        verdicts=rows,
-        missing_verdicts=len(missing),
-        invalid_verdicts=len(invalid),
-        exact=exact,
     )

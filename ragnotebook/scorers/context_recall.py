@@ -14,16 +14,16 @@ from ragnotebook.scorers._common import (
     MetricResult,
     Plan,
     ScorerConfig,
-    ask_verdicts,
-    clean_claims,
-    explain_task,
+    extract_claims,
+    finish,
     fmt_score,
     is_blank,
+    judge_claims,
+    no_context_result,
     quote_list,
     round_half_up,
-    verdict_row,
+    scaled,
 )
-from ragnotebook.tasks import Claims, Explanation, Item, Task
 
 METRIC = "context_recall"
 
@@ -70,12 +70,7 @@ def context_recall_plan(
             exact=0.0,
         )
     assert ground_truth is not None
-    (answer,) = yield [
-        Task("extract_claims", METRIC, question=question, text=ground_truth, source="ground_truth")
-    ]
-    if not isinstance(answer, Claims):
-        raise TypeError(f"extract_claims needs Claims, got {type(answer).__name__}")
-    claims = clean_claims(answer.claims)
+    claims = yield from extract_claims(METRIC, question, ground_truth, "ground_truth")
     if not claims:
         return MetricResult(
             METRIC,
@@ -87,44 +82,20 @@ def context_recall_plan(
         )
     chunks = tuple(contexts)
     if all(is_blank(c) for c in chunks):
-        verdicts = [
-            {
-                "index": i,
-                "claim": c,
-                "verdict": "no",
-                "reason": "no retrieved context",
-                "supporting_chunks": [],
-            }
-            for i, c in enumerate(claims)
-        ]
-        return MetricResult(
+        return no_context_result(
             METRIC,
             zero,
-            "no_context",
-            reason=(
-                f"The score is {fmt_score(zero)} because no context was retrieved; "
-                f"none of the {len(claims)} ground-truth claims can be attributed."
-            ),
-            verdicts=verdicts,
-            claims=claims,
-            exact=0.0,
+            claims,
+            "no",
+            f"The score is {fmt_score(zero)} because no context was retrieved; "
+            f"none of the {len(claims)} ground-truth claims can be attributed.",
         )
 
-    items = [Item(i, c) for i, c in enumerate(claims)]
-
-    def make_task(subset: tuple[Item, ...]) -> Task:
-        return Task("attribute_claims", METRIC, question=question, items=subset, chunks=chunks)
-
-    good, missing, invalid = yield from ask_verdicts(make_task, items, ("yes", "no"))
-    rows = []
-    for it in items:
-        v = good.get(it.index)
-        row = verdict_row(it.index, "claim", it.text, v, "no", missing, invalid)
-        row["supporting_chunks"] = [i for i in row["supporting_chunks"] if 0 <= i < len(chunks)]
-        rows.append(row)
+    rows, missing, invalid = yield from judge_claims(
+        "attribute_claims", METRIC, question, claims, chunks, ("yes", "no"), "no"
+    )
     n_yes = sum(1 for r in rows if r["verdict"] == "yes")
-    exact = n_yes / len(claims) * config.scale
-    score = round_half_up(exact, config.decimals)
+    exact, score = scaled(n_yes / len(claims), config)
     not_found = [r["claim"] for r in rows if r["verdict"] != "yes"]
     if n_yes == len(claims):
         text = (
@@ -136,25 +107,18 @@ def context_recall_plan(
             f"The score is {fmt_score(score)} because {n_yes} of {len(claims)} ground-truth "
             f"claims are supported by the retrieved context; not found: {quote_list(not_found)}."
         )
-    n_unjudged = len(missing) + len(invalid)
-    if n_unjudged:
-        text += (
-            f" {n_unjudged} claim(s) got no valid verdict from the judge and count as not found."
+    return (
+        yield from finish(
+            METRIC,
+            question,
+            config,
+            text,
+            score=score,
+            exact=exact,
+            verdicts=rows,
+            claims=claims,
+            missing=missing,
+            invalid=invalid,
+            counts_as="not found",
         )
-    reason: str | None = text
-    if config.reason is None:
-        reason = None
-    elif config.reason == "llm":
-        (exp,) = yield [explain_task(METRIC, question, text)]
-        reason = exp.reason if isinstance(exp, Explanation) else text
-    return MetricResult(
-        METRIC,
-        score,
-        "ok",
-        reason=reason,
-        verdicts=rows,
-        claims=claims,
-        missing_verdicts=len(missing),
-        invalid_verdicts=len(invalid),
-        exact=exact,
     )

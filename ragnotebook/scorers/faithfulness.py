@@ -17,16 +17,16 @@ from ragnotebook.scorers._common import (
     MetricResult,
     Plan,
     ScorerConfig,
-    ask_verdicts,
-    clean_claims,
-    explain_task,
+    extract_claims,
+    finish,
     fmt_score,
     is_blank,
+    judge_claims,
+    no_context_result,
     quote_list,
     round_half_up,
-    verdict_row,
+    scaled,
 )
-from ragnotebook.tasks import Claims, Explanation, Item, Task
 
 METRIC = "faithfulness"
 
@@ -73,12 +73,7 @@ def faithfulness_plan(
             exact=0.0,
         )
     assert answer is not None
-    (extracted,) = yield [
-        Task("extract_claims", METRIC, question=question, text=answer, source="answer")
-    ]
-    if not isinstance(extracted, Claims):
-        raise TypeError(f"extract_claims needs Claims, got {type(extracted).__name__}")
-    claims = clean_claims(extracted.claims)
+    claims = yield from extract_claims(METRIC, question, answer, "answer")
     if not claims:
         return MetricResult(
             METRIC,
@@ -93,44 +88,19 @@ def faithfulness_plan(
         )
     chunks = tuple(contexts)
     if all(is_blank(c) for c in chunks):
-        verdicts = [
-            {
-                "index": i,
-                "claim": c,
-                "verdict": "unsure",
-                "reason": "no retrieved context",
-                "supporting_chunks": [],
-            }
-            for i, c in enumerate(claims)
-        ]
-        return MetricResult(
+        return no_context_result(
             METRIC,
             zero,
-            "no_context",
-            reason=(
-                f"The score is {fmt_score(zero)} because no context was retrieved; none of the "
-                f"{len(claims)} answer claims can be verified."
-            ),
-            verdicts=verdicts,
-            claims=claims,
-            exact=0.0,
+            claims,
+            "unsure",
+            f"The score is {fmt_score(zero)} because no context was retrieved; none of the "
+            f"{len(claims)} answer claims can be verified.",
         )
-    items = [Item(i, c) for i, c in enumerate(claims)]
-
-    def make_task(subset: tuple[Item, ...]) -> Task:
-        return Task("verify_claims", METRIC, question=question, items=subset, chunks=chunks)
-
-    good, missing, invalid = yield from ask_verdicts(make_task, items, ("yes", "no", "unsure"))
-    rows = []
-    for it in items:
-        row = verdict_row(
-            it.index, "claim", it.text, good.get(it.index), "unsure", missing, invalid
-        )
-        row["supporting_chunks"] = [i for i in row["supporting_chunks"] if 0 <= i < len(chunks)]
-        rows.append(row)
+    rows, missing, invalid = yield from judge_claims(
+        "verify_claims", METRIC, question, claims, chunks, ("yes", "no", "unsure"), "unsure"
+    )
     n_yes = sum(1 for r in rows if r["verdict"] == "yes")
-    exact = n_yes / len(claims) * config.scale
-    score = round_half_up(exact, config.decimals)
+    exact, score = scaled(n_yes / len(claims), config)
     contradicted = [r["claim"] for r in rows if r["verdict"] == "no"]
     unverified = [r["claim"] for r in rows if r["verdict"] == "unsure"]
     if n_yes == len(claims):
@@ -148,26 +118,18 @@ def faithfulness_plan(
         if unverified:
             text += f"; not verifiable: {quote_list(unverified)}"
         text += "."
-    n_unjudged = len(missing) + len(invalid)
-    if n_unjudged:
-        text += (
-            f" {n_unjudged} claim(s) got no valid verdict from the judge and count as not "
-            "supported."
+    return (
+        yield from finish(
+            METRIC,
+            question,
+            config,
+            text,
+            score=score,
+            exact=exact,
+            verdicts=rows,
+            claims=claims,
+            missing=missing,
+            invalid=invalid,
+            counts_as="not supported",
         )
-    reason: str | None = text
-    if config.reason is None:
-        reason = None
-    elif config.reason == "llm":
-        (exp,) = yield [explain_task(METRIC, question, text)]
-        reason = exp.reason if isinstance(exp, Explanation) else text
-    return MetricResult(
-        METRIC,
-        score,
-        "ok",
-        reason=reason,
-        verdicts=rows,
-        claims=claims,
-        missing_verdicts=len(missing),
-        invalid_verdicts=len(invalid),
-        exact=exact,
     )

@@ -17,9 +17,7 @@ from ragnotebook.engine import Engine, Job, run_sync
 from ragnotebook.judges import resolve_judge
 from ragnotebook.judges.base import Judge
 from ragnotebook.scorers._common import MetricResult, Plan, ScorerConfig
-from ragnotebook.scorers.context_precision import context_precision_plan
-from ragnotebook.scorers.context_recall import context_recall_plan
-from ragnotebook.scorers.faithfulness import faithfulness_plan
+from ragnotebook.scorers.plans import metric_plan
 
 __all__ = [
     "RagScorer",
@@ -79,6 +77,25 @@ class ScorerResult:
     error: str | None = None
     scorer_id: str = ""
 
+    @classmethod
+    def from_metric(cls, res: MetricResult, *, run_id: str, scorer_id: str) -> ScorerResult:
+        """The scorer-object view of a plan's :class:`MetricResult`."""
+        pre = None if res.metric == "context_precision" else {"claims": res.claims or []}
+        return cls(
+            score=res.score,
+            reason=res.reason,
+            run_id=run_id,
+            status=res.status,
+            preprocess_step_result=pre,
+            analyze_step_result={
+                "verdicts": res.verdicts,
+                "missing_verdicts": res.missing_verdicts,
+                "invalid_verdicts": res.invalid_verdicts,
+            },
+            error=res.error,
+            scorer_id=scorer_id,
+        )
+
     def to_dict(self) -> dict[str, Any]:
         """Plain-dict form."""
         return {
@@ -120,6 +137,27 @@ def _message_text(content: Any) -> str:
     return ""
 
 
+def _text_of(value: Any, keys: Sequence[str], role: str) -> str | None:
+    """A string as is; a dict's first string under ``keys``; the last ``role`` message
+    with text."""
+    if value is None:
+        return None
+    if isinstance(value, str):
+        return value
+    if isinstance(value, Mapping):
+        for key in keys:
+            if isinstance(value.get(key), str):
+                return str(value[key])
+        return None
+    if _is_chat(value):
+        for msg in reversed(value):
+            if msg["role"] == role:
+                text = _message_text(msg["content"])
+                if text.strip():
+                    return text
+    return None
+
+
 def question_from_input(value: Any) -> str | None:
     """The question text of a run input: a string, a dict or chat messages.
 
@@ -128,22 +166,7 @@ def question_from_input(value: Any) -> str | None:
     >>> question_from_input([{"role": "user", "content": "Where is it?"}])
     'Where is it?'
     """
-    if value is None:
-        return None
-    if isinstance(value, str):
-        return value
-    if isinstance(value, Mapping):
-        for key in ("question", "input", "query", "user_input"):
-            if isinstance(value.get(key), str):
-                return str(value[key])
-        return None
-    if _is_chat(value):
-        for msg in reversed(value):
-            if msg["role"] == "user":
-                text = _message_text(msg["content"])
-                if text.strip():
-                    return text
-    return None
+    return _text_of(value, ("question", "input", "query", "user_input"), "user")
 
 
 def answer_from_output(value: Any) -> str | None:
@@ -155,22 +178,7 @@ def answer_from_output(value: Any) -> str | None:
     >>> answer_from_output({"answer": "On Pier 4.", "contexts": ["..."]})
     'On Pier 4.'
     """
-    if value is None:
-        return None
-    if isinstance(value, str):
-        return value
-    if isinstance(value, Mapping):
-        for key in ("answer", "output", "text", "response", "content"):
-            if isinstance(value.get(key), str):
-                return str(value[key])
-        return None
-    if _is_chat(value):
-        for msg in reversed(value):
-            if msg["role"] == "assistant":
-                text = _message_text(msg["content"])
-                if text.strip():
-                    return text
-    return None
+    return _text_of(value, ("answer", "output", "text", "response", "content"), "assistant")
 
 
 def contexts_from_output(input: Any, output: Any) -> list[str] | None:
@@ -335,38 +343,17 @@ class RagScorer:
             if self.metric != "faithfulness":
                 raise ValueError("context_extractor returned None and no static context was given")
             chunks = []
-        if self.metric == "context_recall":
-            return context_recall_plan(
-                question=question, ground_truth=truth, contexts=chunks, config=self.config
-            )
-        if self.metric == "context_precision":
-            return context_precision_plan(
-                question=question,
-                ground_truth=truth,
-                answer=answer,
-                contexts=chunks,
-                config=self.config,
-            )
-        return faithfulness_plan(
-            question=question, answer=answer, contexts=chunks, config=self.config
+        return metric_plan(
+            self.metric,
+            question=question,
+            answer=answer,
+            ground_truth=truth,
+            contexts=chunks,
+            config=self.config,
         )
 
     def _result(self, res: MetricResult, run_id: str) -> ScorerResult:
-        pre = None if self.metric == "context_precision" else {"claims": res.claims or []}
-        return ScorerResult(
-            score=res.score,
-            reason=res.reason,
-            run_id=run_id,
-            status=res.status,
-            preprocess_step_result=pre,
-            analyze_step_result={
-                "verdicts": res.verdicts,
-                "missing_verdicts": res.missing_verdicts,
-                "invalid_verdicts": res.invalid_verdicts,
-            },
-            error=res.error,
-            scorer_id=self.id,
-        )
+        return ScorerResult.from_metric(res, run_id=run_id, scorer_id=self.id)
 
     async def arun(
         self,

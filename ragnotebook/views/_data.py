@@ -25,14 +25,12 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ragnotebook.frame import SCORED_STATUSES, scored_metrics
+from ragnotebook.frame import SCORED_STATUSES, require_scored, scored_mask
 
 __all__ = [
     "METRIC_LABELS",
-    "SCORED_STATUSES",
     "chunk_texts",
     "fmt_score",
-    "require_scored",
     "roles",
     "row_names",
     "score_at",
@@ -54,42 +52,6 @@ _GUESS = {
     "contexts": ("contexts", "retrieved_contexts", "retrieval_context"),
     "ground_truth": ("ground_truth", "reference", "expected_output"),
 }
-
-
-def require_scored(df: Any) -> list[str]:
-    """The scored metrics of ``df``; raise if it is not a scored DataFrame.
-
-    Parameters
-    ----------
-    df : pandas.DataFrame
-
-    Returns
-    -------
-    list of str
-
-    Raises
-    ------
-    TypeError
-        If ``df`` is not a DataFrame.
-    ValueError
-        If it has no ragnotebook scores.
-
-    Examples
-    --------
-    >>> import pandas as pd
-    >>> require_scored(pd.DataFrame({"x": [1]}))
-    Traceback (most recent call last):
-    ...
-    ValueError: this frame has no ragnotebook scores; run e.g. df.rag.evaluate(...) first
-    """
-    if not isinstance(df, pd.DataFrame):
-        raise TypeError(f"expected a pandas DataFrame, got {type(df).__name__}")
-    metrics = scored_metrics(df)
-    if not metrics:
-        raise ValueError(
-            "this frame has no ragnotebook scores; run e.g. df.rag.evaluate(...) first"
-        )
-    return metrics
 
 
 def roles(df: pd.DataFrame) -> dict[str, str | None]:
@@ -230,11 +192,9 @@ def score_table(df: pd.DataFrame) -> pd.DataFrame:
     out: dict[str, Any] = {}
     for m in require_scored(df):
         score = pd.to_numeric(df[m], errors="coerce").astype("float64").to_numpy()
-        status = [_text(s) or "error" for s in df[f"{m}_status"].astype("object").tolist()]
         # a row whose status says "not measured" has no score, whatever the column holds
-        measured = np.array([s in SCORED_STATUSES for s in status], dtype=bool)
-        out[m] = np.where(measured, score, np.nan)
-        out[f"{m}_status"] = status
+        out[m] = np.where(scored_mask(df, m), score, np.nan)
+        out[f"{m}_status"] = [_text(s) or "error" for s in df[f"{m}_status"].astype("object")]
     return pd.DataFrame(out)
 
 

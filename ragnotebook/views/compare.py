@@ -20,56 +20,56 @@ True
 
 from __future__ import annotations
 
-import warnings
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from ragnotebook.views._data import (
-    METRIC_LABELS,
-    SCORED_STATUSES,
-    require_scored,
-    score_table,
-)
+from ragnotebook.comparison import Pairing, metric_stats, pair_rows, row_changes
+from ragnotebook.frame import require_scored
+from ragnotebook.views._data import METRIC_LABELS
 from ragnotebook.views._html import hover_lines, hover_text, plotly_text
 from ragnotebook.views._style import GREY, ORANGE, VERMILLION, check_theme, style_figure
 
 __all__ = ["compare", "compare_table"]
 
+#: Changes of the pairs scored in both frames (see :func:`ragnotebook.comparison.row_changes`).
+_BOTH_SCORED = ("better", "worse", "same")
 
-def _keyed(df: pd.DataFrame, on: str | None, side: str) -> pd.DataFrame:
-    table = score_table(df)
-    if on is None:
-        keys = pd.Series(df.index.tolist(), dtype="object")
-    elif on in df.columns:
-        keys = pd.Series(df[on].tolist(), dtype="object")
-    else:
-        raise KeyError(f"on={on!r} is not a column of frame {side}")
-    keep = keys.notna().to_numpy()
-    table, keys = table[keep], keys[keep]
-    if keys.duplicated().any():
-        warnings.warn(
-            f"{'the index' if on is None else repr(on)} repeats {int(keys.duplicated().sum())} "
-            f"value(s) in frame {side}; repeated values are paired in order of appearance",
-            UserWarning,
-            stacklevel=4,
-        )
-    # (value, occurrence) keys: repeated values pair first-with-first, second-with-second
-    occurrence = keys.groupby(keys.astype(str)).cumcount().tolist()
-    table.index = pd.Index(list(zip(keys.tolist(), occurrence, strict=True)), tupleize_cols=False)
-    return table
+#: The columns of :func:`compare_table`, from :func:`ragnotebook.comparison.metric_stats`.
+_TABLE_COLUMNS = {
+    "n_pairs": "n_pairs",
+    "mean_a": "mean_a",
+    "mean_b": "mean_b",
+    "mean_diff": "mean_diff",
+    "ci_low": "ci_low",
+    "ci_high": "ci_high",
+    "n_lost": "scored_only_a",
+    "n_gained": "scored_only_b",
+    "n_only_a": "unmatched_a",
+    "n_only_b": "unmatched_b",
+}
 
 
-def _pairs(
-    a: pd.DataFrame, b: pd.DataFrame, on: str | None
-) -> tuple[pd.DataFrame, pd.DataFrame, dict]:
-    ta, tb = _keyed(a, on, "A"), _keyed(b, on, "B")
-    common = ta.index.intersection(tb.index, sort=False)
-    if not len(common):
+def _paired(
+    a: pd.DataFrame, b: pd.DataFrame, on: str | None, n_boot: int, ci: float, seed: int
+) -> tuple[Pairing, pd.DataFrame]:
+    """Pair the rows and compute the table (pairing and statistics from ``ragnotebook.compare``)."""
+    if not 0 < ci < 1:
+        raise ValueError(f"ci must be between 0 and 1, got {ci}")
+    in_a, in_b = require_scored(a), require_scored(b)
+    pairing = pair_rows(a, b, on)
+    if not pairing.matched:
         raise ValueError(f"the two frames share no value of {on!r}")
-    extra = {"only_in_a": int(len(ta) - len(common)), "only_in_b": int(len(tb) - len(common))}
-    return ta.loc[common], tb.loc[common], extra
+    metrics = [m for m in in_a if m in in_b]
+    if not metrics:
+        raise ValueError("the two frames have no scored metric in common")
+    stats = pd.DataFrame(
+        [metric_stats(a, b, m, pairing, n_boot=n_boot, seed=seed, alpha=1 - ci) for m in metrics]
+    ).set_index("metric")
+    table = stats[list(_TABLE_COLUMNS)].rename(columns=_TABLE_COLUMNS)
+    table["coverage_flag"] = (stats["n_lost"] > 0) | (stats["n_gained"] > 0)
+    return pairing, table
 
 
 def compare_table(
@@ -88,8 +88,10 @@ def compare_table(
     a, b : pandas.DataFrame
         Two scored frames (A is the baseline).
     on : str or None, default "question"
-        Column pairing the rows, or ``None`` to pair by the index. Repeated values are
-        paired in order of appearance (first with first, ...), with a warning.
+        Column pairing the rows, or ``None`` to pair by the index. A role name that is
+        not a column is found as :func:`ragnotebook.compare` finds it. Repeated values
+        are paired in order of appearance (first with first, ...), with a warning;
+        rows with a missing value have no partner.
     n_boot : int, default 2000
         Bootstrap resamples of the pairs.
     ci : float, default 0.95
@@ -105,6 +107,8 @@ def compare_table(
         pairs), ``ci_low``, ``ci_high``, ``scored_only_a``, ``scored_only_b`` (pairs
         scored in one frame only), ``unmatched_a``, ``unmatched_b`` (rows with no
         partner), ``coverage_flag`` (True when any pair is scored in only one frame).
+        Pairing, bootstrap and coverage are those of :func:`ragnotebook.compare`
+        (its ``n_pairs``, ..., ``n_lost``, ``n_gained``, ``n_only_a``, ``n_only_b``).
 
     Raises
     ------
@@ -125,56 +129,7 @@ def compare_table(
     >>> int(row["n_pairs"]), float(row["mean_diff"]), bool(row["coverage_flag"])
     (2, 0.5, False)
     """
-    if not 0 < ci < 1:
-        raise ValueError(f"ci must be between 0 and 1, got {ci}")
-    return _stats(a, b, *_pairs(a, b, on), n_boot=n_boot, ci=ci, seed=seed)
-
-
-def _stats(
-    a: pd.DataFrame,
-    b: pd.DataFrame,
-    ta: pd.DataFrame,
-    tb: pd.DataFrame,
-    extra: dict,
-    *,
-    n_boot: int,
-    ci: float,
-    seed: int,
-) -> pd.DataFrame:
-    metrics = [m for m in require_scored(a) if m in require_scored(b)]
-    if not metrics:
-        raise ValueError("the two frames have no scored metric in common")
-    rng = np.random.default_rng(seed)
-    rows = []
-    for m in metrics:
-        ok_a = ta[f"{m}_status"].isin(SCORED_STATUSES).to_numpy() & ta[m].notna().to_numpy()
-        ok_b = tb[f"{m}_status"].isin(SCORED_STATUSES).to_numpy() & tb[m].notna().to_numpy()
-        both = ok_a & ok_b
-        va, vb = ta[m].to_numpy()[both], tb[m].to_numpy()[both]
-        diff = vb - va
-        lo = hi = float("nan")
-        if len(diff):
-            idx = rng.integers(0, len(diff), size=(n_boot, len(diff)))
-            boot = diff[idx].mean(axis=1)
-            lo, hi = np.quantile(boot, [(1 - ci) / 2, 1 - (1 - ci) / 2]).tolist()
-        only_a, only_b = int((ok_a & ~ok_b).sum()), int((ok_b & ~ok_a).sum())
-        rows.append(
-            {
-                "metric": m,
-                "n_pairs": int(both.sum()),
-                "mean_a": float(va.mean()) if len(va) else float("nan"),
-                "mean_b": float(vb.mean()) if len(vb) else float("nan"),
-                "mean_diff": float(diff.mean()) if len(diff) else float("nan"),
-                "ci_low": float(lo),
-                "ci_high": float(hi),
-                "scored_only_a": only_a,
-                "scored_only_b": only_b,
-                "unmatched_a": extra["only_in_a"],
-                "unmatched_b": extra["only_in_b"],
-                "coverage_flag": bool(only_a or only_b),
-            }
-        )
-    return pd.DataFrame(rows).set_index("metric")
+    return _paired(a, b, on, n_boot, ci, seed)[1]
 
 
 def compare(
@@ -226,10 +181,7 @@ def compare(
     import plotly.graph_objects as go
 
     check_theme(theme)
-    if not 0 < ci < 1:
-        raise ValueError(f"ci must be between 0 and 1, got {ci}")
-    ta, tb, extra = _pairs(a, b, on)
-    table = _stats(a, b, ta, tb, extra, n_boot=n_boot, ci=ci, seed=seed)
+    pairing, table = _paired(a, b, on, n_boot, ci, seed)
     la, lb = plotly_text(labels[0]), plotly_text(labels[1])
     ticks = []
     for m, row in table.iterrows():
@@ -241,19 +193,14 @@ def compare(
     xs, ys, hovers = [], [], []
     rng = np.random.default_rng(seed)
     for i, m in enumerate(table.index):
-        both = (
-            ta[f"{m}_status"].isin(SCORED_STATUSES).to_numpy()
-            & tb[f"{m}_status"].isin(SCORED_STATUSES).to_numpy()
-            & ta[m].notna().to_numpy()
-            & tb[m].notna().to_numpy()
-        )
-        keys = ta.index[both].tolist()
-        diff = tb[m].to_numpy()[both] - ta[m].to_numpy()[both]
-        xs += (i + rng.uniform(-0.25, 0.25, len(diff))).tolist()
-        ys += diff.tolist()
+        pairs = [r for r in row_changes(a, b, str(m), pairing) if r["change"] in _BOTH_SCORED]
+        xs += (i + rng.uniform(-0.25, 0.25, len(pairs))).tolist()
+        ys += [r["diff"] for r in pairs]
         hovers += [
-            hover_lines(hover_text(k[0], width=60, limit=160), f"{lb} − {la} = {d:+.2f}")
-            for k, d in zip(keys, diff, strict=True)
+            hover_lines(
+                hover_text(r["key"], width=60, limit=160), f"{lb} − {la} = {r['diff']:+.2f}"
+            )
+            for r in pairs
         ]
     fig = go.Figure()
     fig.add_trace(

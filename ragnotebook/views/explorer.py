@@ -26,10 +26,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ragnotebook.frame import require_scored
 from ragnotebook.scorers._common import STATUSES
 from ragnotebook.views._data import (
     METRIC_LABELS,
-    require_scored,
     row_names,
     score_at,
     score_table,

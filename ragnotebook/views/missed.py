@@ -17,7 +17,8 @@ import numpy as np
 import pandas as pd
 
 from ragnotebook import frame
-from ragnotebook.views._data import require_scored, row_names, text_values
+from ragnotebook.frame import require_scored
+from ragnotebook.views._data import row_names, text_values
 from ragnotebook.views._html import hover_lines, hover_text, plotly_text, shorten
 from ragnotebook.views._style import ORANGE, PURPLE, VERMILLION, check_theme, style_figure
 

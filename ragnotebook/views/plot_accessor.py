@@ -113,7 +113,7 @@ class PlotAccessor:
 
         return missed_claims(self._df, **kwargs)
 
-    def compare(self, other: pd.DataFrame, on: str = "question", **kwargs: Any) -> Any:
+    def compare(self, other: pd.DataFrame, on: str | None = "question", **kwargs: Any) -> Any:
         """Paired differences ``other - this`` per metric; see :func:`ragnotebook.views.compare.compare`.
 
         Parameters
@@ -121,7 +121,7 @@ class PlotAccessor:
         other : pandas.DataFrame
             The second scored frame (B); this frame is A.
         on : str, default "question"
-            Column pairing the rows.
+            Column pairing the rows (None: the index).
         **kwargs
             ``labels``, ``n_boot``, ``ci``, ``seed``, ``theme``.
 

@@ -22,7 +22,8 @@ import numpy as np
 import pandas as pd
 
 from ragnotebook import frame
-from ragnotebook.views._data import METRIC_LABELS, SCORED_STATUSES, require_scored, score_table
+from ragnotebook.frame import SCORED_STATUSES, require_scored
+from ragnotebook.views._data import METRIC_LABELS, score_table
 from ragnotebook.views._html import hover_lines, plotly_text, shorten
 from ragnotebook.views._style import (
     GROUP_COLORS,

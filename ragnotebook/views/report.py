@@ -30,7 +30,8 @@ import numpy as np
 import pandas as pd
 
 from ragnotebook._version import __version__
-from ragnotebook.views._data import METRIC_LABELS, require_scored, score_table
+from ragnotebook.frame import require_scored
+from ragnotebook.views._data import METRIC_LABELS, score_table
 from ragnotebook.views._detail import DETAIL_CSS
 from ragnotebook.views._html import escape, script_json
 from ragnotebook.views._style import apply_theme

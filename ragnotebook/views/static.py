@@ -25,9 +25,9 @@ import numpy as np
 import pandas as pd
 
 from ragnotebook import frame
+from ragnotebook.frame import require_scored
 from ragnotebook.views._data import (
     METRIC_LABELS,
-    require_scored,
     row_names,
     score_at,
     score_table,
