@@ -74,6 +74,8 @@ def lab_server_mb(timeout: float = 60.0) -> float | None:
         return None
     with tempfile.TemporaryDirectory() as tmp:
         cmd = [str(jupyter), "lab", "--no-browser", "--port=0", f"--ServerApp.root_dir={tmp}"]
+        if os.geteuid() == 0:  # containers often run as root; Binder does not
+            cmd.append("--allow-root")
         env = {**os.environ, "JUPYTER_RUNTIME_DIR": tmp}
         proc = subprocess.Popen(
             cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env, text=True
@@ -125,13 +127,11 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{'notebook':<36} {'kernel peak (MB)':>17} {'seconds':>8}")
         for r in results:
             print(f"{r['notebook']:<36} {r['kernel_peak_mb']:>17} {r['seconds']:>8}")
-        print(
-            f"largest kernel: {summary['largest_kernel_mb']} MB; runner (server stand-in): {runner_mb} MB"
-        )
-        print(
-            f"worst case, all five kernels open + runner: {summary['all_kernels_open_plus_runner_mb']} MB"
-        )
-    return 0 if summary["all_kernels_open_plus_runner_mb"] <= args.limit_mb else 1
+        print(f"largest kernel: {summary['largest_kernel_mb']} MB")
+        print(f"idle JupyterLab server: {server_mb} MB (runner process: {runner_mb} MB)")
+        print(f"largest kernel + server: {summary['one_kernel_plus_server_mb']} MB")
+        print(f"all five kernels open + server: {summary['all_kernels_open_plus_server_mb']} MB")
+    return 0 if summary["one_kernel_plus_server_mb"] <= args.limit_mb else 1
 
 
 if __name__ == "__main__":

@@ -12,7 +12,6 @@ from __future__ import annotations
 import math
 import os
 import time
-import warnings
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import partial
 from typing import Any
@@ -20,6 +19,7 @@ from typing import Any
 import pandas as pd
 
 from ragnotebook._version import __version__
+from ragnotebook._warn import warn_user
 from ragnotebook.engine import CANCELLED_MESSAGE, Engine, Job, run_sync
 from ragnotebook.intake import RagRow, read_rows
 from ragnotebook.judges import resolve_judge
@@ -46,9 +46,15 @@ METRICS: tuple[str, ...] = ("context_recall", "context_precision", "faithfulness
 
 #: Input roles each metric reads (``contexts`` may be absent: then every row has no context).
 _NEEDS: dict[str, tuple[str, ...]] = {
-    "context_recall": ("ground_truth",),
+    "context_recall": ("ground_truth", "contexts"),
     "context_precision": ("contexts",),
-    "faithfulness": ("answer",),
+    "faithfulness": ("answer", "contexts"),
+}
+#: Input roles each metric reads at all (ambiguity elsewhere is not the metric's concern).
+_READS: dict[str, tuple[str, ...]] = {
+    "context_recall": ("question", "ground_truth", "contexts"),
+    "context_precision": ("question", "ground_truth", "answer", "contexts"),
+    "faithfulness": ("question", "answer", "contexts"),
 }
 _ALIASES = {
     "recall": "context_recall",
@@ -96,8 +102,9 @@ def get_default_model() -> Any:
     -------
     str or Judge
         The value set by :func:`set_default_model`, else the ``RAGNOTEBOOK_MODEL``
-        environment variable, else ``"offline"`` (with a one-time notice that the
-        offline judge is a heuristic).
+        environment variable, else ``"offline"``. Scoring without ``model=`` uses
+        this and gives a one-time notice when it falls back to the offline judge
+        (a heuristic, not an LLM).
 
     Examples
     --------
@@ -105,23 +112,33 @@ def get_default_model() -> Any:
     >>> ragnotebook.set_default_model("offline"); ragnotebook.get_default_model()
     'offline'
     """
-    global _offline_notice_given
     if _default_model is not None:
         return _default_model
     env = os.environ.get("RAGNOTEBOOK_MODEL", "").strip()
-    if env:
-        return env
-    if not _offline_notice_given:
+    return env or "offline"
+
+
+def model_or_default(model: Any) -> Any:
+    """``model`` if given, else :func:`get_default_model`, with a one-time notice when
+    that falls back to the offline judge (the notice points at the caller's line)."""
+    global _offline_notice_given
+    if model is not None:
+        return model
+    chosen = get_default_model()
+    if (
+        chosen == "offline"
+        and _default_model is None
+        and not os.environ.get("RAGNOTEBOOK_MODEL", "").strip()
+        and not _offline_notice_given
+    ):
         _offline_notice_given = True
-        warnings.warn(
+        warn_user(
             "ragnotebook: no model given, using the offline judge (model='offline'). It is a "
             "deterministic word-overlap heuristic that needs no key or network, not an LLM. "
             "Pass model='openai/gpt-4o-mini' (or any litellm model), call "
-            "ragnotebook.set_default_model(...), or set RAGNOTEBOOK_MODEL.",
-            UserWarning,
-            stacklevel=4,
+            "ragnotebook.set_default_model(...), or set RAGNOTEBOOK_MODEL."
         )
-    return "offline"
+    return chosen
 
 
 def _resolve_cache(cache: Any, judge: Judge) -> Any:
@@ -239,11 +256,10 @@ class _Run:
             max_chunks_per_call=max_chunks_per_call,
         )
         self.config = config
-        required = sorted({role for m in names for role in _NEEDS[m]} - {"contexts"})
-        if "context_precision" in names or "context_recall" in names:
-            required = sorted({*required, "contexts"})
-        self.rows, self.columns = read_rows(df, columns, required=required)
-        chosen = get_default_model() if model is None else model
+        required = sorted({role for m in names for role in _NEEDS[m]})
+        roles = sorted({role for m in names for role in _READS[m]})
+        self.rows, self.columns = read_rows(df, columns, required=required, roles=roles)
+        chosen = model_or_default(model)
         options = dict(judge_options)
         engine_options = {k: options.pop(k) for k in _ENGINE_OPTIONS if k in options}
         self.judge: Judge = resolve_judge(chosen, **options)
@@ -281,13 +297,25 @@ def write_results(out: pd.DataFrame, column: str, results: Sequence[MetricResult
     out[f"{column}_error"] = pd.array([r.error for r in results], dtype="string")
 
 
+_SUFFIXES = ("reason", "verdicts", "status", "error")
+
+
 def build_frame(run: _Run) -> pd.DataFrame:
     """The scored copy of the input frame, with metadata in ``attrs``."""
     out = run.df.copy(deep=False)
     n = len(run.rows)
     results = run.engine.results
     interrupted = run.engine.stats.interrupted or len(results) < len(run.jobs)
+    scored_before = set((run.df.attrs.get("ragnotebook", {}) or {}).get("metrics", {}) or {})
     for m in run.metrics:
+        if m not in scored_before:
+            clash = [c for c in (m, *(f"{m}_{s}" for s in _SUFFIXES)) if c in out.columns]
+            if clash:
+                warn_user(
+                    f"ragnotebook: the frame already has column(s) {clash} that ragnotebook did "
+                    f"not write; the result frame replaces them with the {m} scores (the input "
+                    "frame is unchanged). Rename them to keep both."
+                )
         res = [
             results.get((pos, m)) or MetricResult.failed(m, CANCELLED_MESSAGE) for pos in range(n)
         ]
@@ -347,11 +375,9 @@ def _json_safe(value: Any) -> Any:
 def _interrupted(run: _Run) -> pd.DataFrame:
     run.bar.close()
     done = len(run.engine.results)
-    warnings.warn(
+    warn_user(
         f"ragnotebook: interrupted; {done} of {len(run.jobs)} row-metrics finished and are "
-        "kept; the others have status 'error' (cancelled).",
-        UserWarning,
-        stacklevel=3,
+        "kept; the others have status 'error' (cancelled)."
     )
     run.engine.stats.interrupted = True
     return run.frame()
@@ -396,7 +422,7 @@ _COMMON_DOC = """
         Judge calls in flight at once.
     progress : bool, default True
         Show a ``tqdm.auto`` progress bar (updated from the calling thread).
-    **options
+    **judge_options
         Engine options: ``cache`` (True: the default sqlite file under the user
         cache dir, or the ``RAGNOTEBOOK_CACHE`` environment variable; a path;
         or False), ``rpm`` / ``tpm`` (requests / tokens per minute),

@@ -187,11 +187,8 @@ def _read_json_records(path: Path) -> list[dict[str, Any]]:
 
 
 def _default_out() -> Path:
-    try:
-        import pyarrow  # noqa: F401
-    except ImportError:
-        return Path("ragnotebook_quickstart.jsonl")
-    return Path("ragnotebook_quickstart.parquet")
+    """JSON Lines whatever is installed, so the file name is predictable."""
+    return Path("ragnotebook_quickstart.jsonl")
 
 
 def _wrap(text: str, indent: str = "    ", width: int = 100) -> str:

@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ragnotebook.scorers._common import STATUSES
+from ragnotebook.scorers._common import STATUSES, is_blank
 
 __all__ = [
     "SCORED_STATUSES",
@@ -106,7 +106,9 @@ def scored_mask(df: pd.DataFrame, column: str) -> np.ndarray:
     -------
     numpy.ndarray of bool
         True where ``m_status`` is one of :data:`SCORED_STATUSES` and ``m`` is not
-        missing.
+        missing. For faithfulness, rows without an answer (the answer column in
+        ``attrs["ragnotebook"]["columns"]`` is missing or blank) are not scored: the
+        spec gives them 0 with status ``no_claims``, but that 0 is missing data.
 
     Examples
     --------
@@ -118,7 +120,20 @@ def scored_mask(df: pd.DataFrame, column: str) -> np.ndarray:
     """
     status = df[f"{column}_status"].astype("string")
     scores = pd.to_numeric(df[column], errors="coerce").astype("float64")
-    return status.isin(SCORED_STATUSES).fillna(False).to_numpy(bool) & scores.notna().to_numpy()
+    mask = status.isin(SCORED_STATUSES).fillna(False).to_numpy(bool) & scores.notna().to_numpy()
+    if column == "faithfulness":
+        # the spec gives a missing answer 0 with status no_claims; that 0 is missing data,
+        # not a measurement (a refusal, which also has no claims, stays in the mean)
+        answer_col = ((df.attrs.get("ragnotebook", {}) or {}).get("columns", {}) or {}).get(
+            "answer"
+        )
+        if answer_col is not None and answer_col in df.columns:
+            answers = df[answer_col]
+            blank = answers.isna().to_numpy() | answers.map(
+                lambda a: isinstance(a, str) and is_blank(a)
+            ).to_numpy(bool)
+            mask &= ~blank
+    return mask
 
 
 def claims(df: pd.DataFrame) -> pd.DataFrame:
@@ -238,8 +253,9 @@ def summary(df: pd.DataFrame) -> pd.DataFrame:
 
     Rows with status ``ok``, ``no_context`` or ``no_claims`` are scored (their 0
     is a measurement); ``no_ground_truth``, ``no_reference`` and ``error`` rows
-    are not, and never silently enter or leave the mean: the ``scored`` column
-    shows ``n_scored/n_total``.
+    are not, nor are faithfulness rows that have no answer at all (see
+    :func:`scored_mask`). Nothing silently enters or leaves the mean: the
+    ``scored`` column shows ``n_scored/n_total``.
 
     Parameters
     ----------

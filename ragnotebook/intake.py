@@ -28,13 +28,14 @@ from __future__ import annotations
 import ast
 import json
 import math
-import warnings
 from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
 import numpy as np
 import pandas as pd
+
+from ragnotebook._warn import warn_user
 
 __all__ = [
     "ALIASES",
@@ -124,15 +125,13 @@ class ContextParseState:
     parsed_rows: int = 0
     first_row: Hashable | None = None
 
-    def warn(self, column: Hashable, *, stacklevel: int = 2) -> None:
+    def warn(self, column: Hashable) -> None:
         """Raise one :class:`UserWarning` summarising the parsed cells, if any.
 
         Parameters
         ----------
         column : Hashable
             The contexts column the cells came from, named in the message.
-        stacklevel : int, default 2
-            Passed on to :func:`warnings.warn`.
 
         Returns
         -------
@@ -157,13 +156,11 @@ class ContextParseState:
             return
         n = self.parsed_rows
         rows = "1 row" if n == 1 else f"{n} rows"
-        warnings.warn(
-            f"{rows}' contexts in column {column!r} (first: row {self.first_row!r}) were "
-            "strings holding a list and were parsed into chunks. This usually means the "
-            "frame was read back from CSV; store contexts as lists of strings (JSONL or "
-            "Parquet keep them) to avoid the guesswork.",
-            UserWarning,
-            stacklevel=stacklevel,
+        warn_user(
+            f"the contexts of {rows} in column {column!r} (first: row {self.first_row!r}) "
+            "were strings holding a list and were parsed into chunks. This usually means "
+            "the frame was read back from CSV; store contexts as lists of strings (JSONL or "
+            "Parquet keep them) to avoid the guesswork."
         )
 
 
@@ -199,6 +196,7 @@ def resolve_columns(
     columns: Mapping[str, str | None] | None = None,
     *,
     required: Iterable[str] = (),
+    roles: Iterable[str] | None = None,
 ) -> dict[str, str | None]:
     """Decide which frame column plays each role.
 
@@ -212,6 +210,9 @@ def resolve_columns(
         detection off for it (the role gets no column).
     required : Iterable[str], default ()
         Roles that must end up with a column.
+    roles : Iterable[str], optional
+        Only detect these roles (the others get ``None`` unless mapped), so that an
+        ambiguity in a column the caller does not use is not an error. Default: all.
 
     Returns
     -------
@@ -256,8 +257,12 @@ def resolve_columns(
 
     claimed = {col for col in explicit.values() if col is not None}
     unique_columns = list(dict.fromkeys(df.columns))  # duplicates are reported below
+    wanted = set(ROLES if roles is None else roles) | set(required)
     for role in ROLES:
         if role in result:
+            continue
+        if role not in wanted:
+            result[role] = None
             continue
         aliases = ALIASES[role]
         candidates = [
@@ -424,7 +429,7 @@ def normalize_contexts(
             return [str(value)]
         if warn_state is None:
             one = ContextParseState(parsed_rows=1, first_row=row)
-            one.warn(column, stacklevel=3)
+            one.warn(column)
         else:
             if warn_state.parsed_rows == 0:
                 warn_state.first_row = row
@@ -458,6 +463,7 @@ def read_rows(
     columns: Mapping[str, str | None] | None = None,
     *,
     required: Iterable[str] = (),
+    roles: Iterable[str] | None = None,
 ) -> tuple[list[RagRow], dict[str, str | None]]:
     """Turn a frame into one :class:`RagRow` per row, in frame order.
 
@@ -470,6 +476,8 @@ def read_rows(
     required : Iterable[str], default ()
         Roles that must have a column.
 
+    roles : Iterable[str], optional
+        Only these roles are detected (see :func:`resolve_columns`).
     Returns
     -------
     rows : list of RagRow
@@ -510,7 +518,7 @@ def read_rows(
     """
     if not isinstance(df, pd.DataFrame):
         raise TypeError(f"expected a pandas DataFrame, got {type(df).__name__}")
-    mapping = resolve_columns(df, columns, required=required)
+    mapping = resolve_columns(df, columns, required=required, roles=roles)
     n = len(df)
     labels = df.index.tolist()
 
@@ -552,5 +560,5 @@ def read_rows(
             )
         )
     if state.parsed_rows:
-        state.warn(c_col, stacklevel=3)
+        state.warn(c_col)
     return rows, mapping

@@ -696,3 +696,38 @@ def has_negation(text: str, lang: str | None = None) -> int:
         if w in _NEG_WORDS or w.endswith("n't"):
             count += 1
     return count
+
+
+_REFUSAL = re.compile(
+    r"^\W*(i'?m |i am |we are |we're )?(so )?sorry\b"
+    r"|^\W*(unfortunately,? )?i (could ?n[o']t|can ?n[o']t|cannot|was unable to|am unable to|"
+    r"do ?n[o']t have enough)\b.*\b(find|answer|locate|determine|provide|information)"
+    r"|^\W*i do ?n[o']t know\b"
+    r"|\bthe ((provided|given|above|retrieved) )?(documents?|context|passages?|texts?|sources?|"
+    r"information) (do(es)? ?n[o']t|did ?n[o']t|do(es)? not) (contain|mention|include|provide|say|"
+    r"specify|state)\b"
+    r"|\bunable to answer\b"
+    r"|(抱歉|对不起|无法回答|没有找到|未提及|申し訳|見つかりません|記載されていません|分かりません|"
+    r"죄송|찾을 수 없|언급되어 있지 않|알 수 없)",
+    re.IGNORECASE,
+)
+
+
+def is_refusal(sentence: str) -> bool:
+    """Whether a sentence only declines to answer or says the sources lack the answer.
+
+    Such sentences carry no claim about the world; the offline judge drops them from
+    an answer's claims, so a pure refusal has no claims (status ``no_claims``).
+
+    Examples
+    --------
+    >>> is_refusal("Sorry, I could not find that in the provided documents.")
+    True
+    >>> is_refusal("The provided passages do not mention the opening year.")
+    True
+    >>> is_refusal("The museum opened in 1998.")
+    False
+    >>> is_refusal("抱歉，我无法回答这个问题。")
+    True
+    """
+    return bool(_REFUSAL.search(sentence))

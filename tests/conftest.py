@@ -31,3 +31,28 @@ def llm_server():
         yield server
     finally:
         server.stop()
+
+
+def pytest_sessionfinish(session, exitstatus):
+    """Finalise what the tests left behind while the interpreter is still whole.
+
+    litellm's background logging worker leaves a coroutine waiting on a queue of
+    each event loop it ran on; the tests close many loops. Collected at interpreter
+    shutdown, those coroutines crashed CPython 3.11 (a segfault after all tests had
+    passed); collecting them here, with every module still alive, is harmless.
+    """
+    import gc
+    import sys
+
+    logging_worker = sys.modules.get("litellm.litellm_core_utils.logging_worker")
+    worker = getattr(logging_worker, "GLOBAL_LOGGING_WORKER", None)
+    if worker is not None:
+        # drop the worker's references to tasks of loops the tests have closed
+        for name in ("_worker_task", "_queue", "_sem", "_bound_loop", "_timeout_summary_task"):
+            if hasattr(worker, name):
+                setattr(worker, name, None)
+        for name in ("_running_tasks", "_overflow_tasks", "_dequeued_tasks", "_pending_enqueues"):
+            container = getattr(worker, name, None)
+            if hasattr(container, "clear"):
+                container.clear()
+    gc.collect()

@@ -207,3 +207,61 @@ def test_case10_duplicate_labels_kept_separate_and_order_independent():
     out2 = rn.faithfulness(shuffled, model="offline", progress=False)
     assert out2["answer"].tolist() == ["5.", "6.", "4."]
     assert out2["faithfulness"].tolist() == [0.0, 1.0, 1.0]
+
+
+def test_offline_refusal_has_no_claims():
+    df = frame(
+        question=["What is the fee?"],
+        contexts=[["The fee is 12 dollars."]],
+        answer=["Sorry, I could not find that in the provided documents."],
+    )
+    out = rn.faithfulness(df, model="offline", progress=False)
+    assert (out.loc[0, "faithfulness"], out.loc[0, "faithfulness_status"]) == (0.0, "no_claims")
+
+
+def test_missing_answers_do_not_enter_the_faithfulness_mean():
+    df = frame(
+        question=["q1", "q2", "q3"],
+        answer=["The fee is 12 dollars.", None, "Sorry, I could not find that."],
+        contexts=[["The fee is 12 dollars."]] * 3,
+    )
+    out = rn.faithfulness(df, model="offline", progress=False)
+    assert out["faithfulness_status"].tolist() == ["ok", "no_claims", "no_claims"]
+    s = rn.summary(out)
+    # the missing answer is counted but not averaged; the refusal is a measured 0
+    assert s.loc["faithfulness", "scored"] == "2/3"
+    assert s.loc["faithfulness", "mean"] == 0.5
+
+
+def test_faithfulness_needs_a_contexts_column():
+    df = frame(question=["Q?"], answer=["The sky is blue."], context=[["The sky is blue."]])
+    with pytest.raises(ValueError, match="'contexts' role"):
+        rn.faithfulness(df, model="offline", progress=False)
+
+
+def test_recall_ignores_ambiguous_answer_columns():
+    df = frame(
+        question=["Q?"],
+        answer=["a"],
+        response=["b"],
+        contexts=[["The sky is blue."]],
+        ground_truth=["The sky is blue."],
+    )
+    assert rn.context_recall(df, model="offline", progress=False).loc[0, "context_recall"] == 1.0
+    with pytest.raises(ValueError, match="'answer' and 'response'"):
+        rn.faithfulness(df, model="offline", progress=False)
+
+
+def test_overwriting_a_users_column_warns():
+    df = frame(
+        question=["Q?"],
+        answer=["The sky is blue."],
+        contexts=[["The sky is blue."]],
+        faithfulness=[0.3],
+    )
+    with pytest.warns(UserWarning, match="already has column"):
+        out = rn.faithfulness(df, model="offline", progress=False)
+    assert out.loc[0, "faithfulness"] == 1.0
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        out.rag.faithfulness(model="offline", progress=False)  # re-scoring our own columns

@@ -198,7 +198,7 @@ def test_contexts_blank_chunks_are_kept() -> None:
 
 
 def test_contexts_string_without_state_warns_immediately() -> None:
-    with pytest.warns(UserWarning, match="1 row' contexts"):
+    with pytest.warns(UserWarning, match="contexts of 1 row"):
         assert _ctx('["a"]') == ["a"]
 
 
@@ -362,7 +362,7 @@ def test_read_rows_from_csv_parses_list_strings_with_one_warning(tmp_path) -> No
     user_warnings = [w for w in caught if issubclass(w.category, UserWarning)]
     assert len(user_warnings) == 1
     text = str(user_warnings[0].message)
-    assert "3 rows' contexts" in text and "'retrieved_contexts'" in text
+    assert "contexts of 3 rows" in text and "'retrieved_contexts'" in text
 
 
 def test_read_rows_without_list_strings_does_not_warn() -> None:

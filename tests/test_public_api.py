@@ -5,6 +5,7 @@ import json
 import os
 import subprocess
 import sys
+import warnings
 from pathlib import Path
 
 import pandas as pd
@@ -155,8 +156,13 @@ def test_default_model_precedence(monkeypatch):
     monkeypatch.setattr(rn.api, "_default_model", None)
     monkeypatch.setattr(rn.api, "_offline_notice_given", False)
     monkeypatch.delenv("RAGNOTEBOOK_MODEL", raising=False)
-    with pytest.warns(UserWarning, match="offline judge"):
-        assert rn.get_default_model() == "offline"
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert rn.get_default_model() == "offline"  # a getter: no side effect
+    df = pd.DataFrame({"question": ["q"], "answer": ["a."], "contexts": [["a."]]})
+    with pytest.warns(UserWarning, match="offline judge") as caught:
+        rn.faithfulness(df, progress=False)
+    assert caught[0].filename == __file__  # the notice points at the caller's line
     monkeypatch.setenv("RAGNOTEBOOK_MODEL", "openai/gpt-4o-mini")
     assert rn.get_default_model() == "openai/gpt-4o-mini"
     rn.set_default_model("offline")

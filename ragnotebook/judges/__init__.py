@@ -48,8 +48,9 @@ def resolve_judge(model: Any, **options: Any) -> Judge:
 
             if options:
                 raise TypeError(
-                    f"the offline judge takes no options, got {sorted(options)}; "
-                    "api_base, api_key and the like only apply to LLM models"
+                    f"unknown option(s) {sorted(options)}: the offline judge takes no options, "
+                    "and these are not scoring or engine options either (check the spelling); "
+                    "api_base, api_key, temperature and the like only apply to LLM models"
                 )
             return OfflineJudge()
         from ragnotebook.judges.llm import LiteLLMJudge

@@ -37,6 +37,7 @@ from ragnotebook.text import (
     detect_language,
     has_negation,
     is_cjk,
+    is_refusal,
     normalize,
     numbers,
     split_claims,
@@ -266,7 +267,10 @@ class OfflineJudge:
         ['Ok.']
         """
         if task.kind == "extract_claims":
-            return Claims(claims=split_claims(task.text or ""))
+            claims = split_claims(task.text or "")
+            if task.source == "answer":
+                claims = [c for c in claims if not is_refusal(c)]
+            return Claims(claims=claims)
         if task.kind == "verify_claims":
             return Verdicts(verdicts=self._verify(task, allow_no=True))
         if task.kind == "attribute_claims":

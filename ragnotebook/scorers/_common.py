@@ -453,9 +453,18 @@ def finish(
     )
 
 
+_INVISIBLE = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u2060\ufeff\u00ad"))
+
+
 def is_blank(text: str | None) -> bool:
-    """True for None or a string of only whitespace."""
-    return text is None or not str(text).strip()
+    """True for None or a string of only whitespace and invisible characters.
+
+    Examples
+    --------
+    >>> is_blank(None), is_blank(" " + chr(0x200B) + chr(10)), is_blank("x")
+    (True, True, False)
+    """
+    return text is None or not str(text).translate(_INVISIBLE).strip()
 
 
 def clean_claims(claims: Sequence[str]) -> list[str]:

@@ -306,9 +306,9 @@ class RagScorer:
             max_chunks_per_call=max_chunks_per_call,
         )
         if model is None:
-            from ragnotebook.api import get_default_model
+            from ragnotebook.api import model_or_default
 
-            model = get_default_model()
+            model = model_or_default(None)
         self.judge: Judge = resolve_judge(model, **dict(judge_options))
 
     def __repr__(self) -> str:

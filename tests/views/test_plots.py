@@ -124,10 +124,10 @@ def test_scores_keep_statuses_apart(scored):
     faith = {t.name: sum(t.y) for t in by_axis["x3"]}
     # rows without ground truth never enter the recall histogram (not folded into 0)
     assert recall == {"ok": status["context_recall"]["ok"]}
-    assert faith == {"ok": status["faithfulness"]["ok"], "no claims": 16}
-    no_claims = next(t for t in by_axis["x3"] if t.name == "no claims")
-    assert list(no_claims.y) == [16] + [0] * 9
-    assert no_claims.marker.color == STATUS_COLORS["no_claims"]
+    # the 16 HotpotQA rows have no answer: counted by status, never scored as 0
+    assert faith == {"ok": status["faithfulness"]["ok"]}
+    counts = [t for t in fig.data if t.name == "rows by status" and t.xaxis == "x6"]
+    assert dict(zip(counts[0].x, counts[0].y, strict=True))["no claims"] == 16
     # bottom row: every row by status, including unscored ones
     recall_status = next(t for t in fig.data if t.name == "rows by status" and t.xaxis == "x4")
     assert list(recall_status.x) == ["ok", "no ground truth"]
@@ -135,8 +135,19 @@ def test_scores_keep_statuses_apart(scored):
     assert "(not scored)" in recall_status.hovertext[1]
     # legend shows each status once
     legend = [t.name for t in fig.data if t.showlegend is not False]
-    assert legend == ["ok", "no claims"]
+    assert legend == ["ok"]  # no measured no_claims row in the sample: no such trace
     assert fig.layout.xaxis.title.text == "score (0–1)"
+
+
+def test_scores_show_a_measured_zero_apart(scored):
+    refusal = scored.copy()
+    answer = refusal.attrs["ragnotebook"]["columns"]["answer"]
+    hotpot = refusal[answer].isna()
+    refusal.loc[hotpot, answer] = "Sorry, I could not find that in the provided documents."
+    fig = scores(refusal, metrics=["faithfulness"])
+    no_claims = next(t for t in fig.data if t.name == "no claims")
+    assert list(no_claims.y) == [16] + [0] * 9  # a refusal is a real 0, shown in its own colour
+    assert no_claims.marker.color == STATUS_COLORS["no_claims"]
 
 
 def test_scores_bins_and_values(precision_frame):
@@ -224,8 +235,8 @@ def test_compare_table_paired_differences_and_ci(scored):
     worse["faithfulness"] = worse["faithfulness"] * 0.5
     t = compare_table(scored, worse, on=None, n_boot=500, seed=3)
     row = t.loc["faithfulness"]
-    a = scored.loc[scored.faithfulness_status.isin(["ok", "no_claims"]), "faithfulness"]
-    assert row["n_pairs"] == 48
+    a = scored.loc[scored.faithfulness_status.eq("ok"), "faithfulness"]
+    assert row["n_pairs"] == 32  # the 16 rows without an answer are not scored
     assert row["mean_diff"] == pytest.approx(-a.astype(float).mean() / 2)
     assert row["ci_low"] <= row["mean_diff"] <= row["ci_high"]
     assert not row["coverage_flag"]
