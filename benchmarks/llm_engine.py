@@ -211,7 +211,6 @@ async def _httpx_rate(url: str, bodies: list[dict[str, object]], concurrency: in
 
 def bench_overhead(rows: int) -> list[tuple[str, str, str, str]]:
     from ragnotebook import prompts
-    from ragnotebook.tasks import Task
 
     df = load_rows(rows)
     df = df[df["answer"].notna()].reset_index(drop=True)
@@ -220,16 +219,11 @@ def bench_overhead(rows: int) -> list[tuple[str, str, str, str]]:
         out, wall = run(df, srv.url, metrics=("faithfulness",))
         calls = totals(out, "calls")
         ours = calls / wall
-        bodies = [
-            {
-                "model": "test-model",
-                "messages": prompts.render(
-                    Task("extract_claims", "faithfulness", question=q, text=a, source="answer")
-                ),
-            }
-            for q, a in zip(df["question"], df["answer"], strict=True)
-        ]
-        bodies = (bodies * 2)[:calls]
+        # the same requests ragnotebook sent: record the tasks of the same run with a
+        # scripted judge that answers like the offline judge (as the server does)
+        recorder = rn.MockJudge(fallback=rn.OfflineJudge())
+        rn.evaluate(df, metrics=("faithfulness",), model=recorder, progress=False)
+        bodies = [{"model": "test-model", "messages": prompts.render(t)} for t in recorder.tasks]
         bare = asyncio.run(_httpx_rate(srv.url, bodies, 16))
         raw_litellm = asyncio.run(_litellm_rate(srv.url, bodies, 16))
     ratio = ours / bare

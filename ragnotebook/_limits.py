@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
 import time
+from collections import deque
 from typing import Any
 
 from ragnotebook.judges.base import JudgeError
@@ -53,27 +55,42 @@ class AdaptiveLimiter:
         self.cooldown = cooldown
         self._successes = 0
         self._last_decrease = -1e9
-        self._cond: asyncio.Condition | None = None
+        # waiters in arrival order; a release hands its slot to exactly one of them, so a
+        # queue of thousands of waiting calls costs O(1) per release (no thundering herd)
+        self._waiters: deque[asyncio.Future[None]] = deque()
 
-    def _condition(self) -> asyncio.Condition:
-        if self._cond is None:
-            self._cond = asyncio.Condition()
-        return self._cond
+    def _take(self) -> None:
+        self.in_flight += 1
+        self.max_in_flight = max(self.max_in_flight, self.in_flight)
+
+    def _wake(self) -> None:
+        while self._waiters and self.in_flight < self.limit:
+            waiter = self._waiters.popleft()
+            if not waiter.done():
+                self._take()
+                waiter.set_result(None)
 
     async def acquire(self) -> None:
-        """Wait for a free slot under the current limit."""
-        cond = self._condition()
-        async with cond:
-            await cond.wait_for(lambda: self.in_flight < self.limit)
-            self.in_flight += 1
-            self.max_in_flight = max(self.max_in_flight, self.in_flight)
+        """Wait for a free slot under the current limit (first come, first served)."""
+        if self.in_flight < self.limit and not self._waiters:
+            self._take()
+            return
+        waiter: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._waiters.append(waiter)
+        try:
+            await waiter
+        except asyncio.CancelledError:
+            if waiter.done() and not waiter.cancelled():
+                self.release()  # the slot was granted just as the caller was cancelled
+            else:
+                with contextlib.suppress(ValueError):
+                    self._waiters.remove(waiter)
+            raise
 
-    async def release(self) -> None:
-        """Free a slot."""
-        cond = self._condition()
-        async with cond:
-            self.in_flight -= 1
-            cond.notify_all()
+    def release(self) -> None:
+        """Free a slot and hand it to the longest-waiting caller, if any."""
+        self.in_flight -= 1
+        self._wake()
 
     def on_rate_limited(self) -> None:
         """Multiplicative decrease (halve), at most once per cooldown."""
@@ -86,7 +103,7 @@ class AdaptiveLimiter:
     def on_success(self) -> None:
         """Additive increase: +1 after ``limit`` successes, up to ``maximum``.
 
-        Waiters see the larger limit at the next release (every release notifies).
+        A raised limit lets waiting calls start at once.
         """
         if self.limit >= self.maximum:
             return
@@ -94,6 +111,7 @@ class AdaptiveLimiter:
         if self._successes >= self.limit:
             self._successes = 0
             self.limit += 1
+            self._wake()
 
 
 class RetryPolicy:

@@ -438,7 +438,7 @@ class Engine:
                 self.auth_failure = exc
             raise
         finally:
-            await limiter.release()
+            limiter.release()
         limiter.on_success()
         return result
 

@@ -150,3 +150,31 @@ def test_rpm_limit_paces_calls(rpm):
     judge = rn.MockJudge(extract_claims=lambda t: ["c"], verify_claims=lambda t: ["yes"])
     out = run(rows(3), judge, rpm=rpm)
     assert (out["faithfulness_status"] == "ok").all()
+
+
+def test_limiter_hands_slots_over_in_order_and_survives_cancellation():
+    async def main():
+        lim = AdaptiveLimiter(2)
+        order = []
+
+        async def worker(k, hold):
+            await lim.acquire()
+            order.append(k)
+            try:
+                await asyncio.sleep(hold)
+            finally:
+                lim.release()
+
+        tasks = [asyncio.ensure_future(worker(k, 0.01)) for k in range(6)]
+        victim = asyncio.ensure_future(worker("cancelled", 0.01))
+        await asyncio.sleep(0)
+        victim.cancel()
+        await asyncio.gather(*tasks)
+        assert order == [0, 1, 2, 3, 4, 5]
+        assert (lim.in_flight, lim.max_in_flight) == (0, 2)
+        lim.on_rate_limited()
+        assert lim.limit == 1
+        await asyncio.gather(*(worker(k, 0) for k in range(3)))
+        assert lim.in_flight == 0
+
+    asyncio.run(main())
