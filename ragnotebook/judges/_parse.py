@@ -177,6 +177,16 @@ def parse_reply(text: str | None, model: type[BaseModel]) -> BaseModel:
         raise JudgeError(
             "the judge returned empty content", code="empty_content", retryable=True, raw=text
         )
+    stripped = text.strip()
+    if stripped.startswith("{") and stripped.endswith("}") and "<think" not in stripped:
+        # the common case, a bare JSON object: the C JSON parser reads it without the
+        # character-by-character scan below; anything else takes the lenient path
+        try:
+            fast = _coerce(json.loads(stripped), model)
+        except ValueError:
+            fast = None
+        if fast is not None:
+            return fast
     cleaned = _strip_thinking(text)
     if not cleaned:
         raise JudgeError(
