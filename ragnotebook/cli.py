@@ -120,7 +120,7 @@ def _write_frame(df: Any, out: Path) -> Path:
     return out
 
 
-def read_table(path: Path) -> Any:
+def read_table(path: Path | str) -> Any:
     """Read a CSV, JSON Lines (``.jsonl``/``.ndjson``; ``.json``: lines or one array) or
     Parquet file into a DataFrame.
 
@@ -133,6 +133,7 @@ def read_table(path: Path) -> Any:
     DataError
         For a missing or unreadable file, or an unknown suffix.
     """
+    path = Path(path)
     import pandas as pd
 
     if not path.exists():
@@ -383,7 +384,11 @@ def check_thresholds(
         if m in thresholds:
             t = thresholds[m]
             if math.isnan(mean) or mean < t:
-                msg = f"{m}: mean {mean:.3f} < {t:g}"
+                msg = (
+                    f"{m}: no row was scored, so the mean cannot reach {t:g}"
+                    if math.isnan(mean)
+                    else f"{m}: mean {mean:.3f} < {t:g}"
+                )
                 failures.append(msg)
                 print(f"FAIL {msg}")
             else:

@@ -277,6 +277,7 @@ def estimate(
     reference: str = "auto",
     max_chunks_per_call: int = 20,
     completion_tokens_per_item: int = 40,
+    **options: Any,
 ) -> pd.DataFrame:
     """Predict judge calls, tokens and USD cost per metric, without calling any judge.
 
@@ -301,6 +302,10 @@ def estimate(
         Chunks per context-precision call.
     completion_tokens_per_item : int, default 40
         Expected reply tokens per claim or verdict (an explanation counts two).
+    **options
+        Accepted so that the keyword arguments of an :func:`ragnotebook.evaluate`
+        call (``api_base``, ``api_key``, ``cache``, ``concurrency``, ...) can be
+        passed unchanged; they do not change the estimate, and nothing is sent.
 
     Returns
     -------

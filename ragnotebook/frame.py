@@ -93,6 +93,20 @@ def require_scored(df: Any, metrics: list[str] | None = None) -> list[str]:
     return present if metrics is None else [m for m in metrics if m in present]
 
 
+def _answer_column(df: pd.DataFrame) -> str | None:
+    """The answer column: from the run metadata, else (a frame read back from JSONL or
+    CSV has no ``attrs``) by the usual names; None when there is none or it is ambiguous."""
+    mapped = ((df.attrs.get("ragnotebook", {}) or {}).get("columns", {}) or {}).get("answer")
+    if mapped is not None:
+        return mapped if mapped in df.columns else None
+    from ragnotebook.intake import resolve_columns
+
+    try:
+        return resolve_columns(df, roles=("answer",))["answer"]
+    except ValueError:
+        return None
+
+
 def scored_mask(df: pd.DataFrame, column: str) -> np.ndarray:
     """Rows whose score in ``column`` is a measurement: a number with a scored status.
 
@@ -106,8 +120,9 @@ def scored_mask(df: pd.DataFrame, column: str) -> np.ndarray:
     -------
     numpy.ndarray of bool
         True where ``m_status`` is one of :data:`SCORED_STATUSES` and ``m`` is not
-        missing. For faithfulness, rows without an answer (the answer column in
-        ``attrs["ragnotebook"]["columns"]`` is missing or blank) are not scored: the
+        missing. For faithfulness, rows without an answer (missing or blank in the
+        answer column, found through ``attrs["ragnotebook"]["columns"]`` or, for a
+        frame read back from a file, by the usual column names) are not scored: the
         spec gives them 0 with status ``no_claims``, but that 0 is missing data.
 
     Examples
@@ -124,10 +139,8 @@ def scored_mask(df: pd.DataFrame, column: str) -> np.ndarray:
     if column == "faithfulness":
         # the spec gives a missing answer 0 with status no_claims; that 0 is missing data,
         # not a measurement (a refusal, which also has no claims, stays in the mean)
-        answer_col = ((df.attrs.get("ragnotebook", {}) or {}).get("columns", {}) or {}).get(
-            "answer"
-        )
-        if answer_col is not None and answer_col in df.columns:
+        answer_col = _answer_column(df)
+        if answer_col is not None:
             answers = df[answer_col]
             blank = answers.isna().to_numpy() | answers.map(
                 lambda a: isinstance(a, str) and is_blank(a)

@@ -265,3 +265,23 @@ def test_overwriting_a_users_column_warns():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         out.rag.faithfulness(model="offline", progress=False)  # re-scoring our own columns
+
+
+def test_scored_file_read_back_without_attrs_keeps_the_same_mean(tmp_path):
+    df = frame(
+        question=["q1", "q2"],
+        answer=["The fee is 12 dollars.", None],
+        contexts=[["The fee is 12 dollars."]] * 2,
+    )
+    out = rn.faithfulness(df, model="offline", progress=False)
+    path = tmp_path / "scored.jsonl"
+    out.to_json(path, orient="records", lines=True)
+    back = pd.read_json(path, lines=True)
+    assert not back.attrs
+    assert rn.summary(back).loc["faithfulness", "scored"] == "1/2"
+
+
+def test_estimate_accepts_the_same_options_as_evaluate():
+    df = frame(question=["q"], answer=["a."], contexts=[["a."]], ground_truth=["a."])
+    est = rn.estimate(df, model="openai/gpt-4o-mini", api_base="http://127.0.0.1:1/v1")
+    assert est.loc["total", "calls"] == 5

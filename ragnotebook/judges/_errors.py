@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import email.utils
 import math
+import re
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -135,6 +136,13 @@ def _is_bad_request(exc: BaseException, info: _ErrorInfo) -> bool:
     return info.status in (400, 422) or name in ("BadRequestError", "UnsupportedParamsError")
 
 
+#: How clients say no API key was configured at all (no request was sent): permanent.
+_MISSING_KEY = re.compile(
+    r"missing credentials|api_key client option must be set|no api key provided|"
+    r"api key (is )?(required|missing|not (set|found))"
+)
+
+
 def _map_error(exc: BaseException, redact: Any) -> JudgeError:
     """Translate a litellm/OpenAI/httpx exception into a JudgeError with a code."""
     info = _error_info(exc)
@@ -143,7 +151,7 @@ def _map_error(exc: BaseException, redact: Any) -> JudgeError:
     status = info.status
     if _is_context_error(exc, info):
         return JudgeError(message, code="context_too_long")
-    if name == "AuthenticationError" or status == 401:
+    if name == "AuthenticationError" or status == 401 or _MISSING_KEY.search(info.lower):
         return JudgeError(message, code="auth_error")
     if name == "PermissionDeniedError" or status == 403:
         return JudgeError(message, code="auth_error")

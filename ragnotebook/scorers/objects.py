@@ -200,7 +200,9 @@ def contexts_from_output(input: Any, output: Any) -> list[str] | None:
     Returns
     -------
     list of str or None
-        None when the shape is not recognised (so a static context applies).
+        None when the shape is not recognised or holds no tool result (so a static
+        context applies). A tool result that is a list (or a JSON array in a string)
+        gives one chunk per element.
 
     Examples
     --------
@@ -226,17 +228,33 @@ def contexts_from_output(input: Any, output: Any) -> list[str] | None:
     for msg in output:
         content = msg.get("content")
         if msg["role"] == "tool":
-            found.append(
-                content if isinstance(content, str) else json.dumps(content, ensure_ascii=False)
-            )
-        elif msg["role"] == "assistant" and isinstance(content, Mapping):
-            for inv in content.get("toolInvocations", []) or []:
-                if isinstance(inv, Mapping) and inv.get("state") == "result":
-                    res = inv.get("result")
-                    found.append(
-                        res if isinstance(res, str) else json.dumps(res, ensure_ascii=False)
-                    )
-    return found
+            found.extend(_tool_chunks(content))
+        elif msg["role"] == "assistant":
+            # toolInvocations inside the content (the reference's shape) or beside it
+            holders = [msg, content] if isinstance(content, Mapping) else [msg]
+            for holder in holders:
+                for inv in holder.get("toolInvocations", []) or []:
+                    if isinstance(inv, Mapping) and inv.get("state") == "result":
+                        found.extend(_tool_chunks(inv.get("result")))
+    return found or None
+
+
+def _tool_chunks(result: Any) -> list[str]:
+    """Chunks from one tool result: a string is one chunk; a JSON array of results (or a
+    string holding one) gives one chunk per element; anything else is JSON-encoded."""
+    if isinstance(result, str):
+        text = result.strip()
+        if text.startswith("[") and text.endswith("]"):
+            try:
+                parsed = json.loads(text)
+            except ValueError:
+                return [result]
+            if isinstance(parsed, list) and parsed:
+                return _tool_chunks(parsed)
+        return [result]
+    if isinstance(result, list):
+        return [r if isinstance(r, str) else json.dumps(r, ensure_ascii=False) for r in result]
+    return [json.dumps(result, ensure_ascii=False)]
 
 
 _TITLES = {

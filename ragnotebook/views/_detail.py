@@ -40,7 +40,9 @@ from ragnotebook.views._row import precision_svg
 
 __all__ = [
     "DETAIL_CSS",
+    "chunk_label",
     "highlight",
+    "mark_spans",
     "row_detail_html",
     "row_detail_parts",
 ]
@@ -82,18 +84,26 @@ _RECALL_WORDS = {"yes": "found", "no": "not found"}
 _FAITH_WORDS = {"yes": "supported", "no": "contradicted", "unsure": "not verifiable"}
 _PREC_WORDS = {"yes": "relevant", "no": "not relevant"}
 _WORD_RE = re.compile(r"\w+(?:[.,'’]\w+)*")
+#: Tag-like (``<br>``, ``</b>``) and entity-like (``&amp;``) pieces of the data text:
+#: shown literally, and never highlighted inside, so ``<br>`` never gets a marked ``br``.
+_MARKUP_RE = re.compile(r"</?[A-Za-z][^<>]*>|&#?\w+;")
 
 
 def _verdict_class(verdict: Any) -> str:
     return verdict if verdict in ("yes", "no", "unsure") else "other"
 
 
-def _badge(verdict: Any, words: dict[str, str], flagged: bool = False, cls: str = "") -> str:
+def badge_word(verdict: Any, words: dict[str, str], flagged: bool = False) -> str:
+    """The word shown on a verdict's badge (``found``, ``not verifiable`` ...)."""
     word = words.get(str(verdict), str(verdict or "no verdict"))
     if flagged:
         word += " · judge gave no valid verdict"
+    return word
+
+
+def _badge(verdict: Any, words: dict[str, str], flagged: bool = False, cls: str = "") -> str:
     cls = cls or _verdict_class(verdict)
-    return f'<span class="rnb-badge b-{cls}">{escape(word)}</span>'
+    return f'<span class="rnb-badge b-{cls}">{escape(badge_word(verdict, words, flagged))}</span>'
 
 
 def _mark_spans(text: str, wanted: set[str], lang: str) -> list[tuple[int, int]]:
@@ -104,12 +114,50 @@ def _mark_spans(text: str, wanted: set[str], lang: str) -> list[tuple[int, int]]
                 if text[i : i + j] in wanted:
                     spans.append((i, i + j))
                     break
+    else:
+        for m in _WORD_RE.finditer(text):
+            toks = content_tokens(m.group(), lang)
+            if toks and any(t in wanted for t in toks):
+                spans.append(m.span())
+    markup = [m.span() for m in _MARKUP_RE.finditer(text)]
+    if not markup:
         return spans
-    for m in _WORD_RE.finditer(text):
-        toks = content_tokens(m.group(), lang)
-        if toks and any(t in wanted for t in toks):
-            spans.append(m.span())
-    return spans
+    return [(a, b) for a, b in spans if not any(a < e and s < b for s, e in markup)]
+
+
+def mark_spans(text: str, claim: str) -> list[tuple[int, int]]:
+    """Character ranges of ``text`` holding words it shares with ``claim`` (merged, sorted).
+
+    Words are compared as the offline judge compares them (stemmed content words and
+    numbers; character pairs for Chinese, Japanese and Korean). Words inside tag-like
+    or entity-like text from the data (``<br>``, ``&amp;``) are never marked.
+
+    Parameters
+    ----------
+    text : str
+    claim : str
+
+    Returns
+    -------
+    list of tuple of (int, int)
+        ``(start, end)`` offsets into ``text``.
+
+    Examples
+    --------
+    >>> mark_spans("Opened in 1998 <br>", "It opened in 1998 <br>.")
+    [(0, 6), (10, 14)]
+    """
+    lang = detect_language(f"{claim} {text[:200]}")
+    wanted = set(content_tokens(claim, lang))
+    if not wanted or not text:
+        return []
+    merged: list[tuple[int, int]] = []
+    for start, end in sorted(_mark_spans(text, wanted, lang)):
+        if merged and start <= merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(merged[-1][1], end))
+        else:
+            merged.append((start, end))
+    return merged
 
 
 def highlight(text: str, claim: str) -> str:
@@ -132,21 +180,11 @@ def highlight(text: str, claim: str) -> str:
 
     Examples
     --------
-    >>> highlight("Opened in 1998 <script>", "It opened in 1998.")
+    >>> highlight("Opened in 1998 <script>", "It opened in 1998 <script>.")
     '<mark>Opened</mark> in <mark>1998</mark> &lt;script&gt;'
     """
-    lang = detect_language(f"{claim} {text[:200]}")
-    wanted = set(content_tokens(claim, lang))
-    if not wanted or not text:
-        return escape(text)
-    merged: list[list[int]] = []
-    for start, end in sorted(_mark_spans(text, wanted, lang)):
-        if merged and start <= merged[-1][1]:
-            merged[-1][1] = max(merged[-1][1], end)
-        else:
-            merged.append([start, end])
     out, last = [], 0
-    for start, end in merged:
+    for start, end in mark_spans(text, claim):
         out.append(escape(text[last:start]))
         out.append(f"<mark>{escape(text[start:end])}</mark>")
         last = end
@@ -187,22 +225,75 @@ def _score_cards(df: pd.DataFrame, pos: int, table: pd.DataFrame) -> str:
     return f'<div class="rnb-cards">{"".join(cards)}</div>'
 
 
+def chunk_label(index: Any) -> str:
+    """How the views name a chunk: by its 1-based rank, ``"chunk at rank 1"``.
+
+    Parameters
+    ----------
+    index : int
+        The chunk's 0-based index (as verdict dicts store it).
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> chunk_label(0)
+    'chunk at rank 1'
+    """
+    if isinstance(index, int) and not isinstance(index, bool):
+        return f"chunk at rank {index + 1}"
+    return f"chunk {index}"
+
+
+def whole_chunk_label(chunk: str) -> str:
+    """The summary of the collapsed full text of a chunk.
+
+    Examples
+    --------
+    >>> whole_chunk_label("x" * 797)
+    'show the whole chunk (797 characters)'
+    """
+    n = len(chunk)
+    return f"show the whole chunk ({n} character{'' if n == 1 else 's'})"
+
+
+def best_sentence_span(chunk: str, claim: str) -> tuple[int, int]:
+    """Offsets of the chunk's sentence sharing most words with ``claim`` (stripped).
+
+    Examples
+    --------
+    >>> chunk = "It rains. The museum is on Pier 4."
+    >>> a, b = best_sentence_span(chunk, "The museum is on Pier 4.")
+    >>> chunk[a:b]
+    'The museum is on Pier 4.'
+    """
+    best = _best_sentence(chunk, claim).strip()
+    at = chunk.find(best)
+    if at < 0:
+        return 0, len(chunk)
+    return at, at + len(best)
+
+
 def _support_html(claim: str, support: list[int], chunks: list[str]) -> str:
     parts = []
     for idx in support:
         if not isinstance(idx, int) or not 0 <= idx < len(chunks):
-            parts.append(f'<div class="rnb-support">chunk {escape(idx)} (not in this row)</div>')
+            parts.append(
+                f'<div class="rnb-support">{escape(chunk_label(idx))} '
+                "(not among this row's chunks)</div>"
+            )
             continue
         chunk = chunks[idx]
-        best = _best_sentence(chunk, claim).strip()
-        at = chunk.find(best)
-        before = "…" if at > 0 else ""
-        after = "…" if at < 0 or at + len(best) < len(chunk.rstrip()) else ""
+        a, b = best_sentence_span(chunk, claim)
+        before = "…" if a > 0 else ""
+        after = "…" if b < len(chunk.rstrip()) else ""
         parts.append(
-            f'<div class="rnb-support">chunk {idx} (rank {idx + 1}): '
-            f"{before}{highlight(best, claim)}{after}"
-            f"<details><summary>whole chunk {idx}</summary>{highlight(chunk, claim)}</details>"
-            "</div>"
+            f'<div class="rnb-support">{chunk_label(idx)}: '
+            f"{before}{highlight(chunk[a:b], claim)}{after}"
+            f"<details><summary>{whole_chunk_label(chunk)}</summary>"
+            f"{highlight(chunk, claim)}</details></div>"
         )
     return "".join(parts)
 
@@ -226,14 +317,21 @@ def _claims_html(
     return f"<h4>{title}</h4><ol>{''.join(lis)}</ol>"
 
 
-def _chunk_text(chunk: str, limit: int = 320) -> str:
+def chunk_cut(chunk: str, limit: int = 320) -> int | None:
+    """Where a long chunk is cut in the chunk list (a space near ``limit``), or None."""
     if len(chunk) <= limit:
-        return escape(chunk)
+        return None
     cut = chunk.rfind(" ", 0, limit)
-    cut = cut if cut > limit // 2 else limit
+    return cut if cut > limit // 2 else limit
+
+
+def _chunk_text(chunk: str, limit: int = 320) -> str:
+    cut = chunk_cut(chunk, limit)
+    if cut is None:
+        return escape(chunk)
     return (
-        f"{escape(chunk[:cut])} …<details><summary>show the whole chunk "
-        f"({len(chunk)} characters)</summary>{escape(chunk)}</details>"
+        f"{escape(chunk[:cut])} …<details><summary>{whole_chunk_label(chunk)}</summary>"
+        f"{escape(chunk)}</details>"
     )
 
 
@@ -253,7 +351,7 @@ def _chunks_html(prec: list[dict[str, Any]], chunks: list[str], curve: bool = Tr
         reason = f'<div class="rnb-reason">{escape(v.get("reason", ""))}</div>' if v else ""
         lis.append(
             f'<li class="v-{cls}">{badge}'
-            f'<span class="rnb-meta">chunk {idx} · rank {idx + 1}{p_text}</span>'
+            f'<span class="rnb-meta">{chunk_label(idx)}{p_text}</span>'
             f'<div class="rnb-chunk">{_chunk_text(chunk)}</div>{reason}</li>'
         )
     svg = precision_svg(prec) if curve else ""

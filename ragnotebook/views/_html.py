@@ -219,13 +219,15 @@ def script_safe(json_text: str) -> str:
     return json_text
 
 
-def script_json(obj: Any) -> str:
+def script_json(obj: Any, *, compact: bool = False) -> str:
     """Serialise ``obj`` as JSON safe to embed in a ``<script>`` element.
 
     Parameters
     ----------
     obj : object
         Anything :func:`json.dumps` accepts (``NaN`` becomes ``null``).
+    compact : bool, default False
+        Leave out the spaces after ``,`` and ``:``.
 
     Returns
     -------
@@ -236,7 +238,9 @@ def script_json(obj: Any) -> str:
     >>> script_json(["a<b", float("nan")])
     '["a\\\\u003cb", null]'
     """
-    return script_safe(json.dumps(_nan_to_none(obj), ensure_ascii=False, allow_nan=False))
+    separators = (",", ":") if compact else None
+    text = json.dumps(_nan_to_none(obj), ensure_ascii=False, allow_nan=False, separators=separators)
+    return script_safe(text)
 
 
 def _nan_to_none(obj: Any) -> Any:

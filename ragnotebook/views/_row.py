@@ -30,7 +30,8 @@ __all__ = [
 #: What the codes in a row's summary line mean.
 ROW_LEGEND = (
     "R = context recall, P = context precision, F = faithfulness; n/gt no ground truth, "
-    "n/ref no reference, n/cl no claims (score 0), n/ctx no context (score 0), ERR error."
+    "n/ref no reference, n/cl no claims (a measured 0, e.g. a refusal; a missing answer "
+    "is not scored), n/ctx no context (a measured 0), ERR error."
 )
 
 _SHORT_STATUS = {
@@ -40,8 +41,12 @@ _SHORT_STATUS = {
     "no_context": "n/ctx",
     "error": "ERR",
 }
-#: The explorer's legend: the codes plus a keyboard hint.
-LIST_LEGEND = ROW_LEGEND + " Arrow keys move through the list; Tab moves between controls."
+#: The explorer's legend, one line each: the codes, then a keyboard hint.
+LIST_LEGEND = (
+    ROW_LEGEND,
+    "Click a row, or use ◀ previous row / next row ▶ (Tab to them, then Enter or Space). "
+    "In JupyterLab the arrow keys move the notebook's cells, not the list.",
+)
 
 
 def in_kernel() -> bool:

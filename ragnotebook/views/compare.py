@@ -20,11 +20,13 @@ True
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
+from ragnotebook._warn import warn_user
 from ragnotebook.comparison import Pairing, metric_stats, pair_rows, row_changes
 from ragnotebook.frame import require_scored
 from ragnotebook.views._data import METRIC_LABELS
@@ -58,7 +60,11 @@ def _paired(
     if not 0 < ci < 1:
         raise ValueError(f"ci must be between 0 and 1, got {ci}")
     in_a, in_b = require_scored(a), require_scored(b)
-    pairing = pair_rows(a, b, on)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        pairing = pair_rows(a, b, on)
+    for w in caught:  # re-emit, pointing at the user's line rather than at ours
+        warn_user(str(w.message), w.category)
     if not pairing.matched:
         raise ValueError(f"the two frames share no value of {on!r}")
     metrics = [m for m in in_a if m in in_b]

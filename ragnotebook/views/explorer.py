@@ -37,11 +37,23 @@ from ragnotebook.views._data import (
     verdicts,
 )
 from ragnotebook.views._detail import DETAIL_CSS, row_detail_parts
-from ragnotebook.views._html import escape
+from ragnotebook.views._html import escape, shorten
 from ragnotebook.views._row import LIST_LEGEND, in_kernel, row_precision_figure, short_score
 from ragnotebook.views._style import STATUS_LABELS
 
 __all__ = ["Explorer", "in_kernel", "short_score"]
+
+_MAX_LIST_ROWS = 12
+_MIN_LIST_ROWS = 2
+_QUESTION_CHARS = 90
+_NBSP = "\u00a0"
+_GAP = _NBSP * 2
+_SEP = f"{_NBSP}{_NBSP}│{_NBSP}{_NBSP}"
+
+
+def _pad(text: str) -> str:
+    """Spaces to no-break spaces, so a ``<select>`` keeps the column widths."""
+    return text.replace(" ", _NBSP)
 
 
 class Explorer:
@@ -62,7 +74,12 @@ class Explorer:
         The controls: free text (question, answer, ground truth), sort order, the metric
         the score range and status filters apply to, the range, the status.
     listing : ipywidgets.Select
-        The visible page of rows; its value is the selected row's position.
+        The visible page of rows; its value is the selected row's position. Its height
+        follows the number of rows on the page (at most 12 lines, then it scrolls).
+    prev_row_button, next_row_button : ipywidgets.Button
+        Select the previous / next row of the filtered list (crossing pages). They are
+        the keyboard way through the rows in JupyterLab, where arrow keys in the list
+        move the notebook's cells instead: Tab to them, then Enter or Space.
     prev_button, next_button : ipywidgets.Button
         Page through the list.
     header, detail, chunk_list : ipywidgets.HTML
@@ -101,6 +118,7 @@ class Explorer:
         self._table = score_table(df)
         self._labels = list(df.index)
         self._names = row_names(df)
+        self._name_width = max((len(n) for n in self._names), default=1)
         self._questions = text_values(df, "question")
         haystack = zip(
             self._questions,
@@ -149,9 +167,19 @@ class Explorer:
             value="any",
             style=wide,
         )
-        self.listing = w.Select(options=[], rows=14, layout=w.Layout(width="100%"))
-        self.prev_button = w.Button(description="◀ previous", layout=w.Layout(width="110px"))
-        self.next_button = w.Button(description="next ▶", layout=w.Layout(width="110px"))
+        self.listing = w.Select(options=[], rows=_MAX_LIST_ROWS, layout=w.Layout(width="100%"))
+        self.prev_row_button = w.Button(
+            description="◀ previous row",
+            tooltip="select the previous row (Enter or Space)",
+            layout=w.Layout(width="140px"),
+        )
+        self.next_row_button = w.Button(
+            description="next row ▶",
+            tooltip="select the next row (Enter or Space)",
+            layout=w.Layout(width="140px"),
+        )
+        self.prev_button = w.Button(description="previous page", layout=w.Layout(width="130px"))
+        self.next_button = w.Button(description="next page", layout=w.Layout(width="130px"))
         self.page_label = w.HTML()
         self.listing.add_class("rnb-list")
         self.header = w.HTML()
@@ -163,14 +191,30 @@ class Explorer:
         self.listing.observe(self._on_select, names="value")
         self.prev_button.on_click(lambda _: self.set_page(self._page - 1))
         self.next_button.on_click(lambda _: self.set_page(self._page + 1))
-        legend = w.HTML(f"<small>{escape(LIST_LEGEND)}</small>")
+        self.prev_row_button.on_click(lambda _: self.step(-1))
+        self.next_row_button.on_click(lambda _: self.step(1))
+        legend = w.HTML(
+            '<div style="font-size:12px;line-height:1.35;opacity:.85;margin:2px 0 4px">'
+            + "<br>".join(escape(line) for line in LIST_LEGEND)
+            + "</div>"
+        )
+        self.page_label.layout = w.Layout(margin="0 12px")
         self.widget = w.VBox(
             [
                 w.HBox([self.search, self.sort_by]),
                 w.HBox([self.metric, self.score_range, self.status]),
                 legend,
                 self.listing,
-                w.HBox([self.prev_button, self.page_label, self.next_button]),
+                w.HBox(
+                    [
+                        self.prev_row_button,
+                        self.next_row_button,
+                        w.HTML("<span style='display:inline-block;width:24px'></span>"),
+                        self.prev_button,
+                        self.page_label,
+                        self.next_button,
+                    ]
+                ),
                 w.HTML(f"<style>{DETAIL_CSS}</style>"),
                 self.header,
                 self.detail,
@@ -251,6 +295,45 @@ class Explorer:
         if self._selected != position:
             self._show(position)
 
+    def step(self, delta: int) -> None:
+        """Select the row ``delta`` places after the selected one in the filtered list.
+
+        What the row buttons do; it moves to another page when needed and stops at the
+        ends. With nothing selected it selects the first (or last) row.
+
+        Parameters
+        ----------
+        delta : int
+            ``1`` for the next row, ``-1`` for the previous one.
+
+        Examples
+        --------
+        >>> import ragnotebook
+        >>> s = ragnotebook.load_sample("quickstart").rag.evaluate(model="offline",
+        ...                                                        progress=False)
+        >>> ex = Explorer(s, page_size=20)
+        >>> ex.select(position=19)
+        >>> ex.step(1)
+        >>> ex.listing.value, ex.page
+        (20, 1)
+        """
+        n = len(self._order)
+        if not n:
+            return
+        where = np.flatnonzero(self._order == self._selected) if self._selected is not None else []
+        if len(where):
+            target = min(max(0, int(where[0]) + int(delta)), n - 1)
+        else:
+            target = 0 if delta >= 0 else n - 1
+        self.select(position=int(self._order[target]))
+
+    def _update_row_buttons(self) -> None:
+        where = np.flatnonzero(self._order == self._selected) if self._selected is not None else []
+        at = int(where[0]) if len(where) else None
+        n = len(self._order)
+        self.prev_row_button.disabled = n == 0 or at == 0
+        self.next_row_button.disabled = n == 0 or at == n - 1
+
     def set_page(self, page: int, *, keep: bool = False) -> None:
         """Show page ``page`` (clipped to the valid range) of the filtered list.
 
@@ -285,6 +368,7 @@ class Explorer:
         try:
             self.listing.options = options
             self.listing.value = value
+            self.listing.rows = min(_MAX_LIST_ROWS, max(_MIN_LIST_ROWS, len(options)))
         finally:
             self._updating = False
         n = len(self._order)
@@ -295,17 +379,20 @@ class Explorer:
         self.next_button.disabled = self._page >= self.page_count - 1
         if value is not None and value != self._selected:
             self._show(value)
+        self._update_row_buttons()
 
     # --------------------------------------------------------------- internals
     def _option_text(self, pos: int) -> str:
+        # a <select> collapses runs of spaces, so the padding is no-break spaces (the list
+        # is drawn in a monospace font, where they are as wide as a space)
         codes = {"context_recall": "R", "context_precision": "P", "faithfulness": "F"}
-        scores = "  ".join(
-            f"{codes[m]} {short_score(*score_at(self._table, m, pos))}" for m in self._metrics
+        scores = _GAP.join(
+            f"{codes[m]}{_NBSP}{short_score(*score_at(self._table, m, pos)):<5}"
+            for m in self._metrics
         )
-        question = " ".join(self._questions[pos].split())
-        if len(question) > 110:
-            question = question[:109] + "…"
-        return f"{self._names[pos]}  │  {scores}  │  {question}"
+        name = f"{self._names[pos]:<{self._name_width}}"
+        question = shorten(self._questions[pos], _QUESTION_CHARS)
+        return f"{_pad(name)}{_SEP}{_pad(scores)}{_SEP}{question}"
 
     def _mask(self) -> np.ndarray:
         n = len(self._labels)
@@ -367,6 +454,7 @@ class Explorer:
             verdicts(self._df, "context_precision", pos), self._names[pos], self._theme
         )
         self._draw_curve()
+        self._update_row_buttons()
 
     def _draw_curve(self) -> None:
         # outside a kernel there is nothing to draw into (and clear_output would print)

@@ -53,19 +53,20 @@ def missed_claims(df: pd.DataFrame, *, top: int = 20, theme: str = "light") -> A
     df : pandas.DataFrame
         A frame scored with context recall and/or faithfulness.
     top : int, default 20
-        Show at most this many rows.
+        Show at most this many rows (at least 1).
     theme : {"light", "dark"}, default "light"
 
     Returns
     -------
     plotly.graph_objects.Figure
         Three bar traces (one per kind of problem, always present, possibly empty);
-        ``y`` holds the row labels (``name · question``), top to bottom.
+        ``y`` holds the row labels (``name · question``), top to bottom. When no row
+        has a problem claim, the figure is a short note instead (no axes, no legend).
 
     Raises
     ------
     ValueError
-        If the frame has no claim-level metric.
+        If the frame has no claim-level metric, or ``top`` is below 1.
 
     Examples
     --------
@@ -79,6 +80,9 @@ def missed_claims(df: pd.DataFrame, *, top: int = 20, theme: str = "light") -> A
     import plotly.graph_objects as go
 
     check_theme(theme)
+    if isinstance(top, bool) or int(top) != top or top < 1:
+        raise ValueError(f"top must be a whole number of at least 1, got {top!r}")
+    top = int(top)
     metrics = require_scored(df)
     if not {"context_recall", "faithfulness"} & set(metrics):
         raise ValueError("missed_claims needs context_recall or faithfulness scores")
@@ -147,12 +151,30 @@ def missed_claims(df: pd.DataFrame, *, top: int = 20, theme: str = "light") -> A
     )
     fig.update_xaxes(title_text="claims (count)", dtick=1 if total.max(initial=0) <= 12 else None)
     if not shown:
+        # nothing to chart: a plain note, not empty axes
+        fig.update_layout(
+            height=200,
+            showlegend=False,
+            margin={"t": 80, "b": 20},
+            title_text=f"Missed and unsupported claims<br><sup>{n} rows checked</sup>",
+        )
+        fig.update_xaxes(visible=False)
+        fig.update_yaxes(visible=False)
+        checked = " and ".join(
+            what
+            for m, what in (
+                ("context_recall", "every ground-truth claim was found in the chunks"),
+                ("faithfulness", "every answer claim is supported by the chunks"),
+            )
+            if m in metrics
+        )
         fig.add_annotation(
-            text="No missed or unsupported claims.",
+            text=f"No missed or unsupported claims: {checked}.",
             showarrow=False,
             x=0.5,
             y=0.5,
             xref="paper",
             yref="paper",
+            font={"size": 15},
         )
     return fig

@@ -52,6 +52,15 @@ def _rgba(hex_color: str, alpha: float) -> str:
     return f"rgba({r},{g},{b},{alpha})"
 
 
+#: Fill and edge of the share-relevant bars (a neutral grey, lighter than any line).
+_BAR_NEUTRAL = {"light": "rgba(140,140,140,0.30)", "dark": "rgba(170,170,170,0.30)"}
+_BAR_EDGE = {"light": "rgba(110,110,110,0.55)", "dark": "rgba(200,200,200,0.45)"}
+
+
+def _plural(n: int, word: str) -> str:
+    return word if n == 1 else f"{word}s"
+
+
 def _bootstrap_ci(values: np.ndarray, rng: np.random.Generator, n_boot: int = 1000) -> tuple:
     if len(values) < 2:
         return float(values.mean()), float(values.mean())
@@ -96,7 +105,7 @@ def precision_at_k(
     per_row : bool, default False
         Also draw every row's curve as a thin grey line.
     max_k : int, optional
-        Show ranks 1..max_k only.
+        Show ranks 1..max_k only (at least 1).
     theme : {"light", "dark"}, default "light"
     seed : int, default 0
         Seed of the bootstrap.
@@ -104,13 +113,17 @@ def precision_at_k(
     Returns
     -------
     plotly.graph_objects.Figure
-        Per group: the band (a closed polygon), bars of the share of relevant chunks, and
-        the mean line; x is the rank k (1 = first retrieved chunk).
+        Per group: the band (a closed polygon), bars of the share of relevant chunks (a
+        lighter, neutral colour, so they are not mistaken for the line), and the mean
+        line; x is the rank k (1 = first retrieved chunk). With ``by``, the legend has
+        one entry per group (its mean line; clicking it hides the group's band and bars
+        too), and each group's line, band and bars sit side by side at each rank.
 
     Raises
     ------
     ValueError
-        If the frame was not scored with context precision, or ``band`` is unknown.
+        If the frame was not scored with context precision, ``band`` is unknown or
+        ``max_k`` is below 1.
 
     Examples
     --------
@@ -127,6 +140,8 @@ def precision_at_k(
     check_theme(theme)
     if band not in ("iqr", "ci"):
         raise ValueError(f"band must be 'iqr' or 'ci', got {band!r}")
+    if max_k is not None and (isinstance(max_k, bool) or int(max_k) != max_k or max_k < 1):
+        raise ValueError(f"max_k must be a whole number of at least 1, got {max_k!r}")
     if "context_precision" not in require_scored(df):
         raise ValueError("this frame was not scored with context_precision")
     plain = df.reset_index(drop=True)
@@ -155,13 +170,15 @@ def precision_at_k(
                 line={"color": "rgba(140,140,140,0.35)", "width": 1},
             )
         )
-    groups = _groups(plain, by)
+    groups = [(g, rows) for g, rows in _groups(plain, by) if ch["row"].isin(rows).any()]
+    dark = theme == "dark"
+    # bars of grouped ranks sit side by side; each group's line and band follow its bars
+    slot = 0.75 / max(1, len(groups))
     for gi, (gname, rows) in enumerate(groups):
         color = GROUP_COLORS[gi % len(GROUP_COLORS)]
         prefix = f"{plotly_text(gname)}: " if by is not None else ""
+        shift = (gi - (len(groups) - 1) / 2) * slot if by is not None else 0.0
         sub = ch[ch["row"].isin(rows)]
-        if sub.empty:
-            continue
         ks, means, lows, highs, shares, ns, n_rel = [], [], [], [], [], [], []
         for k, part in sub.groupby("position", sort=True):
             vals = part["precision_at_k"].to_numpy(dtype=float)
@@ -181,37 +198,46 @@ def precision_at_k(
             ns.append(len(part))
             n_rel.append(rel)
             shares.append(round(rel / len(part), 6))
+        xs_line = [round(k + shift, 6) for k in ks] if shift else ks
         head = f"<b>{plotly_text(gname)}</b>" if by is not None else ""
+        grouped = by is not None
         fig.add_trace(
             go.Scatter(
-                x=ks + ks[::-1],
+                x=xs_line + xs_line[::-1],
                 y=highs + lows[::-1],
                 fill="toself",
                 mode="lines",
                 name=prefix + band_name,
                 legendgroup=gname,
+                showlegend=not grouped,
                 hoverinfo="skip",
-                fillcolor=_rgba(color, 0.16),
+                fillcolor=_rgba(color, 0.34 if dark else 0.16),
                 line={"width": 0, "color": color},
             )
         )
+        # the bars are a lighter, neutral tone so they never read as the mean line
+        bar_fill = _rgba(color, 0.22 if dark else 0.2) if grouped else _BAR_NEUTRAL[theme]
+        bar_edge = _rgba(color, 0.6) if grouped else _BAR_EDGE[theme]
         fig.add_trace(
             go.Bar(
                 x=ks,
                 y=shares,
                 name=prefix + "share of relevant chunks",
                 legendgroup=gname,
-                marker={"color": _rgba(color, 0.45), "line": {"color": color, "width": 1}},
+                showlegend=not grouped,
+                width=slot if grouped else 0.75,
+                offset=(shift - slot / 2) if grouped else None,
+                marker={"color": bar_fill, "line": {"color": bar_edge, "width": 1}},
                 hoverinfo="text",
                 hovertext=[
-                    hover_lines(head, f"rank {k}: {r} of {n} chunks relevant ({s:.0%})")
+                    hover_lines(head, f"rank {k}: {r} of {n} {_plural(n, 'chunk')} relevant ({s:.0%})")
                     for k, r, n, s in zip(ks, n_rel, ns, shares, strict=True)
                 ],
             )
         )
         fig.add_trace(
             go.Scatter(
-                x=ks,
+                x=xs_line,
                 y=means,
                 mode="lines+markers",
                 name=prefix + "mean precision@k",
@@ -224,7 +250,7 @@ def precision_at_k(
                         head,
                         f"rank {k}: mean precision@{k} = {m:.2f}",
                         f"{band_name}: {lo:.2f}–{hi:.2f}",
-                        f"rows with at least {k} chunks: {n}",
+                        f"rows with at least {k} {_plural(k, 'chunk')}: {n}",
                     )
                     for k, m, lo, hi, n in zip(ks, means, lows, highs, ns, strict=True)
                 ],
@@ -234,11 +260,16 @@ def precision_at_k(
     title = (
         "Precision@k by rank"
         f"<br><sup>{n_rows} of {len(plain)} rows scored with context precision; "
-        f"band: {band_name}</sup>"
+        f"band: {band_name}"
+        + ("; per group: line = mean, band, bars = share of relevant chunks" if by else "")
+        + "</sup>"
     )
     style_figure(fig, title, theme, height=460)
     max_rank = int(ch["position"].max()) if len(ch) else 1
-    fig.update_layout(barmode="group", bargap=0.25, legend={"orientation": "h", "y": -0.22})
+    legend: dict[str, Any] = {"orientation": "h", "y": -0.22}
+    if by is not None:
+        legend["title"] = {"text": f"{plotly_text(by)}: "}
+    fig.update_layout(barmode="overlay", legend=legend)
     fig.update_xaxes(
         title_text="rank k (1 = first retrieved chunk)", dtick=1 if max_rank <= 20 else None
     )

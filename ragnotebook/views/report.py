@@ -31,11 +31,23 @@ import pandas as pd
 
 from ragnotebook._version import __version__
 from ragnotebook.frame import require_scored
-from ragnotebook.views._data import METRIC_LABELS, score_table
+from ragnotebook.views import _detail as D
+from ragnotebook.views._data import (
+    METRIC_LABELS,
+    chunk_texts,
+    fmt_score,
+    row_names,
+    score_at,
+    score_table,
+    text_at,
+    text_values,
+    verdicts,
+)
 from ragnotebook.views._detail import DETAIL_CSS
-from ragnotebook.views._html import escape, script_json
+from ragnotebook.views._html import escape, script_json, shorten
+from ragnotebook.views._row import short_score
 from ragnotebook.views._style import apply_theme
-from ragnotebook.views.static import ROW_LEGEND, STATIC_CSS, rows_html, summary_html
+from ragnotebook.views.static import ROW_LEGEND, STATIC_CSS, summary_html
 
 __all__ = ["report"]
 
@@ -64,6 +76,7 @@ border:1px solid var(--border);background:var(--bg);color:var(--fg)}
 .toolbar button{font:inherit;padding:4px 12px;border-radius:6px;border:1px solid var(--border);
 background:var(--card);color:var(--fg);cursor:pointer}
 noscript{display:block;padding:8px;border:1px dashed var(--border)}
+details.rnb-row{content-visibility:auto;contain-intrinsic-size:auto 40px}
 """
 
 _BOOT_JS = """
@@ -75,14 +88,180 @@ _BOOT_JS = """
     payload.figures.forEach(function (f) {
       var el = document.getElementById(f.id);
       if (!el || !window.Plotly) { return; }
-      var layout = (dark && dark.matches) ? f.layout_dark : f.layout;
-      Plotly.react(el, f.data, layout, {responsive: true, displaylogo: false});
+      var isDark = dark && dark.matches;
+      var layout = isDark ? f.layout_dark : f.layout;
+      var data = (isDark && f.data_dark) ? f.data_dark : f.data;
+      Plotly.react(el, data, layout, {responsive: true, displaylogo: false});
     });
   }
   draw();
   if (dark && dark.addEventListener) { dark.addEventListener("change", draw); }
+
+  // ---- drill-down, built from the JSON when a row is first opened (text via textContent)
+  var SVGNS = "http://www.w3.org/2000/svg";
+  function el(tag, cls, text) {
+    var e = document.createElement(tag);
+    if (cls) { e.className = cls; }
+    if (text !== undefined && text !== null) { e.textContent = text; }
+    return e;
+  }
+  function add(parent, child) { parent.appendChild(child); return child; }
+  function badge(cls, word) { return el("span", "rnb-badge b-" + cls, word); }
+  function marked(parent, text, marks, from, to) {
+    var last = from;
+    marks.forEach(function (m) {
+      var a = Math.max(m[0], from), b = Math.min(m[1], to);
+      if (b <= a) { return; }
+      if (a > last) { parent.appendChild(document.createTextNode(text.slice(last, a))); }
+      add(parent, el("mark", null, text.slice(a, b)));
+      last = b;
+    });
+    if (to > last) { parent.appendChild(document.createTextNode(text.slice(last, to))); }
+  }
+  function wholeLabel(text) {
+    return "show the whole chunk (" + text.length + " character" +
+      (text.length === 1 ? "" : "s") + ")";
+  }
+  function textBlock(root, title, text) {
+    add(root, el("h4", null, title));
+    if (text.trim()) { add(root, el("div", "rnb-text", text)); }
+    else { add(root, el("div", "rnb-text rnb-empty", "(none)")); }
+  }
+  function claims(root, title, items, chunks) {
+    if (!items.length) { return; }
+    add(root, el("h4", null, title));
+    var ol = add(root, el("ol"));
+    items.forEach(function (c) {
+      var li = add(ol, el("li", "v-" + c[0]));
+      add(li, badge(c[0], c[1]));
+      li.appendChild(document.createTextNode(c[2]));
+      add(li, el("div", "rnb-reason", c[3]));
+      c[4].forEach(function (s) {
+        var box = add(li, el("div", "rnb-support"));
+        if (s[0] === null) { box.textContent = s[1]; return; }
+        var chunk = chunks[s[0]], a = s[2], b = s[3], marks = s[4];
+        box.appendChild(document.createTextNode(s[1] + ": " + (a > 0 ? "…" : "")));
+        marked(box, chunk, marks, a, b);
+        if (b < chunk.replace(/\\s+$/, "").length) { box.appendChild(document.createTextNode("…")); }
+        var det = add(box, el("details"));
+        add(det, el("summary", null, wholeLabel(chunk)));
+        marked(det, chunk, marks, 0, chunk.length);
+      });
+    });
+  }
+  function svgEl(tag, attrs, text) {
+    var e = document.createElementNS(SVGNS, tag);
+    Object.keys(attrs).forEach(function (k) { e.setAttribute(k, attrs[k]); });
+    if (text !== undefined) { e.textContent = text; }
+    return e;
+  }
+  function curve(points) {
+    var width = 360, height = 140, left = 44, right = 12, top = 12, bottom = 34;
+    var w = width - left - right, h = height - top - bottom, n = points.length;
+    function x(k) { return left + (n > 1 ? w * (k - 1) / (n - 1) : w / 2); }
+    function y(p) { return top + h * (1 - p); }
+    var svg = svgEl("svg", {role: "img", width: width, height: height,
+      viewBox: "0 0 " + width + " " + height, style: "overflow:visible"});
+    svg.appendChild(svgEl("title", {}, "precision@k by rank"));
+    [0, 0.5, 1].forEach(function (t) {
+      svg.appendChild(svgEl("line", {x1: left, x2: left + w, y1: y(t), y2: y(t),
+        stroke: "currentColor", "stroke-opacity": "0.2"}));
+      svg.appendChild(svgEl("text", {x: left - 6, y: y(t) + 4, "font-size": 11,
+        "text-anchor": "end"}, t.toFixed(1)));
+    });
+    svg.appendChild(svgEl("polyline", {fill: "none", stroke: "#0072B2", "stroke-width": 2,
+      points: points.map(function (q, i) { return x(i + 1) + "," + y(q[0]); }).join(" ")}));
+    points.forEach(function (q, i) {
+      var k = i + 1, rel = q[1] === 1;
+      var c = svgEl("circle", {cx: x(k), cy: y(q[0]), r: 4, fill: rel ? "#0072B2" : "none",
+        stroke: "#0072B2", "stroke-width": 2});
+      c.appendChild(svgEl("title", {}, "rank " + k + ": " + (rel ? "relevant" : "not relevant") +
+        ", precision@" + k + " = " + q[0].toFixed(2)));
+      svg.appendChild(c);
+      if (n <= 12 || k === 1 || k === n || k % 5 === 0) {
+        svg.appendChild(svgEl("text", {x: x(k), y: top + h + 17, "font-size": 11,
+          "text-anchor": "middle"}, String(k)));
+      }
+    });
+    svg.appendChild(svgEl("text", {x: left + w / 2, y: height - 2, "font-size": 11,
+      "text-anchor": "middle"}, "rank k (filled = relevant chunk)"));
+    svg.appendChild(svgEl("text", {x: 10, y: top + h / 2, "font-size": 11, "text-anchor": "middle",
+      transform: "rotate(-90 10 " + (top + h / 2) + ")"}, "precision@k"));
+    return svg;
+  }
+  function detail(d) {
+    var frag = document.createDocumentFragment();
+    var top = add(frag, el("div", "rnb"));
+    var cards = add(top, el("div", "rnb-cards"));
+    d.cards.forEach(function (c) {
+      var card = add(cards, el("div", "rnb-card", c[0] + ": "));
+      add(card, el("b", null, c[1]));
+      if (c[2]) { add(card, el("div", "rnb-reason", c[2])); }
+      if (c[3]) { add(card, el("div", "rnb-reason", "error: " + c[3])); }
+    });
+    textBlock(top, "Question", d.texts[0]);
+    textBlock(top, "Answer", d.texts[1]);
+    textBlock(top, "Ground truth", d.texts[2]);
+    claims(top, "Ground-truth claims · found in the retrieved chunks? (context recall)",
+      d.recall, d.chunks);
+    claims(top, "Answer claims · supported by the retrieved chunks? (faithfulness)",
+      d.faith, d.chunks);
+    var rest = add(frag, el("div", "rnb"));
+    if (!d.chunks.length) {
+      add(rest, el("h4", null, "Retrieved chunks"));
+      add(rest, el("div", "rnb-text rnb-empty", "(no chunks)"));
+      return frag;
+    }
+    add(rest, el("h4", null, "Retrieved chunks in ranking order · relevant? (context precision)"));
+    if (d.curve.length) { rest.appendChild(curve(d.curve)); }
+    var ol = add(rest, el("ol"));
+    d.chunks.forEach(function (chunk, i) {
+      var c = d.prec[i];
+      var li = add(ol, el("li", "v-" + c[0]));
+      add(li, badge(c[0], c[1]));
+      add(li, el("span", "rnb-meta", c[2]));
+      var body = add(li, el("div", "rnb-chunk"));
+      if (c[3] === null) { body.textContent = chunk; }
+      else {
+        body.textContent = chunk.slice(0, c[3]) + " …";
+        var det = add(body, el("details"));
+        add(det, el("summary", null, wholeLabel(chunk)));
+        det.appendChild(document.createTextNode(chunk));
+      }
+      if (c[4] !== null) { add(li, el("div", "rnb-reason", c[4])); }
+    });
+    return frag;
+  }
   var rows = Array.prototype.slice.call(document.querySelectorAll("details.rnb-row"));
-  var texts = rows.map(function (r) { return r.textContent.toLowerCase(); });
+  function build(r) {
+    if (r.getAttribute("data-built")) { return; }
+    r.setAttribute("data-built", "1");
+    var d = payload.rows[r.getAttribute("data-row")];
+    if (d) { r.querySelector(".rnb-body").appendChild(detail(d)); }
+  }
+  // rows opened all at once are built as they come near the screen, not all up front
+  var near = ("IntersectionObserver" in window) ? new IntersectionObserver(function (entries) {
+    entries.forEach(function (e) {
+      if (e.isIntersecting) { near.unobserve(e.target); if (e.target.open) { build(e.target); } }
+    });
+  }, {rootMargin: "1200px 0px"}) : null;
+  rows.forEach(function (r) {
+    r.querySelector("summary").addEventListener("click", function () { build(r); });
+    r.addEventListener("toggle", function () {
+      if (!r.open || r.getAttribute("data-built")) { return; }
+      if (near) { near.observe(r); } else { build(r); }
+    });
+  });
+
+  // ---- filter: on the summary line and every text of the row
+  var texts = rows.map(function (r) {
+    var d = payload.rows[r.getAttribute("data-row")] || {texts: [], chunks: [], recall: [],
+      faith: [], cards: []};
+    var parts = [r.querySelector("summary").textContent].concat(d.texts, d.chunks);
+    d.recall.concat(d.faith).forEach(function (c) { parts.push(c[2], c[3]); });
+    d.cards.forEach(function (c) { parts.push(c[2], c[3]); });
+    return parts.join("\\n").toLowerCase();
+  });
   var box = document.getElementById("rnb-filter");
   var count = document.getElementById("rnb-count");
   function filter() {
@@ -115,38 +294,177 @@ relevant to the ground truth ranked early? precision@k is the share of relevant 
 the first k.</dd>
 <dt>faithfulness</dt><dd>Share of the answer's claims the retrieved chunks support
 (<i>contradicted</i> and <i>not verifiable</i> claims count against).</dd>
-<dt>statuses</dt><dd><i>ok</i>: judged. <i>no claims</i> / <i>no context</i>: nothing to
-judge, scored 0 and counted in the mean. <i>no ground truth</i> / <i>no reference</i>: the
-metric cannot be measured for the row and is left out of the mean. <i>error</i>: the judge
-failed; the row is left out and the error is shown.</dd>
+<dt>statuses</dt><dd><i>ok</i>: judged. <i>no context</i> (no chunks were retrieved) and
+<i>no claims</i> from a real answer (e.g. a refusal) are measured 0s: scored and counted in the
+mean. A faithfulness row with no answer at all is not scored (it shows <i>no claims</i> with a
+0, but that 0 is missing data and stays out of the mean). <i>no ground truth</i> / <i>no
+reference</i>: the metric cannot be measured for the row and is left out of the mean.
+<i>error</i>: the judge failed; the row is left out and the error is shown. The
+<i>scored / rows</i> column shows how many rows each mean covers.</dd>
 </dl>
 """
 
 
-def _figures(df: pd.DataFrame, top: int) -> list[tuple[str, Any]]:
+def _cell(df: pd.DataFrame, column: str, pos: int) -> str:
+    return "" if column not in df.columns else _plain(df[column].iat[pos])
+
+
+def _plain(value: Any) -> str:
+    """``str(value)`` with missing values as ``""`` (the browser escapes: textContent)."""
+    from ragnotebook.views._html import _as_text
+
+    return _as_text(value)
+
+
+def _claims_data(
+    items: list[dict[str, Any]], words: dict[str, str], chunks: list[str]
+) -> list[list[Any]]:
+    out = []
+    for v in sorted(items, key=lambda d: int(d.get("index", 0))):
+        claim = _plain(v.get("claim", ""))
+        flagged = bool(v.get("missing") or v.get("invalid"))
+        supports = []
+        for idx in v.get("supporting_chunks", []) or []:
+            if not isinstance(idx, int) or isinstance(idx, bool) or not 0 <= idx < len(chunks):
+                supports.append([None, f"{D.chunk_label(idx)} (not among this row's chunks)"])
+                continue
+            a, b = D.best_sentence_span(chunks[idx], claim)
+            marks = [list(span) for span in D.mark_spans(chunks[idx], claim)]
+            supports.append([idx, D.chunk_label(idx), a, b, marks])
+        out.append(
+            [
+                D._verdict_class(v.get("verdict")),
+                D.badge_word(v.get("verdict"), words, flagged),
+                claim,
+                _plain(v.get("reason", "")),
+                supports,
+            ]
+        )
+    return out
+
+
+def _chunks_data(prec: list[dict[str, Any]], chunks: list[str]) -> list[list[Any]]:
+    by_index = {int(v.get("index", -1)): v for v in prec}
+    out = []
+    for idx, chunk in enumerate(chunks):
+        v = by_index.get(idx, {})
+        verdict = v.get("verdict")
+        p = v.get("precision_at_k")
+        p_text = f" · precision@{idx + 1} = {p:.2f}" if isinstance(p, int | float) else ""
+        cls = "muted" if verdict == "no" else D._verdict_class(verdict)
+        flagged = bool(v.get("missing") or v.get("invalid"))
+        out.append(
+            [
+                cls,
+                D.badge_word(verdict, D._PREC_WORDS, flagged),
+                D.chunk_label(idx) + p_text,
+                D.chunk_cut(chunk),
+                _plain(v.get("reason", "")) if v else None,
+            ]
+        )
+    return out
+
+
+def _curve_data(prec: list[dict[str, Any]]) -> list[list[Any]]:
+    items = sorted(prec, key=lambda v: int(v.get("index", 0)))
+    out = []
+    for v in items:
+        p = v.get("precision_at_k")
+        p = 0.0 if not isinstance(p, int | float) or p != p else round(float(p), 4)
+        out.append([p, 1 if v.get("verdict") == "yes" else 0])
+    return out
+
+
+def _row_data(df: pd.DataFrame, pos: int, table: pd.DataFrame) -> dict[str, Any]:
+    """One row's drill-down as plain data; the page's script builds the DOM from it.
+
+    Texts travel as JSON strings and reach the page only through ``textContent``, so
+    they are shown literally; chunks are stored once, claims point at them by index.
+    """
+    chunks = chunk_texts(df, pos)
+    cards = []
+    for m in METRIC_LABELS:
+        if m in table.columns:
+            cards.append(
+                [
+                    METRIC_LABELS[m],
+                    fmt_score(*score_at(table, m, pos)),
+                    _cell(df, f"{m}_reason", pos),
+                    _cell(df, f"{m}_error", pos),
+                ]
+            )
+    prec = verdicts(df, "context_precision", pos)
+    return {
+        "cards": cards,
+        "texts": [
+            text_at(df, "question", pos),
+            text_at(df, "answer", pos),
+            text_at(df, "ground_truth", pos),
+        ],
+        "recall": _claims_data(verdicts(df, "context_recall", pos), D._RECALL_WORDS, chunks),
+        "faith": _claims_data(verdicts(df, "faithfulness", pos), D._FAITH_WORDS, chunks),
+        "chunks": chunks,
+        "prec": _chunks_data(prec, chunks),
+        "curve": _curve_data(prec),
+    }
+
+
+def _rows_summaries(df: pd.DataFrame, positions: list[int], table: pd.DataFrame) -> str:
+    """The collapsed ``<details>`` of each row: its summary line and an empty body."""
+    metrics = require_scored(df)
+    names, questions = row_names(df), text_values(df, "question")
+    codes = {"context_recall": "R", "context_precision": "P", "faithfulness": "F"}
+    width = max((len(names[p]) for p in positions), default=1)
+    parts = []
+    for pos in positions:
+        scores = "  ".join(
+            f"{codes[m]} {short_score(*score_at(table, m, pos)):<5}" for m in metrics
+        )
+        parts.append(
+            f'<details class="rnb-row" id="row-{pos}" data-row="{pos}"><summary>'
+            f'<span class="rnb-sc">{escape(f"{names[pos]:<{width}}")}  {escape(scores)}</span>  '
+            f"{escape(shorten(questions[pos], 140))}</summary>"
+            '<div class="rnb-body"></div></details>'
+        )
+    return "".join(parts)
+
+
+def _figures(df: pd.DataFrame, top: int) -> list[tuple[str, Any, Any]]:
+    """``(key, light figure, dark figure)`` of each chart the frame supports."""
     from ragnotebook.views.missed import missed_claims
     from ragnotebook.views.plots import precision_at_k, scores
 
     metrics = require_scored(df)
-    figs: list[tuple[str, Any]] = [("scores", scores(df))]
+    figs: list[tuple[str, Any, Any]] = []
+    light = scores(df)
+    figs.append(("scores", light, apply_theme(_copy(light), "dark")))
     if "context_precision" in metrics:
-        figs.append(("precision", precision_at_k(df)))
+        # its band and bars are tuned per theme, so the dark one is drawn, not restyled
+        figs.append(("precision", precision_at_k(df), precision_at_k(df, theme="dark")))
     if {"context_recall", "faithfulness"} & set(metrics):
-        figs.append(("missed", missed_claims(df, top=top)))
+        light = missed_claims(df, top=top)
+        figs.append(("missed", light, apply_theme(_copy(light), "dark")))
     return figs
 
 
-def _figure_payload(key: str, fig: Any) -> dict[str, Any]:
+def _copy(fig: Any) -> Any:
     import plotly.graph_objects as go
 
-    light = json.loads(fig.to_json())
-    dark = json.loads(apply_theme(go.Figure(fig), "dark").to_json())
-    return {
+    return go.Figure(fig)
+
+
+def _figure_payload(key: str, light_fig: Any, dark_fig: Any) -> dict[str, Any]:
+    light = json.loads(light_fig.to_json())
+    dark = json.loads(dark_fig.to_json())
+    out = {
         "id": f"chart-{key}",
         "data": light["data"],
         "layout": light["layout"],
         "layout_dark": dark["layout"],
     }
+    if dark["data"] != light["data"]:
+        out["data_dark"] = dark["data"]
+    return out
 
 
 def _order(df: pd.DataFrame, sort_by: str | None, max_rows: int | None) -> list[int]:
@@ -213,7 +531,11 @@ def report(
     require_scored(df)
     positions = _order(df, sort_by, max_rows)
     figs = _figures(df, top)
-    payload = {"figures": [_figure_payload(key, fig) for key, fig in figs]}
+    table = score_table(df)
+    payload = {
+        "figures": [_figure_payload(key, light, dark) for key, light, dark in figs],
+        "rows": {str(p): _row_data(df, p, table) for p in positions},
+    }
     meta = df.attrs.get("ragnotebook", {}) if isinstance(df.attrs, dict) else {}
     judge = meta.get("judge", "unknown") if isinstance(meta, dict) else "unknown"
     model = meta.get("model", "unknown") if isinstance(meta, dict) else "unknown"
@@ -224,7 +546,7 @@ def report(
         if len(positions) < len(df)
         else f"all {len(df)} rows{order_note}"
     )
-    charts = "".join(f'<div class="chart" id="chart-{key}"></div>' for key, _ in figs)
+    charts = "".join(f'<div class="chart" id="chart-{key}"></div>' for key, _, _ in figs)
     body = f"""<main>
 <header><h1>{escape(title)}</h1>
 <p class="meta">{len(df)} rows · judge {escape(judge)} · model {escape(model)} ·
@@ -243,7 +565,9 @@ ragnotebook {escape(__version__)} · written {escape(when)}</p>
 aria-label="Filter rows"><button id="rnb-open" type="button">Open all</button>
 <button id="rnb-close" type="button">Close all</button><span id="rnb-count" class="meta">
 </span></div>
-{rows_html(df, positions)}
+<noscript>The rows' details are drawn by the page's script; with JavaScript off only
+their summary lines show.</noscript>
+{_rows_summaries(df, positions, table)}
 </section></main>"""
     page = (
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
@@ -252,7 +576,8 @@ aria-label="Filter rows"><button id="rnb-open" type="button">Open all</button>
         f"<title>{escape(title)}</title>"
         f"<style>{_PAGE_CSS}{DETAIL_CSS}{STATIC_CSS}</style></head><body>{body}\n"
         f"<script>{plotly.offline.get_plotlyjs()}</script>\n"
-        f'<script type="application/json" id="rnb-data">{script_json(payload)}</script>\n'
+        f'<script type="application/json" id="rnb-data">{script_json(payload, compact=True)}'
+        "</script>\n"
         f"<script>{_BOOT_JS}</script>\n</body></html>\n"
     )
     out = Path(path)

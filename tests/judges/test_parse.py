@@ -187,3 +187,11 @@ def test_inline_schema_keeps_sibling_keywords_and_rejects_recursion():
 def test_parse_retry_after(headers, expected):
     now = 784111774.0  # 3 s before the HTTP date above
     assert _parse_retry_after(headers, now=now) == expected
+
+
+def test_missing_credentials_is_a_permanent_auth_error():
+    from ragnotebook.judges._errors import _map_error
+
+    exc = RuntimeError("OpenAIException - Missing credentials. Please pass an `api_key`")
+    err = _map_error(exc, lambda text: text)
+    assert (err.code, err.retryable) == ("auth_error", False)

@@ -161,3 +161,21 @@ def test_arun_inside_running_loop_and_run_too():
 
     a, b = asyncio.run(main())
     assert a.score == b.score == 1.0
+
+
+def test_contexts_from_chat_without_tool_results_is_none_and_arrays_split():
+    chat = [{"role": "user", "content": "q"}, {"role": "assistant", "content": "a"}]
+    assert rn.contexts_from_output(None, chat) is None  # a static context then applies
+    sibling = [
+        {
+            "role": "assistant",
+            "content": "It is on Pier 4.",
+            "toolInvocations": [{"state": "result", "result": ["Doc A.", {"text": "Doc B."}]}],
+        }
+    ]
+    assert rn.contexts_from_output(None, sibling) == ["Doc A.", '{"text": "Doc B."}']
+    tool = [{"role": "tool", "content": '["First chunk.", "Second chunk."]'}]
+    assert rn.contexts_from_output(None, tool) == ["First chunk.", "Second chunk."]
+    scorer = rn.create_faithfulness_scorer(model="offline", context=["The museum is on Pier 4."])
+    r = scorer.run(input="Where?", output=chat[:1] + [{"role": "assistant", "content": "On Pier 4."}])
+    assert r.status == "ok"
