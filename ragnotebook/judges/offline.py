@@ -192,7 +192,7 @@ class OfflineJudge:
     >>> out.verdicts[0].verdict
     'no'
     >>> out.verdicts[0].reason
-    "62% of the claim's weighted content words appear in chunk 0; number 1999 not found (the chunk has 1998)"
+    "62% of the claim's weighted content words appear in the chunk at rank 1; number 1999 not found (the chunk has 1998)"
     """
 
     def __init__(
@@ -365,9 +365,9 @@ class OfflineJudge:
             same, opp = _coverage_by_polarity(core, docs, w, cdoc.sentences[0].negated)
             neg_conflict = opp >= _NEG_MIN * core_total and same < opp - 0.2 * core_total
         chunk_word = (
-            f"chunks {names[best]} and {names[second]}"
+            f"the chunks at ranks {names[best] + 1} and {names[second] + 1}"
             if support > best_cov and second >= 0
-            else f"chunk {names[best]}"
+            else f"the chunk at rank {names[best] + 1}"
         )
         parts = [f"{support:.0%} of the claim's weighted content words appear in {chunk_word}"]
         if missing:

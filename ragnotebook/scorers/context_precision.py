@@ -168,9 +168,11 @@ def context_precision_plan(
         )
     else:
         shown = ", ".join(str(p) for p in positions[:10]) + (", ..." if len(positions) > 10 else "")
+        where = "at position" if len(positions) == 1 else "at positions"
+        are = "is" if len(positions) == 1 else "are"
         text = (
             f"The score is {fmt_score(score)} (average precision) because {len(positions)} of "
-            f"{len(chunks)} chunks are relevant to the {basis}, at positions {shown}"
+            f"{len(chunks)} chunks {are} relevant to the {basis}, {where} {shown}"
         )
         text += (
             "."

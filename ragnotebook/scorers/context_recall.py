@@ -99,8 +99,13 @@ def context_recall_plan(
     not_found = [r["claim"] for r in rows if r["verdict"] != "yes"]
     if n_yes == len(claims):
         text = (
-            f"The score is {fmt_score(score)} because all {len(claims)} ground-truth claims "
-            "are supported by the retrieved context."
+            f"The score is {fmt_score(score)} because "
+            + (
+                "the one ground-truth claim is"
+                if len(claims) == 1
+                else f"all {len(claims)} ground-truth claims are"
+            )
+            + " supported by the retrieved context."
         )
     else:
         text = (

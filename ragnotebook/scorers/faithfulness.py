@@ -105,8 +105,13 @@ def faithfulness_plan(
     unverified = [r["claim"] for r in rows if r["verdict"] == "unsure"]
     if n_yes == len(claims):
         text = (
-            f"The score is {fmt_score(score)} because all {len(claims)} answer claims are "
-            "supported by the retrieved context."
+            f"The score is {fmt_score(score)} because "
+            + (
+                "the one answer claim is"
+                if len(claims) == 1
+                else f"all {len(claims)} answer claims are"
+            )
+            + " supported by the retrieved context."
         )
     else:
         text = (

@@ -305,9 +305,13 @@ def fmt_score(score: float, status: str) -> str:
     --------
     >>> fmt_score(0.0, "no_claims"), fmt_score(float("nan"), "no_ground_truth")
     ('0.00 (no claims)', '— (no ground truth)')
+    >>> fmt_score(float("nan"), "no_claims")   # faithfulness of a row with no answer
+    '— (no answer, not scored)'
     """
     unmeasured = score is None or math.isnan(score) or status not in SCORED_STATUSES
     value = "—" if unmeasured else f"{score:.2f}"
     if status == "ok":
         return value
+    if status == "no_claims" and unmeasured:
+        return f"{value} (no answer, not scored)"
     return f"{value} ({status.replace('_', ' ')})"

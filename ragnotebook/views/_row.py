@@ -30,8 +30,8 @@ __all__ = [
 #: What the codes in a row's summary line mean.
 ROW_LEGEND = (
     "R = context recall, P = context precision, F = faithfulness; n/gt no ground truth, "
-    "n/ref no reference, n/cl no claims (a measured 0, e.g. a refusal; a missing answer "
-    "is not scored), n/ctx no context (a measured 0), ERR error."
+    "n/ref no reference, n/cl no claims (a measured 0, e.g. a refusal), n/ans no answer "
+    "(not scored), n/ctx no context (a measured 0), ERR error."
 )
 
 _SHORT_STATUS = {
@@ -85,9 +85,13 @@ def short_score(score: float, status: str) -> str:
     --------
     >>> short_score(0.5, "ok"), short_score(float("nan"), "no_ground_truth")
     ('0.50', 'n/gt')
+    >>> short_score(float("nan"), "no_claims")   # no answer at all: not scored
+    'n/ans'
     """
     if status == "ok":
         return "—" if math.isnan(score) else f"{score:.2f}"
+    if status == "no_claims" and math.isnan(score):
+        return "n/ans"
     return _SHORT_STATUS.get(status, status)
 
 

@@ -45,7 +45,7 @@ __all__ = ["Explorer", "in_kernel", "short_score"]
 
 _MAX_LIST_ROWS = 12
 _MIN_LIST_ROWS = 2
-_QUESTION_CHARS = 90
+_QUESTION_CHARS = 70
 _NBSP = "\u00a0"
 _GAP = _NBSP * 2
 _SEP = f"{_NBSP}{_NBSP}│{_NBSP}{_NBSP}"
@@ -320,7 +320,9 @@ class Explorer:
         n = len(self._order)
         if not n:
             return
-        where = np.flatnonzero(self._order == self._selected) if self._selected is not None else []
+        where: Any = (
+            np.flatnonzero(self._order == self._selected) if self._selected is not None else []
+        )
         if len(where):
             target = min(max(0, int(where[0]) + int(delta)), n - 1)
         else:
@@ -328,7 +330,9 @@ class Explorer:
         self.select(position=int(self._order[target]))
 
     def _update_row_buttons(self) -> None:
-        where = np.flatnonzero(self._order == self._selected) if self._selected is not None else []
+        where: Any = (
+            np.flatnonzero(self._order == self._selected) if self._selected is not None else []
+        )
         at = int(where[0]) if len(where) else None
         n = len(self._order)
         self.prev_row_button.disabled = n == 0 or at == 0

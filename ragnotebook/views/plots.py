@@ -230,7 +230,9 @@ def precision_at_k(
                 marker={"color": bar_fill, "line": {"color": bar_edge, "width": 1}},
                 hoverinfo="text",
                 hovertext=[
-                    hover_lines(head, f"rank {k}: {r} of {n} {_plural(n, 'chunk')} relevant ({s:.0%})")
+                    hover_lines(
+                        head, f"rank {k}: {r} of {n} {_plural(n, 'chunk')} relevant ({s:.0%})"
+                    )
                     for k, r, n, s in zip(ks, n_rel, ns, shares, strict=True)
                 ],
             )
@@ -401,7 +403,7 @@ def scores(
                 hoverinfo="text",
                 hovertext=[
                     f"{METRIC_LABELS[m]}: {int(counts_by_status[s])} rows {STATUS_LABELS[s]}"
-                    + ("" if s in SCORED_STATUSES else " (not scored)")
+                    + _unscored_note(s, int(((status == s).to_numpy() & np.isnan(score)).sum()))
                     for s in cats
                 ],
             ),
@@ -431,6 +433,16 @@ def scores(
     fig.update_layout(barmode="stack", bargap=0.05, legend={"title": {"text": "status"}})
     fig.update_annotations(font={"size": 14})
     return fig
+
+
+def _unscored_note(status: str, n_unscored: int) -> str:
+    if status not in SCORED_STATUSES:
+        return " (not scored)"
+    if n_unscored and status == "no_claims":
+        return f"<br>{n_unscored} of them have no answer at all: not scored"
+    if n_unscored:
+        return f"<br>{n_unscored} of them not scored"
+    return " (a measured 0)" if status != "ok" else ""
 
 
 def _row_labels(df: pd.DataFrame) -> list[str]:

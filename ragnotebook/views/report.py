@@ -323,7 +323,7 @@ def _claims_data(
     for v in sorted(items, key=lambda d: int(d.get("index", 0))):
         claim = _plain(v.get("claim", ""))
         flagged = bool(v.get("missing") or v.get("invalid"))
-        supports = []
+        supports: list[list[Any]] = []
         for idx in v.get("supporting_chunks", []) or []:
             if not isinstance(idx, int) or isinstance(idx, bool) or not 0 <= idx < len(chunks):
                 supports.append([None, f"{D.chunk_label(idx)} (not among this row's chunks)"])

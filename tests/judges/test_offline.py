@@ -102,7 +102,7 @@ def test_supported_claim_is_yes_with_reason() -> None:
     v = verify(["The Harbor Museum opened in 1998."], ["The Harbor Museum opened in 1998."])
     verdict = v.verdicts[0]
     assert verdict.verdict == "yes"
-    assert verdict.reason.startswith("100% of the claim's weighted content words appear in chunk 0")
+    assert verdict.reason.startswith("100% of the claim's weighted content words appear in the chunk at rank 1")
 
 
 def test_unrelated_claim_is_unsure() -> None:
@@ -155,7 +155,7 @@ def test_claim_spread_over_two_chunks() -> None:
 def test_blank_chunks_keep_their_indices() -> None:
     v = verify(["The Harbor Museum opened in 1998."], ["", "The Harbor Museum opened in 1998."])
     assert v.verdicts[0].supporting_chunks == [1]
-    assert "chunk 1" in v.verdicts[0].reason
+    assert "the chunk at rank 2" in v.verdicts[0].reason
 
 
 def test_no_context_is_unsure_and_attribution_is_no() -> None:

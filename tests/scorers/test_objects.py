@@ -177,5 +177,7 @@ def test_contexts_from_chat_without_tool_results_is_none_and_arrays_split():
     tool = [{"role": "tool", "content": '["First chunk.", "Second chunk."]'}]
     assert rn.contexts_from_output(None, tool) == ["First chunk.", "Second chunk."]
     scorer = rn.create_faithfulness_scorer(model="offline", context=["The museum is on Pier 4."])
-    r = scorer.run(input="Where?", output=chat[:1] + [{"role": "assistant", "content": "On Pier 4."}])
+    r = scorer.run(
+        input="Where?", output=[*chat[:1], {"role": "assistant", "content": "On Pier 4."}]
+    )
     assert r.status == "ok"

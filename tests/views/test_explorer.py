@@ -25,7 +25,7 @@ def test_initial_state_selects_first_row(ex, scored):
     assert ex.page_label.value == "rows 1–48 of 48"
     assert ex.prev_button.disabled and ex.next_button.disabled
     text, value = ex.listing.options[0]
-    assert value == 0 and text.startswith("#0  │  R ")
+    assert value == 0 and text.replace("\u00a0", " ").startswith("#0 ")
     assert scored["question"].iloc[0][:40] in text
 
 
@@ -175,6 +175,7 @@ def test_overlap_highlighting_in_detail(hostile):
 def test_short_score_codes():
     assert short_score(0.5, "ok") == "0.50"
     assert short_score(0.0, "no_claims") == "n/cl"
+    assert short_score(np.nan, "no_claims") == "n/ans"  # no answer: not scored
     assert short_score(np.nan, "error") == "ERR"
 
 
@@ -195,3 +196,58 @@ def test_explore_dispatch(scored, monkeypatch):
 def test_widget_repr_is_a_widget_bundle(ex):
     bundle = ex._repr_mimebundle_()
     assert "application/vnd.jupyter.widget-view+json" in bundle
+
+
+def test_list_columns_line_up_and_long_questions_end_with_an_ellipsis(scored):
+    df = scored.copy()
+    df.index = [f"r{i}" if i % 3 else f"row-{i:04d}" for i in range(len(df))]
+    df.loc[df.index[1], "question"] = "word " * 60
+    ex = Explorer(df)
+    texts = [t for t, _ in ex.listing.options]
+    # a <select> collapses spaces: every gap is a no-break space, and the columns line up
+    assert all(" " not in t.split("│")[0] + t.split("│")[1] for t in texts)
+    assert len({t.index("│") for t in texts}) == 1
+    assert len({t.index("│", t.index("│") + 1) for t in texts}) == 1
+    long = texts[1].split("│")[-1].strip("\u00a0")
+    assert long.endswith("…") and len(long) <= 90
+
+
+def test_list_height_follows_the_rows(scored):
+    ex = Explorer(scored)
+    assert ex.listing.rows == 12  # 48 rows: at most 12 lines, then it scrolls
+    ex.search.value = "porterhouse"
+    assert len(ex.listing.options) == 2 and ex.listing.rows == 2
+    ex.search.value = "zzzz-not-there"
+    assert ex.listing.rows == 2
+
+
+def test_row_buttons_step_through_the_filtered_rows_across_pages(scored):
+    ex = Explorer(scored, page_size=20)
+    assert ex.selected == scored.index[0]
+    assert ex.prev_row_button.disabled and not ex.next_row_button.disabled
+    ex.next_row_button.click()
+    assert ex.listing.value == 1 and scored["question"].iloc[1] in ex.detail_html
+    ex.select(position=19)
+    ex.next_row_button.click()  # crosses to the next page
+    assert ex.page == 1 and ex.listing.value == 20
+    ex.prev_row_button.click()
+    assert ex.page == 0 and ex.listing.value == 19
+    ex.select(position=47)
+    assert ex.next_row_button.disabled
+    ex.next_row_button.click()
+    assert ex.listing.value == 47
+    ex.sort_by.value = "faithfulness:asc"  # follows the sorted, filtered order
+    order = ex.positions
+    ex.select(position=order[5])
+    ex.next_row_button.click()
+    assert ex.listing.value == order[6]
+    ex.search.value = "zzzz-not-there"
+    assert ex.prev_row_button.disabled and ex.next_row_button.disabled
+    ex.step(1)  # nothing to select: no error
+    assert ex.selected is None
+
+
+def test_legend_is_tidy_and_names_the_keyboard_route(ex):
+    legend = ex.widget.children[2].value
+    assert "line-height:1.35" in legend and "<small>" not in legend
+    assert "next row ▶" in legend and "JupyterLab" in legend

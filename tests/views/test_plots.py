@@ -81,9 +81,20 @@ def test_precision_at_k_groups_band_and_rows(precision_frame):
     assert "one: 95% bootstrap CI of the mean" in names
     assert "two: mean precision@k" in names
     two = next(t for t in fig.data if t.name == "two: mean precision@k")
-    assert list(two.x) == [1, 2] and list(two.y) == [1.0, 0.5]
+    assert list(two.y) == [1.0, 0.5]
     one = next(t for t in fig.data if t.name == "one: mean precision@k")
     assert list(one.y) == [0.5, 0.75]
+    # each group's line sits on the centre of its own bars (bars side by side per rank)
+    for name, line in (("one", one), ("two", two)):
+        bars = next(t for t in fig.data if t.name == f"{name}: share of relevant chunks")
+        centres = [k + bars.offset + bars.width / 2 for k in bars.x]
+        assert list(line.x) == pytest.approx(centres)
+        assert [round(x) for x in line.x] == [1, 2]
+    assert one.x[0] < two.x[0]
+    # one legend entry per group: band and bars follow their line's legend group
+    shown = [t.name for t in fig.data if t.showlegend is not False and t.name != "one row"]
+    assert shown == ["one: mean precision@k", "two: mean precision@k"]
+    assert {t.legendgroup for t in fig.data[1:] if t.name.startswith("one")} == {"one"}
     # per-row lines: three rows, separated by None
     assert list(fig.data[0].y).count(None) == 3
     # the same seed gives the same band
@@ -224,7 +235,36 @@ def test_missed_claims_without_problems():
     out = df.rag.faithfulness(model="offline", progress=False)
     fig = missed_claims(out)
     assert all(len(t.x) == 0 for t in fig.data)
-    assert fig.layout.annotations[0].text == "No missed or unsupported claims."
+    # a plain note instead of empty axes
+    assert fig.layout.annotations[0].text.startswith("No missed or unsupported claims")
+    assert fig.layout.xaxis.visible is False and fig.layout.yaxis.visible is False
+    assert fig.layout.showlegend is False
+
+
+def test_zero_limits_are_rejected(scored):
+    with pytest.raises(ValueError, match="max_k"):
+        precision_at_k(scored, max_k=0)
+    with pytest.raises(ValueError, match="max_k"):
+        precision_at_k(scored, max_k=-2)
+    with pytest.raises(ValueError, match="top"):
+        missed_claims(scored, top=0)
+    assert len(precision_at_k(scored, max_k=1).data[-1].x) == 1
+
+
+def test_precision_bars_are_lighter_than_the_line_and_band_shows_in_dark(scored):
+    light = precision_at_k(scored)
+    band, bars, line = light.data
+    assert bars.marker.color != line.line.color
+    assert bars.marker.color.startswith("rgba(140,140,140")  # neutral grey
+    dark_band = precision_at_k(scored, theme="dark").data[0]
+    alpha = lambda c: float(c.rsplit(",", 1)[1].rstrip(")"))  # noqa: E731
+    assert alpha(dark_band.fillcolor) >= 2 * alpha(band.fillcolor)
+
+
+def test_precision_hover_uses_singular_for_one_chunk(precision_frame):
+    line = precision_at_k(precision_frame).data[-1]
+    assert "rows with at least 1 chunk: 3" in line.hovertext[0]
+    assert "rows with at least 2 chunks: 3" in line.hovertext[1]
 
 
 # --------------------------------------------------------------------------- compare
@@ -268,8 +308,13 @@ def test_compare_flags_coverage_and_unmatched(scored):
 
 
 def test_compare_on_a_column_with_repeats_warns_and_pairs_in_order(scored):
-    with pytest.warns(UserWarning, match="repeated values are paired in order"):
+    with pytest.warns(UserWarning, match="repeated values are paired in order") as caught:
         t = compare_table(scored, scored, on="question")
+    # the warning points at the caller's line, not at ragnotebook's internals
+    assert {w.filename for w in caught} == {__file__}
+    with pytest.warns(UserWarning, match="repeated values") as caught:
+        scored.rag.plot.compare(scored, on="question")
+    assert {w.filename for w in caught} == {__file__}
     assert t["mean_diff"].tolist() == [0.0, 0.0, 0.0]
     assert t.loc["context_precision", "n_pairs"] == 48
 

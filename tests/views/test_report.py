@@ -116,11 +116,15 @@ def test_report_escapes_every_hostile_string(hostile_report):
     assert not any(tag in ("img", "iframe", "object", "embed") for tag, _ in scan.tags)
     assert all(a["href"].startswith("#") for tag, a in scan.tags if tag == "a")
     assert not any(k.startswith("on") for _, attrs in scan.tags for k in attrs)
-    # every hostile string is readable as literal text in the drill-down
+    # the summary lines show the data as text; the drill-down travels as JSON data that
+    # the page's script puts in with textContent (tests/views/test_browser.py renders it)
     text = "".join(scan.text)
-    for value in HOSTILE.values():
-        assert value in text, value
+    assert HOSTILE["bold_br"] in text and HOSTILE["link"] in text
     assert "<i>r1</i>" in text  # the index label too
+    rows = json.loads(scan.scripts[1][1])["rows"]
+    row_text = json.dumps(rows, ensure_ascii=False)
+    for value in HOSTILE.values():
+        assert json.dumps(value, ensure_ascii=False)[1:-1] in row_text, value
     assert "<title>&lt;b&gt;T&lt;/b&gt; &amp; co</title>" in html
     # the JSON block holds the data with < > & escaped, and parses back
     data = scan.scripts[1][1]
@@ -165,3 +169,41 @@ def test_import_stays_light_until_a_view_is_used():
         cwd=str(ROOT),
     )
     assert out.stdout.strip() == "[] [] ['plotly']"
+
+
+def test_report_drill_down_is_lazy_data_not_html(scored, tmp_path):
+    out = report(scored, tmp_path / "lazy.html")
+    html = out.read_text(encoding="utf-8")
+    scan = _scan(out)
+    # no row detail is in the page's HTML; each row's body is empty until opened
+    assert 'class="rnb-card"' not in html and "<mark>" not in html
+    assert html.count('<div class="rnb-body"></div>') == 48
+    rows = json.loads(scan.scripts[1][1])["rows"]
+    assert sorted(rows, key=int) == [str(i) for i in range(48)]
+    pos = next(
+        int(p) for p, r in rows.items() if any(s[0] is not None for c in r["recall"] for s in c[4])
+    )
+    row = rows[str(pos)]
+    assert row["texts"][0] == scored["question"].iloc[pos]
+    verdicts = sorted(scored["context_precision_verdicts"].iloc[pos], key=lambda v: v["index"])
+    assert row["chunks"] == [v["chunk"] for v in verdicts]
+    # claims point at chunks by index, with the shared words as character ranges
+    support = next(s for c in row["recall"] for s in c[4] if s[0] is not None)
+    idx, label, a, b, marks = support
+    assert label == f"chunk at rank {idx + 1}" and 0 <= a < b <= len(row["chunks"][idx])
+    assert all(0 <= s < e <= len(row["chunks"][idx]) for s, e in marks)
+    assert row["prec"][0][2].startswith("chunk at rank 1")
+
+
+def test_report_size_per_row_is_small(scored, tmp_path):
+    base = report(scored, tmp_path / "one.html", max_rows=1).stat().st_size
+    full = report(scored, tmp_path / "all.html").stat().st_size
+    per_row = (full - base) / 47
+    assert per_row < 6_000, per_row
+
+
+def test_report_statuses_text_matches_the_summary(scored, tmp_path):
+    text = " ".join(" ".join(_scan(report(scored, tmp_path / "s.html", max_rows=1)).text).split())
+    assert "nothing to judge, scored 0" not in text
+    assert "no answer at all is not scored" in text
+    assert "measured 0s" in text
