@@ -102,7 +102,9 @@ def test_supported_claim_is_yes_with_reason() -> None:
     v = verify(["The Harbor Museum opened in 1998."], ["The Harbor Museum opened in 1998."])
     verdict = v.verdicts[0]
     assert verdict.verdict == "yes"
-    assert verdict.reason.startswith("100% of the claim's weighted content words appear in the chunk at rank 1")
+    assert verdict.reason.startswith(
+        "100% of the claim's weighted content words appear in the chunk at rank 1"
+    )
 
 
 def test_unrelated_claim_is_unsure() -> None:
