@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import json
 import math
-import warnings
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -36,6 +35,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ragnotebook._warn import warn_user
 from ragnotebook.frame import scored_mask
 
 __all__ = ["compare"]
@@ -143,11 +143,9 @@ def _keys(df: pd.DataFrame, on: str | None, side: str) -> list[Hashable | None]:
         keys.append((v, n))
     if repeats:
         what = "the index" if on is None else repr(on)
-        warnings.warn(
+        warn_user(
             f"{what} repeats {repeats} value(s) in frame {side}; repeated values are paired "
-            "in order of appearance",
-            UserWarning,
-            stacklevel=5,
+            "in order of appearance"
         )
     return keys
 
@@ -440,11 +438,9 @@ def compare(
     per_row = [r for m in chosen for r in row_changes(a, b, m, pairing)] if rows else []
     flagged = [f"{t['metric']}: {t['flag']}" for t in table if t["flag"]]
     if flagged:
-        warnings.warn(
+        warn_user(
             "ragnotebook.compare: coverage differs, so the means alone mislead; "
-            + " | ".join(flagged),
-            UserWarning,
-            stacklevel=2,
+            + " | ".join(flagged)
         )
     info = {
         "on": on,

@@ -40,7 +40,6 @@ import queue
 import threading
 import time
 import uuid
-import warnings
 import weakref
 from collections.abc import Awaitable, Callable, Iterable, Mapping, MutableMapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -51,6 +50,7 @@ import pandas as pd
 
 from ragnotebook._loop import run_sync
 from ragnotebook._version import __version__
+from ragnotebook._warn import warn_user
 from ragnotebook.engine import CANCELLED_MESSAGE, Engine, Job
 from ragnotebook.judges.base import Judge
 from ragnotebook.scorers._common import MetricResult
@@ -924,11 +924,9 @@ def run_evals(
         run.bar.close()
     if outcome == "stop":
         done = len(run.outcomes)
-        warnings.warn(
+        warn_user(
             f"ragnotebook: interrupted; {done} of {len(run.items)} items finished and are "
-            "kept; the others have target_status 'cancelled'.",
-            UserWarning,
-            stacklevel=2,
+            "kept; the others have target_status 'cancelled'."
         )
         if run.callback_error is not None:
             raise run.callback_error

@@ -109,8 +109,9 @@ def test_coverage_is_flagged_when_b_has_errors():
     a = scored(KEYS, [0.1, 0.2, 0.9, 0.9, 0.9])
     # B errors on the two rows A found hardest: its own mean looks better (0.9 vs 0.6)
     b = scored(KEYS, [None, None, 0.9, 0.9, 0.9], ["error", "error", "ok", "ok", "ok"])
-    with pytest.warns(UserWarning, match="coverage differs"):
+    with pytest.warns(UserWarning, match="coverage differs") as caught:
         t = rn.compare(a, b)
+    assert caught[0].filename == __file__  # the warning points at the caller's line
     row = t.loc["faithfulness"]
     assert row["n_pairs"] == 3
     assert row["mean_diff"] == 0.0  # paired on the rows both scored: no change
@@ -191,8 +192,9 @@ def test_keys_by_index_role_alias_and_repeats():
     assert by_index["n_status_changed"] == 0
     rep_a = scored(["q", "q"], [0.0, 0.5])
     rep_b = scored(["q", "q"], [1.0, 0.5])
-    with pytest.warns(UserWarning, match="repeats 1 value"):
+    with pytest.warns(UserWarning, match="repeats 1 value") as caught:
         rows = rn.compare(rep_a, rep_b, rows=True)
+    assert {w.filename for w in caught} == {__file__}
     assert rows["diff"].tolist() == [1.0, 0.0]  # first with first, second with second
     with pytest.raises(KeyError, match="not a column of frame A"):
         rn.compare(a, b, on="id")
