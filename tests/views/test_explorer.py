@@ -1,7 +1,5 @@
 """Widget state of the explorer, in plain pytest (no kernel, no browser)."""
 
-import time
-
 import numpy as np
 import pandas as pd
 import pytest
@@ -133,20 +131,17 @@ def test_paging(scored):
     assert ex.page == 0 and ex.listing.value == 5
 
 
-def test_thousand_rows_stay_fast(scored):
+def test_thousand_rows_render_one_page(scored):
+    # speed is measured in benchmarks/explorer_speed.py; here: only the visible page is built
     big = pd.concat([scored] * 21, ignore_index=True).iloc[:1000]
-    start = time.perf_counter()
     ex = Explorer(big)
-    built = time.perf_counter() - start
-    assert len(ex.listing.options) == 50  # only one page rendered
-    start = time.perf_counter()
+    assert len(ex.listing.options) == 50
     ex.search.value = "kansas"
     ex.sort_by.value = "faithfulness:asc"
     ex.score_range.value = (0.0, 0.5)
+    assert len(ex.listing.options) == min(50, len(ex.positions))
     ex.select(position=int(ex.positions[-1]))
-    ex.next_button.click()
-    acted = time.perf_counter() - start
-    assert built < 2.0 and acted < 1.0, (built, acted)
+    assert ex.selected == big.index[int(ex.positions[-1])]
 
 
 def test_detail_escapes_hostile_strings(hostile):
