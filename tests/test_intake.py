@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 import warnings
 
 import numpy as np
@@ -401,11 +400,8 @@ def test_read_rows_is_fast_for_ten_thousand_rows() -> None:
             "ground_truth": [f"truth {i}" for i in range(n)],
         }
     )
-    start = time.perf_counter()
-    rows, _ = read_rows(df)
-    elapsed = time.perf_counter() - start
+    rows, _ = read_rows(df)  # its speed is part of benchmarks/offline_speed.py
     assert len(rows) == n
     assert rows[-1] == RagRow(
         n - 1, n - 1, "question 9999", "answer 9999", ("chunk 9999a", "chunk 9999b"), "truth 9999"
     )
-    assert elapsed < 0.5
