@@ -343,6 +343,7 @@ def build_frame(run: _Run) -> pd.DataFrame:
             "model": str(run.model_label),
             "judge": run.judge.judge_id,
             "judge_identity": _json_safe(identity),
+            "judge_transport": getattr(run.judge, "transport", None),
             "prompt_versions": _json_safe(identity.get("prompt_versions", {})),
             "columns": {k: v for k, v in run.columns.items()},
             "metrics": metric_meta,

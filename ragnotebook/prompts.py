@@ -42,7 +42,10 @@ _COMMON = (
 
 # Revision of the user-message layout built by render(); part of every version hash,
 # so a change of the layout (fence, item list, schema hint) invalidates cached answers.
-_LAYOUT = "layout-2: TASK line, instructions, expected indices, schema hint, JSON in <data id>"
+_LAYOUT = (
+    "layout-3: TASK line, instructions, expected indices, schema hint, "
+    "JSON in <data id> with one list item per line"
+)
 
 
 @dataclass(frozen=True)
@@ -252,6 +255,22 @@ def _payload(task: Task) -> dict[str, Any]:
     return data
 
 
+def _dump(data: dict[str, Any]) -> str:
+    """JSON with one key per line and one list item per line (C-speed json.dumps)."""
+    lines = ["{"]
+    last = len(data) - 1
+    for n, (key, value) in enumerate(data.items()):
+        comma = "," if n < last else ""
+        name = json.dumps(key, ensure_ascii=False)
+        if isinstance(value, list) and value:
+            inner = ",\n".join("  " + json.dumps(v, ensure_ascii=False) for v in value)
+            lines.append(f" {name}: [\n{inner}\n ]{comma}")
+        else:
+            lines.append(f" {name}: {json.dumps(value, ensure_ascii=False)}{comma}")
+    lines.append("}")
+    return "\n".join(lines)
+
+
 def render(task: Task, *, schema_hint: str | None = None) -> list[dict[str, str]]:
     """Chat messages for ``task`` with its data fenced.
 
@@ -278,7 +297,7 @@ def render(task: Task, *, schema_hint: str | None = None) -> list[dict[str, str]
     ('TASK: explain', 1, True)
     """
     prompt = get(task.kind)
-    body = json.dumps(_payload(task), ensure_ascii=False, indent=1)
+    body = _dump(_payload(task))
     # JSON encoding escapes quotes and control characters; also escape "<" so the
     # data can never contain a closing </data> tag.
     body = body.replace("<", "\\u003c")

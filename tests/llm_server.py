@@ -710,7 +710,8 @@ class LLMServer:
         ``body`` (the whole JSON response) or ``raw`` (the raw response text).
         Setting it to None restores :func:`default_responder`.
     latency : float or callable
-        Seconds to wait before a normal reply, or ``latency(request_json) -> float``.
+        Seconds from receiving a request to sending a normal reply (the time spent
+        computing the reply counts toward it), or ``latency(request_json) -> float``.
         Errors from faults and rules are immediate unless the fault has a delay.
     faults : dict of str to float
         Probability per request of each fault: HTTP statuses as strings
@@ -1066,15 +1067,20 @@ class LLMServer:
         if fault is not None and fault.kind == "timeout":
             await asyncio.sleep(self.slow_seconds if fault.delay is None else fault.delay)
 
+        # the latency is the time from here to the reply: computing the reply counts
+        # toward it, so a busy server still answers in `latency` seconds
+        started = time.perf_counter()
         latency = self.latency
         if callable(latency):
             latency = latency(data)
-        if latency and latency > 0:
-            await asyncio.sleep(latency)
 
         reply = self.responder(data)
         if inspect.isawaitable(reply):
             reply = await reply
+        if latency and latency > 0:
+            remaining = latency - (time.perf_counter() - started)
+            if remaining > 0:
+                await asyncio.sleep(remaining)
         override: dict[str, Any] = {"content": reply} if isinstance(reply, str) else dict(reply)
         headers = dict(override.get("headers") or {})
         status = int(override.get("status", 200))

@@ -27,6 +27,7 @@ that the import does not fetch a price list from the network.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import json
 import logging
@@ -35,7 +36,7 @@ import os
 import re
 import threading
 import warnings
-from collections.abc import Mapping
+from collections.abc import AsyncIterator, Mapping
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -51,6 +52,7 @@ from ragnotebook.judges._errors import (
     _next_mode,
 )
 from ragnotebook.judges._parse import _strip_thinking, inline_schema, parse_reply
+from ragnotebook.judges._transport import OpenAICompatibleTransport, resolve_transport
 from ragnotebook.judges.base import JudgeError
 from ragnotebook.tasks import ANSWER_MODELS, Answer, Task
 
@@ -166,6 +168,10 @@ def _litellm() -> Any:
     return litellm
 
 
+async def _litellm_send(kwargs: Mapping[str, Any]) -> Any:
+    return await _litellm().acompletion(**kwargs)
+
+
 def _json_safe(value: Any) -> Any:
     try:
         json.dumps(value)
@@ -219,6 +225,14 @@ class LiteLLMJudge:
         model does not accept ``response_format``. On a 400 that rejects the
         mode, the judge moves to the next mode once, logs a warning on the
         ``"ragnotebook"`` logger and records the mode in :meth:`identity`.
+    transport : {"auto", "litellm", "openai"}, default "auto"
+        How requests are sent. ``"litellm"``: ``litellm.acompletion`` (every
+        provider). ``"openai"``: one HTTP POST straight to an OpenAI-compatible
+        ``api_base`` (the request litellm would send, errors mapped the same way,
+        without litellm's 5-15 ms of per-call CPU; see ``docs/performance.md``).
+        ``"auto"``: ``"openai"`` for an ``openai/<name>`` model with an
+        ``api_base`` and only standard Chat Completions options, else
+        ``"litellm"``. Prices still come from litellm's price map.
     **litellm_kwargs
         Other options passed to ``litellm.acompletion`` (e.g. ``top_p``, ``seed``,
         ``extra_headers``). Secret-looking options are kept out of :meth:`identity`.
@@ -231,6 +245,18 @@ class LiteLLMJudge:
         The structured-output mode in force.
     temperature_dropped : bool
         Whether the model rejected ``temperature`` and it is no longer sent.
+    transport : str
+        ``"litellm"`` or ``"openai"``: the transport in use (recorded in the run
+        metadata; not part of the cache key, since both send the same request).
+
+    Raises
+    ------
+    ValueError
+        An empty model, an unknown ``structured_output`` or ``transport``, a
+        non-positive ``max_tokens`` or ``timeout``, a negative ``num_retries``, or
+        ``transport="openai"`` without an ``openai/<name>`` model and ``api_base``.
+    TypeError
+        ``model``, ``messages``, ``stream`` or ``n`` passed as an option.
 
     Examples
     --------
@@ -245,6 +271,8 @@ class LiteLLMJudge:
     ...                      structured_output="json_object", seed=7)
     >>> local.identity()["structured_output"], local.identity()["options"]
     ('json_object', {'seed': 7})
+    >>> local.transport, judge.transport
+    ('openai', 'litellm')
     """
 
     cacheable: bool = True
@@ -260,6 +288,7 @@ class LiteLLMJudge:
         timeout: float = 60.0,
         num_retries: int = 4,
         structured_output: str = "auto",
+        transport: str = "auto",
         **litellm_kwargs: Any,
     ) -> None:
         if not isinstance(model, str) or not model.strip():
@@ -299,6 +328,14 @@ class LiteLLMJudge:
         self._gate_loop: asyncio.AbstractEventLoop | None = None
         self._cost_unknown = False
         self._output_limit: int | bool | None = False  # False: not looked up yet
+        self.transport = resolve_transport(
+            transport, self.model, self.api_base, self.litellm_kwargs
+        )
+        self._direct: OpenAICompatibleTransport | None = (
+            OpenAICompatibleTransport(self.model, str(self.api_base), api_key, self.timeout)
+            if self.transport == "openai"
+            else None
+        )
 
     # ------------------------------------------------------------------ identity
 
@@ -390,6 +427,37 @@ class LiteLLMJudge:
             if not self._custom_format and mode in STRUCTURED_OUTPUT_MODES:
                 self._mode = str(mode)
 
+    @contextlib.asynccontextmanager
+    async def session(self) -> AsyncIterator[None]:
+        """An async context that prepares the judge and keeps its connections open.
+
+        The engine enters it for a whole run. On entry it imports litellm (prices,
+        model limits) and settles the structured-output mode, so neither happens
+        on the event loop in the middle of a run. With the ``"openai"`` transport
+        it also keeps one HTTP session per event loop open until the last session
+        on that loop ends (calls outside a session open and close their own).
+
+        Yields
+        ------
+        None
+
+        Examples
+        --------
+        >>> import asyncio
+        >>> async def main():
+        ...     async with LiteLLMJudge("openai/gpt-4o-mini").session():
+        ...         return "calls here share connections"
+        >>> asyncio.run(main())
+        'calls here share connections'
+        """
+        _litellm()
+        _ = self.structured_output
+        if self._direct is None:
+            yield
+            return
+        async with self._direct.session():
+            yield
+
     def _initial_mode(self) -> str:
         try:
             supported = _litellm().get_supported_openai_params(model=self.model)
@@ -400,7 +468,10 @@ class LiteLLMJudge:
         return "json_schema"
 
     def __repr__(self) -> str:
-        return f"LiteLLMJudge({self.model!r}, api_base={self.api_base!r})"
+        return (
+            f"LiteLLMJudge({self.model!r}, api_base={self.api_base!r}, "
+            f"transport={self.transport!r})"
+        )
 
     def identity(self) -> dict[str, Any]:
         """Everything that changes the judge's answers, JSON-safe, without secrets.
@@ -661,7 +732,7 @@ class LiteLLMJudge:
     async def _send(
         self, task: Task, budget: int, tally: _Tally
     ) -> tuple[str | None, str | None, int]:
-        litellm = _litellm()
+        send = self._direct.acompletion if self._direct is not None else _litellm_send
         while True:
             if tally.requests >= MAX_REQUESTS_PER_CALL:
                 raise JudgeError(
@@ -675,9 +746,7 @@ class LiteLLMJudge:
             kwargs = self._kwargs(task, mode, send_temperature, budget)
             tally.requests += 1
             try:
-                response = await asyncio.wait_for(
-                    litellm.acompletion(**kwargs), timeout=self.timeout + 1.0
-                )
+                response = await asyncio.wait_for(send(kwargs), timeout=self.timeout + 1.0)
             except TimeoutError:
                 raise JudgeError(
                     f"no reply within {self.timeout:g} s", code="timeout", retryable=True
@@ -790,7 +859,16 @@ class LiteLLMJudge:
         value = hidden.get("response_cost") if isinstance(hidden, Mapping) else None
         if value is None:
             try:
-                value = _litellm().completion_cost(completion_response=response)
+                if self._direct is not None:  # priced by the model string, as litellm would
+                    usage = getattr(response, "usage", None)
+                    prompt_cost, completion_cost = _litellm().cost_per_token(
+                        model=self.model,
+                        prompt_tokens=int(getattr(usage, "prompt_tokens", 0) or 0),
+                        completion_tokens=int(getattr(usage, "completion_tokens", 0) or 0),
+                    )
+                    value = float(prompt_cost) + float(completion_cost)
+                else:
+                    value = _litellm().completion_cost(completion_response=response)
             except Exception:  # unknown model, odd response: the cost is unknown
                 self._cost_unknown = True
                 return None

@@ -33,6 +33,17 @@ def sample():
     return rn.load_sample("quickstart").iloc[::4].copy()  # 12 real rows, all three sources
 
 
+#: The transport of the running test's judges (every test runs on both).
+TRANSPORT = {"name": "auto"}
+
+
+@pytest.fixture(autouse=True, params=["openai", "litellm"])
+def transport(request):
+    TRANSPORT["name"] = request.param
+    yield request.param
+    TRANSPORT["name"] = "auto"
+
+
 def llm(server, **kw):
     opts = dict(
         model="openai/test-model",
@@ -41,6 +52,7 @@ def llm(server, **kw):
         progress=False,
         cache=False,
         timeout=10,
+        transport=TRANSPORT["name"],
     )
     opts.update(kw)
     return opts

@@ -41,8 +41,19 @@ def loop() -> Iterator[asyncio.AbstractEventLoop]:
     event_loop.close()
 
 
+#: The transport the judges of the running test use (every server test runs on both).
+TRANSPORT = {"name": "auto"}
+
+
+@pytest.fixture(params=["openai", "litellm"])
+def transport(request: pytest.FixtureRequest) -> Iterator[str]:
+    TRANSPORT["name"] = request.param
+    yield request.param
+    TRANSPORT["name"] = "auto"
+
+
 @pytest.fixture
-def server(llm_server: ls.LLMServer) -> ls.LLMServer:
+def server(llm_server: ls.LLMServer, transport: str) -> ls.LLMServer:
     llm_server.responder = answer_by_task
     return llm_server
 
@@ -70,6 +81,7 @@ def ragnotebook_log() -> Iterator[list[logging.LogRecord]]:
 def judge_for(server: ls.LLMServer, **kwargs: Any) -> LiteLLMJudge:
     kwargs.setdefault("timeout", 5)
     kwargs.setdefault("api_key", KEY)
+    kwargs.setdefault("transport", TRANSPORT["name"])
     return LiteLLMJudge(kwargs.pop("model", MODEL), api_base=server.url, **kwargs)
 
 
@@ -507,11 +519,17 @@ def test_timeout_per_request(loop, server):
     assert time.perf_counter() - start < 1.8
 
 
-def test_connection_refused(loop):
+def test_connection_refused(loop, transport):
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         port = sock.getsockname()[1]
-    judge = LiteLLMJudge(MODEL, api_base=f"http://127.0.0.1:{port}/v1", api_key=KEY, timeout=2)
+    judge = LiteLLMJudge(
+        MODEL,
+        api_base=f"http://127.0.0.1:{port}/v1",
+        api_key=KEY,
+        timeout=2,
+        transport=transport,
+    )
     err = failure(loop, judge, PARIS)
     assert (err.code, err.retryable) == ("connection_error", True)
 
@@ -519,18 +537,25 @@ def test_connection_refused(loop):
 # ------------------------------------------------------------------ identity and secrets
 
 
-def test_the_api_key_only_travels_in_the_authorization_header(loop, server):
+def test_the_api_key_only_travels_in_the_authorization_header(loop, server, transport):
     secret = "sk-very-secret-0123456789"
-    seen: list[str | None] = []
+    seen: list[tuple[str | None, str | None]] = []
 
     def capture(request, ctx):
-        seen.append(ctx.headers.get("authorization"))
+        seen.append((ctx.headers.get("authorization"), ctx.headers.get("x-extra")))
         return None
 
     server.rule = capture
-    judge = judge_for(server, api_key=secret, seed=3, aws_secret_access_key="hush-hush")
+    # a secret-looking option: a litellm credential, or (the direct transport takes
+    # only Chat Completions options) a header sent as extra_headers
+    secret_option: dict[str, Any] = (
+        {"aws_secret_access_key": "hush-hush"}
+        if transport == "litellm"
+        else {"extra_headers": {"X-Extra": "hush-hush"}}
+    )
+    judge = judge_for(server, api_key=secret, seed=3, **secret_option)
     call(loop, judge, PARIS)
-    assert seen == [f"Bearer {secret}"]
+    assert seen == [(f"Bearer {secret}", None if transport == "litellm" else "hush-hush")]
     assert secret not in json.dumps(server.log)
     assert secret not in repr(judge) and secret not in json.dumps(judge.identity())
     assert "hush-hush" not in json.dumps(judge.identity())
