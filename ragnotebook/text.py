@@ -32,6 +32,7 @@ __all__ = [
     "detect_language",
     "has_negation",
     "is_cjk",
+    "negation_targets",
     "normalize",
     "numbers",
     "split_claims",
@@ -696,6 +697,45 @@ def has_negation(text: str, lang: str | None = None) -> int:
         if w in _NEG_WORDS or w.endswith("n't"):
             count += 1
     return count
+
+
+#: How many words after a negation cue its scope reaches (the negated word is the
+#: first content word there: "did not *open*", "is not a *member*").
+_NEG_SCOPE = 4
+
+
+def negation_targets(text: str, lang: str | None = None) -> frozenset[str] | None:
+    """Content tokens that a negation cue of ``text`` applies to (English), else None.
+
+    The target of a cue is the first content word within four words after it ("the
+    museum did not *open*", "no *trucks*"). Chinese, Japanese and Korean text returns
+    None (scope is not read there).
+
+    Examples
+    --------
+    >>> sorted(negation_targets("The museum did not open in 1998, he said."))
+    ['open']
+    >>> negation_targets("It opened.")
+    frozenset()
+    """
+    text = normalize(text)
+    lang = lang or detect_language(text)
+    if is_cjk(lang):
+        return None
+    low = text.lower().replace("’", "'")
+    words = [(m.group(), m.end()) for m in _TOKEN_RE.finditer(low)]
+    out: set[str] = set()
+    for i, (w, end) in enumerate(words):
+        if (i == 0 and w == "no") or low[end : end + 1] == "-":
+            continue
+        if not (w in _NEG_WORDS or w.endswith("n't")):
+            continue
+        for nxt, _ in words[i + 1 : i + 1 + _NEG_SCOPE]:
+            toks = _tokens_cached(nxt, lang)
+            if toks:
+                out.add(toks[0])
+                break
+    return frozenset(out)
 
 
 _REFUSAL = re.compile(

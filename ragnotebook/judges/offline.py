@@ -38,6 +38,7 @@ from ragnotebook.text import (
     has_negation,
     is_cjk,
     is_refusal,
+    negation_targets,
     normalize,
     numbers,
     split_claims,
@@ -85,6 +86,14 @@ _PERSONAL = frozenset(
 class _Sent:
     tokens: frozenset[str]
     negated: bool
+    #: content tokens a negation cue applies to (None: scope not read, CJK)
+    neg_targets: frozenset[str] | None = None
+
+
+def _sent(text: str, lang: str) -> _Sent:
+    negated = has_negation(text, lang) % 2 == 1
+    targets = negation_targets(text, lang) if negated else None
+    return _Sent(frozenset(content_tokens(text, lang)), negated, targets)
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,17 +107,14 @@ class _Doc:
 @lru_cache(maxsize=16384)
 def _analyse(text: str, lang: str) -> _Doc:
     text = normalize(text)
-    sents = tuple(
-        _Sent(frozenset(content_tokens(s, lang)), has_negation(s, lang) % 2 == 1)
-        for s in split_sentences(text, lang)
-    )
+    sents = tuple(_sent(s, lang) for s in split_sentences(text, lang))
     return _Doc(frozenset(content_tokens(text, lang)), frozenset(numbers(text)), sents)
 
 
 @lru_cache(maxsize=4096)
 def _claim_doc(text: str, lang: str) -> _Doc:
     text = normalize(text)
-    sent = _Sent(frozenset(content_tokens(text, lang)), has_negation(text, lang) % 2 == 1)
+    sent = _sent(text, lang)
     return _Doc(sent.tokens, frozenset(numbers(text)), (sent,), _names(text, lang))
 
 
@@ -362,7 +368,7 @@ class OfflineJudge:
         core = toks - _NEG_WORDS  # compare what the claim is about, not its polarity words
         core_total = sum(w[t] for t in core)
         if best_cov >= 0.5 and len(core) >= 3:
-            same, opp = _coverage_by_polarity(core, docs, w, cdoc.sentences[0].negated)
+            same, opp = _coverage_by_polarity(core, docs, w, cdoc.sentences[0])
             neg_conflict = opp >= _NEG_MIN * core_total and same < opp - 0.2 * core_total
         chunk_word = (
             f"the chunks at ranks {names[best] + 1} and {names[second] + 1}"
@@ -467,16 +473,24 @@ class OfflineJudge:
 
 
 def _coverage_by_polarity(
-    toks: frozenset[str], docs: Sequence[_Doc], w: dict[str, float], negated: bool
+    toks: frozenset[str], docs: Sequence[_Doc], w: dict[str, float], claim: _Sent
 ) -> tuple[float, float]:
-    """Best sentence overlap (weight) with the same and with the opposite polarity."""
+    """Best sentence overlap (weight) with the same and with the opposite polarity.
+
+    A sentence of the opposite polarity only counts when the negation is about what the
+    claim says: the negated word (the first content word after the cue) of whichever side
+    is negated occurs on the other side ("did not *open*" against "opened"), so a
+    negation elsewhere in a long sentence ("X, who did not attend, said Y") is no clash.
+    """
     same = opp = 0.0
     for d in docs:
         for s in d.sentences:
             score = sum(w[t] for t in toks & s.tokens)
-            if s.negated == negated:
+            if s.negated == claim.negated:
                 same = max(same, score)
-            else:
+                continue
+            neg, other = (claim, s.tokens) if claim.negated else (s, toks)
+            if neg.neg_targets is None or neg.neg_targets & other:
                 opp = max(opp, score)
     return same, opp
 

@@ -12,6 +12,7 @@ from ragnotebook.text import (
     content_tokens,
     detect_language,
     has_negation,
+    negation_targets,
     numbers,
 )
 
@@ -359,3 +360,20 @@ def test_bare_no_answer_is_checked_against_the_question() -> None:
     chunks = ["Eatza Pizza was founded in Arizona.", "Your Pie was founded in Georgia."]
     v = verify(["No."], chunks, question="Were Eatza Pizza and Your Pie founded in the same state?")
     assert v.verdicts[0].verdict == "yes"
+
+
+def test_negation_elsewhere_in_the_sentence_is_no_conflict() -> None:
+    # the chunk's "not" negates "attend", which the claim does not say
+    chunk = "Mayor Lee, who did not attend the budget meeting, said the city budget rose."
+    v = verify(["Mayor Lee said the city budget rose."], [chunk])
+    assert v.verdicts[0].verdict == "yes"
+    # a negation of what the claim says is still a conflict
+    v = verify(["Mayor Lee attended the budget meeting."], [chunk])
+    assert v.verdicts[0].verdict == "no"
+    assert "negation in the chunk only" in v.verdicts[0].reason
+
+
+def test_negation_targets() -> None:
+    assert negation_targets("The museum did not open in 1998.") == {"open"}
+    assert negation_targets("No, the bridge is not a toll road.") == {"toll"}
+    assert negation_targets("会员费不是120元。") is None
