@@ -41,6 +41,7 @@ from ragnotebook.text import (
     negation_targets,
     normalize,
     numbers,
+    opposite_cues,
     split_claims,
     split_sentences,
 )
@@ -50,6 +51,12 @@ __all__ = ["OfflineJudge"]
 _WORD = re.compile(r"[^\W\d_]+(?:['’.\-][^\W\d_]+)*")
 
 _VERSION = "offline-v1"
+
+#: Japanese: kanji and katakana carry the content of a sentence (hiragana mostly
+#: grammar). A claim with more than this many such characters that the context
+#: never uses is not ``yes`` (it adds or changes a word).
+_JA_NOVEL_MAX = 1
+_JA_CONTENT = re.compile("[\u30a0-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 
 #: Minimum share of a claim's weight (negation words left out) matched by one
 #: sentence of the opposite polarity before a negation mismatch counts as a
@@ -88,12 +95,15 @@ class _Sent:
     negated: bool
     #: content tokens a negation cue applies to (None: scope not read, CJK)
     neg_targets: frozenset[str] | None = None
+    #: words with a listed opposite: ((pair, side), word)
+    opposites: tuple[tuple[tuple[int, int], str], ...] = ()
 
 
 def _sent(text: str, lang: str) -> _Sent:
     negated = has_negation(text, lang) % 2 == 1
     targets = negation_targets(text, lang) if negated else None
-    return _Sent(frozenset(content_tokens(text, lang)), negated, targets)
+    opp = tuple(opposite_cues(text, lang).items())
+    return _Sent(frozenset(content_tokens(text, lang)), negated, targets, opp)
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,13 +112,15 @@ class _Doc:
     numbers: frozenset[str]
     sentences: tuple[_Sent, ...]
     names: tuple[tuple[str, str], ...] = ()  # (surface word, token) of capitalised words
+    chars: frozenset[str] = frozenset()  # characters of Japanese text (for novel characters)
 
 
 @lru_cache(maxsize=16384)
 def _analyse(text: str, lang: str) -> _Doc:
     text = normalize(text)
     sents = tuple(_sent(s, lang) for s in split_sentences(text, lang))
-    return _Doc(frozenset(content_tokens(text, lang)), frozenset(numbers(text)), sents)
+    chars = frozenset(text) if lang == "ja" else frozenset()
+    return _Doc(frozenset(content_tokens(text, lang)), frozenset(numbers(text)), sents, (), chars)
 
 
 @lru_cache(maxsize=4096)
@@ -133,6 +145,13 @@ def _names(text: str, lang: str) -> tuple[tuple[str, str], ...]:
         if len(toks) == 1:
             out.append((word, toks[0]))
     return tuple(out)
+
+
+def _novel_chars(claim: str, docs: Sequence[_Doc]) -> str:
+    """Kanji and katakana of a Japanese claim that no chunk contains, in order."""
+    seen = frozenset().union(*(d.chars for d in docs))
+    novel = [c for c in _JA_CONTENT.findall(normalize(claim)) if c not in seen]
+    return "".join(dict.fromkeys(novel))
 
 
 def _task_language(texts: Sequence[str]) -> str:
@@ -356,6 +375,7 @@ class OfflineJudge:
         seen = frozenset().union(*(d.tokens for d in docs))
         unseen = [word for word, tok in cdoc.names if tok not in seen and tok not in cdoc.numbers]
         threshold = self.cjk_support_threshold if is_cjk(lang) else self.support_threshold
+        novel_chars = _novel_chars(claim, docs) if lang == "ja" else ""
         # a conflict needs the rest of the claim to be supported by the same chunk
         words = toks - cdoc.numbers
         w_words = sum(w[t] for t in words)
@@ -365,11 +385,17 @@ class OfflineJudge:
         # polarity clash only when a sentence of the opposite polarity matches the
         # claim well and no sentence of the claim's own polarity comes close
         neg_conflict = False
+        # CJK bigrams match less often than words: scale the match needed for a conflict
+        match_min = _NEG_MIN * threshold / self.support_threshold
         core = toks - _NEG_WORDS  # compare what the claim is about, not its polarity words
         core_total = sum(w[t] for t in core)
         if best_cov >= 0.5 and len(core) >= 3:
             same, opp = _coverage_by_polarity(core, docs, w, cdoc.sentences[0])
-            neg_conflict = opp >= _NEG_MIN * core_total and same < opp - 0.2 * core_total
+            neg_conflict = opp >= match_min * core_total and same < opp - 0.2 * core_total
+        # opposite words: the sentence that matches the rest of the claim says the opposite
+        opposite = None
+        if cdoc.sentences[0].opposites and best_cov >= 0.5 and not neg_conflict:
+            opposite = _opposite_conflict(toks, cdoc.sentences[0], docs, w, lang, match_min)
         chunk_word = (
             f"the chunks at ranks {names[best] + 1} and {names[second] + 1}"
             if support > best_cov and second >= 0
@@ -384,14 +410,19 @@ class OfflineJudge:
             parts.append(f"name {', '.join(dict.fromkeys(unseen[:3]))} not found")
         if personal:
             parts.append(f"first-person wording ({personal[0]}) not in the context")
+        if len(novel_chars) > _JA_NOVEL_MAX:
+            parts.append(f"characters {novel_chars[:5]} not in the context")
         if neg_conflict:
             which = "claim" if cdoc.sentences[0].negated else "chunk"
             parts.append(f"negation in the {which} only")
+        if opposite:
+            parts.append(f"the claim says '{opposite[0]}' where the chunk says '{opposite[1]}'")
         reason = "; ".join(parts)
 
-        if number_conflict or neg_conflict:
+        if number_conflict or neg_conflict or opposite:
             return support, "no", [], reason
-        if support >= threshold and not (missing or unseen or personal):
+        novel = len(novel_chars) > _JA_NOVEL_MAX
+        if support >= threshold and not (missing or unseen or personal or novel):
             return support, "yes", supporting, reason
         return support, "unsure", [], reason
 
@@ -493,6 +524,48 @@ def _coverage_by_polarity(
             if neg.neg_targets is None or neg.neg_targets & other:
                 opp = max(opp, score)
     return same, opp
+
+
+def _opposite_conflict(
+    toks: frozenset[str],
+    claim: _Sent,
+    docs: Sequence[_Doc],
+    w: dict[str, float],
+    lang: str,
+    match_min: float,
+) -> tuple[str, str] | None:
+    """(claim word, chunk word) when the sentence matching the claim says the opposite.
+
+    For each word of the claim with a listed opposite ("rose"/"fell", "座っ"/"立っ"), the
+    claim's other content words are compared with every context sentence: the best
+    sentence that has the opposite word (and not the claim's) must match at least
+    ``match_min`` of their weight, and no other sentence may come within 20 points of it.
+    """
+    cues = dict(claim.opposites)
+    for (pair, side), word in cues.items():
+        if (pair, 1 - side) in cues:
+            continue  # the claim names both sides ("men and women")
+        if is_cjk(lang):
+            core = frozenset(t for t in toks if not set(t) & set(word))
+        else:
+            core = toks - frozenset(content_tokens(word, lang))
+        total = sum(w[t] for t in core)
+        if len(core) < 2 or not total:
+            continue
+        same = opp = 0.0
+        other = ""
+        for d in docs:
+            for s in d.sentences:
+                score = sum(w[t] for t in core & s.tokens)
+                cue = dict(s.opposites)
+                if (pair, 1 - side) in cue and (pair, side) not in cue:
+                    if score > opp:
+                        opp, other = score, cue[(pair, 1 - side)]
+                else:
+                    same = max(same, score)
+        if opp >= match_min * total and same < opp - 0.2 * total:
+            return word, other
+    return None
 
 
 def _explain(summary: str) -> str:

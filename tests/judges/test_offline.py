@@ -14,6 +14,7 @@ from ragnotebook.text import (
     has_negation,
     negation_targets,
     numbers,
+    opposite_cues,
 )
 
 
@@ -377,3 +378,45 @@ def test_negation_targets() -> None:
     assert negation_targets("The museum did not open in 1998.") == {"open"}
     assert negation_targets("No, the bridge is not a toll road.") == {"toll"}
     assert negation_targets("会员费不是120元。") is None
+
+
+def test_opposite_words_are_a_conflict() -> None:
+    v = verify(["公園で男性がベンチに座っています。"], ["公園で男性がベンチの前に立っています。"])
+    assert v.verdicts[0].verdict == "no"
+    assert "'座っ' where the chunk says '立っ'" in v.verdicts[0].reason
+    v = verify(
+        ["Ticket sales rose sharply in the spring season."],
+        ["Ticket sales at the harbor museum fell sharply in the spring season."],
+    )
+    assert v.verdicts[0].verdict == "no"
+    assert "the claim says 'rose' where the chunk says 'fell'" in v.verdicts[0].reason
+    # both sides in the context: no clash
+    v = verify(
+        ["Ticket sales rose sharply in the spring season."],
+        ["Ticket sales fell in winter but rose sharply in the spring season."],
+    )
+    assert v.verdicts[0].verdict == "yes"
+    # the opposite word sits in a sentence about something else
+    v = verify(
+        ["Ticket sales rose sharply in the spring season."],
+        ["Ticket sales rose sharply in the spring season. Rainfall fell."],
+    )
+    assert v.verdicts[0].verdict == "yes"
+
+
+def test_japanese_claim_with_new_content_characters_is_not_yes() -> None:
+    chunk = "雪山でスノボーをしている人がいます。"
+    # one kanji that the context does not use is tolerated (a variant spelling) ...
+    assert verify(["雪山でスノボーをしている男がいます。"], [chunk]).verdicts[0].verdict == "yes"
+    # ... two or more are new content
+    v = verify(["雪山でスノボーをしている男性が笑っています。"], [chunk])
+    assert v.verdicts[0].verdict == "unsure"
+    assert "characters 男性笑 not in the context" in v.verdicts[0].reason
+    assert verify(["雪山でスノボーをしています。"], [chunk]).verdicts[0].verdict == "yes"
+
+
+def test_opposite_cues() -> None:
+    assert opposite_cues("Sales rose in May.") == {(0, 0): "rose"}
+    assert opposite_cues("Men and women voted.") == {(13, 0): "men", (13, 1): "women"}
+    assert opposite_cues("男性が座っている。") == {(6, 0): "男", (8, 0): "座っ"}
+    assert opposite_cues("The museum hosted a show.") == {}
