@@ -28,6 +28,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import pairwise
 from typing import Any
 
 from ragnotebook.tasks import Answer, Claims, Explanation, Task, Verdict, Verdicts
@@ -49,6 +50,16 @@ from ragnotebook.text import (
 __all__ = ["OfflineJudge"]
 
 _WORD = re.compile(r"[^\W\d_]+(?:['’.\-][^\W\d_]+)*")
+_PLAIN_WORD = re.compile(r"[^\W_]+")
+
+#: Local evidence (English-like prose): a claim read from one place of the context
+#: repeats some of its wording there, and its content words stand together in the
+#: context's sentences. Minimum share of the claim's consecutive word pairs (function
+#: words included) found in one sentence and the next ...
+_WORDING_MIN = 0.25
+#: ... and minimum share of the links between its consecutive content words (both in
+#: one chunk) found within one sentence. Chosen on the tune half of the benchmark.
+_LINK_MIN = 0.5
 
 _VERSION = "offline-v1"
 
@@ -97,13 +108,19 @@ class _Sent:
     neg_targets: frozenset[str] | None = None
     #: words with a listed opposite: ((pair, side), word)
     opposites: tuple[tuple[tuple[int, int], str], ...] = ()
+    #: pairs of consecutive lowercase words, function words included (not for CJK)
+    wording: frozenset[tuple[str, str]] = frozenset()
 
 
 def _sent(text: str, lang: str) -> _Sent:
     negated = has_negation(text, lang) % 2 == 1
     targets = negation_targets(text, lang) if negated else None
     opp = tuple(opposite_cues(text, lang).items())
-    return _Sent(frozenset(content_tokens(text, lang)), negated, targets, opp)
+    wording: frozenset[tuple[str, str]] = frozenset()
+    if not is_cjk(lang):
+        words = _PLAIN_WORD.findall(text.lower())
+        wording = frozenset(pairwise(words))
+    return _Sent(frozenset(content_tokens(text, lang)), negated, targets, opp, wording)
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,6 +130,8 @@ class _Doc:
     sentences: tuple[_Sent, ...]
     names: tuple[tuple[str, str], ...] = ()  # (surface word, token) of capitalised words
     chars: frozenset[str] = frozenset()  # characters of Japanese text (for novel characters)
+    structured: bool = False  # a JSON-like record: its word order carries no meaning
+    sequence: tuple[str, ...] = ()  # content tokens in order (claims only)
 
 
 @lru_cache(maxsize=16384)
@@ -120,14 +139,18 @@ def _analyse(text: str, lang: str) -> _Doc:
     text = normalize(text)
     sents = tuple(_sent(s, lang) for s in split_sentences(text, lang))
     chars = frozenset(text) if lang == "ja" else frozenset()
-    return _Doc(frozenset(content_tokens(text, lang)), frozenset(numbers(text)), sents, (), chars)
+    structured = "{" in text and '":' in text
+    toks = frozenset(content_tokens(text, lang))
+    return _Doc(toks, frozenset(numbers(text)), sents, (), chars, structured)
 
 
 @lru_cache(maxsize=4096)
 def _claim_doc(text: str, lang: str) -> _Doc:
     text = normalize(text)
     sent = _sent(text, lang)
-    return _Doc(sent.tokens, frozenset(numbers(text)), (sent,), _names(text, lang))
+    seq = tuple(content_tokens(text, lang))
+    names = _names(text, lang)
+    return _Doc(sent.tokens, frozenset(numbers(text)), (sent,), names, sequence=seq)
 
 
 def _names(text: str, lang: str) -> tuple[tuple[str, str], ...]:
@@ -335,8 +358,14 @@ class OfflineJudge:
         weights: _Weights,
         lang: str,
         names: Sequence[int],
+        *,
+        local: bool = True,
     ) -> tuple[float, str, list[int], str]:
-        """Return (support, verdict, supporting chunk indices, reason)."""
+        """Return (support, verdict, supporting chunk indices, reason).
+
+        ``local=False`` skips the local-evidence check (a question checked in place of a
+        bare "Yes." spans several facts by nature).
+        """
         cdoc = _claim_doc(claim, lang)
         toks = cdoc.tokens
         if not toks or not docs:
@@ -423,6 +452,10 @@ class OfflineJudge:
             return support, "no", [], reason
         novel = len(novel_chars) > _JA_NOVEL_MAX
         if support >= threshold and not (missing or unseen or personal or novel):
+            if local and not is_cjk(lang) and not docs[best].structured:
+                scattered = _scattered(cdoc, docs, seen)
+                if scattered:
+                    return support, "unsure", [], f"{reason}; {scattered}"
             return support, "yes", supporting, reason
         return support, "unsure", [], reason
 
@@ -434,11 +467,12 @@ class OfflineJudge:
         out: list[Verdict] = []
         for it in task.items:
             claim = it.text
-            if task.question and normalize(claim).strip(" .!,").lower() in _YES_NO:
+            bare = bool(task.question) and normalize(claim).strip(" .!,").lower() in _YES_NO
+            if bare and task.question:
                 # a bare "Yes." / "No." answers the question: check that what the question
                 # is about is in the context (the polarity itself cannot be read off words)
                 claim = task.question.rstrip(" ?？")
-            _, verdict, sup, reason = self._assess(claim, docs, weights, lang, idx)
+            _, verdict, sup, reason = self._assess(claim, docs, weights, lang, idx, local=not bare)
             sup = [idx[i] for i in sup]
             if not allow_no and verdict == "unsure":
                 verdict = "no"
@@ -524,6 +558,45 @@ def _coverage_by_polarity(
             if neg.neg_targets is None or neg.neg_targets & other:
                 opp = max(opp, score)
     return same, opp
+
+
+def _scattered(cdoc: _Doc, docs: Sequence[_Doc], seen: frozenset[str]) -> str:
+    """Why a claim's support is not local ("" when it is).
+
+    Two checks, both on prose chunks:
+
+    * **wording**: the share of the claim's consecutive word pairs, function words
+      included ("owned by", "by time"), found in one sentence and the next of a chunk
+      must reach ``_WORDING_MIN``. A claim read from one place repeats some of its
+      wording; one assembled from words spread over a document does not.
+    * **links**: for each two consecutive content words of the claim that occur in one
+      chunk, they must stand in one sentence of it in at least ``_LINK_MIN`` of the
+      cases. "X is owned by Time Inc." with X in one sentence and Time Inc. in another
+      puts two facts together that the context keeps apart. Pairs found in no common
+      chunk are left out (facts spread over two chunks are checked by support).
+    """
+    words = cdoc.sentences[0].wording
+    prose = [d for d in docs if not d.structured]
+    if words and prose:
+        best = 0
+        for d in prose:
+            sents = d.sentences
+            for i, s in enumerate(sents):
+                span = s.wording | sents[i + 1].wording if i + 1 < len(sents) else s.wording
+                best = max(best, len(words & span))
+        if best < _WORDING_MIN * len(words):
+            return f"only {best} of its {len(words)} word pairs appear together in the context"
+    seq = [t for t in cdoc.sequence if t in seen]
+    links = [(a, b) for a, b in pairwise(seq) if a != b]
+    n = ok = 0
+    for a, b in links:
+        if not any(a in d.tokens and b in d.tokens for d in docs):
+            continue
+        n += 1
+        ok += any(a in s.tokens and b in s.tokens for d in docs for s in d.sentences)
+    if n and ok < _LINK_MIN * n:
+        return f"its content words stand in different sentences ({ok} of {n} links in one)"
+    return ""
 
 
 def _opposite_conflict(

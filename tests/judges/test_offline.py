@@ -420,3 +420,41 @@ def test_opposite_cues() -> None:
     assert opposite_cues("Men and women voted.") == {(13, 0): "men", (13, 1): "women"}
     assert opposite_cues("男性が座っている。") == {(6, 0): "男", (8, 0): "座っ"}
     assert opposite_cues("The museum hosted a show.") == {}
+
+
+def test_claim_assembled_from_scattered_words_is_not_yes() -> None:
+    chunk = (
+        "Anna Berg won the national chess title in 1990 after a long final. Many years "
+        "later, her younger brother Paul moved to Oslo and opened a bakery."
+    )
+    # every word is in the chunk, but most links join words of different sentences
+    v = verify(["Anna Berg moved to Oslo and opened a chess bakery in 1990."], [chunk])
+    assert v.verdicts[0].verdict == "unsure"
+    assert "content words stand in different sentences (3 of 7 links in one)" in (
+        v.verdicts[0].reason
+    )
+    # read from one sentence: yes
+    assert verify(["Paul moved to Oslo and opened a bakery."], [chunk]).verdicts[0].verdict == "yes"
+    # a bare "Yes." is checked against the whole question, which may span sentences
+    q = "Did Anna Berg win the chess title and did her brother open a bakery in Oslo?"
+    assert verify(["Yes."], [chunk], question=q).verdicts[0].verdict == "yes"
+
+
+def test_claim_whose_wording_is_nowhere_in_the_context_is_not_yes() -> None:
+    chunk = (
+        "The Harbor Gazette is a weekly magazine printed in Lisbon since 1892. "
+        "Its editors publish essays and poems by local writers. "
+        "Orion Media is an American publisher that owns several newspapers in Boston."
+    )
+    claim = (
+        "The weekly Harbor Gazette prints essays, poems and newspapers by Boston writers in Lisbon."
+    )
+    v = verify([claim], [chunk])
+    assert v.verdicts[0].verdict == "unsure"
+    assert "only 2 of its 13 word pairs appear together in the context" in v.verdicts[0].reason
+    ok = "The Harbor Gazette is a weekly magazine from Lisbon."
+    assert verify([ok], [chunk]).verdicts[0].verdict == "yes"
+    # structured records have no word order: the local checks are skipped there
+    record = '{"name": "The Harbor Gazette", "city": "Lisbon", "topics": "essays, poems"}'
+    v = verify(["The Harbor Gazette from Lisbon prints essays and poems."], [record])
+    assert "word pairs" not in v.verdicts[0].reason
