@@ -61,7 +61,7 @@ _WORDING_MIN = 0.25
 #: one chunk) found within one sentence. Chosen on the tune half of the benchmark.
 _LINK_MIN = 0.5
 
-_VERSION = "offline-v1"
+_VERSION = "offline-v2"
 
 #: Japanese: kanji and katakana carry the content of a sentence (hiragana mostly
 #: grammar). A claim with more than this many such characters that the context
@@ -256,7 +256,7 @@ class OfflineJudge:
 
     @property
     def judge_id(self) -> str:
-        """Stable identifier of this judge: ``"offline-v1"``."""
+        """Stable identifier of this judge: ``"offline-v2"``."""
         return _VERSION
 
     def identity(self) -> dict[str, Any]:
@@ -265,12 +265,12 @@ class OfflineJudge:
         Returns
         -------
         dict
-            ``{"judge": "offline-v1", ...thresholds}``.
+            ``{"judge": "offline-v2", ...thresholds}``.
 
         Examples
         --------
         >>> OfflineJudge().identity()["judge"]
-        'offline-v1'
+        'offline-v2'
         """
         return {
             "judge": _VERSION,

@@ -60,9 +60,9 @@ def extract(text: str) -> list[str]:
 
 def test_identity_and_id() -> None:
     judge = OfflineJudge()
-    assert judge.judge_id == "offline-v1"
+    assert judge.judge_id == "offline-v2"
     ident = judge.identity()
-    assert ident["judge"] == "offline-v1"
+    assert ident["judge"] == "offline-v2"
     assert ident["support_threshold"] == judge.support_threshold
     assert OfflineJudge(support_threshold=0.9).identity() != ident
 
