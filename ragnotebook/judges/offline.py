@@ -12,10 +12,17 @@ It answers every task kind with rarity-weighted word overlap:
   across the row's chunks (tokens absent from every chunk weigh the most);
   Chinese, Japanese and Korean use character bigrams;
 * **unsupported specifics**: a number, clock time or capitalised name of the claim
-  that the context does not contain keeps the claim from ``yes``;
+  that the context does not contain keeps the claim from ``yes``; so do two or more
+  kanji/katakana characters of a Japanese claim that the context never uses;
+* **local evidence** (English-like prose): a claim read from one place repeats some
+  of its wording (consecutive word pairs, function words included) in one sentence and
+  the next, and its consecutive content words mostly stand in one sentence; a claim
+  assembled from words scattered over the context is ``unsure``;
 * **conflicts**: a number of the claim missing from a chunk that talks about the
-  same thing with other numbers, or a negation whose polarity differs from a
-  sentence that matches the rest of the claim, make the verdict ``no``;
+  same thing with other numbers, a negation whose polarity differs from a sentence
+  that matches the rest of the claim (and negates a word the claim says), or a word
+  whose listed opposite ("rose"/"fell", "座っ"/"立っ") stands in that sentence instead,
+  make the verdict ``no``;
 * **relevance** of a chunk mixes its coverage of the question and of the reference.
 
 See ``docs/offline_judge.md`` for the rules, thresholds and benchmark numbers.
