@@ -69,6 +69,13 @@ _WORDING_MIN = 0.25
 _LINK_MIN = 0.5
 
 _VERSION = "offline-v2"
+#: The shipped setting of each switchable verdict rule (see ``OfflineJudge``).
+_DEFAULT_RULES = {
+    "negation_scope": True,
+    "opposite_words": True,
+    "japanese_characters": True,
+    "local_evidence": True,
+}
 
 #: Japanese: kanji and katakana carry the content of a sentence (hiragana mostly
 #: grammar). A claim with more than this many such characters that the context
@@ -230,6 +237,14 @@ class OfflineJudge:
         bigrams match less often than words under paraphrase).
     relevance_threshold : float, default 0.32
         Minimum relevance score for a chunk to be judged relevant (``judge_chunks``).
+    negation_scope, opposite_words, japanese_characters, local_evidence : bool
+        Switches for four verdict rules, for ablation studies (see
+        ``docs/offline_judge.md``): a negation conflict needs the negated word on the
+        other side; listed opposite words ("rose"/"fell") make a conflict; a Japanese
+        claim with two or more unseen kanji/katakana is not ``yes`` and CJK conflict
+        matches are scaled by the CJK threshold; English-like prose needs local
+        evidence. The defaults are the shipped configuration; a switch that differs
+        from its default is recorded in :meth:`identity`.
 
     Examples
     --------
@@ -256,10 +271,20 @@ class OfflineJudge:
         support_threshold: float = 0.55,
         cjk_support_threshold: float = 0.35,
         relevance_threshold: float = 0.32,
+        negation_scope: bool = True,
+        opposite_words: bool = True,
+        japanese_characters: bool = True,
+        local_evidence: bool = True,
     ) -> None:
         self.support_threshold = float(support_threshold)
         self.cjk_support_threshold = float(cjk_support_threshold)
         self.relevance_threshold = float(relevance_threshold)
+        self.rules = {
+            "negation_scope": bool(negation_scope),
+            "opposite_words": bool(opposite_words),
+            "japanese_characters": bool(japanese_characters),
+            "local_evidence": bool(local_evidence),
+        }
 
     @property
     def judge_id(self) -> str:
@@ -279,12 +304,16 @@ class OfflineJudge:
         >>> OfflineJudge().identity()["judge"]
         'offline-v2'
         """
-        return {
+        out: dict[str, Any] = {
             "judge": _VERSION,
             "support_threshold": self.support_threshold,
             "cjk_support_threshold": self.cjk_support_threshold,
             "relevance_threshold": self.relevance_threshold,
         }
+        changed = {k: v for k, v in self.rules.items() if v != _DEFAULT_RULES[k]}
+        if changed:
+            out["rules"] = changed
+        return out
 
     async def acomplete(self, task: Task) -> Answer:
         """Answer one task (computed synchronously; never blocks on I/O).
@@ -411,7 +440,9 @@ class OfflineJudge:
         seen = frozenset().union(*(d.tokens for d in docs))
         unseen = [word for word, tok in cdoc.names if tok not in seen and tok not in cdoc.numbers]
         threshold = self.cjk_support_threshold if is_cjk(lang) else self.support_threshold
-        novel_chars = _novel_chars(claim, docs) if lang == "ja" else ""
+        rules = self.rules
+        ja_chars = rules["japanese_characters"]
+        novel_chars = _novel_chars(claim, docs) if lang == "ja" and ja_chars else ""
         # a conflict needs the rest of the claim to be supported by the same chunk
         words = toks - cdoc.numbers
         w_words = sum(w[t] for t in words)
@@ -422,15 +453,18 @@ class OfflineJudge:
         # claim well and no sentence of the claim's own polarity comes close
         neg_conflict = False
         # CJK bigrams match less often than words: scale the match needed for a conflict
-        match_min = _NEG_MIN * threshold / self.support_threshold
+        match_min = _NEG_MIN * threshold / self.support_threshold if ja_chars else _NEG_MIN
         core = toks - _NEG_WORDS  # compare what the claim is about, not its polarity words
         core_total = sum(w[t] for t in core)
         if best_cov >= 0.5 and len(core) >= 3:
-            same, opp = _coverage_by_polarity(core, docs, w, cdoc.sentences[0])
+            same, opp = _coverage_by_polarity(
+                core, docs, w, cdoc.sentences[0], scope=rules["negation_scope"]
+            )
             neg_conflict = opp >= match_min * core_total and same < opp - 0.2 * core_total
         # opposite words: the sentence that matches the rest of the claim says the opposite
         opposite = None
-        if cdoc.sentences[0].opposites and best_cov >= 0.5 and not neg_conflict:
+        use_opp = rules["opposite_words"]
+        if use_opp and cdoc.sentences[0].opposites and best_cov >= 0.5 and not neg_conflict:
             opposite = _opposite_conflict(toks, cdoc.sentences[0], docs, w, lang, match_min)
         chunk_word = (
             f"the chunks at ranks {names[best] + 1} and {names[second] + 1}"
@@ -459,6 +493,7 @@ class OfflineJudge:
             return support, "no", [], reason
         novel = len(novel_chars) > _JA_NOVEL_MAX
         if support >= threshold and not (missing or unseen or personal or novel):
+            local = local and rules["local_evidence"]
             if local and not is_cjk(lang) and not docs[best].structured:
                 scattered = _scattered(cdoc, docs, seen)
                 if scattered:
@@ -545,7 +580,12 @@ class OfflineJudge:
 
 
 def _coverage_by_polarity(
-    toks: frozenset[str], docs: Sequence[_Doc], w: dict[str, float], claim: _Sent
+    toks: frozenset[str],
+    docs: Sequence[_Doc],
+    w: dict[str, float],
+    claim: _Sent,
+    *,
+    scope: bool = True,
 ) -> tuple[float, float]:
     """Best sentence overlap (weight) with the same and with the opposite polarity.
 
@@ -553,6 +593,7 @@ def _coverage_by_polarity(
     claim says: the negated word (the first content word after the cue) of whichever side
     is negated occurs on the other side ("did not *open*" against "opened"), so a
     negation elsewhere in a long sentence ("X, who did not attend, said Y") is no clash.
+    ``scope=False`` counts every sentence of the opposite polarity (offline-v1).
     """
     same = opp = 0.0
     for d in docs:
@@ -562,7 +603,7 @@ def _coverage_by_polarity(
                 same = max(same, score)
                 continue
             neg, other = (claim, s.tokens) if claim.negated else (s, toks)
-            if neg.neg_targets is None or neg.neg_targets & other:
+            if not scope or neg.neg_targets is None or neg.neg_targets & other:
                 opp = max(opp, score)
     return same, opp
 
