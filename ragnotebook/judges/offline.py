@@ -71,8 +71,8 @@ _LINK_MIN = 0.5
 _VERSION = "offline-v2"
 #: The shipped setting of each switchable verdict rule (see ``OfflineJudge``).
 _DEFAULT_RULES = {
-    "negation_scope": True,
-    "opposite_words": True,
+    "negation_scope": False,
+    "opposite_words": False,
     "japanese_characters": True,
     "local_evidence": True,
 }
@@ -271,8 +271,8 @@ class OfflineJudge:
         support_threshold: float = 0.55,
         cjk_support_threshold: float = 0.35,
         relevance_threshold: float = 0.32,
-        negation_scope: bool = True,
-        opposite_words: bool = True,
+        negation_scope: bool = False,
+        opposite_words: bool = False,
         japanese_characters: bool = True,
         local_evidence: bool = True,
     ) -> None:

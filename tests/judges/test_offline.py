@@ -18,11 +18,16 @@ from ragnotebook.text import (
 )
 
 
-def ask(task: Task) -> object:
-    return asyncio.run(OfflineJudge().acomplete(task))
+def ask(task: Task, judge: OfflineJudge | None = None) -> object:
+    return asyncio.run((judge or OfflineJudge()).acomplete(task))
 
 
-def verify(claims: list[str], chunks: list[str], question: str | None = None) -> Verdicts:
+def verify(
+    claims: list[str],
+    chunks: list[str],
+    question: str | None = None,
+    judge: OfflineJudge | None = None,
+) -> Verdicts:
     out = ask(
         Task(
             "verify_claims",
@@ -30,7 +35,8 @@ def verify(claims: list[str], chunks: list[str], question: str | None = None) ->
             question=question,
             items=tuple(Item(i, c) for i, c in enumerate(claims)),
             chunks=tuple(chunks),
-        )
+        ),
+        judge,
     )
     assert isinstance(out, Verdicts)
     return out
@@ -364,14 +370,20 @@ def test_bare_no_answer_is_checked_against_the_question() -> None:
 
 
 def test_negation_elsewhere_in_the_sentence_is_no_conflict() -> None:
+    # negation scope (off by default since the ablation; see docs/offline_judge.md)
+    scoped = OfflineJudge(negation_scope=True)
+    assert scoped.identity()["rules"] == {"negation_scope": True}
     # the chunk's "not" negates "attend", which the claim does not say
     chunk = "Mayor Lee, who did not attend the budget meeting, said the city budget rose."
-    v = verify(["Mayor Lee said the city budget rose."], [chunk])
+    v = verify(["Mayor Lee said the city budget rose."], [chunk], judge=scoped)
     assert v.verdicts[0].verdict == "yes"
-    # a negation of what the claim says is still a conflict
-    v = verify(["Mayor Lee attended the budget meeting."], [chunk])
-    assert v.verdicts[0].verdict == "no"
-    assert "negation in the chunk only" in v.verdicts[0].reason
+    # without the scope rule any negated sentence that matches the claim clashes
+    assert verify(["Mayor Lee said the city budget rose."], [chunk]).verdicts[0].verdict == "no"
+    # a negation of what the claim says is a conflict either way
+    for judge in (scoped, OfflineJudge()):
+        v = verify(["Mayor Lee attended the budget meeting."], [chunk], judge=judge)
+        assert v.verdicts[0].verdict == "no"
+        assert "negation in the chunk only" in v.verdicts[0].reason
 
 
 def test_negation_targets() -> None:
@@ -381,12 +393,17 @@ def test_negation_targets() -> None:
 
 
 def test_opposite_words_are_a_conflict() -> None:
-    v = verify(["公園で男性がベンチに座っています。"], ["公園で男性がベンチの前に立っています。"])
+    # the opposite-word rule is off by default since the ablation (docs/offline_judge.md)
+    claim, chunk = "公園で男性がベンチに座っています。", "公園で男性がベンチの前に立っています。"
+    assert verify([claim], [chunk]).verdicts[0].verdict != "no"
+    opp = OfflineJudge(opposite_words=True)
+    v = verify([claim], [chunk], judge=opp)
     assert v.verdicts[0].verdict == "no"
     assert "'座っ' where the chunk says '立っ'" in v.verdicts[0].reason
     v = verify(
         ["Ticket sales rose sharply in the spring season."],
         ["Ticket sales at the harbor museum fell sharply in the spring season."],
+        judge=opp,
     )
     assert v.verdicts[0].verdict == "no"
     assert "the claim says 'rose' where the chunk says 'fell'" in v.verdicts[0].reason
@@ -394,12 +411,14 @@ def test_opposite_words_are_a_conflict() -> None:
     v = verify(
         ["Ticket sales rose sharply in the spring season."],
         ["Ticket sales fell in winter but rose sharply in the spring season."],
+        judge=opp,
     )
     assert v.verdicts[0].verdict == "yes"
     # the opposite word sits in a sentence about something else
     v = verify(
         ["Ticket sales rose sharply in the spring season."],
         ["Ticket sales rose sharply in the spring season. Rainfall fell."],
+        judge=opp,
     )
     assert v.verdicts[0].verdict == "yes"
 
