@@ -71,7 +71,7 @@ _LINK_MIN = 0.5
 _VERSION = "offline-v2"
 #: The shipped setting of each switchable verdict rule (see ``OfflineJudge``).
 _DEFAULT_RULES = {
-    "negation_scope": False,
+    "negation_scope": True,
     "opposite_words": False,
     "japanese_characters": True,
     "local_evidence": True,
@@ -271,7 +271,7 @@ class OfflineJudge:
         support_threshold: float = 0.55,
         cjk_support_threshold: float = 0.35,
         relevance_threshold: float = 0.32,
-        negation_scope: bool = False,
+        negation_scope: bool = True,
         opposite_words: bool = False,
         japanese_characters: bool = True,
         local_evidence: bool = True,
@@ -593,17 +593,25 @@ def _coverage_by_polarity(
     claim says: the negated word (the first content word after the cue) of whichever side
     is negated occurs on the other side ("did not *open*" against "opened"), so a
     negation elsewhere in a long sentence ("X, who did not attend, said Y") is no clash.
-    ``scope=False`` counts every sentence of the opposite polarity (offline-v1).
+    The scope of a negation in a JSON-like record is not read (its word order carries no
+    meaning: in ``"parking": "no"`` the negated word comes before the cue), so such a
+    negation counts as in offline-v1. ``scope=False`` counts every sentence of the
+    opposite polarity (offline-v1).
     """
     same = opp = 0.0
     for d in docs:
+        # a JSON-like record has no prose word order: the word after a cue is not what it
+        # negates ("parking": "no"), so the scope of its negations is not read
+        record = d.structured
         for s in d.sentences:
             score = sum(w[t] for t in toks & s.tokens)
             if s.negated == claim.negated:
                 same = max(same, score)
                 continue
             neg, other = (claim, s.tokens) if claim.negated else (s, toks)
-            if not scope or neg.neg_targets is None or neg.neg_targets & other:
+            if neg is s and record:
+                opp = max(opp, score)
+            elif not scope or neg.neg_targets is None or neg.neg_targets & other:
                 opp = max(opp, score)
     return same, opp
 

@@ -370,20 +370,30 @@ def test_bare_no_answer_is_checked_against_the_question() -> None:
 
 
 def test_negation_elsewhere_in_the_sentence_is_no_conflict() -> None:
-    # negation scope (off by default since the ablation; see docs/offline_judge.md)
-    scoped = OfflineJudge(negation_scope=True)
-    assert scoped.identity()["rules"] == {"negation_scope": True}
     # the chunk's "not" negates "attend", which the claim does not say
     chunk = "Mayor Lee, who did not attend the budget meeting, said the city budget rose."
-    v = verify(["Mayor Lee said the city budget rose."], [chunk], judge=scoped)
+    v = verify(["Mayor Lee said the city budget rose."], [chunk])
     assert v.verdicts[0].verdict == "yes"
-    # without the scope rule any negated sentence that matches the claim clashes
-    assert verify(["Mayor Lee said the city budget rose."], [chunk]).verdicts[0].verdict == "no"
+    # without the scope rule (offline-v1) any negated sentence that matches the claim clashes
+    unscoped = OfflineJudge(negation_scope=False)
+    assert unscoped.identity()["rules"] == {"negation_scope": False}
+    claim = ["Mayor Lee said the city budget rose."]
+    assert verify(claim, [chunk], judge=unscoped).verdicts[0].verdict == "no"
     # a negation of what the claim says is a conflict either way
-    for judge in (scoped, OfflineJudge()):
+    for judge in (OfflineJudge(), unscoped):
         v = verify(["Mayor Lee attended the budget meeting."], [chunk], judge=judge)
         assert v.verdicts[0].verdict == "no"
         assert "negation in the chunk only" in v.verdicts[0].reason
+
+
+def test_negation_scope_is_not_read_in_structured_records() -> None:
+    # in a record the negated word precedes the cue ("terrace_open": "no"), so the scope
+    # read in prose (the word after the cue) finds nothing; the whole record counts
+    record = '{"name": "Harbor Cafe", "city": "Porto", "terrace_open": "no"}'
+    assert negation_targets(record) == frozenset()
+    v = verify(["The Harbor Cafe terrace in Porto is open."], [record])
+    assert v.verdicts[0].verdict == "no"
+    assert "negation in the chunk only" in v.verdicts[0].reason
 
 
 def test_negation_targets() -> None:
