@@ -19,10 +19,10 @@ It answers every task kind with rarity-weighted word overlap:
   the next, and its consecutive content words mostly stand in one sentence; a claim
   assembled from words scattered over the context is ``unsure``;
 * **conflicts**: a number of the claim missing from a chunk that talks about the
-  same thing with other numbers, a negation whose polarity differs from a sentence
-  that matches the rest of the claim (and negates a word the claim says), or a word
-  whose listed opposite ("rose"/"fell", "座っ"/"立っ") stands in that sentence instead,
-  make the verdict ``no``;
+  same thing with other numbers, or a negation whose polarity differs from a sentence
+  that matches the rest of the claim (and, in prose, negates a word the claim says),
+  make the verdict ``no``; optionally (``opposite_words=True``) so does a word whose
+  listed opposite ("rose"/"fell", "座っ"/"立っ") stands in that sentence instead;
 * **relevance** of a chunk mixes its coverage of the question and of the reference.
 
 See ``docs/offline_judge.md`` for the rules, thresholds and benchmark numbers.
@@ -240,11 +240,12 @@ class OfflineJudge:
     negation_scope, opposite_words, japanese_characters, local_evidence : bool
         Switches for four verdict rules, for ablation studies (see
         ``docs/offline_judge.md``): a negation conflict needs the negated word on the
-        other side; listed opposite words ("rose"/"fell") make a conflict; a Japanese
-        claim with two or more unseen kanji/katakana is not ``yes`` and CJK conflict
-        matches are scaled by the CJK threshold; English-like prose needs local
-        evidence. The defaults are the shipped configuration; a switch that differs
-        from its default is recorded in :meth:`identity`.
+        other side (read in prose only; default on); listed opposite words
+        ("rose"/"fell") make a conflict (default off); a Japanese claim with two or more
+        unseen kanji/katakana is not ``yes`` and CJK conflict matches are scaled by the
+        CJK threshold (default on); English-like prose needs local evidence (default
+        on). The defaults were chosen by the selection rule in the docs; a switch that
+        differs from its default is recorded in :meth:`identity`.
 
     Examples
     --------
@@ -609,9 +610,9 @@ def _coverage_by_polarity(
                 same = max(same, score)
                 continue
             neg, other = (claim, s.tokens) if claim.negated else (s, toks)
-            if neg is s and record:
-                opp = max(opp, score)
-            elif not scope or neg.neg_targets is None or neg.neg_targets & other:
+            targets = neg.neg_targets
+            unread = not scope or targets is None or (neg is s and record)
+            if unread or (targets is not None and targets & other):
                 opp = max(opp, score)
     return same, opp
 
