@@ -32,8 +32,10 @@ __all__ = [
     "detect_language",
     "has_negation",
     "is_cjk",
+    "negation_targets",
     "normalize",
     "numbers",
+    "opposite_cues",
     "split_claims",
     "split_sentences",
     "stem",
@@ -696,6 +698,236 @@ def has_negation(text: str, lang: str | None = None) -> int:
         if w in _NEG_WORDS or w.endswith("n't"):
             count += 1
     return count
+
+
+#: How many words after a negation cue its scope reaches (the negated word is the
+#: first content word there: "did not *open*", "is not a *member*").
+_NEG_SCOPE = 4
+
+
+def negation_targets(text: str, lang: str | None = None) -> frozenset[str] | None:
+    """Content tokens that a negation cue of ``text`` applies to (English), else None.
+
+    The target of a cue is the first content word within four words after it ("the
+    museum did not *open*", "no *trucks*"). Chinese, Japanese and Korean text returns
+    None (scope is not read there).
+
+    Examples
+    --------
+    >>> sorted(negation_targets("The museum did not open in 1998, he said."))
+    ['open']
+    >>> negation_targets("It opened.")
+    frozenset()
+    """
+    text = normalize(text)
+    lang = lang or detect_language(text)
+    if is_cjk(lang):
+        return None
+    low = text.lower().replace("’", "'")
+    words = [(m.group(), m.end()) for m in _TOKEN_RE.finditer(low)]
+    out: set[str] = set()
+    for i, (w, end) in enumerate(words):
+        if (i == 0 and w == "no") or low[end : end + 1] == "-":
+            continue
+        if not (w in _NEG_WORDS or w.endswith("n't")):
+            continue
+        for nxt, _ in words[i + 1 : i + 1 + _NEG_SCOPE]:
+            toks = _tokens_cached(nxt, lang)
+            if toks:
+                out.add(toks[0])
+                break
+    return frozenset(out)
+
+
+# Opposite pairs: (words of one side, words of the other). English sides list word forms
+# (matched as whole lowercase words); Chinese, Japanese and Korean sides list written forms
+# (matched as substrings; Japanese forms keep their kana endings, so that "立っ" (standing)
+# does not match inside 国立 (national)). A claim saying one side where the matching
+# sentence of the context says the other is a contradiction.
+_OPPOSITE_PAIRS: dict[str, tuple[tuple[str, str], ...]] = {
+    "en": (
+        (
+            "increase increased increases increasing rise rises rose risen rising grew grow "
+            "grows growing",
+            "decrease decreased decreases decreasing decline declined declines declining fall "
+            "falls fell fallen falling drop dropped drops dropping reduce reduced reduces "
+            "shrank shrink shrinks shrinking",
+        ),
+        ("win wins won winning victory gain gained gains", "lose loses lost losing loss losses"),
+        ("higher highest", "lower lowest"),
+        ("larger largest bigger biggest", "smaller smallest"),
+        ("older oldest", "younger youngest"),
+        ("above", "below"),
+        ("first", "last"),
+        ("north northern", "south southern"),
+        ("east eastern", "west western"),
+        ("true", "false"),
+        (
+            "accept accepted accepts approve approved approves confirm confirmed confirms "
+            "admit admitted admits",
+            "reject rejected rejects deny denied denies",
+        ),
+        (
+            "allow allowed allows permit permitted legal lawful",
+            "ban banned bans forbid forbidden prohibit prohibited illegal unlawful",
+        ),
+        ("open opened", "closed shut"),
+        (
+            "male man men boy boys husband son sons father brother brothers king",
+            "female woman women girl girls wife daughter daughters mother sister sisters queen",
+        ),
+        ("positive", "negative"),
+        (
+            "succeed succeeded succeeds success successful",
+            "fail failed fails failure unsuccessful",
+        ),
+        ("guilty convicted", "innocent acquitted"),
+        ("alive survived survive survives born", "dead died dies killed"),
+        ("maximum", "minimum"),
+        ("majority", "minority"),
+        ("buy buys bought buying purchase purchased", "sell sells sold selling"),
+        ("import imports imported", "export exports exported"),
+        ("inside indoor indoors", "outside outdoor outdoors"),
+        ("strong stronger strongest", "weak weaker weakest"),
+        ("cheap cheaper cheapest inexpensive", "expensive pricey"),
+        ("hot hotter warm", "cold colder"),
+        ("wet", "dry"),
+        ("arrive arrived arrives arrival", "depart departed departs departure"),
+        ("public", "private"),
+        ("rich richer wealthy", "poor poorer"),
+        ("support supported supports", "oppose opposed opposes"),
+        ("agree agreed agrees", "disagree disagreed disagrees"),
+        ("include included includes", "exclude excluded excludes"),
+        ("top", "bottom"),
+        ("same", "different"),
+        ("full", "empty"),
+        ("sitting sat seated", "standing stood"),
+        ("asleep sleeping", "awake"),
+    ),
+    "ja": (
+        ("大き", "小さ"),
+        ("多い 多く", "少な"),
+        ("高い 高く", "低い 低く"),
+        ("長い 長く", "短い 短く"),
+        ("上に の上 上へ 上を 上で", "下に の下 下へ 下を 下で"),
+        ("左", "右"),
+        ("男", "女"),
+        ("白い 白の 白色", "黒い 黒の 黒色"),
+        ("座っ 座る 座り", "立っ 立つ 立ち"),
+        ("入っ 入る 入り", "出て 出る 出し"),
+        ("開い 開け", "閉じ 閉め 閉ま"),
+        ("新し", "古い 古く"),
+        ("早い 早く 速い 速く", "遅い 遅く"),
+        ("増え 増加 増や", "減っ 減少 減ら"),
+        ("暑い 暖か", "寒い 冷た"),
+        ("明る", "暗い 暗く"),
+        ("強い 強く", "弱い 弱く"),
+        ("重い 重く", "軽い 軽く"),
+        ("太い", "細い"),
+        ("広い 広く", "狭い 狭く"),
+        ("深い", "浅い"),
+        ("厚い", "薄い"),
+        ("近い 近く", "遠い 遠く"),
+        ("屋内 室内 内側", "屋外 室外 外側"),
+        ("勝っ 勝利", "負け 敗北"),
+        ("始ま 開始", "終わ 終了"),
+        ("朝 昼", "夜"),
+        ("乗っ 乗る 乗り", "降り"),
+        ("売っ 売る 売り 販売", "買っ 買う 買い 購入"),
+        ("貸し 貸す", "借り"),
+        ("生き", "死ん 死ぬ 死亡"),
+        ("大人", "子供 子ども"),
+        ("濡れ", "乾い 乾燥"),
+        ("止まっ 停止", "動い"),
+        ("の前 前に 前で", "後ろ の後 後に 後で"),
+        ("晴れ", "雨"),
+        ("押し 押す", "引い 引く 引っ"),
+        ("着て 着る 着用", "脱い 脱ぐ"),
+        ("寝て 寝る 寝そべ", "起き"),
+        ("泣い 泣く 泣き", "笑っ 笑う 笑顔"),
+        ("空い", "混ん 混雑"),
+        ("同じ", "違う 異な"),
+        ("若い 若者", "老人 高齢 年配"),
+        ("静か", "騒が うるさ"),
+        ("東側 東部", "西側 西部"),
+        ("南側 南部", "北側 北部"),
+        ("以上", "以下 未満"),
+        ("最大", "最小"),
+        ("最高", "最低"),
+        ("最初", "最後"),
+        ("賛成", "反対"),
+        ("成功", "失敗"),
+        ("上昇 上が", "下落 低下 下が"),
+        ("入口", "出口"),
+        ("輸入", "輸出"),
+    ),
+    "zh": (
+        ("增加 增长 上升 提高", "减少 下降 降低"),
+        ("成功 胜利", "失败"),
+        ("最大", "最小"),
+        ("最高", "最低"),
+        ("男性 男子 男人", "女性 女子 女人"),
+        ("左侧 左边", "右侧 右边"),
+        ("进口", "出口"),
+        ("买入 购买", "卖出 出售"),
+        ("赞成 支持", "反对"),
+        ("开放 打开", "关闭"),
+        ("白色", "黑色"),
+        ("以上", "以下"),
+        ("之前 以前", "之后 以后"),
+        ("第一", "最后"),
+    ),
+    "ko": (
+        ("남자 남성", "여자 여성"),
+        ("왼쪽", "오른쪽"),
+        ("증가 상승", "감소 하락"),
+        ("성공 승리", "실패 패배"),
+        ("최대", "최소"),
+        ("최고", "최저"),
+        ("입구", "출구"),
+        ("수입", "수출"),
+        ("찬성", "반대"),
+    ),
+}
+_OPPOSITES: dict[str, tuple[tuple[frozenset[str], frozenset[str]], ...]] = {
+    lang: tuple((frozenset(a.split()), frozenset(b.split())) for a, b in pairs)
+    for lang, pairs in _OPPOSITE_PAIRS.items()
+}
+_LOWER_WORD = re.compile(r"[a-z]+")
+
+
+def opposite_cues(text: str, lang: str | None = None) -> dict[tuple[int, int], str]:
+    """Words of ``text`` that have a listed opposite, as ``{(pair, side): word}``.
+
+    English words are matched whole and lowercased ("rose" vs "fell", "men" vs
+    "women"); Chinese, Japanese and Korean forms as substrings ("座っ" vs "立っ").
+
+    Examples
+    --------
+    >>> opposite_cues("Sales rose in May.")
+    {(0, 0): 'rose'}
+    >>> opposite_cues("男性が座っている。")
+    {(6, 0): '男', (8, 0): '座っ'}
+    """
+    text = normalize(text)
+    lang = lang or detect_language(text)
+    pairs = _OPPOSITES.get(lang if is_cjk(lang) else "en", ())
+    out: dict[tuple[int, int], str] = {}
+    if is_cjk(lang):
+        for i, sides in enumerate(pairs):
+            for side, forms in enumerate(sides):
+                for form in forms:
+                    if form in text:
+                        out[(i, side)] = form
+                        break
+        return out
+    words = set(_LOWER_WORD.findall(text.lower()))
+    for i, sides in enumerate(pairs):
+        for side, forms in enumerate(sides):
+            hit = words & forms
+            if hit:
+                out[(i, side)] = min(hit)
+    return out
 
 
 _REFUSAL = re.compile(

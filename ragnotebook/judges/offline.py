@@ -12,10 +12,17 @@ It answers every task kind with rarity-weighted word overlap:
   across the row's chunks (tokens absent from every chunk weigh the most);
   Chinese, Japanese and Korean use character bigrams;
 * **unsupported specifics**: a number, clock time or capitalised name of the claim
-  that the context does not contain keeps the claim from ``yes``;
+  that the context does not contain keeps the claim from ``yes``; so do two or more
+  kanji/katakana characters of a Japanese claim that the context never uses;
+* **local evidence** (English-like prose): a claim read from one place repeats some
+  of its wording (consecutive word pairs, function words included) in one sentence and
+  the next, and its consecutive content words mostly stand in one sentence; a claim
+  assembled from words scattered over the context is ``unsure``;
 * **conflicts**: a number of the claim missing from a chunk that talks about the
-  same thing with other numbers, or a negation whose polarity differs from a
-  sentence that matches the rest of the claim, make the verdict ``no``;
+  same thing with other numbers, or a negation whose polarity differs from a sentence
+  that matches the rest of the claim (and, in prose, negates a word the claim says),
+  make the verdict ``no``; optionally (``opposite_words=True``) so does a word whose
+  listed opposite ("rose"/"fell", "座っ"/"立っ") stands in that sentence instead;
 * **relevance** of a chunk mixes its coverage of the question and of the reference.
 
 See ``docs/offline_judge.md`` for the rules, thresholds and benchmark numbers.
@@ -28,6 +35,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import pairwise
 from typing import Any
 
 from ragnotebook.tasks import Answer, Claims, Explanation, Task, Verdict, Verdicts
@@ -38,8 +46,10 @@ from ragnotebook.text import (
     has_negation,
     is_cjk,
     is_refusal,
+    negation_targets,
     normalize,
     numbers,
+    opposite_cues,
     split_claims,
     split_sentences,
 )
@@ -47,8 +57,31 @@ from ragnotebook.text import (
 __all__ = ["OfflineJudge"]
 
 _WORD = re.compile(r"[^\W\d_]+(?:['’.\-][^\W\d_]+)*")
+_PLAIN_WORD = re.compile(r"[^\W_]+")
 
-_VERSION = "offline-v1"
+#: Local evidence (English-like prose): a claim read from one place of the context
+#: repeats some of its wording there, and its content words stand together in the
+#: context's sentences. Minimum share of the claim's consecutive word pairs (function
+#: words included) found in one sentence and the next ...
+_WORDING_MIN = 0.25
+#: ... and minimum share of the links between its consecutive content words (both in
+#: one chunk) found within one sentence. Chosen on the tune half of the benchmark.
+_LINK_MIN = 0.5
+
+_VERSION = "offline-v2"
+#: The shipped setting of each switchable verdict rule (see ``OfflineJudge``).
+_DEFAULT_RULES = {
+    "negation_scope": True,
+    "opposite_words": False,
+    "japanese_characters": True,
+    "local_evidence": True,
+}
+
+#: Japanese: kanji and katakana carry the content of a sentence (hiragana mostly
+#: grammar). A claim with more than this many such characters that the context
+#: never uses is not ``yes`` (it adds or changes a word).
+_JA_NOVEL_MAX = 1
+_JA_CONTENT = re.compile("[\u30a0-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 
 #: Minimum share of a claim's weight (negation words left out) matched by one
 #: sentence of the opposite polarity before a negation mismatch counts as a
@@ -85,6 +118,23 @@ _PERSONAL = frozenset(
 class _Sent:
     tokens: frozenset[str]
     negated: bool
+    #: content tokens a negation cue applies to (None: scope not read, CJK)
+    neg_targets: frozenset[str] | None = None
+    #: words with a listed opposite: ((pair, side), word)
+    opposites: tuple[tuple[tuple[int, int], str], ...] = ()
+    #: pairs of consecutive lowercase words, function words included (not for CJK)
+    wording: frozenset[tuple[str, str]] = frozenset()
+
+
+def _sent(text: str, lang: str) -> _Sent:
+    negated = has_negation(text, lang) % 2 == 1
+    targets = negation_targets(text, lang) if negated else None
+    opp = tuple(opposite_cues(text, lang).items())
+    wording: frozenset[tuple[str, str]] = frozenset()
+    if not is_cjk(lang):
+        words = _PLAIN_WORD.findall(text.lower())
+        wording = frozenset(pairwise(words))
+    return _Sent(frozenset(content_tokens(text, lang)), negated, targets, opp, wording)
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,23 +143,28 @@ class _Doc:
     numbers: frozenset[str]
     sentences: tuple[_Sent, ...]
     names: tuple[tuple[str, str], ...] = ()  # (surface word, token) of capitalised words
+    chars: frozenset[str] = frozenset()  # characters of Japanese text (for novel characters)
+    structured: bool = False  # a JSON-like record: its word order carries no meaning
+    sequence: tuple[str, ...] = ()  # content tokens in order (claims only)
 
 
 @lru_cache(maxsize=16384)
 def _analyse(text: str, lang: str) -> _Doc:
     text = normalize(text)
-    sents = tuple(
-        _Sent(frozenset(content_tokens(s, lang)), has_negation(s, lang) % 2 == 1)
-        for s in split_sentences(text, lang)
-    )
-    return _Doc(frozenset(content_tokens(text, lang)), frozenset(numbers(text)), sents)
+    sents = tuple(_sent(s, lang) for s in split_sentences(text, lang))
+    chars = frozenset(text) if lang == "ja" else frozenset()
+    structured = "{" in text and '":' in text
+    toks = frozenset(content_tokens(text, lang))
+    return _Doc(toks, frozenset(numbers(text)), sents, (), chars, structured)
 
 
 @lru_cache(maxsize=4096)
 def _claim_doc(text: str, lang: str) -> _Doc:
     text = normalize(text)
-    sent = _Sent(frozenset(content_tokens(text, lang)), has_negation(text, lang) % 2 == 1)
-    return _Doc(sent.tokens, frozenset(numbers(text)), (sent,), _names(text, lang))
+    sent = _sent(text, lang)
+    seq = tuple(content_tokens(text, lang))
+    names = _names(text, lang)
+    return _Doc(sent.tokens, frozenset(numbers(text)), (sent,), names, sequence=seq)
 
 
 def _names(text: str, lang: str) -> tuple[tuple[str, str], ...]:
@@ -127,6 +182,13 @@ def _names(text: str, lang: str) -> tuple[tuple[str, str], ...]:
         if len(toks) == 1:
             out.append((word, toks[0]))
     return tuple(out)
+
+
+def _novel_chars(claim: str, docs: Sequence[_Doc]) -> str:
+    """Kanji and katakana of a Japanese claim that no chunk contains, in order."""
+    seen = frozenset().union(*(d.chars for d in docs))
+    novel = [c for c in _JA_CONTENT.findall(normalize(claim)) if c not in seen]
+    return "".join(dict.fromkeys(novel))
 
 
 def _task_language(texts: Sequence[str]) -> str:
@@ -175,6 +237,15 @@ class OfflineJudge:
         bigrams match less often than words under paraphrase).
     relevance_threshold : float, default 0.32
         Minimum relevance score for a chunk to be judged relevant (``judge_chunks``).
+    negation_scope, opposite_words, japanese_characters, local_evidence : bool
+        Switches for four verdict rules, for ablation studies (see
+        ``docs/offline_judge.md``): a negation conflict needs the negated word on the
+        other side (read in prose only; default on); listed opposite words
+        ("rose"/"fell") make a conflict (default off); a Japanese claim with two or more
+        unseen kanji/katakana is not ``yes`` and CJK conflict matches are scaled by the
+        CJK threshold (default on); English-like prose needs local evidence (default
+        on). The defaults were chosen by the selection rule in the docs; a switch that
+        differs from its default is recorded in :meth:`identity`.
 
     Examples
     --------
@@ -201,14 +272,24 @@ class OfflineJudge:
         support_threshold: float = 0.55,
         cjk_support_threshold: float = 0.35,
         relevance_threshold: float = 0.32,
+        negation_scope: bool = True,
+        opposite_words: bool = False,
+        japanese_characters: bool = True,
+        local_evidence: bool = True,
     ) -> None:
         self.support_threshold = float(support_threshold)
         self.cjk_support_threshold = float(cjk_support_threshold)
         self.relevance_threshold = float(relevance_threshold)
+        self.rules = {
+            "negation_scope": bool(negation_scope),
+            "opposite_words": bool(opposite_words),
+            "japanese_characters": bool(japanese_characters),
+            "local_evidence": bool(local_evidence),
+        }
 
     @property
     def judge_id(self) -> str:
-        """Stable identifier of this judge: ``"offline-v1"``."""
+        """Stable identifier of this judge: ``"offline-v2"``."""
         return _VERSION
 
     def identity(self) -> dict[str, Any]:
@@ -217,19 +298,23 @@ class OfflineJudge:
         Returns
         -------
         dict
-            ``{"judge": "offline-v1", ...thresholds}``.
+            ``{"judge": "offline-v2", ...thresholds}``.
 
         Examples
         --------
         >>> OfflineJudge().identity()["judge"]
-        'offline-v1'
+        'offline-v2'
         """
-        return {
+        out: dict[str, Any] = {
             "judge": _VERSION,
             "support_threshold": self.support_threshold,
             "cjk_support_threshold": self.cjk_support_threshold,
             "relevance_threshold": self.relevance_threshold,
         }
+        changed = {k: v for k, v in self.rules.items() if v != _DEFAULT_RULES[k]}
+        if changed:
+            out["rules"] = changed
+        return out
 
     async def acomplete(self, task: Task) -> Answer:
         """Answer one task (computed synchronously; never blocks on I/O).
@@ -310,8 +395,14 @@ class OfflineJudge:
         weights: _Weights,
         lang: str,
         names: Sequence[int],
+        *,
+        local: bool = True,
     ) -> tuple[float, str, list[int], str]:
-        """Return (support, verdict, supporting chunk indices, reason)."""
+        """Return (support, verdict, supporting chunk indices, reason).
+
+        ``local=False`` skips the local-evidence check (a question checked in place of a
+        bare "Yes." spans several facts by nature).
+        """
         cdoc = _claim_doc(claim, lang)
         toks = cdoc.tokens
         if not toks or not docs:
@@ -350,6 +441,9 @@ class OfflineJudge:
         seen = frozenset().union(*(d.tokens for d in docs))
         unseen = [word for word, tok in cdoc.names if tok not in seen and tok not in cdoc.numbers]
         threshold = self.cjk_support_threshold if is_cjk(lang) else self.support_threshold
+        rules = self.rules
+        ja_chars = rules["japanese_characters"]
+        novel_chars = _novel_chars(claim, docs) if lang == "ja" and ja_chars else ""
         # a conflict needs the rest of the claim to be supported by the same chunk
         words = toks - cdoc.numbers
         w_words = sum(w[t] for t in words)
@@ -359,11 +453,20 @@ class OfflineJudge:
         # polarity clash only when a sentence of the opposite polarity matches the
         # claim well and no sentence of the claim's own polarity comes close
         neg_conflict = False
+        # CJK bigrams match less often than words: scale the match needed for a conflict
+        match_min = _NEG_MIN * threshold / self.support_threshold if ja_chars else _NEG_MIN
         core = toks - _NEG_WORDS  # compare what the claim is about, not its polarity words
         core_total = sum(w[t] for t in core)
         if best_cov >= 0.5 and len(core) >= 3:
-            same, opp = _coverage_by_polarity(core, docs, w, cdoc.sentences[0].negated)
-            neg_conflict = opp >= _NEG_MIN * core_total and same < opp - 0.2 * core_total
+            same, opp = _coverage_by_polarity(
+                core, docs, w, cdoc.sentences[0], scope=rules["negation_scope"]
+            )
+            neg_conflict = opp >= match_min * core_total and same < opp - 0.2 * core_total
+        # opposite words: the sentence that matches the rest of the claim says the opposite
+        opposite = None
+        use_opp = rules["opposite_words"]
+        if use_opp and cdoc.sentences[0].opposites and best_cov >= 0.5 and not neg_conflict:
+            opposite = _opposite_conflict(toks, cdoc.sentences[0], docs, w, lang, match_min)
         chunk_word = (
             f"the chunks at ranks {names[best] + 1} and {names[second] + 1}"
             if support > best_cov and second >= 0
@@ -378,14 +481,24 @@ class OfflineJudge:
             parts.append(f"name {', '.join(dict.fromkeys(unseen[:3]))} not found")
         if personal:
             parts.append(f"first-person wording ({personal[0]}) not in the context")
+        if len(novel_chars) > _JA_NOVEL_MAX:
+            parts.append(f"characters {novel_chars[:5]} not in the context")
         if neg_conflict:
             which = "claim" if cdoc.sentences[0].negated else "chunk"
             parts.append(f"negation in the {which} only")
+        if opposite:
+            parts.append(f"the claim says '{opposite[0]}' where the chunk says '{opposite[1]}'")
         reason = "; ".join(parts)
 
-        if number_conflict or neg_conflict:
+        if number_conflict or neg_conflict or opposite:
             return support, "no", [], reason
-        if support >= threshold and not (missing or unseen or personal):
+        novel = len(novel_chars) > _JA_NOVEL_MAX
+        if support >= threshold and not (missing or unseen or personal or novel):
+            local = local and rules["local_evidence"]
+            if local and not is_cjk(lang) and not docs[best].structured:
+                scattered = _scattered(cdoc, docs, seen)
+                if scattered:
+                    return support, "unsure", [], f"{reason}; {scattered}"
             return support, "yes", supporting, reason
         return support, "unsure", [], reason
 
@@ -397,11 +510,12 @@ class OfflineJudge:
         out: list[Verdict] = []
         for it in task.items:
             claim = it.text
-            if task.question and normalize(claim).strip(" .!,").lower() in _YES_NO:
+            bare = bool(task.question) and normalize(claim).strip(" .!,").lower() in _YES_NO
+            if bare and task.question:
                 # a bare "Yes." / "No." answers the question: check that what the question
                 # is about is in the context (the polarity itself cannot be read off words)
                 claim = task.question.rstrip(" ?？")
-            _, verdict, sup, reason = self._assess(claim, docs, weights, lang, idx)
+            _, verdict, sup, reason = self._assess(claim, docs, weights, lang, idx, local=not bare)
             sup = [idx[i] for i in sup]
             if not allow_no and verdict == "unsure":
                 verdict = "no"
@@ -467,18 +581,121 @@ class OfflineJudge:
 
 
 def _coverage_by_polarity(
-    toks: frozenset[str], docs: Sequence[_Doc], w: dict[str, float], negated: bool
+    toks: frozenset[str],
+    docs: Sequence[_Doc],
+    w: dict[str, float],
+    claim: _Sent,
+    *,
+    scope: bool = True,
 ) -> tuple[float, float]:
-    """Best sentence overlap (weight) with the same and with the opposite polarity."""
+    """Best sentence overlap (weight) with the same and with the opposite polarity.
+
+    A sentence of the opposite polarity only counts when the negation is about what the
+    claim says: the negated word (the first content word after the cue) of whichever side
+    is negated occurs on the other side ("did not *open*" against "opened"), so a
+    negation elsewhere in a long sentence ("X, who did not attend, said Y") is no clash.
+    The scope of a negation in a JSON-like record is not read (its word order carries no
+    meaning: in ``"parking": "no"`` the negated word comes before the cue), so such a
+    negation counts as in offline-v1. ``scope=False`` counts every sentence of the
+    opposite polarity (offline-v1).
+    """
     same = opp = 0.0
     for d in docs:
+        # a JSON-like record has no prose word order: the word after a cue is not what it
+        # negates ("parking": "no"), so the scope of its negations is not read
+        record = d.structured
         for s in d.sentences:
             score = sum(w[t] for t in toks & s.tokens)
-            if s.negated == negated:
+            if s.negated == claim.negated:
                 same = max(same, score)
-            else:
+                continue
+            neg, other = (claim, s.tokens) if claim.negated else (s, toks)
+            targets = neg.neg_targets
+            unread = not scope or targets is None or (neg is s and record)
+            if unread or (targets is not None and targets & other):
                 opp = max(opp, score)
     return same, opp
+
+
+def _scattered(cdoc: _Doc, docs: Sequence[_Doc], seen: frozenset[str]) -> str:
+    """Why a claim's support is not local ("" when it is).
+
+    Two checks, both on prose chunks:
+
+    * **wording**: the share of the claim's consecutive word pairs, function words
+      included ("owned by", "by time"), found in one sentence and the next of a chunk
+      must reach ``_WORDING_MIN``. A claim read from one place repeats some of its
+      wording; one assembled from words spread over a document does not.
+    * **links**: for each two consecutive content words of the claim that occur in one
+      chunk, they must stand in one sentence of it in at least ``_LINK_MIN`` of the
+      cases. "X is owned by Time Inc." with X in one sentence and Time Inc. in another
+      puts two facts together that the context keeps apart. Pairs found in no common
+      chunk are left out (facts spread over two chunks are checked by support).
+    """
+    words = cdoc.sentences[0].wording
+    prose = [d for d in docs if not d.structured]
+    if words and prose:
+        best = 0
+        for d in prose:
+            sents = d.sentences
+            for i, s in enumerate(sents):
+                span = s.wording | sents[i + 1].wording if i + 1 < len(sents) else s.wording
+                best = max(best, len(words & span))
+        if best < _WORDING_MIN * len(words):
+            return f"only {best} of its {len(words)} word pairs appear together in the context"
+    seq = [t for t in cdoc.sequence if t in seen]
+    links = [(a, b) for a, b in pairwise(seq) if a != b]
+    n = ok = 0
+    for a, b in links:
+        if not any(a in d.tokens and b in d.tokens for d in docs):
+            continue
+        n += 1
+        ok += any(a in s.tokens and b in s.tokens for d in docs for s in d.sentences)
+    if n and ok < _LINK_MIN * n:
+        return f"its content words stand in different sentences ({ok} of {n} links in one)"
+    return ""
+
+
+def _opposite_conflict(
+    toks: frozenset[str],
+    claim: _Sent,
+    docs: Sequence[_Doc],
+    w: dict[str, float],
+    lang: str,
+    match_min: float,
+) -> tuple[str, str] | None:
+    """(claim word, chunk word) when the sentence matching the claim says the opposite.
+
+    For each word of the claim with a listed opposite ("rose"/"fell", "座っ"/"立っ"), the
+    claim's other content words are compared with every context sentence: the best
+    sentence that has the opposite word (and not the claim's) must match at least
+    ``match_min`` of their weight, and no other sentence may come within 20 points of it.
+    """
+    cues = dict(claim.opposites)
+    for (pair, side), word in cues.items():
+        if (pair, 1 - side) in cues:
+            continue  # the claim names both sides ("men and women")
+        if is_cjk(lang):
+            core = frozenset(t for t in toks if not set(t) & set(word))
+        else:
+            core = toks - frozenset(content_tokens(word, lang))
+        total = sum(w[t] for t in core)
+        if len(core) < 2 or not total:
+            continue
+        same = opp = 0.0
+        other = ""
+        for d in docs:
+            for s in d.sentences:
+                score = sum(w[t] for t in core & s.tokens)
+                cue = dict(s.opposites)
+                if (pair, 1 - side) in cue and (pair, side) not in cue:
+                    if score > opp:
+                        opp, other = score, cue[(pair, 1 - side)]
+                else:
+                    same = max(same, score)
+        if opp >= match_min * total and same < opp - 0.2 * total:
+            return word, other
+    return None
 
 
 def _explain(summary: str) -> str:

@@ -12,15 +12,22 @@ from ragnotebook.text import (
     content_tokens,
     detect_language,
     has_negation,
+    negation_targets,
     numbers,
+    opposite_cues,
 )
 
 
-def ask(task: Task) -> object:
-    return asyncio.run(OfflineJudge().acomplete(task))
+def ask(task: Task, judge: OfflineJudge | None = None) -> object:
+    return asyncio.run((judge or OfflineJudge()).acomplete(task))
 
 
-def verify(claims: list[str], chunks: list[str], question: str | None = None) -> Verdicts:
+def verify(
+    claims: list[str],
+    chunks: list[str],
+    question: str | None = None,
+    judge: OfflineJudge | None = None,
+) -> Verdicts:
     out = ask(
         Task(
             "verify_claims",
@@ -28,7 +35,8 @@ def verify(claims: list[str], chunks: list[str], question: str | None = None) ->
             question=question,
             items=tuple(Item(i, c) for i, c in enumerate(claims)),
             chunks=tuple(chunks),
-        )
+        ),
+        judge,
     )
     assert isinstance(out, Verdicts)
     return out
@@ -58,9 +66,9 @@ def extract(text: str) -> list[str]:
 
 def test_identity_and_id() -> None:
     judge = OfflineJudge()
-    assert judge.judge_id == "offline-v1"
+    assert judge.judge_id == "offline-v2"
     ident = judge.identity()
-    assert ident["judge"] == "offline-v1"
+    assert ident["judge"] == "offline-v2"
     assert ident["support_threshold"] == judge.support_threshold
     assert OfflineJudge(support_threshold=0.9).identity() != ident
 
@@ -359,3 +367,123 @@ def test_bare_no_answer_is_checked_against_the_question() -> None:
     chunks = ["Eatza Pizza was founded in Arizona.", "Your Pie was founded in Georgia."]
     v = verify(["No."], chunks, question="Were Eatza Pizza and Your Pie founded in the same state?")
     assert v.verdicts[0].verdict == "yes"
+
+
+def test_negation_elsewhere_in_the_sentence_is_no_conflict() -> None:
+    # the chunk's "not" negates "attend", which the claim does not say
+    chunk = "Mayor Lee, who did not attend the budget meeting, said the city budget rose."
+    v = verify(["Mayor Lee said the city budget rose."], [chunk])
+    assert v.verdicts[0].verdict == "yes"
+    # without the scope rule (offline-v1) any negated sentence that matches the claim clashes
+    unscoped = OfflineJudge(negation_scope=False)
+    assert unscoped.identity()["rules"] == {"negation_scope": False}
+    claim = ["Mayor Lee said the city budget rose."]
+    assert verify(claim, [chunk], judge=unscoped).verdicts[0].verdict == "no"
+    # a negation of what the claim says is a conflict either way
+    for judge in (OfflineJudge(), unscoped):
+        v = verify(["Mayor Lee attended the budget meeting."], [chunk], judge=judge)
+        assert v.verdicts[0].verdict == "no"
+        assert "negation in the chunk only" in v.verdicts[0].reason
+
+
+def test_negation_scope_is_not_read_in_structured_records() -> None:
+    # in a record the negated word precedes the cue ("terrace_open": "no"), so the scope
+    # read in prose (the word after the cue) finds nothing; the whole record counts
+    record = '{"name": "Harbor Cafe", "city": "Porto", "terrace_open": "no"}'
+    assert negation_targets(record) == frozenset()
+    v = verify(["The Harbor Cafe terrace in Porto is open."], [record])
+    assert v.verdicts[0].verdict == "no"
+    assert "negation in the chunk only" in v.verdicts[0].reason
+
+
+def test_negation_targets() -> None:
+    assert negation_targets("The museum did not open in 1998.") == {"open"}
+    assert negation_targets("No, the bridge is not a toll road.") == {"toll"}
+    assert negation_targets("会员费不是120元。") is None
+
+
+def test_opposite_words_are_a_conflict() -> None:
+    # the opposite-word rule is off by default since the ablation (docs/offline_judge.md)
+    claim, chunk = "公園で男性がベンチに座っています。", "公園で男性がベンチの前に立っています。"
+    assert verify([claim], [chunk]).verdicts[0].verdict != "no"
+    opp = OfflineJudge(opposite_words=True)
+    v = verify([claim], [chunk], judge=opp)
+    assert v.verdicts[0].verdict == "no"
+    assert "'座っ' where the chunk says '立っ'" in v.verdicts[0].reason
+    v = verify(
+        ["Ticket sales rose sharply in the spring season."],
+        ["Ticket sales at the harbor museum fell sharply in the spring season."],
+        judge=opp,
+    )
+    assert v.verdicts[0].verdict == "no"
+    assert "the claim says 'rose' where the chunk says 'fell'" in v.verdicts[0].reason
+    # both sides in the context: no clash
+    v = verify(
+        ["Ticket sales rose sharply in the spring season."],
+        ["Ticket sales fell in winter but rose sharply in the spring season."],
+        judge=opp,
+    )
+    assert v.verdicts[0].verdict == "yes"
+    # the opposite word sits in a sentence about something else
+    v = verify(
+        ["Ticket sales rose sharply in the spring season."],
+        ["Ticket sales rose sharply in the spring season. Rainfall fell."],
+        judge=opp,
+    )
+    assert v.verdicts[0].verdict == "yes"
+
+
+def test_japanese_claim_with_new_content_characters_is_not_yes() -> None:
+    chunk = "雪山でスノボーをしている人がいます。"
+    # one kanji that the context does not use is tolerated (a variant spelling) ...
+    assert verify(["雪山でスノボーをしている男がいます。"], [chunk]).verdicts[0].verdict == "yes"
+    # ... two or more are new content
+    v = verify(["雪山でスノボーをしている男性が笑っています。"], [chunk])
+    assert v.verdicts[0].verdict == "unsure"
+    assert "characters 男性笑 not in the context" in v.verdicts[0].reason
+    assert verify(["雪山でスノボーをしています。"], [chunk]).verdicts[0].verdict == "yes"
+
+
+def test_opposite_cues() -> None:
+    assert opposite_cues("Sales rose in May.") == {(0, 0): "rose"}
+    assert opposite_cues("Men and women voted.") == {(13, 0): "men", (13, 1): "women"}
+    assert opposite_cues("男性が座っている。") == {(6, 0): "男", (8, 0): "座っ"}
+    assert opposite_cues("The museum hosted a show.") == {}
+
+
+def test_claim_assembled_from_scattered_words_is_not_yes() -> None:
+    chunk = (
+        "Anna Berg won the national chess title in 1990 after a long final. Many years "
+        "later, her younger brother Paul moved to Oslo and opened a bakery."
+    )
+    # every word is in the chunk, but most links join words of different sentences
+    v = verify(["Anna Berg moved to Oslo and opened a chess bakery in 1990."], [chunk])
+    assert v.verdicts[0].verdict == "unsure"
+    assert "content words stand in different sentences (3 of 7 links in one)" in (
+        v.verdicts[0].reason
+    )
+    # read from one sentence: yes
+    assert verify(["Paul moved to Oslo and opened a bakery."], [chunk]).verdicts[0].verdict == "yes"
+    # a bare "Yes." is checked against the whole question, which may span sentences
+    q = "Did Anna Berg win the chess title and did her brother open a bakery in Oslo?"
+    assert verify(["Yes."], [chunk], question=q).verdicts[0].verdict == "yes"
+
+
+def test_claim_whose_wording_is_nowhere_in_the_context_is_not_yes() -> None:
+    chunk = (
+        "The Harbor Gazette is a weekly magazine printed in Lisbon since 1892. "
+        "Its editors publish essays and poems by local writers. "
+        "Orion Media is an American publisher that owns several newspapers in Boston."
+    )
+    claim = (
+        "The weekly Harbor Gazette prints essays, poems and newspapers by Boston writers in Lisbon."
+    )
+    v = verify([claim], [chunk])
+    assert v.verdicts[0].verdict == "unsure"
+    assert "only 2 of its 13 word pairs appear together in the context" in v.verdicts[0].reason
+    ok = "The Harbor Gazette is a weekly magazine from Lisbon."
+    assert verify([ok], [chunk]).verdicts[0].verdict == "yes"
+    # structured records have no word order: the local checks are skipped there
+    record = '{"name": "The Harbor Gazette", "city": "Lisbon", "topics": "essays, poems"}'
+    v = verify(["The Harbor Gazette from Lisbon prints essays and poems."], [record])
+    assert "word pairs" not in v.verdicts[0].reason
