@@ -240,6 +240,14 @@ class Engine:
         self.done = 0
         self.stats = RunStats()
         self.auth_failure: JudgeError | None = None
+        self.unreachable: JudgeError | None = None
+        self._succeeded = False
+        # reachability probe: after a connection error, while no call has succeeded,
+        # only the call that saw it keeps trying; the others wait for its outcome
+        self._probe_owner: object | None = None
+        self._probe_done: asyncio.Event | None = None
+        self._session: contextlib.AsyncExitStack | None = None
+        self._session_open = False
         self._limiter: AdaptiveLimiter | None = None
         self._rate: Any = None
         self._tokens: Any = None
@@ -284,9 +292,10 @@ class Engine:
             if on_done is not None:
                 on_done(self.done)
 
-        session = getattr(self.judge, "session", None)  # keeps connections open for the run
         with _older_objects_frozen():
-            async with session() if callable(session) else contextlib.nullcontext():
+            # the judge's session (imports, connections) opens at the first cache miss
+            # (_open_session) and closes here: a fully cached run never opens it
+            async with contextlib.AsyncExitStack() as self._session:
                 tasks = [asyncio.ensure_future(one(job)) for job in jobs]
                 try:
                     await asyncio.gather(*tasks)
@@ -300,7 +309,21 @@ class Engine:
                     self.stats.wall_seconds = time.perf_counter() - start
                     self.stats.max_in_flight = self._limiter.max_in_flight
                     await self._remember_adaptations(memory)
+        self._session, self._session_open = None, False
         return self.results
+
+    async def _open_session(self) -> None:
+        """Enter the judge's ``session()`` once per run, before its first request.
+
+        At the first cache miss nothing is in flight yet, so the judge's one-time
+        preparation (litellm's import, connection set-up) delays no request.
+        """
+        if self._session_open or self._session is None:
+            return
+        self._session_open = True
+        session = getattr(self.judge, "session", None)
+        if callable(session):
+            await self._session.enter_async_context(session())
         return self.results
 
     async def _recall_adaptations(self) -> tuple[str, dict[str, Any]] | None:
@@ -390,15 +413,24 @@ class Engine:
                     stats.cache_hits += 1
                     stats.saved_cost_usd += float(entry.cost_usd or 0.0)
                     return cached  # type: ignore[return-value]
+        await self._open_session()
         retries = {"other": 0, "rate": 0}
+        token = object()  # this call, for the reachability probe
 
         def stop(state: RetryCallState) -> bool:
             exc = state.outcome.exception() if state.outcome else None
             assert exc is not None
             if not self.policy.should_retry(exc, retries["other"], retries["rate"]):
                 return True
-            if self.auth_failure is not None:
+            if self.auth_failure is not None or self.unreachable is not None:
                 return True
+            if (
+                isinstance(exc, JudgeError)
+                and exc.code == "connection_error"
+                and not self._succeeded
+                and self._probe_owner is None
+            ):
+                self._probe_owner = token  # this call probes; the others wait for it
             if isinstance(exc, JudgeError) and exc.code == "rate_limited":
                 retries["rate"] += 1
             else:
@@ -411,9 +443,21 @@ class Engine:
             return self.policy.delay(exc or Exception(), state.attempt_number)
 
         answer_and_usage: tuple[Answer, Any] | None = None
-        async for attempt in AsyncRetrying(stop=stop, wait=wait, reraise=True):
-            with attempt:
-                answer_and_usage = await self._attempt(task, stats)
+        try:
+            async for attempt in AsyncRetrying(stop=stop, wait=wait, reraise=True):
+                with attempt:
+                    answer_and_usage = await self._attempt(task, stats, token)
+        except JudgeError as exc:
+            # the server could not be reached through a whole retry budget and no call
+            # of this run ever got through: a wrong api_base or a server that is down.
+            # Stop here, as after an auth failure, instead of retrying every row.
+            if exc.code == "connection_error" and not self._succeeded and self.unreachable is None:
+                self.unreachable = exc
+            raise
+        finally:
+            if self._probe_owner is token:  # the probe is over: wake the waiting calls
+                self._probe_owner = None
+                self._wake_probe_waiters()
         assert answer_and_usage is not None
         answer, usage = answer_and_usage
         if not isinstance(answer, expected):
@@ -440,17 +484,24 @@ class Engine:
             )
         return answer
 
-    async def _attempt(self, task: Task, stats: MetricStats) -> tuple[Answer, Any]:
+    async def _attempt(
+        self, task: Task, stats: MetricStats, token: object = None
+    ) -> tuple[Answer, Any]:
         """One judge call under the limits; judge failures come out as JudgeError."""
-        self._check_auth()
-        if self._rate is not None:
-            await self._rate.acquire()
-        if self._tokens is not None:
-            need = min(float(self.tpm or 1), float(_estimate_tokens(task)))
-            await self._tokens.acquire(need)
         limiter = self._limiter
         assert limiter is not None
-        await limiter.acquire()
+        while True:
+            await self._await_reachability(token)
+            self._check_auth()
+            if self._rate is not None:
+                await self._rate.acquire()
+            if self._tokens is not None:
+                need = min(float(self.tpm or 1), float(_estimate_tokens(task)))
+                await self._tokens.acquire(need)
+            await limiter.acquire()
+            if not self._probing_elsewhere(token):
+                break
+            limiter.release()  # a probe started while this call waited for a slot
         try:
             self._check_auth()  # another call may have failed while this one waited
             stats.attempts += 1
@@ -479,7 +530,38 @@ class Engine:
         finally:
             limiter.release()
         limiter.on_success()
+        if not self._succeeded:
+            self._succeeded = True
+            self._wake_probe_waiters()
         return result
+
+    async def _await_reachability(self, token: object) -> None:
+        """Wait while another call probes a server that has not answered yet.
+
+        After a connection error, and until some call of the run succeeds, only the
+        call that saw the error keeps trying (with its backoff); the other calls
+        wait here instead of each spending its own retry budget on a server that
+        is down or an ``api_base`` that is wrong. The probe ends with a success
+        (everyone proceeds), with the probing call giving up (the run stops, see
+        ``unreachable``) or with it failing otherwise (the next call probes).
+        """
+        while self._probing_elsewhere(token):
+            if self._probe_done is None:
+                self._probe_done = asyncio.Event()
+            await self._probe_done.wait()
+
+    def _probing_elsewhere(self, token: object) -> bool:
+        return (
+            not self._succeeded
+            and self.unreachable is None
+            and self._probe_owner is not None
+            and self._probe_owner is not token
+        )
+
+    def _wake_probe_waiters(self) -> None:
+        if self._probe_done is not None:
+            self._probe_done.set()
+            self._probe_done = None
 
     @staticmethod
     def _account(stats: MetricStats, usage: Any, *, success: bool) -> None:
@@ -502,6 +584,13 @@ class Engine:
                 "skipped: an earlier call failed authentication, so no more calls are made "
                 f"({self.auth_failure.args[0]})",
                 code="auth_error",
+            )
+        if self.unreachable is not None:
+            raise JudgeError(
+                "skipped: the judge's server could not be reached (every retry of an earlier "
+                "call failed and no call of this run got through), so no more calls are made "
+                f"({self.unreachable.args[0]})",
+                code="connection_error",
             )
 
     async def _call(self, task: Task) -> tuple[Answer, Any]:

@@ -195,6 +195,10 @@ class APIConnectionError(Exception):
     """The server could not be reached or dropped the connection (no HTTP status)."""
 
 
+class MissingCredentialsError(Exception):
+    """No API key to send (none given, no ``OPENAI_API_KEY``); nothing was sent."""
+
+
 _BY_STATUS: dict[int, type[APIStatusError]] = {
     400: BadRequestError,
     401: AuthenticationError,
@@ -269,8 +273,8 @@ class OpenAICompatibleTransport:
     api_key : str or None
         Sent as ``Authorization: Bearer ...``. None falls back to
         ``OPENAI_API_KEY``, as litellm does; with neither, a call fails with
-        :class:`AuthenticationError` before anything is sent (pass any string to
-        a server without authentication).
+        :class:`MissingCredentialsError` before anything is sent (pass any string
+        to a server without authentication).
     timeout : float
         Seconds per request.
 
@@ -328,12 +332,10 @@ class OpenAICompatibleTransport:
     def _request(self, kwargs: Mapping[str, Any]) -> tuple[bytes, dict[str, str], Any]:
         key = self._api_key or os.environ.get("OPENAI_API_KEY")
         if not key:
-            raise AuthenticationError(
-                401,
-                "Missing credentials: pass api_key= (any string for a server without "
-                "authentication) or set OPENAI_API_KEY",
-                None,
-                {},
+            raise MissingCredentialsError(
+                "missing credentials: no API key was given and OPENAI_API_KEY is not set, so "
+                "nothing was sent; pass api_key= (any string for a server without "
+                "authentication)"
             )
         body: dict[str, Any] = {"model": self.request_model}
         headers = {
@@ -380,6 +382,8 @@ class OpenAICompatibleTransport:
             A non-2xx reply (subclass by status), or a 2xx reply that is not JSON.
         APIConnectionError
             The connection failed or was dropped.
+        MissingCredentialsError
+            No API key to send.
         TimeoutError
             No reply within ``timeout`` seconds.
         """
@@ -403,7 +407,10 @@ class OpenAICompatibleTransport:
             except TimeoutError:
                 raise
             except aiohttp.ClientError as exc:
-                raise APIConnectionError(f"Connection error: {type(exc).__name__}: {exc}") from exc
+                cause = getattr(exc, "os_error", None) or exc
+                raise APIConnectionError(
+                    f"Connection error: cannot reach {self.url} ({type(cause).__name__}: {cause})"
+                ) from exc
         text = raw.decode("utf-8", errors="replace")
         try:
             payload = json.loads(text) if text.strip() else None

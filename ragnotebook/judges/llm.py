@@ -459,6 +459,11 @@ class LiteLLMJudge:
             yield
 
     def _initial_mode(self) -> str:
+        if self._direct is not None:
+            # an OpenAI-compatible server: litellm would answer from OpenAI's parameter
+            # list (response_format supported) without knowing the server; a server
+            # that rejects JSON schemas is adapted to after its first 400
+            return "json_schema"
         try:
             supported = _litellm().get_supported_openai_params(model=self.model)
         except Exception:

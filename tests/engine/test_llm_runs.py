@@ -230,6 +230,35 @@ def test_case8_auth_failure_stops_all_calls(llm_server):
     assert "sk-wrong" not in " ".join(out["faithfulness_error"].tolist())
 
 
+def test_an_unreachable_server_stops_after_one_retry_budget(llm_server):
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        closed = f"http://127.0.0.1:{sock.getsockname()[1]}/v1"
+    df = answered(10)
+    out = rn.faithfulness(
+        df, **llm(llm_server, api_base=closed, concurrency=2, max_retries=1, timeout=2)
+    )
+    errors = out["faithfulness_error"].tolist()
+    assert (out["faithfulness_status"] == "error").all()
+    assert all(e.startswith("connection_error") for e in errors)
+    # without the probe every row would spend its whole budget: 10 x (1 try + 1 retry);
+    # with it the two calls in flight fail once, the first retries once, and the
+    # others wait for it, then are skipped
+    assert out.attrs["ragnotebook"]["last_run"]["attempts"] == 3
+
+
+def test_connection_errors_after_a_success_are_retried_per_row(llm_server):
+    # once a call got through, a failing connection is transient: no early stop
+    df = answered(3)
+    llm_server.responder = offline_responder()
+    llm_server.script_statuses = [200, "timeout", "timeout"]
+    llm_server.slow_seconds = 3
+    out = rn.faithfulness(df, **llm(llm_server, concurrency=1, timeout=1))
+    assert (out["faithfulness_status"] == "ok").all()
+
+
 def test_case8_429_once_then_200_takes_two(llm_server):
     df = pd.DataFrame(
         {

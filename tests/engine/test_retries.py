@@ -90,6 +90,37 @@ def test_auth_failure_stops_scheduling():
     assert out["faithfulness_error"].str.contains("auth_error").all()
 
 
+def test_an_unreachable_judge_stops_scheduling_after_one_retry_budget():
+    refused = rn.JudgeError("Connection refused", code="connection_error", retryable=True)
+    judge = rn.MockJudge(extract_claims=lambda t: refused, latency=0.01)
+    out = run(rows(20), judge, concurrency=1, max_retries=2)
+    errors = out["faithfulness_error"].tolist()
+    assert (out["faithfulness_status"] == "error").all()
+    assert all(e.startswith("connection_error") for e in errors)
+    skipped = [e for e in errors if "skipped: the judge's server could not be reached" in e]
+    assert len(skipped) == 19  # the other rows waited for the first one's probe
+    assert len(judge.tasks) == 3  # 1 try + 2 retries; every row retrying would be 60
+
+
+def test_calls_in_flight_during_a_probe_wait_instead_of_retrying():
+    refused = rn.JudgeError("Connection refused", code="connection_error", retryable=True)
+    judge = rn.MockJudge(extract_claims=lambda t: refused, latency=0.01)
+    out = run(rows(20), judge, concurrency=4, max_retries=2)
+    assert (out["faithfulness_status"] == "error").all()
+    # the 4 calls in flight fail once each; only the first keeps trying (2 retries)
+    assert len(judge.tasks) == 4 + 2
+
+
+def test_connection_errors_after_a_success_do_not_stop_the_run():
+    refused = rn.JudgeError("Connection refused", code="connection_error", retryable=True)
+    judge = rn.MockJudge(
+        extract_claims=[["c"], refused, refused, ["c"], ["c"]],
+        verify_claims=lambda t: ["yes"] * len(t.items),
+    )
+    out = run(rows(3), judge, concurrency=1, max_retries=2)
+    assert out["faithfulness_status"].tolist() == ["ok", "ok", "ok"]
+
+
 def test_rate_limit_has_its_own_budget():
     n429 = 8  # more than max_retries, fewer than the rate-limit budget
     replies = [rn.JudgeError("429", code="rate_limited", retryable=True, retry_after=0)] * n429

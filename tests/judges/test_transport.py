@@ -159,6 +159,8 @@ def test_missing_api_key_is_a_permanent_auth_error_before_any_request(
     err = failure(loop, judge(server, transport, api_key=None))
     assert (err.code, err.retryable) == ("auth_error", False)
     assert server.requests == 0
+    if transport == "openai":
+        assert "nothing was sent" in str(err) and "401" not in str(err)
 
 
 def test_a_reply_that_is_not_json_is_a_retryable_server_error(loop, server):
@@ -234,3 +236,29 @@ def test_proxies_come_from_the_environment_once(monkeypatch):
     assert _proxy_for("http://10.0.0.5:8000/v1/chat/completions") == "http://proxy.internal:3128"
     monkeypatch.setenv("NO_PROXY", "10.0.0.5,localhost")
     assert _proxy_for("http://10.0.0.5:8000/v1/chat/completions") is None
+
+
+def test_a_cached_rerun_in_a_new_process_never_loads_litellm(server, tmp_path):
+    import subprocess
+    import sys
+    import textwrap
+
+    cache = tmp_path / "answers.sqlite3"
+    df = rn.load_sample("quickstart").head(4)
+    first = rn.evaluate(df, model=judge(server, "openai"), progress=False, cache=cache)
+    assert first.attrs["ragnotebook"]["last_run"]["attempts"] > 0
+    script = textwrap.dedent(
+        f"""
+        import sys, ragnotebook as rn
+        df = rn.load_sample("quickstart").head(4)
+        out = rn.evaluate(df, model="{MODEL}", api_base="{server.url}", api_key="{KEY}",
+                          timeout=5, progress=False, cache=r"{cache}")
+        print(out.attrs["ragnotebook"]["last_run"]["attempts"], "litellm" in sys.modules)
+        """
+    )
+    env = {**os.environ, "LITELLM_LOCAL_MODEL_COST_MAP": "True"}
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, env=env, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["0", "False"]
