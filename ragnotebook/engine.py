@@ -248,6 +248,7 @@ class Engine:
         self._probe_done: asyncio.Event | None = None
         self._session: contextlib.AsyncExitStack | None = None
         self._session_open = False
+        self._session_lock: asyncio.Lock | None = None
         self._limiter: AdaptiveLimiter | None = None
         self._rate: Any = None
         self._tokens: Any = None
@@ -309,7 +310,7 @@ class Engine:
                     self.stats.wall_seconds = time.perf_counter() - start
                     self.stats.max_in_flight = self._limiter.max_in_flight
                     await self._remember_adaptations(memory)
-        self._session, self._session_open = None, False
+        self._session, self._session_open, self._session_lock = None, False, None
         return self.results
 
     async def _open_session(self) -> None:
@@ -320,11 +321,15 @@ class Engine:
         """
         if self._session_open or self._session is None:
             return
-        self._session_open = True
-        session = getattr(self.judge, "session", None)
-        if callable(session):
-            await self._session.enter_async_context(session())
-        return self.results
+        if self._session_lock is None:
+            self._session_lock = asyncio.Lock()
+        async with self._session_lock:  # concurrent first misses wait for one entry
+            if self._session_open:
+                return
+            session = getattr(self.judge, "session", None)
+            if callable(session):
+                await self._session.enter_async_context(session())
+            self._session_open = True
 
     async def _recall_adaptations(self) -> tuple[str, dict[str, Any]] | None:
         """Apply what the judge learned about this provider in an earlier cached run.
