@@ -34,6 +34,7 @@ import logging
 import math
 import os
 import re
+import sys
 import threading
 import warnings
 from collections.abc import AsyncIterator, Mapping
@@ -166,6 +167,24 @@ def _litellm() -> Any:
 
     litellm.suppress_debug_info = True
     return litellm
+
+
+async def _settle_litellm_logging() -> None:
+    """Finish and stop litellm's background logging worker if it runs on this loop.
+
+    litellm starts a worker task on the loop of its first call and leaves it
+    pending; when that loop is the caller's (an ``a``-twin under ``asyncio.run``),
+    Python reports "Task was destroyed but it is pending!" at exit. litellm
+    restarts the worker on its next call, so stopping it here loses nothing.
+    """
+    module = sys.modules.get("litellm.litellm_core_utils.logging_worker")
+    worker = getattr(module, "GLOBAL_LOGGING_WORKER", None)
+    if worker is None or getattr(worker, "_bound_loop", None) is not asyncio.get_running_loop():
+        return
+    with contextlib.suppress(Exception):
+        await asyncio.wait_for(worker.flush(), timeout=2.0)
+    with contextlib.suppress(Exception):
+        await worker.stop(timeout=2.0)
 
 
 async def _litellm_send(kwargs: Mapping[str, Any]) -> Any:
@@ -453,7 +472,10 @@ class LiteLLMJudge:
         _litellm()
         _ = self.structured_output
         if self._direct is None:
-            yield
+            try:
+                yield
+            finally:
+                await _settle_litellm_logging()
             return
         async with self._direct.session():
             yield
