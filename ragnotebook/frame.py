@@ -287,8 +287,8 @@ def summary(df: pd.DataFrame) -> pd.DataFrame:
         counters from ``attrs["ragnotebook"]``: ``calls`` (judge answers used),
         ``attempts`` (judge calls made, retries included, cache hits excluded),
         ``retries``, ``rate_limited`` (429 replies), ``timeouts``, ``cache_hits``,
-        ``prompt_tokens``, ``completion_tokens`` (tokens) and ``cost_usd`` (USD;
-        None when a price is unknown).
+        ``prompt_tokens``, ``completion_tokens`` (tokens) and ``cost_usd`` (Float64,
+        USD; ``<NA>`` when a price is unknown).
 
     Raises
     ------
@@ -334,4 +334,7 @@ def summary(df: pd.DataFrame) -> pd.DataFrame:
         rows.append(row)
     out = pd.DataFrame(rows).set_index("metric")
     out.index.name = "metric"
+    out["cost_usd"] = pd.array(
+        [pd.NA if v is None else float(v) for v in out["cost_usd"]], dtype="Float64"
+    )
     return out
