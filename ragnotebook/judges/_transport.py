@@ -17,7 +17,10 @@ Two transports, chosen per judge (``transport=`` option):
     at about 100 calls a second; the OpenAI SDK's request building and response
     models cost 1-2 ms more than this (measurements in ``docs/performance.md``).
     Errors carry the HTTP status, the error body and the headers, so they map to
-    the same :class:`~ragnotebook.judges.base.JudgeError` codes as litellm's.
+    the same :class:`~ragnotebook.judges.base.JudgeError` codes as litellm's. What
+    litellm would rename for a known model the judge learns from the first 400
+    instead: a rejected ``temperature`` is dropped, and a budget wanted as
+    ``max_completion_tokens`` is sent under that name.
 ``"auto"`` (default)
     ``"openai"`` for an ``openai/...`` model with an ``api_base`` and only options the
     Chat Completions API defines (:data:`OPENAI_OPTIONS`); ``"litellm"`` otherwise.

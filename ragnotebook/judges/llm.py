@@ -9,7 +9,10 @@ whose ``code`` and ``retryable`` tell the engine what to do:
 * The structured-output mode adapts once per judge when a provider rejects it
   (JSON schema -> schema without ``$defs``/``$ref`` -> ``json_object`` plus the
   schema in the prompt -> schema in the prompt only).
-* A rejected ``temperature`` is dropped for the judge (one warning).
+* A rejected ``temperature`` is dropped for the judge (one warning). On the direct
+  transport, a model that takes its budget only as ``max_completion_tokens`` (OpenAI's
+  reasoning models; litellm renames it itself) gets it under that name after its
+  first 400.
 * An empty reply cut off by the token budget (reasoning models) is asked again
   with a larger budget; a reply cut off inside the JSON is asked again with the
   items split in halves, and the halves' verdicts merged. A cut-off prefix is
@@ -341,6 +344,9 @@ class LiteLLMJudge:
         self._custom_format = "response_format" in self.litellm_kwargs
         self._send_temperature = temperature is not None
         self.temperature_dropped = False
+        # OpenAI's reasoning models take the budget only as max_completion_tokens; litellm
+        # renames it itself, the direct transport learns it from the first 400
+        self._budget_param = "max_tokens"
         self._lock = threading.Lock()
         self._probed: set[str] = set()
         self._gates: dict[str, asyncio.Lock] = {}
@@ -770,6 +776,7 @@ class LiteLLMJudge:
                 )
             mode = self.structured_output
             send_temperature = self._send_temperature
+            budget_param = self._budget_param
             kwargs = self._kwargs(task, mode, send_temperature, budget)
             tally.requests += 1
             try:
@@ -781,7 +788,7 @@ class LiteLLMJudge:
             except asyncio.CancelledError:
                 raise
             except Exception as exc:
-                if self._adapt(exc, mode, send_temperature):
+                if self._adapt(exc, mode, send_temperature, budget_param):
                     continue
                 raise _map_error(exc, self._redact) from None
             return self._read(response, tally)
@@ -796,7 +803,7 @@ class LiteLLMJudge:
             **self.litellm_kwargs,
             "model": self.model,
             "messages": prompts.render(task, schema_hint=hint),
-            "max_tokens": budget,
+            self._budget_param: budget,
             "timeout": self.timeout,
             "num_retries": 0,
             "max_retries": 0,
@@ -815,7 +822,13 @@ class LiteLLMJudge:
             kwargs["api_key"] = self._api_key
         return kwargs
 
-    def _adapt(self, exc: BaseException, mode: str, sent_temperature: bool) -> bool:
+    def _adapt(
+        self,
+        exc: BaseException,
+        mode: str,
+        sent_temperature: bool,
+        sent_budget_param: str = "max_tokens",
+    ) -> bool:
         """Adapt to a 400 that rejects the temperature or the structured-output mode.
 
         Returns True when the request should be sent again right away. The change
@@ -826,6 +839,21 @@ class LiteLLMJudge:
         if not _is_bad_request(exc, info) or _is_context_error(exc, info):
             return False
         lowered = info.lower
+        if (
+            self._direct is not None
+            and sent_budget_param == "max_tokens"
+            and "max_completion_tokens" in lowered
+            and "max_tokens" in lowered.replace("max_completion_tokens", "")
+        ):
+            with self._lock:
+                if self._budget_param == "max_tokens":
+                    self._budget_param = "max_completion_tokens"
+                    logger.warning(
+                        "ragnotebook: %s takes the token budget as max_completion_tokens; "
+                        "sending it that way from now on",
+                        self.model,
+                    )
+            return True  # send again with the new name (at most once per call)
         if sent_temperature and ("temperature" in lowered):
             with self._lock:
                 if self._send_temperature:

@@ -262,3 +262,41 @@ def test_a_cached_rerun_in_a_new_process_never_loads_litellm(server, tmp_path):
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["0", "False"]
+
+
+def test_a_model_that_wants_max_completion_tokens_is_adapted_to_once(loop, server, caplog):
+    rejected: list[int] = []
+
+    def reasoning_model(request: dict[str, Any], ctx: Any) -> Any:
+        if "max_tokens" in request:
+            rejected.append(ctx.number)
+            return ls.Fault.error(
+                400,
+                "Unsupported parameter: 'max_tokens' is not supported with this model. "
+                "Use 'max_completion_tokens' instead.",
+                code="unsupported_parameter",
+                param="max_tokens",
+            )
+        return None
+
+    server.rule = reasoning_model
+    j = judge(server, "openai", max_tokens=300)
+    for _ in range(3):
+        answer, _ = loop.run_until_complete(j.acall(VERIFY))
+        assert [v.verdict for v in answer.verdicts] == ["yes", "unsure"]
+    assert rejected == [1]  # one 400 for the judge, not one per call
+    assert server.log[-1]["max_completion_tokens"] == 300
+    assert "max_tokens" not in server.log[-1]
+    assert "max_completion_tokens" in caplog.text
+
+
+def test_a_400_that_keeps_naming_the_budget_is_not_resent_forever(loop, server):
+    def always(request: dict[str, Any], ctx: Any) -> Any:
+        return ls.Fault.error(
+            400, "max_tokens and max_completion_tokens are both unsupported here", code="x"
+        )
+
+    server.rule = always
+    err = failure(loop, judge(server, "openai"))
+    assert (err.code, err.retryable) == ("bad_request", False)
+    assert server.requests == 2  # the first try, one try with the other name, then stop
