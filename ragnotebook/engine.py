@@ -293,6 +293,7 @@ class Engine:
             if on_done is not None:
                 on_done(self.done)
 
+        self._session_lock = asyncio.Lock()  # made here: bound to the loop of this run
         with _older_objects_frozen():
             # the judge's session (imports, connections) opens at the first cache miss
             # (_open_session) and closes here: a fully cached run never opens it
@@ -310,7 +311,7 @@ class Engine:
                     self.stats.wall_seconds = time.perf_counter() - start
                     self.stats.max_in_flight = self._limiter.max_in_flight
                     await self._remember_adaptations(memory)
-        self._session, self._session_open, self._session_lock = None, False, None
+        self._session, self._session_open = None, False
         return self.results
 
     async def _open_session(self) -> None:
@@ -319,10 +320,8 @@ class Engine:
         At the first cache miss nothing is in flight yet, so the judge's one-time
         preparation (litellm's import, connection set-up) delays no request.
         """
-        if self._session_open or self._session is None:
+        if self._session_open or self._session is None or self._session_lock is None:
             return
-        if self._session_lock is None:
-            self._session_lock = asyncio.Lock()
         async with self._session_lock:  # concurrent first misses wait for one entry
             if self._session_open:
                 return
@@ -497,7 +496,7 @@ class Engine:
         assert limiter is not None
         while True:
             await self._await_reachability(token)
-            self._check_auth()
+            self._check_stopped()
             if self._rate is not None:
                 await self._rate.acquire()
             if self._tokens is not None:
@@ -508,7 +507,7 @@ class Engine:
                 break
             limiter.release()  # a probe started while this call waited for a slot
         try:
-            self._check_auth()  # another call may have failed while this one waited
+            self._check_stopped()  # another call may have failed while this one waited
             stats.attempts += 1
             call = self._call(task)
             if self.call_timeout is not None:
@@ -583,7 +582,7 @@ class Engine:
         else:
             stats.cost_usd += float(cost)
 
-    def _check_auth(self) -> None:
+    def _check_stopped(self) -> None:
         if self.auth_failure is not None:
             raise JudgeError(
                 "skipped: an earlier call failed authentication, so no more calls are made "

@@ -456,11 +456,14 @@ class LiteLLMJudge:
     async def session(self) -> AsyncIterator[None]:
         """An async context that prepares the judge and keeps its connections open.
 
-        The engine enters it for a whole run. On entry it imports litellm (prices,
-        model limits) and settles the structured-output mode, so neither happens
-        on the event loop in the middle of a run. With the ``"openai"`` transport
-        it also keeps one HTTP session per event loop open until the last session
-        on that loop ends (calls outside a session open and close their own).
+        The engine enters it at a run's first cache miss (before any request is in
+        flight) and leaves it when the run ends. On entry it imports litellm
+        (prices, model limits) and settles the structured-output mode, so neither
+        happens on the event loop in the middle of a run. With the ``"openai"``
+        transport it also keeps one HTTP session per event loop open until the last
+        session on that loop ends (calls outside a session open and close their
+        own); with ``"litellm"`` its end stops litellm's logging worker on the
+        caller's loop.
 
         Yields
         ------

@@ -181,7 +181,7 @@ def test_error_status_body_and_retry_after_are_read(loop, server):
     assert (err.code, err.retryable) == ("bad_request", False)
 
 
-def test_a_dropped_connection_is_a_retryable_connection_error(loop, server):
+def test_a_refused_connection_is_a_retryable_connection_error(loop, server):
     server.stop()  # nothing listens on the port any more
     err = failure(loop, judge(server, "openai", timeout=2))
     assert (err.code, err.retryable) == ("connection_error", True)
@@ -190,7 +190,17 @@ def test_a_dropped_connection_is_a_retryable_connection_error(loop, server):
 # ------------------------------------------------------------------ sessions and the run
 
 
-def test_a_run_reuses_one_session_and_closes_it(server):
+def test_a_run_reuses_one_session_and_closes_it(server, monkeypatch):
+    import aiohttp
+
+    opened: list[object] = []
+
+    class Counted(aiohttp.ClientSession):
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            opened.append(self)
+            super().__init__(*args, **kwargs)
+
+    monkeypatch.setattr(aiohttp, "ClientSession", Counted)
     j = judge(server, "openai")
     df = rn.load_sample("quickstart").head(6)
     with warnings.catch_warnings(record=True) as caught:
@@ -199,6 +209,9 @@ def test_a_run_reuses_one_session_and_closes_it(server):
         gc.collect()
     assert out.attrs["ragnotebook"]["judge_transport"] == "openai"
     assert (out[[f"{m}_status" for m in METRICS]] != "error").all().all()
+    assert j.transport == "openai" and server.requests > 10
+    assert len(opened) == 1  # every request of the run went through one HTTP session
+    assert all(session.closed for session in opened)
     assert j._direct is not None and len(j._direct._sessions) == 0  # closed after the run
     assert not [w for w in caught if "Unclosed" in str(w.message)]
     via = rn.evaluate(df, model=judge(server, "litellm"), progress=False, cache=False)
