@@ -439,8 +439,7 @@ class Engine:
                 retries["rate"] += 1
             else:
                 retries["other"] += 1
-            stats.retries += 1
-            return False
+            return False  # stats.retries counts the retry when it is sent (_attempt)
 
         def wait(state: RetryCallState) -> float:
             exc = state.outcome.exception() if state.outcome else None
@@ -450,7 +449,8 @@ class Engine:
         try:
             async for attempt in AsyncRetrying(stop=stop, wait=wait, reraise=True):
                 with attempt:
-                    answer_and_usage = await self._attempt(task, stats, token)
+                    retry = attempt.retry_state.attempt_number > 1
+                    answer_and_usage = await self._attempt(task, stats, token, retry=retry)
         except JudgeError as exc:
             # the server could not be reached through a whole retry budget and no call
             # of this run ever got through: a wrong api_base or a server that is down.
@@ -489,7 +489,7 @@ class Engine:
         return answer
 
     async def _attempt(
-        self, task: Task, stats: MetricStats, token: object = None
+        self, task: Task, stats: MetricStats, token: object = None, *, retry: bool = False
     ) -> tuple[Answer, Any]:
         """One judge call under the limits; judge failures come out as JudgeError."""
         limiter = self._limiter
@@ -509,6 +509,8 @@ class Engine:
         try:
             self._check_stopped()  # another call may have failed while this one waited
             stats.attempts += 1
+            if retry:  # counted when sent: a retry skipped after a stop is not one
+                stats.retries += 1
             call = self._call(task)
             if self.call_timeout is not None:
                 result = await asyncio.wait_for(call, timeout=self.call_timeout)

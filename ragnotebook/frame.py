@@ -27,6 +27,7 @@ SCORED_STATUSES = ("ok", "no_context", "no_claims")
 _RUN_COUNTS = (
     "calls",
     "attempts",
+    "requests",
     "retries",
     "rate_limited",
     "timeouts",
@@ -286,6 +287,7 @@ def summary(df: pd.DataFrame) -> pd.DataFrame:
         against because the judge never gave a valid verdict), and the run's
         counters from ``attrs["ragnotebook"]``: ``calls`` (judge answers used),
         ``attempts`` (judge calls made, retries included, cache hits excluded),
+        ``requests`` (HTTP requests sent),
         ``retries``, ``rate_limited`` (429 replies), ``timeouts``, ``cache_hits``,
         ``prompt_tokens``, ``completion_tokens`` (tokens) and ``cost_usd`` (Float64,
         USD; ``<NA>`` when a price is unknown).

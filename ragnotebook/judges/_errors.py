@@ -143,6 +143,13 @@ _MISSING_KEY = re.compile(
 )
 
 
+def _never_sent(exc: BaseException) -> bool:
+    """Whether the client refused the request before sending it (no API key at all)."""
+    return type(exc).__name__ == "MissingCredentialsError" or bool(
+        _MISSING_KEY.search(str(exc).lower())
+    )
+
+
 def _map_error(exc: BaseException, redact: Any) -> JudgeError:
     """Translate a litellm/OpenAI/httpx exception into a JudgeError with a code."""
     info = _error_info(exc)

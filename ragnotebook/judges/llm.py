@@ -53,6 +53,7 @@ from ragnotebook.judges._errors import (
     _is_bad_request,
     _is_context_error,
     _map_error,
+    _never_sent,
     _next_mode,
 )
 from ragnotebook.judges._parse import _strip_thinking, inline_schema, parse_reply
@@ -478,6 +479,8 @@ class LiteLLMJudge:
         >>> asyncio.run(main())
         'calls here share connections'
         """
+        if "litellm" not in sys.modules:  # a first import takes seconds: off the loop
+            await asyncio.to_thread(_litellm)
         _litellm()
         _ = self.structured_output
         if self._direct is None:
@@ -791,6 +794,8 @@ class LiteLLMJudge:
             except asyncio.CancelledError:
                 raise
             except Exception as exc:
+                if _never_sent(exc):
+                    tally.requests -= 1  # refused by the client: nothing went out
                 if self._adapt(exc, mode, send_temperature, budget_param):
                     continue
                 raise _map_error(exc, self._redact) from None

@@ -247,6 +247,7 @@ def test_an_unreachable_server_stops_after_one_retry_budget(llm_server):
     # with it the two calls in flight fail once, the first retries once, and the
     # others wait for it, then are skipped
     assert out.attrs["ragnotebook"]["last_run"]["attempts"] == 3
+    assert out.attrs["ragnotebook"]["metrics"]["faithfulness"]["retries"] == 1  # sent ones only
 
 
 def test_connection_errors_after_a_success_are_retried_per_row(llm_server):

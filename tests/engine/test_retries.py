@@ -109,6 +109,8 @@ def test_calls_in_flight_during_a_probe_wait_instead_of_retrying():
     assert (out["faithfulness_status"] == "error").all()
     # the 4 calls in flight fail once each; only the first keeps trying (2 retries)
     assert len(judge.tasks) == 4 + 2
+    stats = out.attrs["ragnotebook"]["metrics"]["faithfulness"]
+    assert (stats["attempts"], stats["retries"]) == (6, 2)  # waiting calls retried nothing
 
 
 def test_connection_errors_after_a_success_do_not_stop_the_run():

@@ -159,6 +159,7 @@ def test_missing_api_key_is_a_permanent_auth_error_before_any_request(
     err = failure(loop, judge(server, transport, api_key=None))
     assert (err.code, err.retryable) == ("auth_error", False)
     assert server.requests == 0
+    assert err.usage.requests == 0  # type: ignore[attr-defined]  # nothing counted as sent
     if transport == "openai":
         assert "nothing was sent" in str(err) and "401" not in str(err)
 
@@ -211,6 +212,7 @@ def test_a_run_reuses_one_session_and_closes_it(server, monkeypatch):
     assert (out[[f"{m}_status" for m in METRICS]] != "error").all().all()
     assert j.transport == "openai" and server.requests > 10
     assert len(opened) == 1  # every request of the run went through one HTTP session
+    assert int(rn.summary(out)["requests"].sum()) == server.requests
     assert all(session.closed for session in opened)
     assert j._direct is not None and len(j._direct._sessions) == 0  # closed after the run
     assert not [w for w in caught if "Unclosed" in str(w.message)]
