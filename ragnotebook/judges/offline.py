@@ -38,6 +38,11 @@ from functools import lru_cache
 from itertools import pairwise
 from typing import Any
 
+from ragnotebook.judges._compare import (
+    choice_gap,
+    date_order_conflict,
+    grouped_subject_gap,
+)
 from ragnotebook.tasks import Answer, Claims, Explanation, Task, Verdict, Verdicts
 from ragnotebook.text import (
     _NEG_WORDS,
@@ -75,6 +80,9 @@ _DEFAULT_RULES = {
     "opposite_words": False,
     "japanese_characters": True,
     "local_evidence": True,
+    "date_order": False,
+    "grouped_subjects": False,
+    "choice": False,
 }
 
 #: Japanese: kanji and katakana carry the content of a sentence (hiragana mostly
@@ -276,6 +284,9 @@ class OfflineJudge:
         opposite_words: bool = False,
         japanese_characters: bool = True,
         local_evidence: bool = True,
+        date_order: bool = False,
+        grouped_subjects: bool = False,
+        choice: bool = False,
     ) -> None:
         self.support_threshold = float(support_threshold)
         self.cjk_support_threshold = float(cjk_support_threshold)
@@ -285,6 +296,9 @@ class OfflineJudge:
             "opposite_words": bool(opposite_words),
             "japanese_characters": bool(japanese_characters),
             "local_evidence": bool(local_evidence),
+            "date_order": bool(date_order),
+            "grouped_subjects": bool(grouped_subjects),
+            "choice": bool(choice),
         }
 
     @property
@@ -517,6 +531,24 @@ class OfflineJudge:
                 claim = task.question.rstrip(" ?？")
             _, verdict, sup, reason = self._assess(claim, docs, weights, lang, idx, local=not bare)
             sup = [idx[i] for i in sup]
+            if not bare and not is_cjk(lang) and verdict != "no":
+                live = [c for c in task.chunks if c and c.strip()]
+                order = (
+                    date_order_conflict(claim, task.question, live)
+                    if self.rules["date_order"]
+                    else None
+                )
+                gap = (
+                    grouped_subject_gap(claim, live)
+                    if self.rules["grouped_subjects"] and verdict == "yes" and not order
+                    else None
+                )
+                if not gap and not order and verdict == "yes" and self.rules["choice"]:
+                    gap = choice_gap(claim, task.question, live)
+                if order:
+                    verdict, sup, reason = "no", [], f"{reason}; {order}"
+                elif gap:
+                    verdict, sup, reason = "unsure", [], f"{reason}; {gap}"
             if not allow_no and verdict == "unsure":
                 verdict = "no"
             if not allow_no and verdict == "no":

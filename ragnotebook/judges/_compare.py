@@ -1,0 +1,416 @@
+"""Two checks of the offline judge for claims that compare or group named things.
+
+Word overlap cannot tell "A was born first" from "B was born first" when the context gives
+both birth dates, nor "both A and B are American" from a context where only B is. These
+checks read such claims (English-like text only):
+
+* **date order** (:func:`date_order_conflict`): a claim that one of two named things came
+  first or later ("X was born first", "X is older than Y", "X was founded earlier") is
+  compared with the years the context gives for each of them;
+* **grouped subjects** (:func:`grouped_subject_gap`): a claim whose subject joins two names
+  ("both A and B are P", "A and B play P") must find what it says about each name near
+  that name in the context.
+
+Both return a reason when the claim fails, else ``None``; they never turn a claim into
+``yes``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from functools import lru_cache
+
+from ragnotebook.text import content_tokens, normalize, split_sentences
+
+#: Verbs whose date a comparison is about ("born first", "founded earlier").
+_DATED = (
+    r"born|founded|formed|established|released|published|built|opened|created|started|"
+    r"launched|began|introduced|debuted|premiered|incorporated|completed|written|composed|"
+    r"made|produced|aired|died"
+)
+_EARLY = re.compile(
+    rf"\b(?:(?:{_DATED})\s+(?:first|earlier|sooner)|older|earlier\s+than|predate[sd]?|"
+    rf"(?:came|come|comes)\s+(?:out\s+)?first)\b",
+    re.IGNORECASE,
+)
+_LATE = re.compile(
+    rf"\b(?:(?:{_DATED})\s+(?:later|last|second)|younger|later\s+than|newer|"
+    rf"more\s+recent(?:ly)?)\b",
+    re.IGNORECASE,
+)
+_VERB = re.compile(rf"\b({_DATED})\b", re.IGNORECASE)
+_YEAR = re.compile(r"(?<![\d.,])(1[0-9]{3}|20[0-9]{2})(?![\d])")
+#: A capitalised name: capitalised words, optionally joined by short lowercase links
+#: ("Bank of America", "First for Women") and initials ("H. Bruce Humberstone").
+_NAME = re.compile(
+    r"(?:[A-Z][\w'’\-.]*|\d+)(?:\s+(?:(?:of|for|the|de|del|da|von|van|y|la|le|and|&)\s+)?"
+    r"(?:[A-Z][\w'’\-.]*|\d+))*"
+)
+_LEAD = re.compile(r"^(?:(?:yes|no|yeah|nope|indeed|actually)\b[,.!]?\s*)+", re.IGNORECASE)
+#: Sentence-initial words that are not names even when capitalised.
+_NOT_NAMES = frozenset(
+    {"the", "a", "an", "both", "neither", "yes", "no", "it", "he", "she", "they", "who", "which"}
+    | {"what", "when", "where", "how", "is", "are", "was", "were", "did", "do", "does"}
+)
+_WINDOW = 1  # sentences after a name's sentence that may still be about it
+#: Longest predicate (content words) the grouped-subject check reads: a short attribute
+#: ("American rock bands") is said of each name; a long account of an event shared by
+#: two people is usually told of both together, in sentences that name only one.
+_PRED_MAX = 5
+
+
+def _surface(text: str, tokens: Sequence[str]) -> str:
+    """The words of ``text`` behind some content tokens, quoted, for a reason."""
+    words: dict[str, str] = {}
+    for w in re.findall(r"[\w'’\-]+", text):
+        toks = content_tokens(w, "en")
+        if len(toks) == 1:
+            words.setdefault(toks[0], w)
+    return ", ".join(repr(words.get(t, t)) for t in tokens[:3])
+
+
+def _key(name: str) -> frozenset[str]:
+    return frozenset(content_tokens(name, "en"))
+
+
+def _strip_article(name: str) -> str:
+    words = name.split()
+    while words and words[0].lower() in _NOT_NAMES:
+        words = words[1:]
+    return " ".join(words)
+
+
+_CHOOSE = re.compile(r"\b(?:which|who|whose|what)\b", re.IGNORECASE)
+
+
+def _alternatives(question: str) -> tuple[str, str] | None:
+    """The two names a question asks to choose between: "..., A or B?", or "A and B"
+    in a question that asks which (one) or who."""
+    q = normalize(question).strip().rstrip("?？ ").strip()
+    if " or " not in q:
+        if not _CHOOSE.search(q):
+            return None
+        for m in _NAME.finditer(q):
+            run = m.group()
+            if " and " in run:
+                a, _, b = run.rpartition(" and ")
+            else:
+                after = q[m.end() :]
+                mm = re.match(r"\s+and\s+", after)
+                m2 = _NAME.match(after[mm.end() :]) if mm else None
+                if not m2:
+                    continue
+                a, b = run, m2.group()
+            a, b = _strip_article(a), _strip_article(b)
+            if a and b and _key(a) and _key(b) and _key(a) != _key(b):
+                return a, b
+        return None
+    left, _, right = q.rpartition(" or ")
+    left = left.rsplit(",", 1)[-1].rsplit(":", 1)[-1]
+    names_left = [_strip_article(m.group()) for m in _NAME.finditer(left)]
+    names_right = [_strip_article(m.group()) for m in _NAME.finditer(right)]
+    if not names_left or not names_right:
+        return None
+    a, b = names_left[-1], names_right[0]
+    if not a or not b or not _key(a) or not _key(b) or _key(a) == _key(b):
+        return None
+    # the right-hand name must end the question (nothing but the name after "or")
+    if right.strip().strip("\"'“”") != names_right[0] and not right.strip().startswith(b):
+        return None
+    return a, b
+
+
+@lru_cache(maxsize=4096)
+def _sentences(chunk: str) -> tuple[str, ...]:
+    return split_sentences(normalize(chunk), "en")
+
+
+def _year_of(name: str, chunks: Sequence[str], verb: str | None) -> int | None:
+    """The year the context gives for ``name``: in the first sentence that names it, the
+    first year after the dated verb (when the sentence has it) or after the name."""
+    key = _key(name)
+    last = content_tokens(name.split()[-1], "en") if name.split() else []
+    for chunk in chunks:
+        for sent in _sentences(chunk):
+            toks = set(content_tokens(sent, "en"))
+            if not key <= toks and not (last and last[0] in toks and len(key) > 1):
+                continue
+            lower = sent.lower()
+            start = -1
+            for word in name.split()[::-1]:
+                start = lower.find(word.lower())
+                if start >= 0:
+                    break
+            if start < 0:
+                continue
+            if verb:
+                m = re.search(rf"\b{verb}\b", lower[start:])
+                if m:
+                    y = _YEAR.search(sent, start + m.end())
+                    if y:
+                        return int(y.group())
+            y = _YEAR.search(sent, start)
+            if y:
+                return int(y.group())
+    return None
+
+
+def date_order_conflict(claim: str, question: str | None, chunks: Sequence[str]) -> str | None:
+    """Reason why a claim about which of two things came first contradicts the context.
+
+    The claim must say that one thing came first or later ("X was born first", "X is
+    older than Y", "X was founded earlier"); a bare name answering such a question
+    ("Who was born first, A or B?") takes the question's wording. The two things come
+    from the question ("A or B") or from the claim ("than Y"). Each gets the year the
+    context states in the first sentence that names it (after the dated verb such as
+    "born" or "founded" when the sentence has one, else after the name). The check fails
+    only when both years are found, differ, and are in the other order.
+
+    Parameters
+    ----------
+    claim : str
+        One claim (English-like text).
+    question : str or None
+        The user's question, if any.
+    chunks : sequence of str
+        The retrieved chunks.
+
+    Returns
+    -------
+    str or None
+        A reason such as ``"the context dates Ann Lee to 1971 and Bo Park to 1908"``
+        when the claim has the order wrong, else ``None`` (no comparison read, a year
+        missing, or the order agrees).
+
+    Examples
+    --------
+    >>> ctx = ["Ann Lee (born 4 May 1971) is a painter.", "Bo Park (born 1908) was a poet."]
+    >>> date_order_conflict("Ann Lee was born first.", "Who was born first, Ann Lee or Bo Park?", ctx)
+    'the context dates Ann Lee to 1971 and Bo Park to 1908'
+    >>> date_order_conflict("Bo Park was born first.", "Who was born first, Ann Lee or Bo Park?", ctx)
+    """
+    text = normalize(claim)
+    q = normalize(question or "")
+    cue_text = text
+    early, late = _EARLY.search(text), _LATE.search(text)
+    pair = _alternatives(q) if q else None
+    claim_key = _key(text)
+    if not early and not late:
+        # a bare name answering "which came first, A or B?"
+        if pair is None or len(claim_key) > max(len(_key(pair[0])), len(_key(pair[1]))) + 1:
+            return None
+        cue_text = q
+        early, late = _EARLY.search(q), _LATE.search(q)
+        if not early and not late:
+            return None
+    if pair is None:
+        m = re.search(r"\b(?:than|before|after)\s+(.+)$", text)
+        if not m:
+            return None
+        other = [_strip_article(n.group()) for n in _NAME.finditer(m.group(1))]
+        subj = [_strip_article(n.group()) for n in _NAME.finditer(text[: m.start()])]
+        if not other or not subj or not other[0] or not subj[0]:
+            return None
+        pair = (subj[0], other[0])
+    a, b = pair
+    in_a, in_b = _key(a) <= claim_key, _key(b) <= claim_key
+    if in_a and in_b:
+        # both named: the one named first is the subject ("A is older than B")
+        pos_a = text.lower().find(a.split()[-1].lower())
+        pos_b = text.lower().find(b.split()[-1].lower())
+        subject, other = (a, b) if pos_a <= pos_b else (b, a)
+    elif in_a or in_b:
+        subject, other = (a, b) if in_a else (b, a)
+    else:
+        return None
+    verb_match = _VERB.search(cue_text)
+    verb = verb_match.group(1).lower() if verb_match else None
+    ys, yo = _year_of(subject, chunks, verb), _year_of(other, chunks, verb)
+    if ys is None or yo is None or ys == yo:
+        return None
+    says_early = bool(early) and not (late and late.start() < early.start())
+    if says_early == (ys < yo):
+        return None
+    return f"the context dates {subject} to {ys} and {other} to {yo}"
+
+
+_GROUP = re.compile(
+    r"^(?:both\s+)?(?P<a>.+?)\s+and\s+(?P<b>.+?)\s+(?:are|were|have|had|both|each|all)?\b",
+)
+
+
+def _grouped(text: str) -> tuple[str, str, str] | None:
+    """(name A, name B, what is said of both) for "both A and B P" / "A and B (both) P"."""
+    body = _LEAD.sub("", text).strip()
+    both = body.lower().startswith("both ")
+    if both:
+        body = body[5:].lstrip()
+    m = _NAME.match(body)
+    if not m:
+        return None
+    names = m.group()
+    # the name run may have swallowed "and B": split it at its last " and "
+    if " and " in names:
+        a, _, b = names.rpartition(" and ")
+        rest = body[m.end() :]
+    else:
+        a = names
+        after = body[m.end() :]
+        mm = re.match(r"\s+and\s+", after)
+        if not mm:
+            return None
+        m2 = _NAME.match(after[mm.end() :])
+        if not m2:
+            return None
+        b = m2.group()
+        rest = after[mm.end() + m2.end() :]
+    a, b = _strip_article(a), _strip_article(b)
+    rest = rest.strip()
+    if not a or not b or not rest or not rest[0].islower():
+        return None
+    # without "both", a plain verb must follow the two names ("A and B play P")
+    plain = re.match(r"(?:are|were)\s+both\b|both\b|[a-z]+\b", rest)
+    if not both and not plain:
+        return None
+    rest = re.sub(r"^(?:(?:are|were|have|had)\s+)?both\s+", "", rest)
+    return a, b, rest.rstrip(" .!")
+
+
+def _surroundings(
+    names: Sequence[str], chunks: Sequence[str]
+) -> tuple[dict[str, frozenset[str]], dict[str, set[str]]] | None:
+    """Content tokens around each name: the sentences naming it, each with the next
+    sentence unless that one names another of ``names`` (None when a name is absent)."""
+    sents = [s for c in chunks for s in _sentences(c)]
+    toks = [frozenset(content_tokens(s, "en")) for s in sents]
+    keys = {n: _key(n) for n in names}
+    if not all(keys.values()):
+        return None
+    near: dict[str, set[str]] = {}
+    for name in names:
+        others = [keys[o] for o in names if o != name]
+        around: set[str] = set()
+        for i, t in enumerate(toks):
+            if keys[name] <= t:
+                around |= t
+                for j in range(i + 1, min(i + _WINDOW + 1, len(toks))):
+                    if any(k <= toks[j] for k in others):
+                        break
+                    around |= toks[j]
+        if not around:
+            return None  # a name the context never mentions is left to the other rules
+        near[name] = around
+    return keys, near
+
+
+def choice_gap(claim: str, question: str | None, chunks: Sequence[str]) -> str | None:
+    """Reason why a claim picks the wrong one of two names a question offers.
+
+    For a question that asks to choose ("Which one is owned by Time Inc., A or B?"), a
+    claim that names one of them and says something of it ("A is owned by Time Inc.")
+    is compared with the surroundings of both names in the context (the sentences that
+    name each, with the next sentence unless it names the other). The check fails when
+    more of the claim's other content words stand around the name it did not pick, and
+    at least one of them stands only there: the context says it of the other one.
+
+    Parameters
+    ----------
+    claim : str
+        One claim (English-like text).
+    question : str or None
+        The user's question; without an "A or B" choice the check does not apply.
+    chunks : sequence of str
+        The retrieved chunks.
+
+    Returns
+    -------
+    str or None
+        A reason such as ``"the context says 'owned', 'Time', 'Inc' of Bay Review
+        rather than of Mira Post"``, or ``None``.
+
+    Examples
+    --------
+    >>> ctx = ["Mira Post is a weekly paper from Ohio.", "Bay Review is owned by Time Inc."]
+    >>> q = "Which one is owned by Time Inc., Mira Post or Bay Review?"
+    >>> choice_gap("Mira Post is owned by Time Inc.", q, ctx)
+    "the context says 'owned', 'Time', 'Inc' of Bay Review rather than of Mira Post"
+    >>> choice_gap("Bay Review is owned by Time Inc.", q, ctx)
+    """
+    pair = _alternatives(normalize(question or "")) if question else None
+    if pair is None:
+        return None
+    text = normalize(claim)
+    claim_toks = list(dict.fromkeys(content_tokens(text, "en")))
+    a, b = pair
+    in_a, in_b = _key(a) <= set(claim_toks), _key(b) <= set(claim_toks)
+    if in_a == in_b:
+        return None
+    chosen, other = (a, b) if in_a else (b, a)
+    found = _surroundings((chosen, other), chunks)
+    if found is None:
+        return None
+    keys, near = found
+    pred = [t for t in claim_toks if t not in keys[chosen] and t not in keys[other]]
+    if not pred:
+        return None
+    n_chosen = sum(t in near[chosen] for t in pred)
+    moved = [t for t in pred if t in near[other] and t not in near[chosen]]
+    if moved and sum(t in near[other] for t in pred) > n_chosen:
+        words = _surface(text, moved)
+        return f"the context says {words} of {other} rather than of {chosen}"
+    return None
+
+
+def grouped_subject_gap(claim: str, chunks: Sequence[str]) -> str | None:
+    """Reason why a claim about two grouped names is not said of one of them.
+
+    A claim such as "Both A and B are American rock bands." (also "A and B were both
+    ...", "A and B play ...") states its predicate of each name. For each name, the
+    sentences of the context that name it, with the sentence after each (which may go
+    on about it, unless it names the other one), are its surroundings. The check fails
+    when a content word of the predicate stands around one name and not around the
+    other: the context says it of one of them, and the claim extends it to both. Words
+    found around neither (paraphrase) do not count here. Only short predicates (at most
+    five content words) are read. A name the context
+    never mentions is left to the other rules.
+
+    Parameters
+    ----------
+    claim : str
+        One claim (English-like text).
+    chunks : sequence of str
+        The retrieved chunks.
+
+    Returns
+    -------
+    str or None
+        A reason such as ``"the context says 'American' of Kestrel Vale but not of Lumen
+        Harbor"``, or ``None`` when the claim is not of this form or nothing of it is
+        said of one name only.
+
+    Examples
+    --------
+    >>> ctx = ["The Lumen Harbor is a Canadian rock band.", "Kestrel Vale is an American rock band."]
+    >>> grouped_subject_gap("Yes, both The Lumen Harbor and Kestrel Vale are American rock bands.", ctx)
+    "the context says 'American' of Kestrel Vale but not of Lumen Harbor"
+    >>> grouped_subject_gap("Both The Lumen Harbor and Kestrel Vale are rock bands.", ctx)
+    """
+    parsed = _grouped(normalize(claim))
+    if parsed is None:
+        return None
+    a, b, pred = parsed
+    need = list(dict.fromkeys(content_tokens(pred, "en")))
+    if not need or len(need) > _PRED_MAX:
+        return None
+    found = _surroundings((a, b), chunks)
+    if found is None:
+        return None
+    _, near = found
+    for name, other in ((a, b), (b, a)):
+        # said of the other name but not of this one: the claim extends it to both
+        moved = [w for w in need if w not in near[name] and w in near[other]]
+        if moved:
+            words = _surface(pred, moved)
+            return f"the context says {words} of {other} but not of {name}"
+    return None
