@@ -487,3 +487,91 @@ def test_claim_whose_wording_is_nowhere_in_the_context_is_not_yes() -> None:
     record = '{"name": "The Harbor Gazette", "city": "Lisbon", "topics": "essays, poems"}'
     v = verify(["The Harbor Gazette from Lisbon prints essays and poems."], [record])
     assert "word pairs" not in v.verdicts[0].reason
+
+
+# --------------------------------------------------------------------------- comparisons
+
+COMPARE = OfflineJudge(date_order=True, grouped_subjects=True, choice=True)
+PEOPLE = [
+    "Ines Varga (born 4 May 1971) is a Hungarian film editor.",
+    "Tomas Reld (born 2 June 1908 in Riga) was a Latvian stage director.",
+]
+WHO_FIRST = "Who was born first, Ines Varga or Tomas Reld?"
+
+
+def test_date_order_claim_with_the_wrong_order_is_no() -> None:
+    out = verify(["Ines Varga was born first."], PEOPLE, WHO_FIRST, COMPARE)
+    v = out.verdicts[0]
+    assert v.verdict == "no"
+    assert v.supporting_chunks == []
+    assert v.reason.endswith("the context dates Ines Varga to 1971 and Tomas Reld to 1908")
+    # the right order, and the same comparison written with "older than", stay yes
+    assert (
+        verify(["Tomas Reld was born first."], PEOPLE, WHO_FIRST, COMPARE).verdicts[0].verdict
+        == "yes"
+    )
+    older = verify(["Tomas Reld is older than Ines Varga."], PEOPLE, None, COMPARE)
+    assert older.verdicts[0].verdict != "no"
+    younger = verify(["Tomas Reld is younger than Ines Varga."], PEOPLE, None, COMPARE)
+    assert younger.verdicts[0].verdict == "no"
+    # a bare name answering the question takes the question's wording
+    bare = verify(["Ines Varga"], PEOPLE, WHO_FIRST, COMPARE)
+    assert bare.verdicts[0].verdict == "no"
+    assert verify(["Tomas Reld"], PEOPLE, WHO_FIRST, COMPARE).verdicts[0].verdict == "yes"
+
+
+def test_date_order_needs_both_years_and_is_off_by_default() -> None:
+    undated = [PEOPLE[0], "Tomas Reld was a Latvian stage director."]
+    assert (
+        verify(["Ines Varga was born first."], undated, WHO_FIRST, COMPARE).verdicts[0].verdict
+        != "no"
+    )
+    assert verify(["Ines Varga was born first."], PEOPLE, WHO_FIRST).verdicts[0].verdict != "no"
+
+
+def test_grouped_subjects_must_each_carry_the_predicate() -> None:
+    ctx = ["Lumen Harbor is a Canadian folk band. Kestrel Vale is an American folk band."]
+    out = verify(
+        ["Yes, both Lumen Harbor and Kestrel Vale are American folk bands."], ctx, judge=COMPARE
+    )
+    v = out.verdicts[0]
+    assert v.verdict == "unsure"
+    assert v.reason.endswith("the context says 'American' of Kestrel Vale but not of Lumen Harbor")
+    for ok in (
+        "Both Lumen Harbor and Kestrel Vale are folk bands.",
+        "Lumen Harbor and Kestrel Vale play folk music.",
+    ):
+        assert verify([ok], ctx, judge=COMPARE).verdicts[0].verdict == "yes", ok
+    # default judge: the grouped claim passes on word overlap alone
+    assert (
+        verify(["Yes, both Lumen Harbor and Kestrel Vale are American folk bands."], ctx)
+        .verdicts[0]
+        .verdict
+        == "yes"
+    )
+
+
+def test_choice_between_two_names_follows_the_context() -> None:
+    ctx = ["Mira Post is a weekly paper from Ohio.", "Bay Review is owned by Time Inc."]
+    for q in (
+        "Which one is owned by Time Inc., Mira Post or Bay Review?",
+        "Mira Post and Bay Review are papers, but which one is owned by Time Inc.?",
+    ):
+        wrong = verify(["Mira Post is owned by Time Inc."], ctx, q, COMPARE).verdicts[0]
+        assert wrong.verdict == "unsure", q
+        assert wrong.reason.endswith(
+            "the context says 'owned', 'Time', 'Inc' of Bay Review rather than of Mira Post"
+        )
+        right = verify(["Bay Review is owned by Time Inc."], ctx, q, COMPARE).verdicts[0]
+        assert right.verdict == "yes", q
+    # no choice in the question: the check does not apply
+    plain = verify(["Mira Post is owned by Time Inc."], ctx, "Who owns Mira Post?", COMPARE)
+    assert "rather than" not in plain.verdicts[0].reason
+
+
+def test_comparison_switches_enter_the_identity() -> None:
+    assert COMPARE.identity()["rules"] == {
+        "date_order": True,
+        "grouped_subjects": True,
+        "choice": True,
+    }
