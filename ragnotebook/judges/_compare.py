@@ -208,11 +208,11 @@ def date_order_conflict(claim: str, question: str | None, chunks: Sequence[str])
         m = re.search(r"\b(?:than|before|after)\s+(.+)$", text)
         if not m:
             return None
-        other = [_strip_article(n.group()) for n in _NAME.finditer(m.group(1))]
-        subj = [_strip_article(n.group()) for n in _NAME.finditer(text[: m.start()])]
-        if not other or not subj or not other[0] or not subj[0]:
+        thans = [_strip_article(n.group()) for n in _NAME.finditer(m.group(1))]
+        subjs = [_strip_article(n.group()) for n in _NAME.finditer(text[: m.start()])]
+        if not thans or not subjs or not thans[0] or not subjs[0]:
             return None
-        pair = (subj[0], other[0])
+        pair = (subjs[0], thans[0])
     a, b = pair
     in_a, in_b = _key(a) <= claim_key, _key(b) <= claim_key
     if in_a and in_b:
@@ -229,15 +229,10 @@ def date_order_conflict(claim: str, question: str | None, chunks: Sequence[str])
     ys, yo = _year_of(subject, chunks, verb), _year_of(other, chunks, verb)
     if ys is None or yo is None or ys == yo:
         return None
-    says_early = bool(early) and not (late and late.start() < early.start())
+    says_early = early is not None and (late is None or early.start() < late.start())
     if says_early == (ys < yo):
         return None
     return f"the context dates {subject} to {ys} and {other} to {yo}"
-
-
-_GROUP = re.compile(
-    r"^(?:both\s+)?(?P<a>.+?)\s+and\s+(?P<b>.+?)\s+(?:are|were|have|had|both|each|all)?\b",
-)
 
 
 def _grouped(text: str) -> tuple[str, str, str] | None:
