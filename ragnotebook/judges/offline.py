@@ -189,6 +189,12 @@ def _names(text: str, lang: str) -> tuple[tuple[str, str], ...]:
         toks = content_tokens(word, lang)
         if len(toks) == 1:
             out.append((word, toks[0]))
+        elif "-" in word:
+            # a hyphenated compound of names ("Irish-American"): each capitalised part
+            for part in word.split("-"):
+                ptoks = content_tokens(part, lang)
+                if part[:1].isupper() and len(ptoks) == 1:
+                    out.append((part, ptoks[0]))
     return tuple(out)
 
 

@@ -575,3 +575,11 @@ def test_comparison_switches_enter_the_identity() -> None:
         "grouped_subjects": True,
         "choice": True,
     }
+
+
+def test_hyphenated_names_are_checked_part_by_part() -> None:
+    ctx = ["Nora Quill (born 1946) is an American poet from Ohio."]
+    v = verify(["Nora Quill is an Irish-American poet."], ctx).verdicts[0]
+    assert v.verdict == "unsure"
+    assert "name Irish not found" in v.reason
+    assert verify(["Nora Quill is an American poet."], ctx).verdicts[0].verdict == "yes"
