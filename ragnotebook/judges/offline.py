@@ -426,7 +426,7 @@ class OfflineJudge:
         cdoc = _claim_doc(claim, lang)
         toks = cdoc.tokens
         if not toks or not docs:
-            why = "the claim has no content words" if not toks else "no context"
+            why = _NO_CONTENT if not toks else "no context"
             return 0.0, "unsure", [], why
         w = {t: weights(t) for t in toks}
         total = sum(w.values())
@@ -537,6 +537,12 @@ class OfflineJudge:
                 claim = task.question.rstrip(" ?？")
             _, verdict, sup, reason = self._assess(claim, docs, weights, lang, idx, local=not bare)
             sup = [idx[i] for i in sup]
+            if reason == _NO_CONTENT:
+                # symbols and one-letter words only ("R&B", "C++"): look for them verbatim
+                sup = _verbatim(claim, task.chunks)
+                if sup:
+                    verdict = "yes"
+                    reason = f"the claim appears verbatim in the chunk at rank {sup[0] + 1}"
             if not bare and not is_cjk(lang) and verdict != "no":
                 live = [c for c in task.chunks if c and c.strip()]
                 order = (
@@ -734,6 +740,19 @@ def _opposite_conflict(
         if opp >= match_min * total and same < opp - 0.2 * total:
             return word, other
     return None
+
+
+_NO_CONTENT = "the claim has no content words"
+
+
+def _verbatim(claim: str, chunks: Sequence[str]) -> list[int]:
+    """Indices of the chunks that contain ``claim`` (without its end punctuation) as a
+    whole, case-insensitively, not inside a longer word."""
+    core = normalize(claim).strip().rstrip(".!。").strip().lower()
+    if not core or not any(ch.isalnum() for ch in core):
+        return []
+    pat = re.compile(rf"(?<!\w){re.escape(core)}(?!\w)")
+    return [i for i, c in enumerate(chunks) if c and pat.search(normalize(c).lower())]
 
 
 def _explain(summary: str) -> str:

@@ -583,3 +583,11 @@ def test_hyphenated_names_are_checked_part_by_part() -> None:
     assert v.verdict == "unsure"
     assert "name Irish not found" in v.reason
     assert verify(["Nora Quill is an American poet."], ctx).verdicts[0].verdict == "yes"
+
+
+def test_symbol_only_claim_is_found_verbatim() -> None:
+    ctx = ["Cry Me a River is an R&B song from 2002."]
+    v = verify(["R&B"], ["Other chunk.", *ctx]).verdicts[0]
+    assert (v.verdict, v.supporting_chunks) == ("yes", [1])
+    assert v.reason == "the claim appears verbatim in the chunk at rank 2"
+    assert verify(["R&B"], ["A soul song."]).verdicts[0].verdict == "unsure"
