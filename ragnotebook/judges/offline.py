@@ -661,9 +661,10 @@ def _scattered(
                 span = s.wording | sents[i + 1].wording if i + 1 < len(sents) else s.wording
                 here = max(here, len(words & span))
             best = max(best, here)
-            long = long_min is not None and len(sents) >= _LONG_SENTENCES
-            long_doc = long_doc or long
-            passed = passed or here >= (long_min if long else _WORDING_MIN) * len(words)
+            need = _WORDING_MIN
+            if long_min is not None and len(sents) >= _LONG_SENTENCES:
+                need, long_doc = long_min, True
+            passed = passed or here >= need * len(words)
         if not passed:
             why = f"only {best} of its {len(words)} word pairs appear together in the context"
             return why + (f" (a long document needs {long_min:.0%})" if long_doc else "")

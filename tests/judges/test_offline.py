@@ -487,3 +487,26 @@ def test_claim_whose_wording_is_nowhere_in_the_context_is_not_yes() -> None:
     record = '{"name": "The Harbor Gazette", "city": "Lisbon", "topics": "essays, poems"}'
     v = verify(["The Harbor Gazette from Lisbon prints essays and poems."], [record])
     assert "word pairs" not in v.verdicts[0].reason
+
+
+def test_long_context_wording_asks_more_of_long_documents() -> None:
+    key = "Every spring, the keeper of the old lighthouse painted the tower with bright red paint."
+    filler = [
+        f"Visitors on tour number {i} walked along the quiet harbour path." for i in range(1, 20)
+    ]
+    claim = "The lighthouse keeper painted the tower red each spring."
+    long_doc = " ".join([key, *filler])  # 20 sentences
+    short_doc = " ".join([key, *filler[:5]])  # 6 sentences
+    strict = OfflineJudge(long_context_wording=True)
+    # 2 of the claim's 8 word pairs stand in one window: enough (25%) by default ...
+    assert verify([claim], [long_doc]).verdicts[0].verdict == "yes"
+    # ... but a document of 20 or more sentences needs 35% with the switch on
+    v = verify([claim], [long_doc], judge=strict).verdicts[0]
+    assert v.verdict == "unsure"
+    assert v.reason.endswith(
+        "only 2 of its 8 word pairs appear together in the context (a long document needs 35%)"
+    )
+    # a short document keeps the usual minimum
+    assert verify([claim], [short_doc], judge=strict).verdicts[0].verdict == "yes"
+    assert strict.identity()["rules"] == {"long_context_wording": True}
+    assert "rules" not in OfflineJudge().identity()
