@@ -17,6 +17,10 @@ the judge beats the unigram judge (threshold chosen per set on the tune half).
 tune, the most sets above the unigram judge on tune wins; ties go to the higher RAGTruth
 mean on tune, then to fewer rules.
 
+``--extra NAME=JSON`` (repeatable) adds a configuration: the shipped judge with the given
+constructor keyword arguments, e.g. ``--extra 'attribution={"attribution_leadins": true}'``.
+``--configs none`` scores only the shipped judge and the ``--extra`` configurations.
+
 ``--bootstrap N`` adds a 90% percentile interval (N resamples of rows, within each
 RAGTruth set) for the RAGTruth mean on the full set for each configuration, and for the
 paired difference against the first configuration.
@@ -26,10 +30,12 @@ from __future__ import annotations
 
 import argparse
 import itertools
+import json
 import random
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
@@ -55,8 +61,10 @@ RT = [n for n in FAITH_SETS if n.startswith("RAGTruth")]
 BEGIN = "BEGIN (no Generic)"
 
 
-def config_name(on: frozenset[str]) -> str:
-    """Readable name of a set of rules switched on."""
+def config_name(on: frozenset[str] | str) -> str:
+    """Readable name of a set of rules switched on (an ``--extra`` config keeps its name)."""
+    if isinstance(on, str):
+        return on
     if on == frozenset(RULES):
         return "v2 (all on)"
     if not on:
@@ -68,8 +76,10 @@ def config_name(on: frozenset[str]) -> str:
 
 
 def configs(kind: str) -> list[frozenset[str]]:
-    """``loo``: v1, v2 and v2 minus each rule; ``all16``: every subset."""
+    """``loo``: v1, v2 and v2 minus each rule; ``all16``: every subset; ``none``: v2 only."""
     full = frozenset(RULES)
+    if kind == "none":
+        return [full - {"opposite_words"}]
     if kind == "loo":
         return [frozenset(), full, *(full - {r} for r in RULES)]
     return [frozenset(c) for k in range(len(RULES) + 1) for c in itertools.combinations(RULES, k)]
@@ -84,7 +94,8 @@ def main(argv: list[str] | None = None) -> None:
     """Print the ablation table (and the selection, the bootstrap) as markdown."""
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--half", nargs="+", choices=["tune", "check", "all"], default=["tune"])
-    ap.add_argument("--configs", choices=["loo", "all16"], default="loo")
+    ap.add_argument("--configs", choices=["loo", "all16", "none"], default="loo")
+    ap.add_argument("--extra", action="append", default=[], metavar="NAME=JSON")
     ap.add_argument("--select", action="store_true")
     ap.add_argument("--bootstrap", type=int, default=0)
     args = ap.parse_args(argv)
@@ -114,10 +125,14 @@ def main(argv: list[str] | None = None) -> None:
         return out
 
     base = {h: aurocs(base_scores, h) for h in args.half}
-    results: dict[frozenset[str], dict[str, list[float]]] = {}
+    results: dict[Any, dict[str, list[float]]] = {}
     for on in configs(args.configs):
         judge = OfflineJudge(**{r: r in on for r in RULES})
         results[on] = {n: [faith_score(judge, r) for r, _ in rows] for n, rows in data.items()}
+    for spec in args.extra:
+        name, _, kw = spec.partition("=")
+        judge = OfflineJudge(**json.loads(kw or "{}"))
+        results[name] = {n: [faith_score(judge, r) for r, _ in rows] for n, rows in data.items()}
 
     cols = [*FAITH_SETS, "RAGTruth mean"]
     for h in args.half:
@@ -141,11 +156,13 @@ def main(argv: list[str] | None = None) -> None:
             a = aurocs(scores, "tune")
             ok = a["RAGTruth mean"] >= 0.65 and a[BEGIN] >= 0.90
             wins = sum(a[n] > tb[n] for n in FAITH_SETS)
-            cands.append((ok, wins, round(a["RAGTruth mean"], 6), -len(on), on))
+            # an --extra config counts as the shipped rules plus one
+            n_rules = len(on) if isinstance(on, frozenset) else len(RULES)
+            cands.append((ok, wins, round(a["RAGTruth mean"], 6), -n_rules, -len(cands), on))
         eligible = [c for c in cands if c[0]]
-        pick = max(eligible or cands)
+        pick = max(eligible or cands, key=lambda c: c[:5])
         print(
-            f"\nSelected on tune: {config_name(pick[4])} (rules on: {sorted(pick[4])}; "
+            f"\nSelected on tune: {config_name(pick[-1])} (rules on: {sorted(pick[-1]) if isinstance(pick[-1], frozenset) else pick[-1]}; "
             f"{pick[1]}/{len(FAITH_SETS)} sets above the unigram judge, RAGTruth mean "
             f"{pick[2]:.3f}; {len(eligible)} of {len(cands)} configurations eligible)"
         )
@@ -154,7 +171,7 @@ def main(argv: list[str] | None = None) -> None:
         rng = random.Random(0)
         first = next(iter(results))
         rt_rows = {n: data[n] for n in RT}
-        draws: dict[frozenset[str], list[float]] = {on: [] for on in results}
+        draws: dict[Any, list[float]] = {on: [] for on in results}
         for _ in range(args.bootstrap):
             picks = {n: [rng.randrange(len(rows)) for _ in rows] for n, rows in rt_rows.items()}
             for on, scores in results.items():

@@ -591,3 +591,26 @@ def test_symbol_only_claim_is_found_verbatim() -> None:
     assert (v.verdict, v.supporting_chunks) == ("yes", [1])
     assert v.reason == "the claim appears verbatim in the chunk at rank 2"
     assert verify(["R&B"], ["A soul song."]).verdicts[0].verdict == "unsure"
+
+
+def test_long_context_wording_asks_more_of_long_documents() -> None:
+    key = "Every spring, the keeper of the old lighthouse painted the tower with bright red paint."
+    filler = [
+        f"Visitors on tour number {i} walked along the quiet harbour path." for i in range(1, 20)
+    ]
+    claim = "The lighthouse keeper painted the tower red each spring."
+    long_doc = " ".join([key, *filler])  # 20 sentences
+    short_doc = " ".join([key, *filler[:5]])  # 6 sentences
+    strict = OfflineJudge(long_context_wording=True)
+    # 2 of the claim's 8 word pairs stand in one window: enough (25%) by default ...
+    assert verify([claim], [long_doc]).verdicts[0].verdict == "yes"
+    # ... but a document of 20 or more sentences needs 35% with the switch on
+    v = verify([claim], [long_doc], judge=strict).verdicts[0]
+    assert v.verdict == "unsure"
+    assert v.reason.endswith(
+        "only 2 of its 8 word pairs appear together in the context (a long document needs 35%)"
+    )
+    # a short document keeps the usual minimum
+    assert verify([claim], [short_doc], judge=strict).verdicts[0].verdict == "yes"
+    assert strict.identity()["rules"] == {"long_context_wording": True}
+    assert "rules" not in OfflineJudge().identity()
