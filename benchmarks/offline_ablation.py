@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import itertools
+import json
 import random
 import sys
 from collections.abc import Sequence
@@ -55,8 +56,10 @@ RT = [n for n in FAITH_SETS if n.startswith("RAGTruth")]
 BEGIN = "BEGIN (no Generic)"
 
 
-def config_name(on: frozenset[str]) -> str:
-    """Readable name of a set of rules switched on."""
+def config_name(on: frozenset[str] | str) -> str:
+    """Readable name of a set of rules switched on (or of extra judge arguments)."""
+    if isinstance(on, str):
+        return "shipped + " + on
     if on == frozenset(RULES):
         return "v2 (all on)"
     if not on:
@@ -84,7 +87,15 @@ def main(argv: list[str] | None = None) -> None:
     """Print the ablation table (and the selection, the bootstrap) as markdown."""
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--half", nargs="+", choices=["tune", "check", "all"], default=["tune"])
-    ap.add_argument("--configs", choices=["loo", "all16"], default="loo")
+    ap.add_argument("--configs", choices=["loo", "all16", "none"], default="loo")
+    ap.add_argument(
+        "--extra",
+        nargs="*",
+        default=[],
+        metavar="JSON",
+        help='extra configurations: judge keyword arguments as JSON, e.g. \'{"name_units": true}\' '
+        "(on top of the shipped defaults); scored after the --configs ones",
+    )
     ap.add_argument("--select", action="store_true")
     ap.add_argument("--bootstrap", type=int, default=0)
     args = ap.parse_args(argv)
@@ -114,10 +125,14 @@ def main(argv: list[str] | None = None) -> None:
         return out
 
     base = {h: aurocs(base_scores, h) for h in args.half}
-    results: dict[frozenset[str], dict[str, list[float]]] = {}
-    for on in configs(args.configs):
+    results: dict[frozenset[str] | str, dict[str, list[float]]] = {}
+    kinds = [] if args.configs == "none" else configs(args.configs)
+    for on in kinds:
         judge = OfflineJudge(**{r: r in on for r in RULES})
         results[on] = {n: [faith_score(judge, r) for r, _ in rows] for n, rows in data.items()}
+    for extra in args.extra:
+        judge = OfflineJudge(**json.loads(extra))
+        results[extra] = {n: [faith_score(judge, r) for r, _ in rows] for n, rows in data.items()}
 
     cols = [*FAITH_SETS, "RAGTruth mean"]
     for h in args.half:
@@ -137,15 +152,17 @@ def main(argv: list[str] | None = None) -> None:
     if args.select:
         tb = base.get("tune") or aurocs(base_scores, "tune")
         cands = []
-        for on, scores in results.items():
+        for k, (on, scores) in enumerate(results.items()):
+            if isinstance(on, str):
+                continue  # the selection rule is about the four switchable rules
             a = aurocs(scores, "tune")
             ok = a["RAGTruth mean"] >= 0.65 and a[BEGIN] >= 0.90
             wins = sum(a[n] > tb[n] for n in FAITH_SETS)
-            cands.append((ok, wins, round(a["RAGTruth mean"], 6), -len(on), on))
+            cands.append((ok, wins, round(a["RAGTruth mean"], 6), -len(on), -k, on))
         eligible = [c for c in cands if c[0]]
-        pick = max(eligible or cands)
+        pick = max(eligible or cands, key=lambda c: c[:5])
         print(
-            f"\nSelected on tune: {config_name(pick[4])} (rules on: {sorted(pick[4])}; "
+            f"\nSelected on tune: {config_name(pick[5])} (rules on: {sorted(pick[5])}; "
             f"{pick[1]}/{len(FAITH_SETS)} sets above the unigram judge, RAGTruth mean "
             f"{pick[2]:.3f}; {len(eligible)} of {len(cands)} configurations eligible)"
         )
