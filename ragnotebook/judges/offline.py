@@ -81,7 +81,7 @@ _DEFAULT_RULES: dict[str, bool | int] = {
 #: Subject binding (``subject_window`` > 0): minimum share of the weight of what a claim
 #: says about its leading name (its content words seen in the context) that must stand in
 #: a sentence holding the name or in the next ``subject_window`` sentences of its chunk.
-_SUBJECT_MIN = 0.5
+_SUBJECT_MIN = 0.67
 #: Lowercase words that may stand inside a capitalised name ("Museum of Modern Art").
 _NAME_PARTICLES = frozenset(
     {"of", "de", "del", "della", "di", "da", "la", "le", "du", "van", "von", "der", "den", "&"}
@@ -168,11 +168,13 @@ class _Doc:
 @lru_cache(maxsize=16384)
 def _analyse(text: str, lang: str) -> _Doc:
     text = normalize(text)
-    sents = tuple(_sent(s, lang) for s in split_sentences(text, lang))
+    pieces = split_sentences(text, lang)
+    sents = tuple(_sent(s, lang) for s in pieces)
     chars = frozenset(text) if lang == "ja" else frozenset()
     structured = "{" in text and '":' in text
     toks = frozenset(content_tokens(text, lang))
-    name_toks = frozenset(tok for _, tok in _names(text, lang))
+    # capitalised words inside sentences (a line break also starts a sentence)
+    name_toks = frozenset(tok for sent in pieces for _, tok in _names(sent, lang))
     return _Doc(
         toks, frozenset(numbers(text)), sents, (), chars, structured, name_tokens=name_toks
     )
@@ -713,10 +715,11 @@ def _off_subject(
 
     The claim's subject is its leading capitalised name ("Hot Rod was founded in 1987");
     a one-word subject counts only when the context writes it capitalised inside a
-    sentence (a name, not an ordinary first word). The rest of the claim's content words
-    that the context has must stand, for at least ``_SUBJECT_MIN`` of their weight, in a
-    sentence holding every word of the name or in the ``window`` sentences after it in the
-    same prose chunk. Encyclopaedic text introduces a subject and states its facts next;
+    sentence (a name, not an ordinary first word). In a prose chunk with a sentence that
+    holds every word of the name, the rest of the claim's content words that this chunk
+    has must stand, for at least ``_SUBJECT_MIN`` of their weight, in such a sentence or in
+    the ``window`` sentences after it (words found only in other chunks are left to
+    support). Encyclopaedic text introduces a subject and states its facts next;
     the same words found only around another name ("Cooking Light ... founded in 1987.
     Hot Rod is a car magazine") describe something else. When no sentence holds the whole
     name the check does not apply.
@@ -734,12 +737,17 @@ def _off_subject(
     for d in docs:
         if d.structured:
             continue
+        here = [t for t in rest if t in d.tokens]  # words of other chunks: see support
+        here_total = sum(w[t] for t in here)
         sents = d.sentences
         for i, s in enumerate(sents):
             if not subj <= s.tokens:
                 continue
+            if not here_total:
+                best = 1.0
+                break
             near = s.tokens.union(*(x.tokens for x in sents[i + 1 : i + 1 + window]))
-            best = max(best, sum(w[t] for t in rest if t in near) / total)
+            best = max(best, sum(w[t] for t in here if t in near) / here_total)
     if best < 0 or best >= _SUBJECT_MIN:
         return ""
     return f"only {best:.0%} of what it says about its subject stands near the subject"
