@@ -487,3 +487,42 @@ def test_claim_whose_wording_is_nowhere_in_the_context_is_not_yes() -> None:
     record = '{"name": "The Harbor Gazette", "city": "Lisbon", "topics": "essays, poems"}'
     v = verify(["The Harbor Gazette from Lisbon prints essays and poems."], [record])
     assert "word pairs" not in v.verdicts[0].reason
+
+
+def test_subject_binding_needs_the_predicate_near_the_subject() -> None:
+    chunk = (
+        "Blue Harbor is a weekly food magazine founded in 1985. "
+        "Red Falcon is a monthly car magazine about racing engines."
+    )
+    claim = "Red Falcon was founded in 1985."
+    # the words are all there and mostly together: the shipped rules say yes
+    assert verify([claim], [chunk]).verdicts[0].verdict == "yes"
+    bound = OfflineJudge(subject_window=1)
+    v = verify([claim], [chunk], judge=bound)
+    assert v.verdicts[0].verdict == "unsure"
+    assert v.verdicts[0].reason.endswith(
+        "only 0% of what it says about its subject stands near the subject"
+    )
+    ok = "Red Falcon is a monthly car magazine."
+    assert verify([ok], [chunk], judge=bound).verdicts[0].verdict == "yes"
+    # the fact may follow in the next sentence
+    nxt = "Red Falcon is a car magazine. It was founded in 1985 in Porto."
+    assert verify([claim], [nxt], judge=bound).verdicts[0].verdict == "yes"
+    # an ordinary first word is not a subject ("Bake" is never written as a name)
+    recipe = "Mix the flour with water and salt. Bake the dough in a hot oven for 20 minutes."
+    claim2 = "Bake the dough for 20 minutes."
+    assert verify([claim2], [recipe], judge=bound).verdicts[0].verdict == "yes"
+    assert bound.identity()["rules"] == {"subject_window": 1}
+
+
+def test_name_units_count_a_long_name_once_in_the_links() -> None:
+    chunk = (
+        "Maria Elena Castillo Ruiz wrote novels in Cusco. Diego Vera won praise for his "
+        "poems. The Gold Star Prize is given in Lima."
+    )
+    claim = "Maria Elena Castillo Ruiz won Gold Star Prize."
+    # counted word by word, the links inside the two names hide the two broken ones
+    assert verify([claim], [chunk]).verdicts[0].verdict == "yes"
+    v = verify([claim], [chunk], judge=OfflineJudge(name_units=True))
+    assert v.verdicts[0].verdict == "unsure"
+    assert "(0 of 2 links in one)" in v.verdicts[0].reason
