@@ -93,7 +93,7 @@ def main(argv: list[str] | None = None) -> None:
         nargs="*",
         default=[],
         metavar="JSON",
-        help='extra configurations: judge keyword arguments as JSON, e.g. \'{"name_units": true}\' '
+        help="extra configurations: judge keyword arguments as JSON, e.g. '{\"name_units\": true}' "
         "(on top of the shipped defaults); scored after the --configs ones",
     )
     ap.add_argument("--select", action="store_true")

@@ -76,7 +76,7 @@ _DEFAULT_RULES: dict[str, bool | int] = {
     "japanese_characters": True,
     "local_evidence": True,
     "name_units": False,
-    "subject_window": 0,
+    "subject_window": 1,
 }
 #: Subject binding (``subject_window`` > 0): minimum share of the weight of what a claim
 #: says about its leading name (its content words seen in the context) that must stand in
@@ -161,23 +161,23 @@ class _Doc:
     units: tuple[frozenset[str], ...] = ()
     #: content tokens of the claim's leading capitalised name (claims only)
     subject: frozenset[str] = frozenset()
-    #: tokens of capitalised words inside sentences (chunks only: what is a name here)
-    name_tokens: frozenset[str] = frozenset()
+    text: str = ""  # the normalised text (chunks only)
 
 
 @lru_cache(maxsize=16384)
 def _analyse(text: str, lang: str) -> _Doc:
     text = normalize(text)
-    pieces = split_sentences(text, lang)
-    sents = tuple(_sent(s, lang) for s in pieces)
+    sents = tuple(_sent(s, lang) for s in split_sentences(text, lang))
     chars = frozenset(text) if lang == "ja" else frozenset()
     structured = "{" in text and '":' in text
     toks = frozenset(content_tokens(text, lang))
-    # capitalised words inside sentences (a line break also starts a sentence)
-    name_toks = frozenset(tok for sent in pieces for _, tok in _names(sent, lang))
-    return _Doc(
-        toks, frozenset(numbers(text)), sents, (), chars, structured, name_tokens=name_toks
-    )
+    return _Doc(toks, frozenset(numbers(text)), sents, (), chars, structured, text=text)
+
+
+@lru_cache(maxsize=4096)
+def _name_tokens(text: str, lang: str) -> frozenset[str]:
+    """Tokens of the words ``text`` writes capitalised inside a sentence (names)."""
+    return frozenset(tok for sent in split_sentences(text, lang) for _, tok in _names(sent, lang))
 
 
 @lru_cache(maxsize=4096)
@@ -189,7 +189,7 @@ def _claim_doc(text: str, lang: str) -> _Doc:
     runs = _name_runs(text, lang)
     units: list[frozenset[str]] = []
     pos = 0
-    for start, run in runs:
+    for _, run in runs:
         # runs are in text order; find each multi-token run in the token sequence
         if len(run) < 2:
             continue
@@ -331,6 +331,14 @@ class OfflineJudge:
         CJK threshold (default on); English-like prose needs local evidence (default
         on). The defaults were chosen by the selection rule in the docs; a switch that
         differs from its default is recorded in :meth:`identity`.
+    name_units : bool, default False
+        In the local-evidence link count, a multi-word capitalised name is one unit
+        (its own words always stand together and would inflate the count).
+    subject_window : int, default 1
+        Subject binding (English-like prose, with local evidence on): what a claim says
+        about its leading capitalised name must stand mostly (two thirds of its weight)
+        in a sentence holding the name or in the next ``subject_window`` sentences of
+        that chunk; ``0`` switches the rule off.
 
     Examples
     --------
@@ -362,7 +370,7 @@ class OfflineJudge:
         japanese_characters: bool = True,
         local_evidence: bool = True,
         name_units: bool = False,
-        subject_window: int = 0,
+        subject_window: int = 1,
     ) -> None:
         self.support_threshold = float(support_threshold)
         self.cjk_support_threshold = float(cjk_support_threshold)
@@ -548,7 +556,7 @@ class OfflineJudge:
         core_total = sum(w[t] for t in core)
         if best_cov >= 0.5 and len(core) >= 3:
             same, opp = _coverage_by_polarity(
-                core, docs, w, cdoc.sentences[0], scope=rules["negation_scope"]
+                core, docs, w, cdoc.sentences[0], scope=bool(rules["negation_scope"])
             )
             neg_conflict = opp >= match_min * core_total and same < opp - 0.2 * core_total
         # opposite words: the sentence that matches the rest of the claim says the opposite
@@ -583,11 +591,13 @@ class OfflineJudge:
             return support, "no", [], reason
         novel = len(novel_chars) > _JA_NOVEL_MAX
         if support >= threshold and not (missing or unseen or personal or novel):
-            local = local and rules["local_evidence"]
+            local = local and bool(rules["local_evidence"])
             if local and not is_cjk(lang) and not docs[best].structured:
                 scattered = _scattered(cdoc, docs, seen, units=bool(rules["name_units"]))
                 if not scattered and rules["subject_window"]:
-                    scattered = _off_subject(cdoc, docs, seen, w, int(rules["subject_window"]))
+                    scattered = _off_subject(
+                        cdoc, docs, seen, w, int(rules["subject_window"]), lang
+                    )
                 if scattered:
                     return support, "unsure", [], f"{reason}; {scattered}"
             return support, "yes", supporting, reason
@@ -709,7 +719,12 @@ def _coverage_by_polarity(
 
 
 def _off_subject(
-    cdoc: _Doc, docs: Sequence[_Doc], seen: frozenset[str], w: dict[str, float], window: int
+    cdoc: _Doc,
+    docs: Sequence[_Doc],
+    seen: frozenset[str],
+    w: dict[str, float],
+    window: int,
+    lang: str,
 ) -> str:
     """Why what a claim says about its leading name is not said of it ("" when it is).
 
@@ -727,7 +742,7 @@ def _off_subject(
     subj = cdoc.subject
     if not subj or not subj <= seen:
         return ""
-    if len(subj) == 1 and not any(subj <= d.name_tokens for d in docs):
+    if len(subj) == 1 and not any(subj <= _name_tokens(d.text, lang) for d in docs):
         return ""
     rest = [t for t in cdoc.tokens - subj if t in seen]
     total = sum(w[t] for t in rest)

@@ -495,9 +495,11 @@ def test_subject_binding_needs_the_predicate_near_the_subject() -> None:
         "Red Falcon is a monthly car magazine about racing engines."
     )
     claim = "Red Falcon was founded in 1985."
-    # the words are all there and mostly together: the shipped rules say yes
-    assert verify([claim], [chunk]).verdicts[0].verdict == "yes"
-    bound = OfflineJudge(subject_window=1)
+    # the words are all there and mostly together: without the binding rule, yes
+    unbound = OfflineJudge(subject_window=0)
+    assert verify([claim], [chunk], judge=unbound).verdicts[0].verdict == "yes"
+    assert unbound.identity()["rules"] == {"subject_window": 0}
+    bound = OfflineJudge()  # shipped: the subject's sentence and the next one
     v = verify([claim], [chunk], judge=bound)
     assert v.verdicts[0].verdict == "unsure"
     assert v.verdicts[0].reason.endswith(
@@ -512,7 +514,7 @@ def test_subject_binding_needs_the_predicate_near_the_subject() -> None:
     recipe = "Mix the flour with water and salt. Bake the dough in a hot oven for 20 minutes."
     claim2 = "Bake the dough for 20 minutes."
     assert verify([claim2], [recipe], judge=bound).verdicts[0].verdict == "yes"
-    assert bound.identity()["rules"] == {"subject_window": 1}
+    assert "rules" not in bound.identity()
 
 
 def test_name_units_count_a_long_name_once_in_the_links() -> None:
@@ -522,7 +524,9 @@ def test_name_units_count_a_long_name_once_in_the_links() -> None:
     )
     claim = "Maria Elena Castillo Ruiz won Gold Star Prize."
     # counted word by word, the links inside the two names hide the two broken ones
-    assert verify([claim], [chunk]).verdicts[0].verdict == "yes"
-    v = verify([claim], [chunk], judge=OfflineJudge(name_units=True))
+    # (subject binding, which would also catch this claim, is off here)
+    judge = OfflineJudge(subject_window=0)
+    assert verify([claim], [chunk], judge=judge).verdicts[0].verdict == "yes"
+    v = verify([claim], [chunk], judge=OfflineJudge(name_units=True, subject_window=0))
     assert v.verdicts[0].verdict == "unsure"
     assert "(0 of 2 links in one)" in v.verdicts[0].reason
