@@ -484,6 +484,7 @@ def timing(judge_factory: Callable[[], OfflineJudge], n_rows: int = 1000) -> tup
     for fn in (
         offline._analyse,
         offline._claim_doc,
+        offline._name_tokens,
         text._tokens_cached,
         text.split_sentences,
         text.detect_language,

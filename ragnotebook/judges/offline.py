@@ -81,7 +81,7 @@ _LONG_WORDING_MIN = 0.35
 
 _VERSION = "offline-v2"
 #: The shipped setting of each switchable verdict rule (see ``OfflineJudge``).
-_DEFAULT_RULES = {
+_DEFAULT_RULES: dict[str, bool | int] = {
     "negation_scope": True,
     "opposite_words": False,
     "japanese_characters": True,
@@ -90,7 +90,18 @@ _DEFAULT_RULES = {
     "grouped_subjects": False,
     "choice": False,
     "long_context_wording": False,
+    "name_units": False,
+    "subject_window": 1,
 }
+#: Subject binding (``subject_window`` > 0): minimum share of the weight of what a claim
+#: says about its leading name (its content words seen in the context) that must stand in
+#: a sentence holding the name or in the next ``subject_window`` sentences of its chunk.
+_SUBJECT_MIN = 0.67
+#: Lowercase words that may stand inside a capitalised name ("Museum of Modern Art").
+_NAME_PARTICLES = frozenset(
+    {"of", "de", "del", "della", "di", "da", "la", "le", "du", "van", "von", "der", "den", "&"}
+)
+_ARTICLES = frozenset({"the", "a", "an"})
 
 #: Japanese: kanji and katakana carry the content of a sentence (hiragana mostly
 #: grammar). A claim with more than this many such characters that the context
@@ -161,6 +172,11 @@ class _Doc:
     chars: frozenset[str] = frozenset()  # characters of Japanese text (for novel characters)
     structured: bool = False  # a JSON-like record: its word order carries no meaning
     sequence: tuple[str, ...] = ()  # content tokens in order (claims only)
+    #: content tokens in order, a multi-word capitalised name as one unit (claims only)
+    units: tuple[frozenset[str], ...] = ()
+    #: content tokens of the claim's leading capitalised name (claims only)
+    subject: frozenset[str] = frozenset()
+    text: str = ""  # the normalised text (chunks only)
 
 
 @lru_cache(maxsize=16384)
@@ -170,7 +186,13 @@ def _analyse(text: str, lang: str) -> _Doc:
     chars = frozenset(text) if lang == "ja" else frozenset()
     structured = "{" in text and '":' in text
     toks = frozenset(content_tokens(text, lang))
-    return _Doc(toks, frozenset(numbers(text)), sents, (), chars, structured)
+    return _Doc(toks, frozenset(numbers(text)), sents, (), chars, structured, text=text)
+
+
+@lru_cache(maxsize=4096)
+def _name_tokens(text: str, lang: str) -> frozenset[str]:
+    """Tokens of the words ``text`` writes capitalised inside a sentence (names)."""
+    return frozenset(tok for sent in split_sentences(text, lang) for _, tok in _names(sent, lang))
 
 
 @lru_cache(maxsize=4096)
@@ -179,7 +201,70 @@ def _claim_doc(text: str, lang: str) -> _Doc:
     sent = _sent(text, lang)
     seq = tuple(content_tokens(text, lang))
     names = _names(text, lang)
-    return _Doc(sent.tokens, frozenset(numbers(text)), (sent,), names, sequence=seq)
+    runs = _name_runs(text, lang)
+    units: list[frozenset[str]] = []
+    pos = 0
+    for _, run in runs:
+        # runs are in text order; find each multi-token run in the token sequence
+        if len(run) < 2:
+            continue
+        for p in range(pos, len(seq) - len(run) + 1):
+            if seq[p : p + len(run)] == run:
+                units.extend(frozenset([t]) for t in seq[pos:p])
+                units.append(frozenset(run))
+                pos = p + len(run)
+                break
+    units.extend(frozenset([t]) for t in seq[pos:])
+    subject = frozenset(runs[0][1]) if runs and runs[0][0] == 0 else frozenset()
+    return _Doc(
+        sent.tokens,
+        frozenset(numbers(text)),
+        (sent,),
+        names,
+        sequence=seq,
+        units=tuple(units),
+        subject=subject,
+    )
+
+
+def _name_runs(text: str, lang: str) -> tuple[tuple[int, tuple[str, ...]], ...]:
+    """Runs of capitalised words in ``text``: (index of the first word, content tokens).
+
+    Words of a run are separated by spaces only; lowercase particles ("of", "de", "van")
+    may stand between two capitalised words ("Museum of Modern Art"). A leading article
+    ("The Southern Railway") belongs to the run but has no token. Empty for CJK text.
+    """
+    if is_cjk(lang):
+        return ()
+    words = list(_WORD.finditer(text))
+    out: list[tuple[int, tuple[str, ...]]] = []
+
+    def joined(k: int) -> bool:  # word k follows word k - 1 after spaces only
+        return not text[words[k - 1].end() : words[k].start()].strip()
+
+    i = 0
+    while i < len(words):
+        if not words[i].group()[0].isupper():
+            i += 1
+            continue
+        last = k = i
+        while k + 1 < len(words) and joined(k + 1):
+            word = words[k + 1].group()
+            if word[0].isupper():
+                last = k = k + 1
+            elif (
+                word.lower() in _NAME_PARTICLES
+                and k + 2 < len(words)
+                and joined(k + 2)
+                and words[k + 2].group()[0].isupper()
+            ):
+                k += 1
+            else:
+                break
+        span = text[words[i].start() : words[last].end()]
+        out.append((i, tuple(content_tokens(span, lang))))
+        i = last + 1
+    return tuple(out)
 
 
 def _names(text: str, lang: str) -> tuple[tuple[str, str], ...]:
@@ -268,6 +353,14 @@ class OfflineJudge:
         on); in a chunk of 20 or more sentences the local wording check asks for 35% of
         the claim's word pairs instead of 25% (default off). The defaults were chosen by the selection rule in the docs; a switch that
         differs from its default is recorded in :meth:`identity`.
+    name_units : bool, default False
+        In the local-evidence link count, a multi-word capitalised name is one unit
+        (its own words always stand together and would inflate the count).
+    subject_window : int, default 1
+        Subject binding (English-like prose, with local evidence on): what a claim says
+        about its leading capitalised name must stand mostly (two thirds of its weight)
+        in a sentence holding the name or in the next ``subject_window`` sentences of
+        that chunk; ``0`` switches the rule off.
 
     Examples
     --------
@@ -302,11 +395,13 @@ class OfflineJudge:
         grouped_subjects: bool = False,
         choice: bool = False,
         long_context_wording: bool = False,
+        name_units: bool = False,
+        subject_window: int = 1,
     ) -> None:
         self.support_threshold = float(support_threshold)
         self.cjk_support_threshold = float(cjk_support_threshold)
         self.relevance_threshold = float(relevance_threshold)
-        self.rules = {
+        self.rules: dict[str, bool | int] = {
             "negation_scope": bool(negation_scope),
             "opposite_words": bool(opposite_words),
             "japanese_characters": bool(japanese_characters),
@@ -315,6 +410,8 @@ class OfflineJudge:
             "grouped_subjects": bool(grouped_subjects),
             "choice": bool(choice),
             "long_context_wording": bool(long_context_wording),
+            "name_units": bool(name_units),
+            "subject_window": int(subject_window),
         }
 
     @property
@@ -489,7 +586,7 @@ class OfflineJudge:
         core_total = sum(w[t] for t in core)
         if best_cov >= 0.5 and len(core) >= 3:
             same, opp = _coverage_by_polarity(
-                core, docs, w, cdoc.sentences[0], scope=rules["negation_scope"]
+                core, docs, w, cdoc.sentences[0], scope=bool(rules["negation_scope"])
             )
             neg_conflict = opp >= match_min * core_total and same < opp - 0.2 * core_total
         # opposite words: the sentence that matches the rest of the claim says the opposite
@@ -524,10 +621,15 @@ class OfflineJudge:
             return support, "no", [], reason
         novel = len(novel_chars) > _JA_NOVEL_MAX
         if support >= threshold and not (missing or unseen or personal or novel):
-            local = local and rules["local_evidence"]
+            local = local and bool(rules["local_evidence"])
             if local and not is_cjk(lang) and not docs[best].structured:
                 long_min = _LONG_WORDING_MIN if rules["long_context_wording"] else None
-                scattered = _scattered(cdoc, docs, seen, long_min=long_min)
+                units = bool(rules["name_units"])
+                scattered = _scattered(cdoc, docs, seen, long_min=long_min, units=units)
+                if not scattered and rules["subject_window"]:
+                    scattered = _off_subject(
+                        cdoc, docs, seen, w, int(rules["subject_window"]), lang
+                    )
                 if scattered:
                     return support, "unsure", [], f"{reason}; {scattered}"
             return support, "yes", supporting, reason
@@ -672,8 +774,63 @@ def _coverage_by_polarity(
     return same, opp
 
 
+def _off_subject(
+    cdoc: _Doc,
+    docs: Sequence[_Doc],
+    seen: frozenset[str],
+    w: dict[str, float],
+    window: int,
+    lang: str,
+) -> str:
+    """Why what a claim says about its leading name is not said of it ("" when it is).
+
+    The claim's subject is its leading capitalised name ("Hot Rod was founded in 1987");
+    a one-word subject counts only when the context writes it capitalised inside a
+    sentence (a name, not an ordinary first word). In a prose chunk with a sentence that
+    holds every word of the name, the rest of the claim's content words that this chunk
+    has must stand, for at least ``_SUBJECT_MIN`` of their weight, in such a sentence or in
+    the ``window`` sentences after it (words found only in other chunks are left to
+    support). Encyclopaedic text introduces a subject and states its facts next;
+    the same words found only around another name ("Cooking Light ... founded in 1987.
+    Hot Rod is a car magazine") describe something else. When no sentence holds the whole
+    name the check does not apply.
+    """
+    subj = cdoc.subject
+    if not subj or not subj <= seen:
+        return ""
+    if len(subj) == 1 and not any(subj <= _name_tokens(d.text, lang) for d in docs):
+        return ""
+    rest = [t for t in cdoc.tokens - subj if t in seen]
+    total = sum(w[t] for t in rest)
+    if not total:
+        return ""
+    best = -1.0
+    for d in docs:
+        if d.structured:
+            continue
+        here = [t for t in rest if t in d.tokens]  # words of other chunks: see support
+        here_total = sum(w[t] for t in here)
+        sents = d.sentences
+        for i, s in enumerate(sents):
+            if not subj <= s.tokens:
+                continue
+            if not here_total:
+                best = 1.0
+                break
+            near = s.tokens.union(*(x.tokens for x in sents[i + 1 : i + 1 + window]))
+            best = max(best, sum(w[t] for t in here if t in near) / here_total)
+    if best < 0 or best >= _SUBJECT_MIN:
+        return ""
+    return f"only {best:.0%} of what it says about its subject stands near the subject"
+
+
 def _scattered(
-    cdoc: _Doc, docs: Sequence[_Doc], seen: frozenset[str], *, long_min: float | None = None
+    cdoc: _Doc,
+    docs: Sequence[_Doc],
+    seen: frozenset[str],
+    *,
+    long_min: float | None = None,
+    units: bool = False,
 ) -> str:
     """Why a claim's support is not local ("" when it is).
 
@@ -691,6 +848,9 @@ def _scattered(
       cases. "X is owned by Time Inc." with X in one sentence and Time Inc. in another
       puts two facts together that the context keeps apart. Pairs found in no common
       chunk are left out (facts spread over two chunks are checked by support).
+      With ``units`` a multi-word capitalised name is one unit of the sequence (its own
+      words always stand together, so they would inflate the count); a link with a name
+      holds when any word of the name stands with the other side.
     """
     words = cdoc.sentences[0].wording
     prose = [d for d in docs if not d.structured]
@@ -712,14 +872,18 @@ def _scattered(
         if not passed:
             why = f"only {best} of its {len(words)} word pairs appear together in the context"
             return why + (f" (a long document needs {long_min:.0%})" if long_doc else "")
-    seq = [t for t in cdoc.sequence if t in seen]
-    links = [(a, b) for a, b in pairwise(seq) if a != b]
+    if units:
+        seq_u = [u & seen for u in cdoc.units]
+        seq_u = [u for u in seq_u if u]
+    else:
+        seq_u = [frozenset([t]) for t in cdoc.sequence if t in seen]
+    links = [(a, b) for a, b in pairwise(seq_u) if a != b]
     n = ok = 0
     for a, b in links:
-        if not any(a in d.tokens and b in d.tokens for d in docs):
+        if not any(a & d.tokens and b & d.tokens for d in docs):
             continue
         n += 1
-        ok += any(a in s.tokens and b in s.tokens for d in docs for s in d.sentences)
+        ok += any(a & s.tokens and b & s.tokens for d in docs for s in d.sentences)
     if n and ok < _LINK_MIN * n:
         return f"its content words stand in different sentences ({ok} of {n} links in one)"
     return ""

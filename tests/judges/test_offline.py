@@ -614,3 +614,46 @@ def test_long_context_wording_asks_more_of_long_documents() -> None:
     assert verify([claim], [short_doc], judge=strict).verdicts[0].verdict == "yes"
     assert strict.identity()["rules"] == {"long_context_wording": True}
     assert "rules" not in OfflineJudge().identity()
+
+
+def test_subject_binding_needs_the_predicate_near_the_subject() -> None:
+    chunk = (
+        "Blue Harbor is a weekly food magazine founded in 1985. "
+        "Red Falcon is a monthly car magazine about racing engines."
+    )
+    claim = "Red Falcon was founded in 1985."
+    # the words are all there and mostly together: without the binding rule, yes
+    unbound = OfflineJudge(subject_window=0)
+    assert verify([claim], [chunk], judge=unbound).verdicts[0].verdict == "yes"
+    assert unbound.identity()["rules"] == {"subject_window": 0}
+    bound = OfflineJudge()  # shipped: the subject's sentence and the next one
+    v = verify([claim], [chunk], judge=bound)
+    assert v.verdicts[0].verdict == "unsure"
+    assert v.verdicts[0].reason.endswith(
+        "only 0% of what it says about its subject stands near the subject"
+    )
+    ok = "Red Falcon is a monthly car magazine."
+    assert verify([ok], [chunk], judge=bound).verdicts[0].verdict == "yes"
+    # the fact may follow in the next sentence
+    nxt = "Red Falcon is a car magazine. It was founded in 1985 in Porto."
+    assert verify([claim], [nxt], judge=bound).verdicts[0].verdict == "yes"
+    # an ordinary first word is not a subject ("Bake" is never written as a name)
+    recipe = "Mix the flour with water and salt. Bake the dough in a hot oven for 20 minutes."
+    claim2 = "Bake the dough for 20 minutes."
+    assert verify([claim2], [recipe], judge=bound).verdicts[0].verdict == "yes"
+    assert "rules" not in bound.identity()
+
+
+def test_name_units_count_a_long_name_once_in_the_links() -> None:
+    chunk = (
+        "Maria Elena Castillo Ruiz wrote novels in Cusco. Diego Vera won praise for his "
+        "poems. The Gold Star Prize is given in Lima."
+    )
+    claim = "Maria Elena Castillo Ruiz won Gold Star Prize."
+    # counted word by word, the links inside the two names hide the two broken ones
+    # (subject binding, which would also catch this claim, is off here)
+    judge = OfflineJudge(subject_window=0)
+    assert verify([claim], [chunk], judge=judge).verdicts[0].verdict == "yes"
+    v = verify([claim], [chunk], judge=OfflineJudge(name_units=True, subject_window=0))
+    assert v.verdicts[0].verdict == "unsure"
+    assert "(0 of 2 links in one)" in v.verdicts[0].reason
