@@ -79,17 +79,17 @@ _LINK_MIN = 0.5
 _LONG_SENTENCES = 20
 _LONG_WORDING_MIN = 0.35
 
-_VERSION = "offline-v2"
+_VERSION = "offline-v3"
 #: The shipped setting of each switchable verdict rule (see ``OfflineJudge``).
 _DEFAULT_RULES: dict[str, bool | int] = {
     "negation_scope": True,
     "opposite_words": False,
     "japanese_characters": True,
     "local_evidence": True,
-    "date_order": False,
-    "grouped_subjects": False,
-    "choice": False,
-    "long_context_wording": False,
+    "date_order": True,
+    "grouped_subjects": True,
+    "choice": True,
+    "long_context_wording": True,
     "name_units": False,
     "subject_window": 1,
 }
@@ -343,16 +343,25 @@ class OfflineJudge:
         bigrams match less often than words under paraphrase).
     relevance_threshold : float, default 0.32
         Minimum relevance score for a chunk to be judged relevant (``judge_chunks``).
-    negation_scope, opposite_words, japanese_characters, local_evidence, long_context_wording : bool
-        Switches for five verdict rules, for ablation studies (see
+    negation_scope, opposite_words, japanese_characters, local_evidence : bool
+        Switches for four verdict rules, for ablation studies (see
         ``docs/offline_judge.md``): a negation conflict needs the negated word on the
         other side (read in prose only; default on); listed opposite words
         ("rose"/"fell") make a conflict (default off); a Japanese claim with two or more
         unseen kanji/katakana is not ``yes`` and CJK conflict matches are scaled by the
         CJK threshold (default on); English-like prose needs local evidence (default
-        on); in a chunk of 20 or more sentences the local wording check asks for 35% of
-        the claim's word pairs instead of 25% (default off). The defaults were chosen by the selection rule in the docs; a switch that
+        on). The defaults were chosen by the selection rules in the docs; a switch that
         differs from its default is recorded in :meth:`identity`.
+    long_context_wording : bool, default True
+        In a chunk of 20 or more sentences the local wording check asks for 35% of the
+        claim's word pairs instead of 25% (a long document offers many windows, so its
+        best one matches more wording by chance).
+    date_order, grouped_subjects, choice : bool, default True
+        Checks for claims that compare or group two names (English-like text; see
+        :mod:`ragnotebook.judges._compare`): "X was born first" against the years the
+        context gives for both (a wrong order is ``no``); "both A and B are P" where the
+        context says P of one of them only; and, for a question offering "A or B", a
+        claim about A whose words the context says of B (both ``unsure``).
     name_units : bool, default False
         In the local-evidence link count, a multi-word capitalised name is one unit
         (its own words always stand together and would inflate the count).
@@ -391,10 +400,10 @@ class OfflineJudge:
         opposite_words: bool = False,
         japanese_characters: bool = True,
         local_evidence: bool = True,
-        date_order: bool = False,
-        grouped_subjects: bool = False,
-        choice: bool = False,
-        long_context_wording: bool = False,
+        date_order: bool = True,
+        grouped_subjects: bool = True,
+        choice: bool = True,
+        long_context_wording: bool = True,
         name_units: bool = False,
         subject_window: int = 1,
     ) -> None:
@@ -416,7 +425,7 @@ class OfflineJudge:
 
     @property
     def judge_id(self) -> str:
-        """Stable identifier of this judge: ``"offline-v2"``."""
+        """Stable identifier of this judge: ``"offline-v3"``."""
         return _VERSION
 
     def identity(self) -> dict[str, Any]:
@@ -425,12 +434,12 @@ class OfflineJudge:
         Returns
         -------
         dict
-            ``{"judge": "offline-v2", ...thresholds}``.
+            ``{"judge": "offline-v3", ...thresholds}``.
 
         Examples
         --------
         >>> OfflineJudge().identity()["judge"]
-        'offline-v2'
+        'offline-v3'
         """
         out: dict[str, Any] = {
             "judge": _VERSION,

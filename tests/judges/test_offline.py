@@ -66,9 +66,9 @@ def extract(text: str) -> list[str]:
 
 def test_identity_and_id() -> None:
     judge = OfflineJudge()
-    assert judge.judge_id == "offline-v2"
+    assert judge.judge_id == "offline-v3"
     ident = judge.identity()
-    assert ident["judge"] == "offline-v2"
+    assert ident["judge"] == "offline-v3"
     assert ident["support_threshold"] == judge.support_threshold
     assert OfflineJudge(support_threshold=0.9).identity() != ident
 
@@ -491,7 +491,8 @@ def test_claim_whose_wording_is_nowhere_in_the_context_is_not_yes() -> None:
 
 # --------------------------------------------------------------------------- comparisons
 
-COMPARE = OfflineJudge(date_order=True, grouped_subjects=True, choice=True)
+COMPARE = OfflineJudge()  # the three comparison checks are on by default
+PLAIN = OfflineJudge(date_order=False, grouped_subjects=False, choice=False)
 PEOPLE = [
     "Ines Varga (born 4 May 1971) is a Hungarian film editor.",
     "Tomas Reld (born 2 June 1908 in Riga) was a Latvian stage director.",
@@ -520,13 +521,14 @@ def test_date_order_claim_with_the_wrong_order_is_no() -> None:
     assert verify(["Tomas Reld"], PEOPLE, WHO_FIRST, COMPARE).verdicts[0].verdict == "yes"
 
 
-def test_date_order_needs_both_years_and_is_off_by_default() -> None:
+def test_date_order_needs_both_years_and_can_be_switched_off() -> None:
     undated = [PEOPLE[0], "Tomas Reld was a Latvian stage director."]
     assert (
         verify(["Ines Varga was born first."], undated, WHO_FIRST, COMPARE).verdicts[0].verdict
         != "no"
     )
-    assert verify(["Ines Varga was born first."], PEOPLE, WHO_FIRST).verdicts[0].verdict != "no"
+    off = verify(["Ines Varga was born first."], PEOPLE, WHO_FIRST, PLAIN).verdicts[0]
+    assert off.verdict != "no"
 
 
 def test_grouped_subjects_must_each_carry_the_predicate() -> None:
@@ -542,9 +544,11 @@ def test_grouped_subjects_must_each_carry_the_predicate() -> None:
         "Lumen Harbor and Kestrel Vale play folk music.",
     ):
         assert verify([ok], ctx, judge=COMPARE).verdicts[0].verdict == "yes", ok
-    # default judge: the grouped claim passes on word overlap alone
+    # switched off: the grouped claim passes on word overlap alone
     assert (
-        verify(["Yes, both Lumen Harbor and Kestrel Vale are American folk bands."], ctx)
+        verify(
+            ["Yes, both Lumen Harbor and Kestrel Vale are American folk bands."], ctx, judge=PLAIN
+        )
         .verdicts[0]
         .verdict
         == "yes"
@@ -570,10 +574,11 @@ def test_choice_between_two_names_follows_the_context() -> None:
 
 
 def test_comparison_switches_enter_the_identity() -> None:
-    assert COMPARE.identity()["rules"] == {
-        "date_order": True,
-        "grouped_subjects": True,
-        "choice": True,
+    assert "rules" not in COMPARE.identity()
+    assert PLAIN.identity()["rules"] == {
+        "date_order": False,
+        "grouped_subjects": False,
+        "choice": False,
     }
 
 
@@ -601,9 +606,10 @@ def test_long_context_wording_asks_more_of_long_documents() -> None:
     claim = "The lighthouse keeper painted the tower red each spring."
     long_doc = " ".join([key, *filler])  # 20 sentences
     short_doc = " ".join([key, *filler[:5]])  # 6 sentences
-    strict = OfflineJudge(long_context_wording=True)
-    # 2 of the claim's 8 word pairs stand in one window: enough (25%) by default ...
-    assert verify([claim], [long_doc]).verdicts[0].verdict == "yes"
+    strict = OfflineJudge()  # on by default
+    lenient = OfflineJudge(long_context_wording=False)
+    # 2 of the claim's 8 word pairs stand in one window: enough (25%) with the switch off ...
+    assert verify([claim], [long_doc], judge=lenient).verdicts[0].verdict == "yes"
     # ... but a document of 20 or more sentences needs 35% with the switch on
     v = verify([claim], [long_doc], judge=strict).verdicts[0]
     assert v.verdict == "unsure"
@@ -612,8 +618,8 @@ def test_long_context_wording_asks_more_of_long_documents() -> None:
     )
     # a short document keeps the usual minimum
     assert verify([claim], [short_doc], judge=strict).verdicts[0].verdict == "yes"
-    assert strict.identity()["rules"] == {"long_context_wording": True}
-    assert "rules" not in OfflineJudge().identity()
+    assert lenient.identity()["rules"] == {"long_context_wording": False}
+    assert "rules" not in strict.identity()
 
 
 def test_subject_binding_needs_the_predicate_near_the_subject() -> None:
