@@ -90,6 +90,7 @@ _DEFAULT_RULES: dict[str, bool | int] = {
     "grouped_subjects": True,
     "choice": True,
     "long_context_wording": True,
+    "answer_part": True,
     "name_units": False,
     "subject_window": 1,
 }
@@ -356,6 +357,9 @@ class OfflineJudge:
         In a chunk of 20 or more sentences the local wording check asks for 35% of the
         claim's word pairs instead of 25% (a long document offers many windows, so its
         best one matches more wording by chance).
+    answer_part : bool, default True
+        A claim that restates the question (at least 3 of its content words, half of the
+        claim's) needs 80% of the words it adds, its answer, in the context.
     date_order, grouped_subjects, choice : bool, default True
         Checks for claims that compare or group two names (English-like text; see
         :mod:`ragnotebook.judges._compare`): "X was born first" against the years the
@@ -404,6 +408,7 @@ class OfflineJudge:
         grouped_subjects: bool = True,
         choice: bool = True,
         long_context_wording: bool = True,
+        answer_part: bool = True,
         name_units: bool = False,
         subject_window: int = 1,
     ) -> None:
@@ -419,6 +424,7 @@ class OfflineJudge:
             "grouped_subjects": bool(grouped_subjects),
             "choice": bool(choice),
             "long_context_wording": bool(long_context_wording),
+            "answer_part": bool(answer_part),
             "name_units": bool(name_units),
             "subject_window": int(subject_window),
         }
@@ -679,6 +685,9 @@ class OfflineJudge:
                 )
                 if not gap and not order and verdict == "yes" and self.rules["choice"]:
                     gap = choice_gap(claim, task.question, live)
+                restated = self.rules["answer_part"] and task.question
+                if not gap and not order and verdict == "yes" and restated:
+                    gap = _answer_part_gap(claim, task.question or "", docs, lang)
                 if order:
                     verdict, sup, reason = "no", [], f"{reason}; {order}"
                 elif gap:
@@ -941,6 +950,37 @@ def _opposite_conflict(
 
 
 _NO_CONTENT = "the claim has no content words"
+#: A claim that restates the question (at least this many of the question's content
+#: words, making up at least half of the claim's) ...
+_RESTATE_WORDS = 3
+_RESTATE_SHARE = 0.5
+#: ... must find at least this share of the words it adds (its answer) in the context.
+_ANSWER_MIN = 0.8
+
+
+def _answer_part_gap(claim: str, question: str, docs: Sequence[_Doc], lang: str) -> str:
+    """Why a claim that restates the question is not supported by its answer ("" if it is).
+
+    An answer written as a full sentence often repeats the question ("The railway runs
+    from A to B via a narrow gauge track."). The repeated words are always found,
+    because the context was retrieved for that question, so they say nothing about the
+    answer. When a claim shares at least ``_RESTATE_WORDS`` content words with the
+    question and they make up at least ``_RESTATE_SHARE`` of its content words, at least
+    ``_ANSWER_MIN`` of the other words (the answer it adds) must occur in the context.
+    """
+    c = content_tokens(claim, lang)
+    if not c:
+        return ""
+    q = set(content_tokens(question, lang))
+    shared = sum(t in q for t in c)
+    new = [t for t in dict.fromkeys(c) if t not in q]
+    if not new or shared < _RESTATE_WORDS or shared / len(c) < _RESTATE_SHARE:
+        return ""
+    seen = frozenset().union(*(d.tokens for d in docs))
+    share = sum(t in seen for t in new) / len(new)
+    if share >= _ANSWER_MIN:
+        return ""
+    return f"only {share:.0%} of what it adds to the question is in the context"
 
 
 def _verbatim(claim: str, chunks: Sequence[str]) -> list[int]:

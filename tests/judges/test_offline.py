@@ -663,3 +663,22 @@ def test_name_units_count_a_long_name_once_in_the_links() -> None:
     v = verify([claim], [chunk], judge=OfflineJudge(name_units=True, subject_window=0))
     assert v.verdicts[0].verdict == "unsure"
     assert "(0 of 2 links in one)" in v.verdicts[0].reason
+
+
+def test_claim_restating_the_question_is_judged_by_its_answer() -> None:
+    ctx = [
+        "The Harlow Line runs from Easton to Pell via the Corran tunnel. The Corran "
+        "tunnel was the first tunnel in the valley built with a standard gauge track."
+    ]
+    q = "The Harlow Line runs from Easton to Pell via a tunnel built with what kind of track?"
+    wrong = "The Harlow Line runs from Easton to Pell via a tunnel with a narrow gauge track."
+    v = verify([wrong], ctx, q).verdicts[0]
+    assert v.verdict == "unsure"
+    assert v.reason.endswith("only 50% of what it adds to the question is in the context")
+    right = "The Harlow Line runs from Easton to Pell via a tunnel with a standard gauge track."
+    assert verify([right], ctx, q).verdicts[0].verdict == "yes"
+    # without the question (or with the rule off) the restated words carry the claim
+    assert verify([wrong], ctx).verdicts[0].verdict == "yes"
+    off = OfflineJudge(answer_part=False)
+    assert verify([wrong], ctx, q, off).verdicts[0].verdict == "yes"
+    assert off.identity()["rules"] == {"answer_part": False}
