@@ -88,7 +88,7 @@ _DEFAULT_RULES: dict[str, bool | int] = {
     "local_evidence": True,
     "date_order": True,
     "grouped_subjects": True,
-    "choice": True,
+    "choice": False,
     "long_context_wording": True,
     "answer_part": True,
     "name_units": False,
@@ -360,12 +360,14 @@ class OfflineJudge:
     answer_part : bool, default True
         A claim that restates the question (at least 3 of its content words, half of the
         claim's) needs 80% of the words it adds, its answer, in the context.
-    date_order, grouped_subjects, choice : bool, default True
+    date_order, grouped_subjects, choice : bool, default True, True, False
         Checks for claims that compare or group two names (English-like text; see
         :mod:`ragnotebook.judges._compare`): "X was born first" against the years the
         context gives for both (a wrong order is ``no``); "both A and B are P" where the
         context says P of one of them only; and, for a question offering "A or B", a
-        claim about A whose words the context says of B (both ``unsure``).
+        claim about A whose words the context says of B (both ``unsure``). ``choice`` is
+        off by default: with subject binding and ``answer_part`` on it changed no verdict
+        on the benchmark's tune half.
     name_units : bool, default False
         In the local-evidence link count, a multi-word capitalised name is one unit
         (its own words always stand together and would inflate the count).
@@ -406,7 +408,7 @@ class OfflineJudge:
         local_evidence: bool = True,
         date_order: bool = True,
         grouped_subjects: bool = True,
-        choice: bool = True,
+        choice: bool = False,
         long_context_wording: bool = True,
         answer_part: bool = True,
         name_units: bool = False,

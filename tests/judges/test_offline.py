@@ -491,8 +491,8 @@ def test_claim_whose_wording_is_nowhere_in_the_context_is_not_yes() -> None:
 
 # --------------------------------------------------------------------------- comparisons
 
-COMPARE = OfflineJudge()  # the three comparison checks are on by default
-PLAIN = OfflineJudge(date_order=False, grouped_subjects=False, choice=False)
+COMPARE = OfflineJudge(choice=True)  # date order and grouped subjects are on by default
+PLAIN = OfflineJudge(date_order=False, grouped_subjects=False)
 PEOPLE = [
     "Ines Varga (born 4 May 1971) is a Hungarian film editor.",
     "Tomas Reld (born 2 June 1908 in Riga) was a Latvian stage director.",
@@ -574,12 +574,8 @@ def test_choice_between_two_names_follows_the_context() -> None:
 
 
 def test_comparison_switches_enter_the_identity() -> None:
-    assert "rules" not in COMPARE.identity()
-    assert PLAIN.identity()["rules"] == {
-        "date_order": False,
-        "grouped_subjects": False,
-        "choice": False,
-    }
+    assert COMPARE.identity()["rules"] == {"choice": True}
+    assert PLAIN.identity()["rules"] == {"date_order": False, "grouped_subjects": False}
 
 
 def test_hyphenated_names_are_checked_part_by_part() -> None:
