@@ -17,7 +17,13 @@ It answers every task kind with rarity-weighted word overlap:
 * **local evidence** (English-like prose): a claim read from one place repeats some
   of its wording (consecutive word pairs, function words included) in one sentence and
   the next, and its consecutive content words mostly stand in one sentence; a claim
-  assembled from words scattered over the context is ``unsure``;
+  assembled from words scattered over the context is ``unsure`` (long documents need
+  more of the wording); what a claim says about its leading name must stand near that
+  name (subject binding);
+* **the question**: a claim that restates the question is judged by the words it adds;
+* **comparisons** (``_compare``): "X was born first" is checked against the years the
+  context gives for both names (``no`` when the order is wrong), and "both A and B are P"
+  against what the context says of each;
 * **conflicts**: a number of the claim missing from a chunk that talks about the
   same thing with other numbers, or a negation whose polarity differs from a sentence
   that matches the rest of the claim (and, in prose, negates a word the claim says),
