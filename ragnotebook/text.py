@@ -585,6 +585,17 @@ _CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
 
 
 @lru_cache(maxsize=65536)
+def _fold_latin(word: str) -> str:
+    """Latin letters without their accents ("único" -> "unico", "café" -> "cafe"), so
+    that a word matches whether or not a text writes its diacritics; other scripts are
+    left as they are."""
+    folded = "".join(
+        c for c in unicodedata.normalize("NFKD", word) if not unicodedata.combining(c)
+    )
+    return folded if folded.isascii() else word
+
+
+@lru_cache(maxsize=65536)
 def _tokens_cached(text: str, lang: str) -> tuple[str, ...]:
     out: list[str] = []
     if "{" in text or "_" in text:
@@ -610,6 +621,8 @@ def _tokens_cached(text: str, lang: str) -> tuple[str, ...]:
                 out.append(stem(rest))
             continue
         low = tok.lower().replace("’", "'")
+        if not low.isascii():
+            low = _fold_latin(low)
         if low.endswith("'s") and len(low) > 3:
             low = low[:-2]  # possessive: "Romo's" is about "Romo"
         if low in STOPWORDS or (len(low) == 1 and low != "i"):

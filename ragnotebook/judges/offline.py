@@ -589,7 +589,11 @@ class OfflineJudge:
         personal = sorted((toks & _PERSONAL) - frozenset().union(*(d.tokens for d in docs)))
         missing = sorted(cdoc.numbers - frozenset().union(*(docs[i].numbers for i in supporting)))
         seen = frozenset().union(*(d.tokens for d in docs))
-        unseen = [word for word, tok in cdoc.names if tok not in seen and tok not in cdoc.numbers]
+        unseen = [
+            word
+            for word, tok in cdoc.names
+            if tok not in seen and tok not in cdoc.numbers and not _short_form(tok, seen)
+        ]
         threshold = self.cjk_support_threshold if is_cjk(lang) else self.support_threshold
         rules = self.rules
         ja_chars = rules["japanese_characters"]
@@ -958,6 +962,14 @@ def _opposite_conflict(
 
 
 _NO_CONTENT = "the claim has no content words"
+
+
+def _short_form(token: str, seen: frozenset[str]) -> bool:
+    """Whether a name token is the start of a longer context word ("Pam" for "Pamela",
+    "Chris" for "Christopher"): a short form of a name the context gives in full."""
+    return len(token) >= 3 and any(
+        len(s) > len(token) and s.startswith(token) and s.isalpha() for s in seen
+    )
 #: A claim that restates the question (at least this many of the question's content
 #: words, making up at least half of the claim's) ...
 _RESTATE_WORDS = 3

@@ -678,3 +678,25 @@ def test_claim_restating_the_question_is_judged_by_its_answer() -> None:
     off = OfflineJudge(answer_part=False)
     assert verify([wrong], ctx, q, off).verdicts[0].verdict == "yes"
     assert off.identity()["rules"] == {"answer_part": False}
+
+
+def test_short_form_of_a_name_counts_as_seen() -> None:
+    ctx = ["Pamela Reyes (born 1962) is an American television writer."]
+    v = verify(["The writer Pam Reyes is an American television writer."], ctx).verdicts[0]
+    assert v.verdict == "yes"
+    # another name, or a start shorter than three letters, is still unseen
+    v = verify(["The writer Tom Reyes is an American television writer."], ctx).verdicts[0]
+    assert (v.verdict, "name Tom not found" in v.reason) == ("unsure", True)
+    v = verify(["The writer Pa Reyes is an American television writer."], ctx).verdicts[0]
+    assert (v.verdict, "name Pa not found" in v.reason) == ("unsure", True)
+
+
+def test_latin_accents_are_folded_but_other_scripts_kept() -> None:
+    assert content_tokens("the Estadio Único café") == content_tokens("the Estadio Unico cafe")
+    assert content_tokens("한국어 문장") == content_tokens("한국어 문장")
+    assert content_tokens("Пётр") != content_tokens("Петр")  # Cyrillic is left alone
+    v = verify(
+        ["The final was played at the Estadio Unico."],
+        ["The final was played at the Estadio Único."],
+    )
+    assert v.verdicts[0].verdict == "yes"
