@@ -589,9 +589,7 @@ def _fold_latin(word: str) -> str:
     """Latin letters without their accents ("único" -> "unico", "café" -> "cafe"), so
     that a word matches whether or not a text writes its diacritics; other scripts are
     left as they are."""
-    folded = "".join(
-        c for c in unicodedata.normalize("NFKD", word) if not unicodedata.combining(c)
-    )
+    folded = "".join(c for c in unicodedata.normalize("NFKD", word) if not unicodedata.combining(c))
     return folded if folded.isascii() else word
 
 

@@ -409,3 +409,93 @@ def grouped_subject_gap(claim: str, chunks: Sequence[str]) -> str | None:
             words = _surface(pred, moved)
             return f"the context says {words} of {other} but not of {name}"
     return None
+
+
+_SAME_TIME = re.compile(r"\bsame\s+(?:year|decade)\b", re.IGNORECASE)
+_AUX = re.compile(r"^(?:are|were|is|was|do|does|did|have|has|had)\s+", re.IGNORECASE)
+_YES = frozenset({"yes", "yeah", "yep", "correct", "true"})
+_NO = frozenset({"no", "nope", "false", "incorrect"})
+
+
+def bare_answer_check(answer: str, question: str, chunks: Sequence[str]) -> tuple[str, str] | None:
+    """Verdict and reason for a bare "Yes."/"No." to a question that compares two names.
+
+    Two question forms are read (English-like text):
+
+    * "Were A and B released in the same year?": the years the context gives for A and B
+      (as in :func:`date_order_conflict`) are equal or not;
+    * "Are A and B both American?": the predicate is said of both names or, as in
+      :func:`grouped_subject_gap`, of one only ("Are both A and B American?" is not
+      read: a capitalised predicate cannot be told from the end of B's name).
+
+    The answer's polarity is then compared with what the context says: ``"yes"`` when
+    they agree, ``"no"`` when they do not. Other questions, or a context that gives no
+    answer either way, return ``None`` (the caller checks the question's words instead).
+
+    Parameters
+    ----------
+    answer : str
+        The bare answer ("Yes.", "no").
+    question : str
+        The question it answers.
+    chunks : sequence of str
+        The retrieved chunks.
+
+    Returns
+    -------
+    tuple of (str, str) or None
+        ``(verdict, reason)``, or ``None`` when the check does not apply.
+
+    Examples
+    --------
+    >>> ctx = ["Up is a 2009 film by Pixar.", "The Watercolor is a 2009 Turkish film."]
+    >>> bare_answer_check("Yes.", "Were Up and The Watercolor released in the same year?", ctx)
+    ('yes', 'the context dates Up and Watercolor both to 2009')
+    >>> bare_answer_check("No", "Were Up and The Watercolor released in the same year?", ctx)[0]
+    'no'
+    """
+    word = normalize(answer).strip(" .!,").lower()
+    if word not in _YES and word not in _NO:
+        return None
+    says_yes = word in _YES
+    q = normalize(question).strip().rstrip("?？ ").strip()
+    body = _AUX.sub("", q)
+    if _SAME_TIME.search(q):
+        parsed = _grouped(body)
+        if parsed is None:
+            return None
+        a, b, _ = parsed
+        verb_match = _VERB.search(q)
+        verb = verb_match.group(1).lower() if verb_match else None
+        ya, yb = _year_of(a, chunks, verb), _year_of(b, chunks, verb)
+        if ya is None or yb is None:
+            return None
+        same = ya == yb
+        why = (
+            f"the context dates {a} and {b} both to {ya}"
+            if same
+            else f"the context dates {a} to {ya} and {b} to {yb}"
+        )
+        return ("yes" if same == says_yes else "no"), why
+    # "A and B both P" only: in "both A and B P" a capitalised predicate ("American
+    # rock bands") cannot be told from the end of B's name
+    parsed = _grouped(body) if re.search(r"[a-z]\s+both\s+[^\W\d_]", body) else None
+    if parsed is None or body.lower().startswith("both "):
+        return None
+    a, b, pred = parsed
+    if not re.search(rf"{re.escape(b)}\s+both\s", body):
+        return None  # "A and B bomb both ...": B's name does not end where "both" starts
+    need = list(dict.fromkeys(content_tokens(pred, "en")))
+    found = _surroundings((a, b), chunks)
+    if not need or len(need) > _PRED_MAX or found is None:
+        return None
+    _, near = found
+    for name, other in ((a, b), (b, a)):
+        moved = [w for w in need if w not in near[name] and w in near[other]]
+        if moved:
+            why = f"the context says {_surface(pred, moved)} of {other} but not of {name}"
+            return ("no" if says_yes else "yes"), why
+    if all(w in near[a] and w in near[b] for w in need):
+        why = f"the context says {_surface(pred, need)} of both {a} and {b}"
+        return ("yes" if says_yes else "no"), why
+    return None

@@ -45,6 +45,7 @@ from itertools import pairwise
 from typing import Any
 
 from ragnotebook.judges._compare import (
+    bare_answer_check,
     choice_gap,
     date_order_conflict,
     grouped_subject_gap,
@@ -97,6 +98,7 @@ _DEFAULT_RULES: dict[str, bool | int] = {
     "choice": False,
     "long_context_wording": True,
     "answer_part": True,
+    "bare_answers": True,
     "name_units": False,
     "subject_window": 1,
 }
@@ -366,6 +368,10 @@ class OfflineJudge:
     answer_part : bool, default True
         A claim that restates the question (at least 3 of its content words, half of the
         claim's) needs 80% of the words it adds, its answer, in the context.
+    bare_answers : bool, default True
+        A bare "Yes."/"No." to "Were A and B released in the same year?" or "Are A and B
+        both P?" is read with its polarity: the years, or what the context says of each
+        name, decide ``yes`` or ``no`` (other questions: the question's words are checked).
     date_order, grouped_subjects, choice : bool, default True, True, False
         Checks for claims that compare or group two names (English-like text; see
         :mod:`ragnotebook.judges._compare`): "X was born first" against the years the
@@ -417,6 +423,7 @@ class OfflineJudge:
         choice: bool = False,
         long_context_wording: bool = True,
         answer_part: bool = True,
+        bare_answers: bool = True,
         name_units: bool = False,
         subject_window: int = 1,
     ) -> None:
@@ -433,6 +440,7 @@ class OfflineJudge:
             "choice": bool(choice),
             "long_context_wording": bool(long_context_wording),
             "answer_part": bool(answer_part),
+            "bare_answers": bool(bare_answers),
             "name_units": bool(name_units),
             "subject_window": int(subject_window),
         }
@@ -677,6 +685,14 @@ class OfflineJudge:
                 claim = task.question.rstrip(" ?？")
             _, verdict, sup, reason = self._assess(claim, docs, weights, lang, idx, local=not bare)
             sup = [idx[i] for i in sup]
+            if bare and task.question and not is_cjk(lang) and self.rules["bare_answers"]:
+                live = [c for c in task.chunks if c and c.strip()]
+                polar = bare_answer_check(it.text, task.question, live)
+                if polar:
+                    verdict, why = polar
+                    sup = [i for i, c in enumerate(task.chunks) if c and c.strip()]
+                    sup = sup if verdict == "yes" else []
+                    reason = f"{reason}; {why}"
             if reason == _NO_CONTENT:
                 # symbols and one-letter words only ("R&B", "C++"): look for them verbatim
                 sup = _verbatim(claim, task.chunks)
@@ -970,6 +986,8 @@ def _short_form(token: str, seen: frozenset[str]) -> bool:
     return len(token) >= 3 and any(
         len(s) > len(token) and s.startswith(token) and s.isalpha() for s in seen
     )
+
+
 #: A claim that restates the question (at least this many of the question's content
 #: words, making up at least half of the claim's) ...
 _RESTATE_WORDS = 3

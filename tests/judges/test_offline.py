@@ -700,3 +700,28 @@ def test_latin_accents_are_folded_but_other_scripts_kept() -> None:
         ["The final was played at the Estadio Único."],
     )
     assert v.verdicts[0].verdict == "yes"
+
+
+def test_bare_yes_no_to_a_comparison_question_is_read_with_its_polarity() -> None:
+    films = ["Lumo is a 2009 animated film. Dawn Tide is a 2009 Turkish film. Kora is a 2011 film."]
+    same = "Were Lumo and Dawn Tide released in the same year?"
+    yes = verify(["Yes."], films, same).verdicts[0]
+    assert (yes.verdict, yes.supporting_chunks) == ("yes", [0])
+    assert yes.reason.endswith("the context dates Lumo and Dawn Tide both to 2009")
+    assert verify(["No."], films, same).verdicts[0].verdict == "no"
+    differ = "Were Lumo and Kora released in the same year?"
+    assert verify(["yes"], films, differ).verdicts[0].verdict == "no"
+    assert verify(["no"], films, differ).verdicts[0].verdict == "yes"
+    bands = ["Lumen Harbor is a Canadian folk band. Kestrel Vale is an American folk band."]
+    both = "Are Lumen Harbor and Kestrel Vale both American folk bands?"
+    v = verify(["Yes"], bands, both).verdicts[0]
+    assert v.verdict == "no"
+    assert v.reason.endswith("the context says 'American' of Kestrel Vale but not of Lumen Harbor")
+    assert verify(["No"], bands, both).verdicts[0].verdict == "yes"
+    folk = "Are Lumen Harbor and Kestrel Vale both folk bands?"
+    assert verify(["Yes"], bands, folk).verdicts[0].verdict == "yes"
+    assert verify(["No"], bands, folk).verdicts[0].verdict == "no"
+    # switched off, a bare answer is checked by the question's words only
+    off = OfflineJudge(bare_answers=False)
+    assert verify(["Yes"], bands, both, off).verdicts[0].verdict == "yes"
+    assert off.identity()["rules"] == {"bare_answers": False}
