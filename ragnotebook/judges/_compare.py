@@ -429,8 +429,11 @@ def bare_answer_check(answer: str, question: str, chunks: Sequence[str]) -> tupl
       read: a capitalised predicate cannot be told from the end of B's name).
 
     The answer's polarity is then compared with what the context says: ``"yes"`` when
-    they agree, ``"no"`` when they do not. Other questions, or a context that gives no
-    answer either way, return ``None`` (the caller checks the question's words instead).
+    they agree, ``"no"`` when the context says the opposite (different years, or the
+    predicate said of both for a "No."), and ``"unsure"`` for a "Yes." when the predicate
+    is said of one name only (the context does not say it of the other, which is not
+    proof that it is false). Other questions, or a context that gives no answer either
+    way, return ``None`` (the caller checks the question's words instead).
 
     Parameters
     ----------
@@ -494,7 +497,8 @@ def bare_answer_check(answer: str, question: str, chunks: Sequence[str]) -> tupl
         moved = [w for w in need if w not in near[name] and w in near[other]]
         if moved:
             why = f"the context says {_surface(pred, moved)} of {other} but not of {name}"
-            return ("no" if says_yes else "yes"), why
+            # not said of one name is no proof that it is false of it: "unsure" for "yes"
+            return ("unsure" if says_yes else "yes"), why
     if all(w in near[a] and w in near[b] for w in need):
         why = f"the context says {_surface(pred, need)} of both {a} and {b}"
         return ("yes" if says_yes else "no"), why

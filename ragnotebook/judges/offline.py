@@ -371,7 +371,8 @@ class OfflineJudge:
     bare_answers : bool, default True
         A bare "Yes."/"No." to "Were A and B released in the same year?" or "Are A and B
         both P?" is read with its polarity: the years, or what the context says of each
-        name, decide ``yes`` or ``no`` (other questions: the question's words are checked).
+        name, decide ``yes``, ``no`` or ``unsure`` (other questions: the question's words
+        are checked).
     date_order, grouped_subjects, choice : bool, default True, True, False
         Checks for claims that compare or group two names (English-like text; see
         :mod:`ragnotebook.judges._compare`): "X was born first" against the years the

@@ -715,7 +715,7 @@ def test_bare_yes_no_to_a_comparison_question_is_read_with_its_polarity() -> Non
     bands = ["Lumen Harbor is a Canadian folk band. Kestrel Vale is an American folk band."]
     both = "Are Lumen Harbor and Kestrel Vale both American folk bands?"
     v = verify(["Yes"], bands, both).verdicts[0]
-    assert v.verdict == "no"
+    assert v.verdict == "unsure"
     assert v.reason.endswith("the context says 'American' of Kestrel Vale but not of Lumen Harbor")
     assert verify(["No"], bands, both).verdicts[0].verdict == "yes"
     folk = "Are Lumen Harbor and Kestrel Vale both folk bands?"
