@@ -204,9 +204,15 @@ def _name_tokens(text: str, lang: str) -> frozenset[str]:
     return frozenset(tok for sent in split_sentences(text, lang) for _, tok in _names(sent, lang))
 
 
+#: An answer word opening a claim ("No, it is closed in winter."): it answers the
+#: question and is not part of the fact the claim states.
+_ANSWER_WORD = re.compile(r"^\s*(?:yes|no|yeah|nope)\s*[,.;:!]\s+(?=\S)", re.IGNORECASE)
+
+
 @lru_cache(maxsize=4096)
 def _claim_doc(text: str, lang: str) -> _Doc:
     text = normalize(text)
+    text = _ANSWER_WORD.sub("", text)
     sent = _sent(text, lang)
     seq = tuple(content_tokens(text, lang))
     names = _names(text, lang)
@@ -559,11 +565,12 @@ class OfflineJudge:
     ) -> tuple[float, str, list[int], str]:
         """Return (support, verdict, supporting chunk indices, reason).
 
-        ``local=False`` skips the local-evidence check (a question checked in place of a
-        bare "Yes." spans several facts by nature).
+        ``local=False`` is for a question checked in place of a bare "Yes.": it skips the
+        local-evidence check (a question spans several facts by nature) and the
+        first-person rule (the question is the user's wording: "Do I need chains?").
         """
         cdoc = _claim_doc(claim, lang)
-        toks = cdoc.tokens
+        toks = cdoc.tokens if local else cdoc.tokens - _PERSONAL
         if not toks or not docs:
             why = _NO_CONTENT if not toks else "no context"
             return 0.0, "unsure", [], why
@@ -595,7 +602,12 @@ class OfflineJudge:
         )
         supporting.sort()
 
-        personal = sorted((toks & _PERSONAL) - frozenset().union(*(d.tokens for d in docs)))
+        # the question checked for a bare "Yes." is the user's wording ("Do I need ...?")
+        personal = (
+            sorted((toks & _PERSONAL) - frozenset().union(*(d.tokens for d in docs)))
+            if local
+            else []
+        )
         missing = sorted(cdoc.numbers - frozenset().union(*(docs[i].numbers for i in supporting)))
         seen = frozenset().union(*(d.tokens for d in docs))
         unseen = [
@@ -686,6 +698,8 @@ class OfflineJudge:
                 claim = task.question.rstrip(" ?？")
             _, verdict, sup, reason = self._assess(claim, docs, weights, lang, idx, local=not bare)
             sup = [idx[i] for i in sup]
+            if bare:
+                reason = f"a bare answer, checked through its question: {reason}"
             if bare and task.question and not is_cjk(lang) and self.rules["bare_answers"]:
                 live = [c for c in task.chunks if c and c.strip()]
                 polar = bare_answer_check(it.text, task.question, live)

@@ -725,3 +725,21 @@ def test_bare_yes_no_to_a_comparison_question_is_read_with_its_polarity() -> Non
     off = OfflineJudge(bare_answers=False)
     assert verify(["Yes"], bands, both, off).verdicts[0].verdict == "yes"
     assert off.identity()["rules"] == {"bare_answers": False}
+
+
+def test_answer_word_opening_a_claim_is_not_part_of_the_fact() -> None:
+    ctx = ["The mountain pass is closed in winter."]
+    for claim in ("No, it is closed in winter.", "Yes, it is closed in winter."):
+        assert verify([claim], ctx).verdicts[0].verdict == "yes", claim
+        assert attribute([claim], ctx).verdicts[0].verdict == "yes", claim
+    # a negation inside the fact still counts
+    v = verify(["No, the mountain pass is not closed in winter."], ctx).verdicts[0]
+    assert (v.verdict, v.reason.endswith("negation in the claim only")) == ("no", True)
+
+
+def test_bare_answer_reason_says_the_question_was_checked() -> None:
+    ctx = ["You need snow chains on the pass in winter."]
+    v = verify(["Yes."], ctx, "Do I need snow chains on the pass in winter?").verdicts[0]
+    assert v.verdict == "yes"
+    assert v.reason.startswith("a bare answer, checked through its question: ")
+    assert "first-person" not in v.reason
