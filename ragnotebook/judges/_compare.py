@@ -78,7 +78,7 @@ def _strip_article(name: str) -> str:
     words = name.split()
     while words and words[0].lower() in _NOT_NAMES:
         words = words[1:]
-    return " ".join(words)
+    return " ".join(words).rstrip(".")
 
 
 _CHOOSE = re.compile(r"\b(?:which|who|whose|what)\b", re.IGNORECASE)
@@ -157,6 +157,22 @@ def _year_of(name: str, chunks: Sequence[str], verb: str | None) -> int | None:
 
 
 def date_order_conflict(claim: str, question: str | None, chunks: Sequence[str]) -> str | None:
+    """Reason why a claim about which of two things came first contradicts the context
+    (``None`` when it does not, or cannot be read); see :func:`date_order`.
+
+    Examples
+    --------
+    >>> ctx = ["Ann Lee (born 4 May 1971) is a painter.", "Bo Park (born 1908) was a poet."]
+    >>> date_order_conflict("Ann Lee was born first.", "Who was born first, Ann Lee or Bo Park?", ctx)
+    'the context dates Ann Lee to 1971 and Bo Park to 1908'
+    """
+    found = date_order(claim, question, chunks)
+    return found[1] if found and not found[0] else None
+
+
+def date_order(
+    claim: str, question: str | None, chunks: Sequence[str]
+) -> tuple[bool, str, frozenset[str]] | None:
     """Reason why a claim about which of two things came first contradicts the context.
 
     The claim must say that one thing came first or later ("X was born first", "X is
@@ -178,17 +194,21 @@ def date_order_conflict(claim: str, question: str | None, chunks: Sequence[str])
 
     Returns
     -------
-    str or None
-        A reason such as ``"the context dates Ann Lee to 1971 and Bo Park to 1908"``
-        when the claim has the order wrong, else ``None`` (no comparison read, a year
-        missing, or the order agrees).
+    tuple of (bool, str, frozenset of str) or None
+        ``(agrees, reason, read)``: whether the order the claim states agrees with the
+        years, a reason such as ``"the context dates Ann Lee to 1971 and Bo Park to
+        1908"``, and the claim's content tokens the comparison accounts for (both names,
+        the dated verb and the cue words). ``None`` when no comparison is read or a year
+        is missing.
 
     Examples
     --------
     >>> ctx = ["Ann Lee (born 4 May 1971) is a painter.", "Bo Park (born 1908) was a poet."]
-    >>> date_order_conflict("Ann Lee was born first.", "Who was born first, Ann Lee or Bo Park?", ctx)
-    'the context dates Ann Lee to 1971 and Bo Park to 1908'
-    >>> date_order_conflict("Bo Park was born first.", "Who was born first, Ann Lee or Bo Park?", ctx)
+    >>> q = "Who was born first, Ann Lee or Bo Park?"
+    >>> date_order("Ann Lee was born first.", q, ctx)[:2]
+    (False, 'the context dates Ann Lee to 1971 and Bo Park to 1908')
+    >>> date_order("Bo Park was born first.", q, ctx)[:2]
+    (True, 'the context dates Bo Park to 1908 and Ann Lee to 1971')
     """
     text = normalize(claim)
     q = normalize(question or "")
@@ -230,9 +250,11 @@ def date_order_conflict(claim: str, question: str | None, chunks: Sequence[str])
     if ys is None or yo is None or ys == yo:
         return None
     says_early = early is not None and (late is None or early.start() < late.start())
-    if says_early == (ys < yo):
-        return None
-    return f"the context dates {subject} to {ys} and {other} to {yo}"
+    cue = (early or late).group() if (early or late) else ""
+    read = _key(subject) | _key(other) | _key(cue) | (_key(verb) if verb else frozenset())
+    read |= _key("than before after first earlier later")
+    why = f"the context dates {subject} to {ys} and {other} to {yo}"
+    return says_early == (ys < yo), why, read
 
 
 def _grouped(text: str) -> tuple[str, str, str] | None:

@@ -403,10 +403,14 @@ def test_negation_targets() -> None:
 
 
 def test_opposite_words_are_a_conflict() -> None:
-    # the opposite-word rule is off by default since the ablation (docs/offline_judge.md)
+    # on by default since offline-v3 (docs/offline_judge.md); it can be switched off
     claim, chunk = "公園で男性がベンチに座っています。", "公園で男性がベンチの前に立っています。"
-    assert verify([claim], [chunk]).verdicts[0].verdict != "no"
-    opp = OfflineJudge(opposite_words=True)
+    off = OfflineJudge(opposite_words=False)
+    assert verify([claim], [chunk], judge=off).verdicts[0].verdict != "no"
+    assert off.identity()["rules"] == {"opposite_words": False}
+    opp = OfflineJudge()
+    v = verify(["The mountain pass is open in winter."], ["The mountain pass is closed in winter."])
+    assert v.verdicts[0].verdict == "no"
     v = verify([claim], [chunk], judge=opp)
     assert v.verdicts[0].verdict == "no"
     assert "'座っ' where the chunk says '立っ'" in v.verdicts[0].reason
@@ -743,3 +747,21 @@ def test_bare_answer_reason_says_the_question_was_checked() -> None:
     assert v.verdict == "yes"
     assert v.reason.startswith("a bare answer, checked through its question: ")
     assert "first-person" not in v.reason
+
+
+def test_a_comparison_the_dates_agree_with_is_supported() -> None:
+    # "older" is in no chunk, but the years say it: yes for faithfulness and recall
+    v = verify(["Tomas Reld is older than Ines Varga."], PEOPLE).verdicts[0]
+    assert (v.verdict, v.supporting_chunks) == ("yes", [0, 1])
+    assert v.reason.endswith(
+        "; the context dates Tomas Reld to 1908 and Ines Varga to 1971, as the claim says"
+    )
+    assert v.reason.count(";") == 1
+    assert attribute(["Tomas Reld is older than Ines Varga."], PEOPLE).verdicts[0].verdict == "yes"
+    # other words of the claim must still be in the context
+    extra = verify(["Tomas Reld, a Swedish painter, is older than Ines Varga."], PEOPLE)
+    assert extra.verdicts[0].verdict == "unsure"
+    assert (
+        verify(["Tomas Reld is older than Ines Varga."], PEOPLE, judge=PLAIN).verdicts[0].verdict
+        == "unsure"
+    )
