@@ -63,6 +63,44 @@ class RagAccessor:
         """Per-metric mean, coverage and status counts; see :func:`ragnotebook.summary`."""
         return frame.summary(self._df)
 
+    def scored_rows(self, metric: str) -> pd.Series:
+        """Which rows count in ``summary()``'s mean for ``metric``.
+
+        A row counts when its status is ``ok``, ``no_context`` or ``no_claims`` (its 0 is
+        a measurement, per the reference) and its score is present; rows with status
+        ``no_ground_truth``, ``no_reference`` or ``error``, and faithfulness rows with no
+        answer at all, do not. ``scored[scored.rag.scored_rows(m)][m].mean()`` equals the
+        mean that :meth:`summary` shows.
+
+        Parameters
+        ----------
+        metric : str
+            ``"context_recall"``, ``"context_precision"`` or ``"faithfulness"``.
+
+        Returns
+        -------
+        pandas.Series of bool
+            Aligned with the frame's index (duplicate labels kept in order).
+
+        Raises
+        ------
+        ValueError
+            If the frame was not scored with ``metric``.
+
+        Examples
+        --------
+        >>> import pandas as pd, ragnotebook
+        >>> df = pd.DataFrame({"question": ["Fee?", "Fee?"], "answer": ["It is 120 euros.", " "],
+        ...                    "contexts": [["The fee is 120 euros."], ["The fee is 120 euros."]]})
+        >>> scored = df.rag.faithfulness(model="offline")
+        >>> scored.rag.scored_rows("faithfulness").tolist()
+        [True, False]
+        """
+        if metric not in frame.require_scored(self._df, [metric]):
+            raise ValueError(f"this frame was not scored with {metric!r}")
+        mask = frame.scored_mask(self._df, metric)
+        return pd.Series(mask, index=self._df.index, name=f"{metric}_scored", dtype=bool)
+
     # views (plotly / ipywidgets are imported only when these are used) -----
     @property
     def plot(self) -> Any:

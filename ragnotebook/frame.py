@@ -164,8 +164,10 @@ def claims(df: pd.DataFrame) -> pd.DataFrame:
         Columns: ``row`` (the source row's index label), ``metric`` (str),
         ``claim_index`` (int64, 0-based), ``claim`` (str), ``verdict`` (str: yes/no
         for recall, yes/no/unsure for faithfulness), ``reason`` (str),
-        ``supporting_chunks`` (list of 0-based chunk indices). Rows in frame order,
-        recall claims before faithfulness claims for each row.
+        ``supporting_chunks`` (list of 0-based chunk indices), ``row_number`` (int64,
+        the source row's 0-based position in the frame: it tells rows with the same
+        index label apart). Rows in frame order, recall claims before faithfulness
+        claims for each row.
 
     Raises
     ------
@@ -199,13 +201,23 @@ def claims(df: pd.DataFrame) -> pd.DataFrame:
                         "verdict": v.get("verdict"),
                         "reason": v.get("reason", ""),
                         "supporting_chunks": list(v.get("supporting_chunks", [])),
+                        "row_number": pos,
                     }
                 )
     out = pd.DataFrame.from_records(
         records,
-        columns=["row", "metric", "claim_index", "claim", "verdict", "reason", "supporting_chunks"],
+        columns=[
+            "row",
+            "metric",
+            "claim_index",
+            "claim",
+            "verdict",
+            "reason",
+            "supporting_chunks",
+            "row_number",
+        ],
     )
-    return out.astype({"claim_index": "int64"})
+    return out.astype({"claim_index": "int64", "row_number": "int64"})
 
 
 def chunks(df: pd.DataFrame) -> pd.DataFrame:
@@ -223,7 +235,8 @@ def chunks(df: pd.DataFrame) -> pd.DataFrame:
         1-based rank; the verdict dicts carry the 0-based ``index`` as the
         reference does), ``chunk`` (str), ``verdict`` (str yes/no), ``reason``
         (str), ``precision_at_k`` (float64: relevant chunks in positions 1..k
-        divided by k).
+        divided by k), ``row_number`` (int64, the source row's 0-based position in the
+        frame, for frames whose index labels repeat).
 
     Raises
     ------
@@ -242,7 +255,8 @@ def chunks(df: pd.DataFrame) -> pd.DataFrame:
     if "context_precision" not in require_scored(df, ["context_precision"]):
         raise ValueError("this frame was not scored with context_precision")
     records: list[dict[str, Any]] = []
-    for label, verdicts in zip(df.index, df["context_precision_verdicts"].tolist(), strict=True):
+    cells = df["context_precision_verdicts"].tolist()
+    for pos, (label, verdicts) in enumerate(zip(df.index, cells, strict=True)):
         if not isinstance(verdicts, list):
             continue
         for v in verdicts:
@@ -254,12 +268,12 @@ def chunks(df: pd.DataFrame) -> pd.DataFrame:
                     "verdict": v.get("verdict"),
                     "reason": v.get("reason", ""),
                     "precision_at_k": float(v.get("precision_at_k", float("nan"))),
+                    "row_number": pos,
                 }
             )
-    out = pd.DataFrame.from_records(
-        records, columns=["row", "position", "chunk", "verdict", "reason", "precision_at_k"]
-    )
-    return out.astype({"position": "int64", "precision_at_k": "float64"})
+    cols = ["row", "position", "chunk", "verdict", "reason", "precision_at_k", "row_number"]
+    out = pd.DataFrame.from_records(records, columns=cols)
+    return out.astype({"position": "int64", "precision_at_k": "float64", "row_number": "int64"})
 
 
 def summary(df: pd.DataFrame) -> pd.DataFrame:

@@ -207,6 +207,13 @@ def test_case10_duplicate_labels_kept_separate_and_order_independent():
     out2 = rn.faithfulness(shuffled, model="offline", progress=False)
     assert out2["answer"].tolist() == ["5.", "6.", "4."]
     assert out2["faithfulness"].tolist() == [0.0, 1.0, 1.0]
+    # the long tables tell the two q3 rows apart by their position in the frame
+    table = out.rag.claims()
+    assert table[["row", "row_number", "claim", "verdict"]].values.tolist() == [
+        ["q7", 0, "6.", "yes"],
+        ["q3", 1, "4.", "yes"],
+        ["q3", 2, "5.", "unsure"],
+    ]
 
 
 def test_offline_refusal_has_no_claims():
@@ -231,6 +238,12 @@ def test_missing_answers_do_not_enter_the_faithfulness_mean():
     # the missing answer is counted but not averaged; the refusal is a measured 0
     assert s.loc["faithfulness", "scored"] == "2/3"
     assert s.loc["faithfulness", "mean"] == 0.5
+    # scored_rows() gives exactly the rows summary() averages
+    mask = out.rag.scored_rows("faithfulness")
+    assert mask.tolist() == [True, False, True]
+    assert out.loc[mask, "faithfulness"].mean() == 0.5
+    with pytest.raises(ValueError, match="not scored with 'context_recall'"):
+        out.rag.scored_rows("context_recall")
 
 
 def test_faithfulness_needs_a_contexts_column():

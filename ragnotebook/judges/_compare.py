@@ -250,7 +250,8 @@ def date_order(
     if ys is None or yo is None or ys == yo:
         return None
     says_early = early is not None and (late is None or early.start() < late.start())
-    cue = (early or late).group() if (early or late) else ""
+    found_cue = early or late
+    cue = found_cue.group() if found_cue is not None else ""
     read = _key(subject) | _key(other) | _key(cue) | (_key(verb) if verb else frozenset())
     read |= _key("than before after first earlier later")
     why = f"the context dates {subject} to {ys} and {other} to {yo}"
