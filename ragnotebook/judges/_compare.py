@@ -258,8 +258,18 @@ def date_order(
     return says_early == (ys < yo), why, read
 
 
-def _grouped(text: str) -> tuple[str, str, str] | None:
-    """(name A, name B, what is said of both) for "both A and B P" / "A and B (both) P"."""
+#: Predicates that relate the two names instead of saying something of each ("in the
+#: same family", "married to each other"): not read as said of each name.
+_RELATIONAL = re.compile(
+    r"\b(?:same|different|differ|similar|identical|together|each other|one another|"
+    r"related|share|shared|alike|than)\b",
+    re.IGNORECASE,
+)
+
+
+def _grouped(text: str, *, relational: bool = False) -> tuple[str, str, str] | None:
+    """(name A, name B, what is said of both) for "both A and B P" / "A and B (both) P";
+    ``None`` for other claims and for relational predicates ("in the same family")."""
     body = _LEAD.sub("", text).strip()
     both = body.lower().startswith("both ")
     if both:
@@ -292,6 +302,8 @@ def _grouped(text: str) -> tuple[str, str, str] | None:
     if not both and not plain:
         return None
     rest = re.sub(r"^(?:(?:are|were|have|had)\s+)?both\s+", "", rest)
+    if not relational and _RELATIONAL.search(rest):
+        return None
     return a, b, rest.rstrip(" .!")
 
 
@@ -434,6 +446,34 @@ def grouped_subject_gap(claim: str, chunks: Sequence[str]) -> str | None:
     return None
 
 
+def grouped_subject_support(claim: str, chunks: Sequence[str]) -> str | None:
+    """Reason why a claim about two grouped names is said of each of them, else ``None``.
+
+    The counterpart of :func:`grouped_subject_gap`: every content word of a short
+    predicate ("Both A and B are rock bands.") stands around each name in the context.
+    The offline judge uses it to accept such a claim whose wording is spread over the
+    two names' sentences (the local-evidence check alone would call it scattered).
+
+    Examples
+    --------
+    >>> ctx = ["Lumen Harbor is a Canadian folk band. Kestrel Vale is an American folk band."]
+    >>> grouped_subject_support("Yes, both Lumen Harbor and Kestrel Vale are folk bands.", ctx)
+    "the context says 'folk', 'bands' of both Lumen Harbor and Kestrel Vale"
+    """
+    parsed = _grouped(normalize(claim))
+    if parsed is None:
+        return None
+    a, b, pred = parsed
+    need = list(dict.fromkeys(content_tokens(pred, "en")))
+    found = _surroundings((a, b), chunks) if need and len(need) <= _PRED_MAX else None
+    if found is None:
+        return None
+    _, near = found
+    if all(w in near[a] and w in near[b] for w in need):
+        return f"the context says {_surface(pred, need)} of both {a} and {b}"
+    return None
+
+
 _SAME_TIME = re.compile(r"\bsame\s+(?:year|decade)\b", re.IGNORECASE)
 _AUX = re.compile(r"^(?:are|were|is|was|do|does|did|have|has|had)\s+", re.IGNORECASE)
 _YES = frozenset({"yes", "yeah", "yep", "correct", "true"})
@@ -487,7 +527,7 @@ def bare_answer_check(answer: str, question: str, chunks: Sequence[str]) -> tupl
     q = normalize(question).strip().rstrip("?？ ").strip()
     body = _AUX.sub("", q)
     if _SAME_TIME.search(q):
-        parsed = _grouped(body)
+        parsed = _grouped(body, relational=True)
         if parsed is None:
             return None
         a, b, _ = parsed

@@ -49,6 +49,7 @@ from ragnotebook.judges._compare import (
     choice_gap,
     date_order,
     grouped_subject_gap,
+    grouped_subject_support,
 )
 from ragnotebook.tasks import Answer, Claims, Explanation, Task, Verdict, Verdicts
 from ragnotebook.text import (
@@ -733,6 +734,14 @@ class OfflineJudge:
                     if self.rules["grouped_subjects"] and verdict == "yes" and not order
                     else None
                 )
+                if verdict == "unsure" and self.rules["grouped_subjects"] and not order:
+                    # "Both A and B are rock bands.": said of each name, in its own sentence
+                    both = grouped_subject_support(claim, live)
+                    seen = frozenset().union(*(d.tokens for d in docs))
+                    if both and _claim_doc(claim, lang).tokens <= seen:
+                        first = reason.split("; ")[0]
+                        verdict, reason = "yes", f"{first}; {both}"
+                        sup = [i for i, c in enumerate(task.chunks) if c and c.strip()]
                 if not gap and not order and verdict == "yes" and self.rules["choice"]:
                     gap = choice_gap(claim, task.question, live)
                 restated = self.rules["answer_part"] and task.question

@@ -765,3 +765,20 @@ def test_a_comparison_the_dates_agree_with_is_supported() -> None:
         verify(["Tomas Reld is older than Ines Varga."], PEOPLE, judge=PLAIN).verdicts[0].verdict
         == "unsure"
     )
+
+
+def test_grouped_claim_said_of_each_name_is_supported() -> None:
+    ctx = [
+        "Lumen Harbor is a Canadian folk band formed in 1968. It won many awards over five "
+        "decades. Kestrel Vale is an American folk band formed in 1973."
+    ]
+    v = verify(["Yes, both Lumen Harbor and Kestrel Vale are folk bands."], ctx).verdicts[0]
+    assert v.verdict == "yes"
+    assert v.reason.endswith(
+        "the context says 'folk', 'bands' of both Lumen Harbor and Kestrel Vale"
+    )
+    # said of one only, or a relation between the two: not upgraded
+    wrong = verify(["Yes, both Lumen Harbor and Kestrel Vale are Canadian folk bands."], ctx)
+    assert wrong.verdicts[0].verdict == "unsure"
+    same = verify(["Lumen Harbor and Kestrel Vale are in the same folk band."], ctx)
+    assert "of both" not in same.verdicts[0].reason
