@@ -30,6 +30,7 @@ __all__ = [
     "STOPWORDS",
     "content_tokens",
     "detect_language",
+    "fold_latin",
     "has_negation",
     "is_cjk",
     "negation_targets",
@@ -584,12 +585,37 @@ def _cjk_grams(run: str, lang: str) -> list[str]:
 _CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
 
 
+#: Latin letters that carry no combining accent under NFKD.
+_LATIN_EXTRA = str.maketrans({"ł": "l", "ø": "o", "đ": "d", "ı": "i", "ħ": "h", "ŧ": "t"})
+
+
 @lru_cache(maxsize=65536)
-def _fold_latin(word: str) -> str:
-    """Latin letters without their accents ("único" -> "unico", "café" -> "cafe"), so
-    that a word matches whether or not a text writes its diacritics; other scripts are
-    left as they are."""
-    folded = "".join(c for c in unicodedata.normalize("NFKD", word) if not unicodedata.combining(c))
+def fold_latin(word: str) -> str:
+    """Latin letters without their accents, so that a word matches whether or not a
+    text writes its diacritics; a word with letters of other scripts is returned as it is.
+
+    Parameters
+    ----------
+    word : str
+        A word or a lowercase text.
+
+    Returns
+    -------
+    str
+        The folded text (same length for accented letters; "ł" -> "l", "ø" -> "o").
+
+    Examples
+    --------
+    >>> fold_latin("único café łódź")
+    'unico cafe lodz'
+    >>> fold_latin("Пётр")
+    'Пётр'
+    """
+    folded = "".join(
+        c
+        for c in unicodedata.normalize("NFKD", word.translate(_LATIN_EXTRA))
+        if not unicodedata.combining(c)
+    )
     return folded if folded.isascii() else word
 
 
@@ -620,7 +646,7 @@ def _tokens_cached(text: str, lang: str) -> tuple[str, ...]:
             continue
         low = tok.lower().replace("’", "'")
         if not low.isascii():
-            low = _fold_latin(low)
+            low = fold_latin(low)
         if low.endswith("'s") and len(low) > 3:
             low = low[:-2]  # possessive: "Romo's" is about "Romo"
         if low in STOPWORDS or (len(low) == 1 and low != "i"):

@@ -21,7 +21,7 @@ import re
 from collections.abc import Sequence
 from functools import lru_cache
 
-from ragnotebook.text import content_tokens, normalize, split_sentences
+from ragnotebook.text import content_tokens, fold_latin, normalize, split_sentences
 
 #: Verbs whose date a comparison is about ("born first", "founded earlier").
 _DATED = (
@@ -64,9 +64,10 @@ def _surface(text: str, tokens: Sequence[str]) -> str:
     """The words of ``text`` behind some content tokens, quoted, for a reason."""
     words: dict[str, str] = {}
     for w in re.findall(r"[\w'’\-]+", text):
-        toks = content_tokens(w, "en")
-        if len(toks) == 1:
-            words.setdefault(toks[0], w)
+        for part in (w, *w.split("-")) if "-" in w else (w,):
+            toks = content_tokens(part, "en")
+            if len(toks) == 1:
+                words.setdefault(toks[0], part)
     return ", ".join(repr(words.get(t, t)) for t in tokens[:3])
 
 
@@ -126,33 +127,80 @@ def _sentences(chunk: str) -> tuple[str, ...]:
     return split_sentences(normalize(chunk), "en")
 
 
+_PRONOUN_START = re.compile(r"^\W*(?:he|she|it|they|his|her|its|their)\b", re.IGNORECASE)
+
+
+def _fold(text: str) -> str:
+    """Lowercase ``text`` with Latin accents removed, keeping its length where it can
+    (positions found in it are used on the original)."""
+    low = text.lower()
+    folded = fold_latin(low)
+    return folded if len(folded) == len(low) else low
+
+
 def _year_of(name: str, chunks: Sequence[str], verb: str | None) -> int | None:
-    """The year the context gives for ``name``: in the first sentence that names it, the
-    first year after the dated verb (when the sentence has it) or after the name."""
+    """The year the context gives for ``name``, read in the first sentence that names it.
+
+    The sentence is one holding the whole name; only when none does, one holding its
+    last word ("Williams" must not stand for "Serena Williams" when "Venus Williams" is
+    named in full). In it:
+
+    * with a dated verb ("born", "founded") in the sentence, before or after the name
+      ("Born in Rohrau in 1732, Joseph Haydn died in 1809."), the first year after the
+      verb; else the verb in the next sentence when it goes on with a pronoun ("He was
+      born in 1685.");
+    * for "born" and "died" without the verb, the first or the last year of a bracket
+      right after the name ("Mozart (27 January 1756 – 5 December 1791)"), and no
+      guess otherwise (a bare year next to a person is as often a death as a birth);
+    * for other verbs, or none, the first year after the name.
+    """
     key = _key(name)
-    last = content_tokens(name.split()[-1], "en") if name.split() else []
-    for chunk in chunks:
-        for sent in _sentences(chunk):
-            toks = set(content_tokens(sent, "en"))
-            if not key <= toks and not (last and last[0] in toks and len(key) > 1):
-                continue
-            lower = sent.lower()
-            start = -1
-            for word in name.split()[::-1]:
-                start = lower.find(word.lower())
-                if start >= 0:
-                    break
-            if start < 0:
-                continue
-            if verb:
-                m = re.search(rf"\b{verb}\b", lower[start:])
-                if m:
-                    y = _YEAR.search(sent, start + m.end())
-                    if y:
-                        return int(y.group())
-            y = _YEAR.search(sent, start)
-            if y:
-                return int(y.group())
+    words = name.split()
+    if not words:
+        return None
+    sents = [x for c in chunks for x in _sentences(c)]
+    toks = [frozenset(content_tokens(x, "en")) for x in sents]
+    if key:
+        hits = [i for i, t in enumerate(toks) if key <= t]
+    else:
+        # a name made of stopwords ("Up", "It"): the capitalised words as written
+        pat = re.compile(rf"(?<!\w){re.escape(name)}(?!\w)")
+        hits = [i for i, x in enumerate(sents) if pat.search(x)]
+    last = content_tokens(words[-1], "en")
+    if not hits and len(key) > 1 and last:
+        hits = [i for i, t in enumerate(toks) if last[0] in t]
+    for i in hits:
+        sent = sents[i]
+        low = _fold(sent)
+        start = -1
+        for word in words[::-1]:
+            start = low.find(_fold(word))
+            if start >= 0:
+                end = start + len(word)
+                break
+        if start < 0:
+            continue
+        if verb:
+            m = re.search(rf"\b{verb}\b", low)
+            if m:
+                y = _YEAR.search(sent, m.end())
+                if y:
+                    return int(y.group())
+            elif i + 1 < len(sents) and _PRONOUN_START.match(sents[i + 1]):
+                nxt = sents[i + 1]
+                m = re.search(rf"\b{verb}\b", _fold(nxt))
+                y = _YEAR.search(nxt, m.end()) if m else None
+                if y:
+                    return int(y.group())
+            if verb in ("born", "died"):
+                br = re.match(r"\s*\(([^()]*)\)", sent[end:])
+                years = _YEAR.findall(br.group(1)) if br else []
+                if years:
+                    return int(years[0] if verb == "born" else years[-1])
+                return None
+        y = _YEAR.search(sent, start)
+        if y:
+            return int(y.group())
     return None
 
 
@@ -474,6 +522,48 @@ def grouped_subject_support(claim: str, chunks: Sequence[str]) -> str | None:
     return None
 
 
+def expand_both(claim: str, question: str | None) -> str | None:
+    """A claim that says "both" for the two names of its question, with the names put in.
+
+    "Yes, both were founded in 1998." answering "Were Google and Amazon founded in the
+    same year?" becomes "Both Google and Amazon were founded in 1998.", so that the
+    grouped-subject checks can read it. ``None`` when the claim does not open with
+    "both" used as a pronoun or the question names no two things.
+
+    Examples
+    --------
+    >>> expand_both("Yes, both were founded in 1998.", "Were Google and Amazon founded in the same year?")
+    'Both Google and Amazon were founded in 1998.'
+    >>> expand_both("Both Google and Amazon are big.", "Are they big?")
+    """
+    if not question:
+        return None
+    body = _LEAD.sub("", normalize(claim)).strip()
+    m = re.match(r"(?i:both)\s+(?=[a-z])", body)
+    if not m:
+        return None
+    q = normalize(question).strip().rstrip("?？ ").strip()
+    pair = _alternatives(q)
+    if pair is None:
+        parsed = _grouped(_AUX.sub("", q), relational=True)
+        pair = parsed[:2] if parsed else None
+    if pair is None:
+        return None
+    return f"Both {pair[0]} and {pair[1]} {body[m.end() :]}"
+
+
+def _written_name(words: Sequence[str], chunks: Sequence[str]) -> int | None:
+    """How many of ``words`` make the name as the context writes it: the longest start
+    of them found verbatim in a chunk and followed there by a word that is not
+    capitalised ("Kings of Leon is ..." for "Kings of Leon American"); None if none is."""
+    for k in range(len(words), 0, -1):
+        name = " ".join(words[:k])
+        pat = re.compile(rf"(?<!\w){re.escape(name)}(?=\s+[a-z(]|\s*[,.;:)]|$)")
+        if any(pat.search(c) for c in chunks):
+            return k
+    return None
+
+
 _SAME_TIME = re.compile(r"\bsame\s+(?:year|decade)\b", re.IGNORECASE)
 _AUX = re.compile(r"^(?:are|were|is|was|do|does|did|have|has|had)\s+", re.IGNORECASE)
 _YES = frozenset({"yes", "yeah", "yep", "correct", "true"})
@@ -487,9 +577,10 @@ def bare_answer_check(answer: str, question: str, chunks: Sequence[str]) -> tupl
 
     * "Were A and B released in the same year?": the years the context gives for A and B
       (as in :func:`date_order_conflict`) are equal or not;
-    * "Are A and B both American?": the predicate is said of both names or, as in
-      :func:`grouped_subject_gap`, of one only ("Are both A and B American?" is not
-      read: a capitalised predicate cannot be told from the end of B's name).
+    * "Are A and B both American?" / "Are both A and B American bands?": the
+      predicate is said of both names or, as in :func:`grouped_subject_gap`, of one
+      only. In the second form B's name ends where the context's own spelling of it
+      ends ("Kings of Leon is ..."), since a capitalised predicate runs on from it.
 
     The answer's polarity is then compared with what the context says: ``"yes"`` when
     they agree, ``"no"`` when the context says the opposite (different years, or the
@@ -543,14 +634,25 @@ def bare_answer_check(answer: str, question: str, chunks: Sequence[str]) -> tupl
             else f"the context dates {a} to {ya} and {b} to {yb}"
         )
         return ("yes" if same == says_yes else "no"), why
-    # "A and B both P" only: in "both A and B P" a capitalised predicate ("American
-    # rock bands") cannot be told from the end of B's name
-    parsed = _grouped(body) if re.search(r"[a-z]\s+both\s+[^\W\d_]", body) else None
-    if parsed is None or body.lower().startswith("both "):
-        return None
-    a, b, pred = parsed
-    if not re.search(rf"{re.escape(b)}\s+both\s", body):
-        return None  # "A and B bomb both ...": B's name does not end where "both" starts
+    if body.lower().startswith("both "):
+        # "Are both A and B American bands?": a capitalised predicate runs on from B's
+        # name; B ends where the context's own spelling of the name ends
+        parsed = _grouped(body)
+        if parsed is None:
+            return None
+        a, b, pred = parsed
+        k = _written_name(b.split(), chunks)
+        if k is None:
+            return None
+        words = b.split()
+        b, pred = " ".join(words[:k]), " ".join([*words[k:], pred])
+    else:
+        parsed = _grouped(body) if re.search(r"[a-z]\s+both\s+[^\W\d_]", body) else None
+        if parsed is None:
+            return None
+        a, b, pred = parsed
+        if not re.search(rf"{re.escape(b)}\s+both\s", body):
+            return None  # "A and B bomb both ...": B's name does not end where "both" does
     need = list(dict.fromkeys(content_tokens(pred, "en")))
     found = _surroundings((a, b), chunks)
     if not need or len(need) > _PRED_MAX or found is None:

@@ -48,6 +48,7 @@ from ragnotebook.judges._compare import (
     bare_answer_check,
     choice_gap,
     date_order,
+    expand_both,
     grouped_subject_gap,
     grouped_subject_support,
 )
@@ -80,6 +81,9 @@ _WORDING_MIN = 0.25
 #: ... and minimum share of the links between its consecutive content words (both in
 #: one chunk) found within one sentence. Chosen on the tune half of the benchmark.
 _LINK_MIN = 0.5
+#: The wording check needs at least this many word pairs: in a claim of three words or
+#: fewer ("Rush is Canadian.") one change of tense leaves no pair to find.
+_MIN_PAIRS = 3
 #: Long documents (``long_context_wording``): a chunk of at least this many sentences
 #: offers many windows, so the best of them repeats more of a claim's wording by chance;
 #: there the wording check asks for ``_LONG_WORDING_MIN`` instead of ``_WORDING_MIN``.
@@ -127,6 +131,10 @@ _NEG_MIN = 0.7
 _YES_NO = frozenset(
     {"yes", "yeah", "yep", "correct", "true", "是", "是的", "对", "はい", "네", "예"}
     | {"no", "nope", "false", "incorrect", "不", "不是", "いいえ", "아니요", "아니오"}
+)
+#: The "No." side of :data:`_YES_NO`.
+_NO_WORDS = frozenset(
+    {"no", "nope", "false", "incorrect", "不", "不是", "いいえ", "아니요", "아니오"}
 )
 #: First-person words: a claim using them states a personal view or experience,
 #: which a retrieved document cannot verify unless it speaks the same way.
@@ -284,16 +292,31 @@ def _name_runs(text: str, lang: str) -> tuple[tuple[int, tuple[str, ...]], ...]:
 
 
 def _names(text: str, lang: str) -> tuple[tuple[str, str], ...]:
-    """Capitalised words after the first word of ``text``: names, places, titles."""
+    """Capitalised words of ``text`` that are names, places, titles: any capitalised word
+    inside a sentence, and a sentence's first word when the next one is capitalised too
+    ("Hillary Clinton was ...")."""
     if is_cjk(lang):
         return ()
     out: list[tuple[str, str]] = []
-    for i, m in enumerate(_WORD.finditer(text)):
+    matches = list(_WORD.finditer(text))
+    for i, m in enumerate(matches):
         word = m.group()
-        if i == 0 or not word[0].isupper() or word == "I":
+        if not word[0].isupper() or word == "I":
             continue
-        if text[max(m.start() - 2, 0) : m.start()].strip() in (".", ":", "!", '"', "“"):
-            continue  # a new sentence or a quotation starts here
+        starts = i == 0 or text[max(m.start() - 2, 0) : m.start()].strip() in (
+            ".",
+            ":",
+            "!",
+            '"',
+            "“",
+        )
+        if starts:
+            # a sentence's first word is capitalised anyway; it is a name only when the
+            # next word goes on with a capital ("Hillary Clinton was ...")
+            nxt = matches[i + 1] if i + 1 < len(matches) else None
+            joined = nxt is not None and text[m.end() : nxt.start()] == " "
+            if not (joined and nxt is not None and nxt.group()[0].isupper()):
+                continue
         toks = content_tokens(word, lang)
         if len(toks) == 1:
             out.append((word, toks[0]))
@@ -615,7 +638,7 @@ class OfflineJudge:
         unseen = [
             word
             for word, tok in cdoc.names
-            if tok not in seen and tok not in cdoc.numbers and not _short_form(tok, seen)
+            if tok not in seen and tok not in cdoc.numbers and not _short_form(tok, docs, lang)
         ]
         threshold = self.cjk_support_threshold if is_cjk(lang) else self.support_threshold
         rules = self.rules
@@ -701,6 +724,16 @@ class OfflineJudge:
             _, verdict, sup, reason = self._assess(claim, docs, weights, lang, idx, local=not bare)
             sup = [idx[i] for i in sup]
             if bare:
+                if verdict == "no":
+                    # the context says the opposite of what the question asks ("Is the
+                    # pass open?" against "closed"): that is what a "No." answers
+                    says_no = normalize(it.text).strip(" .!,").lower() in _NO_WORDS
+                    verdict = "yes" if says_no else "no"
+                    sup = idx[:] if says_no else []
+                    reason = (
+                        f"{reason}; the context says the opposite of what the question asks, "
+                        f"{'as the answer does' if says_no else 'unlike the answer'}"
+                    )
                 reason = f"a bare answer, checked through its question: {reason}"
             if bare and task.question and not is_cjk(lang) and self.rules["bare_answers"]:
                 live = [c for c in task.chunks if c and c.strip()]
@@ -729,14 +762,15 @@ class OfflineJudge:
                         first = reason.split("; ")[0]
                         verdict, reason = "yes", f"{first}; {dated[1]}, as the claim says"
                         sup = [i for i, c in enumerate(task.chunks) if c and c.strip()]
+                grouped = expand_both(claim, task.question) or claim
                 gap = (
-                    grouped_subject_gap(claim, live)
+                    grouped_subject_gap(grouped, live)
                     if self.rules["grouped_subjects"] and verdict == "yes" and not order
                     else None
                 )
                 if verdict == "unsure" and self.rules["grouped_subjects"] and not order:
                     # "Both A and B are rock bands.": said of each name, in its own sentence
-                    both = grouped_subject_support(claim, live)
+                    both = grouped_subject_support(grouped, live)
                     seen = frozenset().union(*(d.tokens for d in docs))
                     if both and _claim_doc(claim, lang).tokens <= seen:
                         first = reason.split("; ")[0]
@@ -931,7 +965,7 @@ def _scattered(
     """
     words = cdoc.sentences[0].wording
     prose = [d for d in docs if not d.structured]
-    if words and prose:
+    if len(words) >= _MIN_PAIRS and prose:
         best = 0
         passed = False
         long_doc = False
@@ -1011,12 +1045,15 @@ def _opposite_conflict(
 _NO_CONTENT = "the claim has no content words"
 
 
-def _short_form(token: str, seen: frozenset[str]) -> bool:
-    """Whether a name token is the start of a longer context word ("Pam" for "Pamela",
-    "Chris" for "Christopher"): a short form of a name the context gives in full."""
-    return len(token) >= 3 and any(
-        len(s) > len(token) and s.startswith(token) and s.isalpha() for s in seen
-    )
+def _short_form(token: str, docs: Sequence[_Doc], lang: str) -> bool:
+    """Whether a name token is the start of a longer name of the context ("Pam" for
+    "Pamela", "Chris" for "Christopher"): a short form of a name given in full. Only
+    words the context writes capitalised inside a sentence count, so "Mark" is not a
+    short form of "market"."""
+    if len(token) < 3:
+        return False
+    names = frozenset().union(*(_name_tokens(d.text, lang) for d in docs))
+    return any(len(n) > len(token) and n.startswith(token) and n.isalpha() for n in names)
 
 
 #: A claim that restates the question (at least this many of the question's content
@@ -1037,7 +1074,7 @@ def _answer_part_gap(claim: str, question: str, docs: Sequence[_Doc], lang: str)
     question and they make up at least ``_RESTATE_SHARE`` of its content words, at least
     ``_ANSWER_MIN`` of the other words (the answer it adds) must occur in the context.
     """
-    c = content_tokens(claim, lang)
+    c = content_tokens(_ANSWER_WORD.sub("", normalize(claim)), lang)
     if not c:
         return ""
     q = set(content_tokens(question, lang))

@@ -782,3 +782,106 @@ def test_grouped_claim_said_of_each_name_is_supported() -> None:
     assert wrong.verdicts[0].verdict == "unsure"
     same = verify(["Lumen Harbor and Kestrel Vale are in the same folk band."], ctx)
     assert "of both" not in same.verdicts[0].reason
+
+
+def test_bare_answer_to_a_question_the_context_contradicts() -> None:
+    ctx = ["The mountain pass is closed in winter."]
+    q = "Is the mountain pass open in winter?"
+    no = verify(["No."], ctx, q).verdicts[0]
+    assert (no.verdict, no.supporting_chunks) == ("yes", [0])
+    assert no.reason.endswith(
+        "the context says the opposite of what the question asks, as the answer does"
+    )
+    yes = verify(["Yes."], ctx, q).verdicts[0]
+    assert (yes.verdict, yes.reason.endswith("unlike the answer")) == ("no", True)
+    museum = ["The museum does not open on Mondays."]
+    assert verify(["No."], museum, "Does the museum open on Mondays?").verdicts[0].verdict == "yes"
+
+
+def test_date_order_reads_the_birth_year_not_the_nearest_year() -> None:
+    ctx = [
+        "Born in Rohrau in 1732, Joseph Haydn died in Vienna in 1809.",
+        "Born in Salzburg in 1756, Wolfgang Amadeus Mozart died in Vienna in 1791.",
+    ]
+    q = "Who was born first, Haydn or Mozart?"
+    assert verify(["Mozart was born first."], ctx, q).verdicts[0].verdict == "no"
+    assert verify(["Haydn was born first."], ctx, q).verdicts[0].verdict == "yes"
+    # the verb in the next sentence, after a pronoun
+    bach = [
+        "Johann Sebastian Bach died in Leipzig in 1750. He was born in Eisenach in 1685.",
+        "Joseph Haydn was born in Rohrau in 1732.",
+    ]
+    v = verify(["Haydn was born first."], bach, "Who was born first, Bach or Haydn?").verdicts[0]
+    assert (v.verdict, v.reason.endswith("dates Haydn to 1732 and Bach to 1685")) == ("no", True)
+    # a shared surname: each full name finds its own sentence
+    sisters = [
+        "Serena Williams (born September 26, 1981) is an American tennis player.",
+        "Venus Williams (born June 17, 1980) is an American tennis player.",
+    ]
+    q2 = "Who is older, Serena Williams or Venus Williams?"
+    assert verify(["Serena Williams was born first."], sisters, q2).verdicts[0].verdict == "no"
+    # accents written or not; a lifespan in brackets; no guess from a bare year
+    accents = ["Beyoncé Knowles was born in Houston in 1981.", "Shakira Mebarak was born in 1977."]
+    q3 = "Who was born first, Beyonce or Shakira?"
+    assert verify(["Beyonce was born first."], accents, q3).verdicts[0].verdict == "no"
+    life = ["Ada Vell (3 May 1801 – 9 June 1870) was a poet.", "Bo Marr (1790 – 1850) was a poet."]
+    assert (
+        verify(["Ada Vell was born first."], life, "Who was born first, Ada Vell or Bo Marr?")
+        .verdicts[0]
+        .verdict
+        == "no"
+    )
+    bare = ["Ada Vell was a poet who died in 1870.", "Bo Marr was a poet who died in 1850."]
+    v = verify(["Ada Vell was born first."], bare, "Who was born first, Ada Vell or Bo Marr?")
+    assert "dates" not in v.verdicts[0].reason
+
+
+def test_names_at_the_start_and_short_forms_need_real_names() -> None:
+    ctx = ["William Jefferson Clinton (born August 19, 1946) is an American politician."]
+    v = verify(["Hillary Clinton was born on August 19, 1946."], ctx).verdicts[0]
+    assert (v.verdict, "name Hillary not found" in v.reason) == ("unsure", True)
+    market = ["Peter Hale opened the farmers market on Main Street in 1990."]
+    v = verify(["In 1990, Mark Hale opened the farmers market on Main Street."], market).verdicts[0]
+    assert (v.verdict, "name Mark not found" in v.reason) == ("unsure", True)
+    assert (
+        verify(["Peter Hale opened the farmers market on Main Street in 1990."], market)
+        .verdicts[0]
+        .verdict
+        == "yes"
+    )
+
+
+def test_grouped_questions_and_both_as_a_pronoun() -> None:
+    bands = [
+        "Rush was a Canadian rock band formed in Toronto in 1968.",
+        "Journey is an American rock band formed in San Francisco in 1973.",
+    ]
+    v = verify(["Yes."], bands, "Are both Rush and Journey American bands?").verdicts[0]
+    assert (v.verdict, v.reason.endswith("says 'American' of Journey but not of Rush")) == (
+        "unsure",
+        True,
+    )
+    assert (
+        verify(["Yes."], bands, "Are both Rush and Journey rock bands?").verdicts[0].verdict
+        == "yes"
+    )
+    firms = [
+        "Google was founded in September 1998 by Larry Page.",
+        "Amazon was founded by Jeff Bezos in July 1994.",
+    ]
+    q = "Were Google and Amazon founded in the same year?"
+    v = verify(["Yes, both were founded in 1998."], firms, q).verdicts[0]
+    assert (v.verdict, v.reason.endswith("says '1998' of Google but not of Amazon")) == (
+        "unsure",
+        True,
+    )
+    ok = verify(["No, Google was founded in 1998 and Amazon in 1994."], firms, q).verdicts[0]
+    assert ok.verdict == "yes"
+    # a short claim survives a change of tense
+    assert attribute(["No, Rush is Canadian."], bands).verdicts[0].verdict == "yes"
+
+
+def test_letters_without_combining_accents_are_folded() -> None:
+    assert content_tokens("Łódź, Poland") == content_tokens("Lodz, Poland")
+    v = verify(["The factory is in Lodz, Poland."], ["The factory is in Łódź, Poland."])
+    assert v.verdicts[0].verdict == "yes"
