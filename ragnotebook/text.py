@@ -23,6 +23,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from functools import lru_cache
+from itertools import pairwise
 
 from sentencex import segment
 
@@ -317,11 +318,11 @@ _HAN_RE = re.compile(f"[{_HAN}]")
 # numbers (thousands separators, decimals) | words (letters, apostrophes inside)
 # clock times (kept whole) | numbers (thousands separators, decimals) | words (inner apostrophes)
 _TOKEN_RE = re.compile(
-    r"\d{1,2}:\d{1,2}(?:\s*[ap]\.?m\b\.?)?"
+    r"\d{1,2}:\d{1,2}(?:\s*[ap]\.?m\b\.?)?|\d{1,2}\s*[ap]\.?m\b\.?"
     r"|\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|[^\W\d_]+(?:['’][^\W\d_]+)*",
     re.IGNORECASE,
 )
-_TIME_RE = re.compile(r"(\d{1,2}):(\d{1,2})(?:\s*([ap])\.?m\b\.?)?", re.IGNORECASE)
+_TIME_RE = re.compile(r"(\d{1,2})(?::(\d{1,2}))?(?:\s*([ap])\.?m\b\.?)?", re.IGNORECASE)
 # dotted acronyms ("F.E.A.R.", "U.S.") are read as one word
 _ACRONYM = re.compile(r"\b((?:[^\W\d_]\.){2,})")
 _MIN_CLAUSE = 3  # content words each side of a clause split needs
@@ -563,7 +564,7 @@ def _norm_time(tok: str) -> str:
     m = _TIME_RE.fullmatch(tok.strip())
     if m is None:
         return tok
-    hour, minute = int(m.group(1)), int(m.group(2))
+    hour, minute = int(m.group(1)), int(m.group(2) or 0)
     half = (m.group(3) or "").lower()
     if half == "p" and hour < 12:
         hour += 12
@@ -583,6 +584,7 @@ def _cjk_grams(run: str, lang: str) -> list[str]:
 
 
 _CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
+_CAMEL_WORD = re.compile(r"\b[A-Za-z][a-z]+(?:[A-Z][a-z]+)+\b")
 
 
 #: Latin letters that carry no combining accent under NFKD.
@@ -623,14 +625,20 @@ def fold_latin(word: str) -> str:
 def _tokens_cached(text: str, lang: str) -> tuple[str, ...]:
     out: list[str] = []
     if "{" in text or "_" in text:
-        # structured data: split camelCase and snake_case keys into words
+        # structured data: split camelCase and snake_case keys into words, and keep each
+        # two neighbouring parts joined too ("TakeOut" -> take, out, takeout; "WiFi" ->
+        # wifi), the way prose writes such compounds
+        for key in _CAMEL_WORD.findall(text):
+            parts = _CAMEL.sub(" ", key).lower().split()
+            out.extend(stem(a + b) for a, b in pairwise(parts))
         text = _CAMEL.sub(" ", text).replace("_", " ")
     if "." in text:
         text = _ACRONYM.sub(lambda m: m.group().replace(".", ""), text)
     for m in _TOKEN_RE.finditer(text):
         tok = m.group()
         if tok[0].isdigit():
-            out.append(_norm_time(tok) if ":" in tok else _norm_number(tok))
+            timed = ":" in tok or tok[-1:].lower() in ("m", ".")
+            out.append(_norm_time(tok) if timed else _norm_number(tok))
             continue
         if not tok.isascii() and _HAS_CJK.search(tok):
             pos = 0
@@ -694,7 +702,8 @@ def numbers(text: str) -> set[str]:
     for m in _TOKEN_RE.finditer(text):
         tok = m.group()
         if tok[0].isdigit():
-            out.add(_norm_time(tok) if ":" in tok else _norm_number(tok))
+            timed = ":" in tok or tok[-1:].lower() in ("m", ".")
+            out.add(_norm_time(tok) if timed else _norm_number(tok))
         elif tok.isascii() and tok.lower() in _COUNT_WORDS:
             out.add(_NUMBER_WORDS[tok.lower()])
     return out

@@ -303,6 +303,8 @@ def _names(text: str, lang: str) -> tuple[tuple[str, str], ...]:
         word = m.group()
         if not word[0].isupper() or word == "I":
             continue
+        if word.upper() in ("AM", "PM") and text[: m.start()].rstrip()[-1:].isdigit():
+            continue  # "8:00 PM" is a clock time, read as one
         starts = i == 0 or text[max(m.start() - 2, 0) : m.start()].strip() in (
             ".",
             ":",

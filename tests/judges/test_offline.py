@@ -885,3 +885,18 @@ def test_letters_without_combining_accents_are_folded() -> None:
     assert content_tokens("Łódź, Poland") == content_tokens("Lodz, Poland")
     v = verify(["The factory is in Lodz, Poland."], ["The factory is in Łódź, Poland."])
     assert v.verdicts[0].verdict == "yes"
+
+
+def test_structured_keys_clock_times_and_am_pm() -> None:
+    record = [
+        '{"name": "Harbor Grill", "attributes": {"RestaurantsTakeOut": "True", '
+        '"WiFi": "free"}, "hours": {"Sunday": "16:0-21:0"}}'
+    ]
+    # a camelCase key also gives its joined neighbours ("TakeOut" -> takeout, "WiFi" -> wifi)
+    assert {"takeout", "wifi"} <= set(content_tokens(record[0]))
+    v = verify(["Harbor Grill offers takeout and free WiFi."], record).verdicts[0]
+    assert (v.verdict, "name WiFi not found" in v.reason) == ("yes", False)
+    # "4 PM" is a clock time like "16:0"; PM after a time is not a name
+    assert content_tokens("from 4 PM to 9:00 pm") == ["16:00", "21:00"]
+    v = verify(["On Sunday, Harbor Grill is open from 4 PM to 9 PM."], record).verdicts[0]
+    assert (v.verdict, "name PM" in v.reason) == ("yes", False)
