@@ -315,8 +315,8 @@ _KANA_RE = re.compile(f"[{_KANA}]")
 _HANGUL_RE = re.compile(f"[{_HANGUL}]")
 _HAN_RE = re.compile(f"[{_HAN}]")
 
-# numbers (thousands separators, decimals) | words (letters, apostrophes inside)
-# clock times (kept whole) | numbers (thousands separators, decimals) | words (inner apostrophes)
+# clock times ("9:30 pm", "4 PM"; kept whole) | numbers (thousands separators, decimals) |
+# words (inner apostrophes)
 _TOKEN_RE = re.compile(
     r"\d{1,2}:\d{1,2}(?:\s*[ap]\.?m\b\.?)?|\d{1,2}\s*[ap]\.?m\b\.?"
     r"|\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|[^\W\d_]+(?:['’][^\W\d_]+)*",
