@@ -4,15 +4,18 @@ Word overlap cannot tell "A was born first" from "B was born first" when the con
 both birth dates, nor "both A and B are American" from a context where only B is. These
 checks read such claims (English-like text only):
 
-* **date order** (:func:`date_order_conflict`): a claim that one of two named things came
-  first or later ("X was born first", "X is older than Y", "X was founded earlier") is
-  compared with the years the context gives for each of them;
-* **grouped subjects** (:func:`grouped_subject_gap`): a claim whose subject joins two names
+* **date order** (:func:`date_order`): a claim that one of two named things came first or
+  later ("X was born first", "X is older than Y", "X was founded earlier") is compared
+  with the years the context gives for each of them;
+* **grouped subjects** (:func:`grouped_claim`): a claim whose subject joins two names
   ("both A and B are P", "A and B play P") must find what it says about each name near
-  that name in the context.
+  that name in the context;
+* **choice** (:func:`choice_gap`): a claim picking one of the two names a question offers;
+* **bare answers** (:func:`bare_answer_check`): "Yes."/"No." to "Were A and B released in
+  the same year?" or "Are A and B both P?".
 
-Both return a reason when the claim fails, else ``None``; they never turn a claim into
-``yes``.
+Each returns what it read (a verdict hint and a reason) or ``None`` when the claim is not
+of its form; the offline judge decides what to do with it.
 """
 
 from __future__ import annotations
@@ -202,20 +205,6 @@ def _year_of(name: str, chunks: Sequence[str], verb: str | None) -> int | None:
         if y:
             return int(y.group())
     return None
-
-
-def date_order_conflict(claim: str, question: str | None, chunks: Sequence[str]) -> str | None:
-    """Reason why a claim about which of two things came first contradicts the context
-    (``None`` when it does not, or cannot be read); see :func:`date_order`.
-
-    Examples
-    --------
-    >>> ctx = ["Ann Lee (born 4 May 1971) is a painter.", "Bo Park (born 1908) was a poet."]
-    >>> date_order_conflict("Ann Lee was born first.", "Who was born first, Ann Lee or Bo Park?", ctx)
-    'the context dates Ann Lee to 1971 and Bo Park to 1908'
-    """
-    found = date_order(claim, question, chunks)
-    return found[1] if found and not found[0] else None
 
 
 def date_order(
@@ -440,18 +429,42 @@ def choice_gap(claim: str, question: str | None, chunks: Sequence[str]) -> str |
     return None
 
 
-def grouped_subject_gap(claim: str, chunks: Sequence[str]) -> str | None:
-    """Reason why a claim about two grouped names is not said of one of them.
+def _said_of(a: str, b: str, pred: str, chunks: Sequence[str]) -> tuple[bool, str] | None:
+    """Whether a short predicate is said of both names in the context, with a reason.
+
+    Each name's surroundings are the sentences that name it, with the sentence after each
+    unless that one names the other (see :func:`_surroundings`). ``(False, reason)`` when
+    a content word of ``pred`` stands around one name and not around the other (the
+    context says it of one of them); ``(True, reason)`` when every content word stands
+    around both; ``None`` otherwise: words found around neither (paraphrase), a
+    predicate of more than ``_PRED_MAX`` content words, or a name the context never
+    mentions.
+    """
+    need = list(dict.fromkeys(content_tokens(pred, "en")))
+    if not need or len(need) > _PRED_MAX:
+        return None
+    found = _surroundings((a, b), chunks)
+    if found is None:
+        return None
+    _, near = found
+    for name, other in ((a, b), (b, a)):
+        moved = [w for w in need if w not in near[name] and w in near[other]]
+        if moved:
+            return False, f"the context says {_surface(pred, moved)} of {other} but not of {name}"
+    if all(w in near[a] and w in near[b] for w in need):
+        return True, f"the context says {_surface(pred, need)} of both {a} and {b}"
+    return None
+
+
+def grouped_claim(claim: str, chunks: Sequence[str]) -> tuple[bool, str] | None:
+    """What the context says of each name of a claim about two grouped names.
 
     A claim such as "Both A and B are American rock bands." (also "A and B were both
-    ...", "A and B play ...") states its predicate of each name. For each name, the
-    sentences of the context that name it, with the sentence after each (which may go
-    on about it, unless it names the other one), are its surroundings. The check fails
-    when a content word of the predicate stands around one name and not around the
-    other: the context says it of one of them, and the claim extends it to both. Words
-    found around neither (paraphrase) do not count here. Only short predicates (at most
-    five content words) are read. A name the context
-    never mentions is left to the other rules.
+    ...", "A and B play ...") states its short predicate (at most five content words) of
+    each name. The result is ``(False, reason)`` when the context says a word of it of
+    one name only (the claim extends it to both), ``(True, reason)`` when it says every
+    word of it of each, and ``None`` when the claim is not of this form, its predicate
+    relates the two ("in the same family"), or the context does not settle it.
 
     Parameters
     ----------
@@ -462,64 +475,19 @@ def grouped_subject_gap(claim: str, chunks: Sequence[str]) -> str | None:
 
     Returns
     -------
-    str or None
-        A reason such as ``"the context says 'American' of Kestrel Vale but not of Lumen
-        Harbor"``, or ``None`` when the claim is not of this form or nothing of it is
-        said of one name only.
+    tuple of (bool, str) or None
+        ``(said of both, reason)``, or ``None``.
 
     Examples
     --------
-    >>> ctx = ["The Lumen Harbor is a Canadian rock band.", "Kestrel Vale is an American rock band."]
-    >>> grouped_subject_gap("Yes, both The Lumen Harbor and Kestrel Vale are American rock bands.", ctx)
-    "the context says 'American' of Kestrel Vale but not of Lumen Harbor"
-    >>> grouped_subject_gap("Both The Lumen Harbor and Kestrel Vale are rock bands.", ctx)
+    >>> ctx = ["Lumen Harbor is a Canadian rock band. Kestrel Vale is an American rock band."]
+    >>> grouped_claim("Yes, both Lumen Harbor and Kestrel Vale are American rock bands.", ctx)
+    (False, "the context says 'American' of Kestrel Vale but not of Lumen Harbor")
+    >>> grouped_claim("Both Lumen Harbor and Kestrel Vale are rock bands.", ctx)
+    (True, "the context says 'rock', 'bands' of both Lumen Harbor and Kestrel Vale")
     """
     parsed = _grouped(normalize(claim))
-    if parsed is None:
-        return None
-    a, b, pred = parsed
-    need = list(dict.fromkeys(content_tokens(pred, "en")))
-    if not need or len(need) > _PRED_MAX:
-        return None
-    found = _surroundings((a, b), chunks)
-    if found is None:
-        return None
-    _, near = found
-    for name, other in ((a, b), (b, a)):
-        # said of the other name but not of this one: the claim extends it to both
-        moved = [w for w in need if w not in near[name] and w in near[other]]
-        if moved:
-            words = _surface(pred, moved)
-            return f"the context says {words} of {other} but not of {name}"
-    return None
-
-
-def grouped_subject_support(claim: str, chunks: Sequence[str]) -> str | None:
-    """Reason why a claim about two grouped names is said of each of them, else ``None``.
-
-    The counterpart of :func:`grouped_subject_gap`: every content word of a short
-    predicate ("Both A and B are rock bands.") stands around each name in the context.
-    The offline judge uses it to accept such a claim whose wording is spread over the
-    two names' sentences (the local-evidence check alone would call it scattered).
-
-    Examples
-    --------
-    >>> ctx = ["Lumen Harbor is a Canadian folk band. Kestrel Vale is an American folk band."]
-    >>> grouped_subject_support("Yes, both Lumen Harbor and Kestrel Vale are folk bands.", ctx)
-    "the context says 'folk', 'bands' of both Lumen Harbor and Kestrel Vale"
-    """
-    parsed = _grouped(normalize(claim))
-    if parsed is None:
-        return None
-    a, b, pred = parsed
-    need = list(dict.fromkeys(content_tokens(pred, "en")))
-    found = _surroundings((a, b), chunks) if need and len(need) <= _PRED_MAX else None
-    if found is None:
-        return None
-    _, near = found
-    if all(w in near[a] and w in near[b] for w in need):
-        return f"the context says {_surface(pred, need)} of both {a} and {b}"
-    return None
+    return _said_of(*parsed, chunks) if parsed else None
 
 
 def expand_both(claim: str, question: str | None) -> str | None:
@@ -576,9 +544,9 @@ def bare_answer_check(answer: str, question: str, chunks: Sequence[str]) -> tupl
     Two question forms are read (English-like text):
 
     * "Were A and B released in the same year?": the years the context gives for A and B
-      (as in :func:`date_order_conflict`) are equal or not;
+      (as in :func:`date_order`) are equal or not;
     * "Are A and B both American?" / "Are both A and B American bands?": the
-      predicate is said of both names or, as in :func:`grouped_subject_gap`, of one
+      predicate is said of both names or, as in :func:`grouped_claim`, of one
       only. In the second form B's name ends where the context's own spelling of it
       ends ("Kings of Leon is ..."), since a capitalised predicate runs on from it.
 
@@ -653,18 +621,11 @@ def bare_answer_check(answer: str, question: str, chunks: Sequence[str]) -> tupl
         a, b, pred = parsed
         if not re.search(rf"{re.escape(b)}\s+both\s", body):
             return None  # "A and B bomb both ...": B's name does not end where "both" does
-    need = list(dict.fromkeys(content_tokens(pred, "en")))
-    found = _surroundings((a, b), chunks)
-    if not need or len(need) > _PRED_MAX or found is None:
+    said = _said_of(a, b, pred, chunks)
+    if said is None:
         return None
-    _, near = found
-    for name, other in ((a, b), (b, a)):
-        moved = [w for w in need if w not in near[name] and w in near[other]]
-        if moved:
-            why = f"the context says {_surface(pred, moved)} of {other} but not of {name}"
-            # not said of one name is no proof that it is false of it: "unsure" for "yes"
-            return ("unsure" if says_yes else "yes"), why
-    if all(w in near[a] and w in near[b] for w in need):
-        why = f"the context says {_surface(pred, need)} of both {a} and {b}"
+    both, why = said
+    if both:
         return ("yes" if says_yes else "no"), why
-    return None
+    # not said of one name is no proof that it is false of it: "unsure" for "yes"
+    return ("unsure" if says_yes else "yes"), why

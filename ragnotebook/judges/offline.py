@@ -49,8 +49,7 @@ from ragnotebook.judges._compare import (
     choice_gap,
     date_order,
     expand_both,
-    grouped_subject_gap,
-    grouped_subject_support,
+    grouped_claim,
 )
 from ragnotebook.tasks import Answer, Claims, Explanation, Task, Verdict, Verdicts
 from ragnotebook.text import (
@@ -712,8 +711,9 @@ class OfflineJudge:
 
     def _verify(self, task: Task, *, allow_no: bool) -> list[Verdict]:
         lang = _task_language([*task.chunks, *(it.text for it in task.items)])
-        docs = [_analyse(c, lang) for c in task.chunks if c and c.strip()]
         idx = [i for i, c in enumerate(task.chunks) if c and c.strip()]
+        live = [task.chunks[i] for i in idx]
+        docs = [_analyse(c, lang) for c in live]
         weights = _Weights(docs)
         out: list[Verdict] = []
         for it in task.items:
@@ -725,68 +725,20 @@ class OfflineJudge:
                 claim = task.question.rstrip(" ?？")
             _, verdict, sup, reason = self._assess(claim, docs, weights, lang, idx, local=not bare)
             sup = [idx[i] for i in sup]
-            if bare:
-                if verdict == "no":
-                    # the context says the opposite of what the question asks ("Is the
-                    # pass open?" against "closed"): that is what a "No." answers
-                    says_no = normalize(it.text).strip(" .!,").lower() in _NO_WORDS
-                    verdict = "yes" if says_no else "no"
-                    sup = idx[:] if says_no else []
-                    reason = (
-                        f"{reason}; the context says the opposite of what the question asks, "
-                        f"{'as the answer does' if says_no else 'unlike the answer'}"
-                    )
-                reason = f"a bare answer, checked through its question: {reason}"
-            if bare and task.question and not is_cjk(lang) and self.rules["bare_answers"]:
-                live = [c for c in task.chunks if c and c.strip()]
-                polar = bare_answer_check(it.text, task.question, live)
-                if polar:
-                    verdict, why = polar
-                    sup = [i for i, c in enumerate(task.chunks) if c and c.strip()]
-                    sup = sup if verdict == "yes" else []
-                    reason = f"{reason}; {why}"
-            if reason == _NO_CONTENT:
+            if bare and task.question:
+                verdict, sup, reason = self._bare(
+                    it.text, task.question, verdict, sup, reason, idx, live, lang
+                )
+            elif reason == _NO_CONTENT:
                 # symbols and one-letter words only ("R&B", "C++"): look for them verbatim
                 sup = _verbatim(claim, task.chunks)
                 if sup:
                     verdict = "yes"
                     reason = f"the claim appears verbatim in the chunk at rank {sup[0] + 1}"
-            if not bare and not is_cjk(lang) and verdict != "no":
-                live = [c for c in task.chunks if c and c.strip()]
-                dated = date_order(claim, task.question, live) if self.rules["date_order"] else None
-                order = dated[1] if dated and not dated[0] else None
-                if dated and dated[0] and verdict == "unsure":
-                    # the order agrees with the years: the comparison is what the claim
-                    # adds ("Mozart was born first."); the rest must be in the context
-                    seen = frozenset().union(*(d.tokens for d in docs))
-                    rest = _claim_doc(claim, lang).tokens - dated[2]
-                    if rest <= seen and not (rest & _PERSONAL):
-                        first = reason.split("; ")[0]
-                        verdict, reason = "yes", f"{first}; {dated[1]}, as the claim says"
-                        sup = [i for i, c in enumerate(task.chunks) if c and c.strip()]
-                grouped = expand_both(claim, task.question) or claim
-                gap = (
-                    grouped_subject_gap(grouped, live)
-                    if self.rules["grouped_subjects"] and verdict == "yes" and not order
-                    else None
+            elif not is_cjk(lang) and verdict != "no":
+                verdict, sup, reason = self._claim_form(
+                    claim, task.question, verdict, sup, reason, idx, live, docs, lang
                 )
-                if verdict == "unsure" and self.rules["grouped_subjects"] and not order:
-                    # "Both A and B are rock bands.": said of each name, in its own sentence
-                    both = grouped_subject_support(grouped, live)
-                    seen = frozenset().union(*(d.tokens for d in docs))
-                    if both and _claim_doc(claim, lang).tokens <= seen:
-                        first = reason.split("; ")[0]
-                        verdict, reason = "yes", f"{first}; {both}"
-                        sup = [i for i, c in enumerate(task.chunks) if c and c.strip()]
-                if not gap and not order and verdict == "yes" and self.rules["choice"]:
-                    gap = choice_gap(claim, task.question, live)
-                restated = self.rules["answer_part"] and task.question
-                if not gap and not order and verdict == "yes" and restated:
-                    gap = _answer_part_gap(claim, task.question or "", docs, lang)
-                if order:
-                    verdict, sup, reason = "no", [], f"{reason}; {order}"
-                elif gap:
-                    verdict, sup, reason = "unsure", [], f"{reason}; {gap}"
             if not allow_no and verdict == "unsure":
                 verdict = "no"
             if not allow_no and verdict == "no":
@@ -795,6 +747,82 @@ class OfflineJudge:
                 Verdict(index=it.index, verdict=verdict, reason=reason, supporting_chunks=sup)
             )
         return out
+
+    def _bare(
+        self,
+        answer: str,
+        question: str,
+        verdict: str,
+        sup: list[int],
+        reason: str,
+        idx: list[int],
+        live: list[str],
+        lang: str,
+    ) -> tuple[str, list[int], str]:
+        """Verdict of a bare "Yes."/"No." from its question's check (``verdict``)."""
+        if verdict == "no":
+            # the context says the opposite of what the question asks ("Is the pass
+            # open?" against "closed"): that is what a "No." answers
+            says_no = normalize(answer).strip(" .!,").lower() in _NO_WORDS
+            verdict = "yes" if says_no else "no"
+            sup = idx[:] if says_no else []
+            reason = (
+                f"{reason}; the context says the opposite of what the question asks, "
+                f"{'as the answer does' if says_no else 'unlike the answer'}"
+            )
+        reason = f"a bare answer, checked through its question: {reason}"
+        if not is_cjk(lang) and self.rules["bare_answers"]:
+            polar = bare_answer_check(answer, question, live)
+            if polar:
+                verdict, why = polar
+                sup = idx[:] if verdict == "yes" else []
+                reason = f"{reason}; {why}"
+        return verdict, sup, reason
+
+    def _claim_form(
+        self,
+        claim: str,
+        question: str | None,
+        verdict: str,
+        sup: list[int],
+        reason: str,
+        idx: list[int],
+        live: list[str],
+        docs: Sequence[_Doc],
+        lang: str,
+    ) -> tuple[str, list[int], str]:
+        """Checks that read a claim's form (English-like text; ``verdict`` is not ``no``):
+        date order, grouped subjects, a choice between two names, a restated question.
+        They may confirm an ``unsure`` claim whose only missing words are the comparison
+        itself, or take ``yes`` away."""
+        rules = self.rules
+        seen = frozenset().union(*(d.tokens for d in docs))
+        first = reason.split("; ")[0]
+        dated = date_order(claim, question, live) if rules["date_order"] else None
+        if dated and not dated[0]:
+            return "no", [], f"{reason}; {dated[1]}"
+        if dated and verdict == "unsure":
+            # the order agrees with the years: the comparison is what the claim adds
+            # ("Mozart was born first."); the rest must be in the context
+            rest = _claim_doc(claim, lang).tokens - dated[2]
+            if rest <= seen and not (rest & _PERSONAL):
+                return "yes", idx[:], f"{first}; {dated[1]}, as the claim says"
+        if rules["grouped_subjects"]:
+            grouped = grouped_claim(expand_both(claim, question) or claim, live)
+            if grouped and not grouped[0] and verdict == "yes":
+                return "unsure", [], f"{reason}; {grouped[1]}"
+            # "Both A and B are rock bands.": said of each name, in its own sentence
+            said_of_both = grouped is not None and grouped[0] and verdict == "unsure"
+            if grouped and said_of_both and _claim_doc(claim, lang).tokens <= seen:
+                return "yes", idx[:], f"{first}; {grouped[1]}"
+        if verdict != "yes":
+            return verdict, sup, reason
+        gap = choice_gap(claim, question, live) if rules["choice"] else None
+        if not gap and rules["answer_part"] and question:
+            gap = _answer_part_gap(claim, question, seen, lang)
+        if gap:
+            return "unsure", [], f"{reason}; {gap}"
+        return verdict, sup, reason
 
     # ------------------------------------------------------------------ chunks
 
@@ -1066,7 +1094,7 @@ _RESTATE_SHARE = 0.5
 _ANSWER_MIN = 0.8
 
 
-def _answer_part_gap(claim: str, question: str, docs: Sequence[_Doc], lang: str) -> str:
+def _answer_part_gap(claim: str, question: str, seen: frozenset[str], lang: str) -> str:
     """Why a claim that restates the question is not supported by its answer ("" if it is).
 
     An answer written as a full sentence often repeats the question ("The railway runs
@@ -1084,7 +1112,6 @@ def _answer_part_gap(claim: str, question: str, docs: Sequence[_Doc], lang: str)
     new = [t for t in dict.fromkeys(c) if t not in q]
     if not new or shared < _RESTATE_WORDS or shared / len(c) < _RESTATE_SHARE:
         return ""
-    seen = frozenset().union(*(d.tokens for d in docs))
     share = sum(t in seen for t in new) / len(new)
     if share >= _ANSWER_MIN:
         return ""
