@@ -534,8 +534,13 @@ def _written_name(words: Sequence[str], chunks: Sequence[str]) -> int | None:
 
 _SAME_TIME = re.compile(r"\bsame\s+(?:year|decade)\b", re.IGNORECASE)
 _AUX = re.compile(r"^(?:are|were|is|was|do|does|did|have|has|had)\s+", re.IGNORECASE)
-_YES = frozenset({"yes", "yeah", "yep", "correct", "true"})
-_NO = frozenset({"no", "nope", "false", "incorrect"})
+#: Bare answer words, by polarity (the offline judge uses them too).
+YES_WORDS = frozenset(
+    {"yes", "yeah", "yep", "correct", "true", "是", "是的", "对", "はい", "네", "예"}
+)
+NO_WORDS = frozenset(
+    {"no", "nope", "false", "incorrect", "不", "不是", "いいえ", "아니요", "아니오"}
+)
 
 
 def bare_answer_check(answer: str, question: str, chunks: Sequence[str]) -> tuple[str, str] | None:
@@ -580,9 +585,9 @@ def bare_answer_check(answer: str, question: str, chunks: Sequence[str]) -> tupl
     'no'
     """
     word = normalize(answer).strip(" .!,").lower()
-    if word not in _YES and word not in _NO:
+    if word not in YES_WORDS and word not in NO_WORDS:
         return None
-    says_yes = word in _YES
+    says_yes = word in YES_WORDS
     q = normalize(question).strip().rstrip("?？ ").strip()
     body = _AUX.sub("", q)
     if _SAME_TIME.search(q):

@@ -45,6 +45,8 @@ from itertools import pairwise
 from typing import Any
 
 from ragnotebook.judges._compare import (
+    NO_WORDS,
+    YES_WORDS,
     bare_answer_check,
     choice_gap,
     date_order,
@@ -127,14 +129,7 @@ _JA_CONTENT = re.compile("[\u30a0-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]
 #: contradiction (chosen on the tune half of the benchmark).
 _NEG_MIN = 0.7
 #: Bare answers to a yes/no question: the question itself is checked instead.
-_YES_NO = frozenset(
-    {"yes", "yeah", "yep", "correct", "true", "是", "是的", "对", "はい", "네", "예"}
-    | {"no", "nope", "false", "incorrect", "不", "不是", "いいえ", "아니요", "아니오"}
-)
-#: The "No." side of :data:`_YES_NO`.
-_NO_WORDS = frozenset(
-    {"no", "nope", "false", "incorrect", "不", "不是", "いいえ", "아니요", "아니오"}
-)
+_YES_NO = YES_WORDS | NO_WORDS
 #: First-person words: a claim using them states a personal view or experience,
 #: which a retrieved document cannot verify unless it speaks the same way.
 _PERSONAL = frozenset(
@@ -763,7 +758,7 @@ class OfflineJudge:
         if verdict == "no":
             # the context says the opposite of what the question asks ("Is the pass
             # open?" against "closed"): that is what a "No." answers
-            says_no = normalize(answer).strip(" .!,").lower() in _NO_WORDS
+            says_no = normalize(answer).strip(" .!,").lower() in NO_WORDS
             verdict = "yes" if says_no else "no"
             sup = idx[:] if says_no else []
             reason = (
