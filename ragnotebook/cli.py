@@ -101,8 +101,33 @@ def _jsonable(value: Any) -> Any:
     return str(value)
 
 
+def _with_row_labels(df: Any) -> Any:
+    """The frame with its row labels as a first column, unless they are just 0..n-1.
+
+    A frame indexed by ids (the bundled sample's ``id``, a user's ``q7``) keeps them in
+    the file, so a row printed by its label can be found there. The column takes the
+    index's name, or ``"row"`` (the name ``claims()`` uses) when it has none.
+    """
+    import pandas as pd
+
+    index = df.index
+    plain = isinstance(index, pd.RangeIndex) and index.start == 0 and index.step == 1
+    if plain and index.name is None:
+        return df
+    names = [n if n is not None else "row" for n in index.names]
+    if any(n in df.columns for n in names):
+        return df
+    out = df.copy(deep=False)
+    out.index = index.set_names(names)
+    return out.reset_index()
+
+
 def write_jsonl(df: Any, path: Path) -> None:
-    """Write a frame as JSON Lines, one object per row; list and dict cells stay JSON."""
+    """Write a frame as JSON Lines, one object per row; list and dict cells stay JSON.
+
+    Row labels other than 0..n-1 are written as a first column (see ``_with_row_labels``).
+    """
+    df = _with_row_labels(df)
     with path.open("w", encoding="utf-8") as fh:
         cols = [str(c) for c in df.columns]
         for values in df.itertuples(index=False, name=None):
@@ -204,18 +229,25 @@ def _wrap(text: str, indent: str = "    ", width: int = 100) -> str:
 
 
 def worst_rows(scored: Any, n: int = 5) -> Any:
-    """The ``n`` rows with the lowest mean score over the metrics each row was scored on."""
+    """The ``n`` rows with the lowest mean score over the metrics each row was scored on.
+
+    A metric counts for a row only where :func:`ragnotebook.frame.scored_mask` says the
+    score is a measurement (a missing ground truth or answer is not a low score). The
+    rows come back with two extra columns: ``_mean`` (float64, the mean it was ranked
+    by) and ``_position`` (int, its 0-based position in ``scored``).
+    """
     import pandas as pd
 
-    from ragnotebook.frame import SCORED_STATUSES, scored_metrics
+    from ragnotebook.frame import scored_mask, scored_metrics
 
     parts = []
     for m in scored_metrics(scored):
-        ok = scored[f"{m}_status"].isin(SCORED_STATUSES).fillna(False).astype(bool)
+        ok = pd.Series(scored_mask(scored, m), index=scored.index)
         parts.append(pd.to_numeric(scored[m], errors="coerce").astype("float64").where(ok))
     mean = pd.concat(parts, axis=1).mean(axis=1, skipna=True)
     order = mean.reset_index(drop=True).sort_values(kind="stable").dropna().index[:n]
-    return scored.iloc[list(order)].assign(_mean=mean.iloc[list(order)].to_numpy())
+    picked = list(order)
+    return scored.iloc[picked].assign(_mean=mean.iloc[picked].to_numpy(), _position=picked)
 
 
 _SUMMARY_COLUMNS = [
@@ -225,6 +257,7 @@ _SUMMARY_COLUMNS = [
     "no_ground_truth",
     "no_reference",
     "no_claims",
+    "no_answer",
     "no_context",
     "error",
 ]
@@ -235,6 +268,7 @@ def quickstart(out: Path | None, model: str, n_worst: int) -> int:
     import pandas as pd
 
     import ragnotebook as rn
+    from ragnotebook.frame import scored_mask
 
     t0 = time.perf_counter()
     df = rn.load_sample("quickstart")
@@ -256,16 +290,19 @@ def quickstart(out: Path | None, model: str, n_worst: int) -> int:
         print(summary[_SUMMARY_COLUMNS].round(3).to_string())
     print(f"\nThe {n_worst} lowest-scoring rows and what they miss:")
     claims = rn.claims(scored)
-    for label, row in worst_rows(scored, n_worst).iterrows():
+    metrics = rn.frame.scored_metrics(scored)
+    measured = {m: pd.Series(scored_mask(scored, m)) for m in metrics}
+    worst = worst_rows(scored, n_worst)
+    for pos, (label, row) in zip(worst["_position"], worst.iterrows(), strict=True):
         scores = ", ".join(
             f"{m.replace('context_', '')}={row[m]:.2f}"
-            if pd.notna(row[m])
-            else f"{m.replace('context_', '')}=NA ({row[m + '_status']})"
-            for m in rn.frame.scored_metrics(scored)
+            if measured[m].iloc[pos]
+            else f"{m.replace('context_', '')}=not scored ({row[m + '_status']})"
+            for m in metrics
         )
         print(f"\n[{label}] ({row['source']}) {scores}")
         print(_wrap(f"Q: {row['question']}"))
-        missed = claims[(claims["row"] == label) & (claims["verdict"] != "yes")]
+        missed = claims[(claims["row_number"] == pos) & (claims["verdict"] != "yes")]
         for _, c in missed.head(4).iterrows():
             kind = (
                 "ground truth not in context"

@@ -297,7 +297,9 @@ def summary(df: pd.DataFrame) -> pd.DataFrame:
         (str ``"n_scored/n_total"``), ``coverage`` (float64, n_scored / n_total),
         ``n_total``, ``n_scored``, ``n_error`` (int64), then one int64 column per
         status (``ok``, ``no_ground_truth``, ``no_reference``, ``no_claims``,
-        ``no_context``, ``error``), ``missing_verdicts`` (int64: items counted
+        ``no_context``, ``error``), ``no_answer`` (int64: of the ``no_claims`` rows,
+        those not scored because the answer is missing or blank; the reference gives
+        them 0, but that 0 is missing data), ``missing_verdicts`` (int64: items counted
         against because the judge never gave a valid verdict), and the run's
         counters from ``attrs["ragnotebook"]``: ``calls`` (judge answers used),
         ``attempts`` (judge calls made, retries included, cache hits excluded),
@@ -343,6 +345,9 @@ def summary(df: pd.DataFrame) -> pd.DataFrame:
         }
         for s in STATUSES:
             row[s] = int(counts.get(s, 0))
+        # no_claims rows left out because the answer itself is missing (see scored_mask)
+        no_claims = df[f"{m}_status"].astype("string").eq("no_claims").fillna(False)
+        row["no_answer"] = int((no_claims.to_numpy(bool) & ~mask).sum())
         row["missing_verdicts"] = missing
         run = (df.attrs.get("ragnotebook", {}) or {}).get("metrics", {}).get(m, {}) or {}
         for key in _RUN_COUNTS:

@@ -238,6 +238,8 @@ def test_missing_answers_do_not_enter_the_faithfulness_mean():
     # the missing answer is counted but not averaged; the refusal is a measured 0
     assert s.loc["faithfulness", "scored"] == "2/3"
     assert s.loc["faithfulness", "mean"] == 0.5
+    # the two no_claims rows are told apart: one of them is left out for its missing answer
+    assert (s.loc["faithfulness", "no_claims"], s.loc["faithfulness", "no_answer"]) == (2, 1)
     # scored_rows() gives exactly the rows summary() averages
     mask = out.rag.scored_rows("faithfulness")
     assert mask.tolist() == [True, False, True]

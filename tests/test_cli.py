@@ -311,6 +311,58 @@ def test_quickstart_still_works(tmp_path):
     proc = run_cli("quickstart", "--out", str(tmp_path / "q.jsonl"), cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
     assert "Summary" in proc.stdout and (tmp_path / "q.jsonl").exists()
+    # every row printed by its label can be found in the file by that label
+    saved = pd.read_json(tmp_path / "q.jsonl", lines=True, dtype={"id": str})
+    printed = re.findall(r"^\[([^\]]+)\] \(", proc.stdout, re.M)
+    assert len(printed) == 5 and set(printed) <= set(saved["id"])
+    # a metric a row was not scored on is shown as such, never as a low score
+    for line in re.findall(r"^\[[^\]]+\] \(.*$", proc.stdout, re.M):
+        label = re.match(r"\[([^\]]+)\]", line).group(1)
+        row = saved.loc[saved["id"] == label].iloc[0]
+        blank_answer = not isinstance(row["answer"], str) or not row["answer"].strip()
+        if blank_answer:
+            assert "faithfulness=not scored (no_claims)" in line
+        if row["context_recall_status"] == "no_ground_truth":
+            assert "recall=not scored (no_ground_truth)" in line
+
+
+def test_worst_rows_ranks_only_measured_scores():
+    df = pd.DataFrame(
+        {
+            "question": ["a?", "b?", "c?"],
+            "answer": ["x", None, "y"],
+            "faithfulness": pd.array([0.4, 0.0, 0.9], dtype="Float64"),
+            "faithfulness_status": ["ok", "no_claims", "ok"],
+            "context_recall": pd.array([0.0, 0.2, 0.5], dtype="Float64"),
+            "context_recall_status": ["no_ground_truth", "ok", "ok"],
+        },
+        index=["r1", "r2", "r3"],
+    )
+    for m in ("faithfulness", "context_recall"):
+        df[f"{m}_reason"] = ""
+        df[f"{m}_verdicts"] = [[] for _ in range(3)]
+        df[f"{m}_error"] = None
+    worst = cli.worst_rows(df, 3)
+    # r1: only faithfulness 0.4 counts; r2: only recall 0.2 (its 0 is a missing answer)
+    assert worst.index.tolist() == ["r2", "r1", "r3"]
+    assert worst["_mean"].tolist() == pytest.approx([0.2, 0.4, 0.7])
+    assert worst["_position"].tolist() == [1, 0, 2]
+
+
+def test_jsonl_keeps_row_labels_unless_they_are_positions(tmp_path):
+    plain = pd.DataFrame({"a": [1, 2]})
+    cli.write_jsonl(plain, tmp_path / "p.jsonl")
+    assert pd.read_json(tmp_path / "p.jsonl", lines=True).columns.tolist() == ["a"]
+    labelled = pd.DataFrame({"a": [1, 2]}, index=["q7", "q3"])
+    cli.write_jsonl(labelled, tmp_path / "l.jsonl")
+    back = pd.read_json(tmp_path / "l.jsonl", lines=True)
+    assert back.to_dict("list") == {"row": ["q7", "q3"], "a": [1, 2]}
+    named = pd.DataFrame({"a": [1, 2]}, index=pd.Index([5, 9], name="id"))
+    cli.write_jsonl(named, tmp_path / "n.jsonl")
+    assert pd.read_json(tmp_path / "n.jsonl", lines=True).to_dict("list") == {
+        "id": [5, 9],
+        "a": [1, 2],
+    }
 
 
 # ------------------------------------------------------------------ the test server
