@@ -26,8 +26,10 @@ Cell rules
 from __future__ import annotations
 
 import ast
+import io
 import json
 import math
+import tokenize
 from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Final
@@ -175,8 +177,22 @@ def _is_missing(value: Any) -> bool:
 
 def _fail(row: Hashable, column: Hashable, position: int | None, problem: str) -> ValueError:
     """Build the error for a bad cell: ``row 'q7', column 'answer': <problem>``."""
-    at = f" (row position {position})" if position is not None else ""
+    same = isinstance(row, int | np.integer) and not isinstance(row, bool) and row == position
+    at = f" (row position {position})" if position is not None and not same else ""
     return ValueError(f"row {row!r}, column {column!r}: {problem}{at}")
+
+
+#: tokens that only lay out a printed list
+_LAYOUT_TOKENS: Final = frozenset(
+    {tokenize.NL, tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT, tokenize.ENDMARKER}
+)
+#: bare words NumPy prints for non-string items of an object array
+_BARE_ITEMS: Final[dict[str, Any]] = {
+    "None": None,
+    "True": True,
+    "False": False,
+    "nan": float("nan"),
+}
 
 
 def _type_name(value: Any) -> str:
@@ -351,8 +367,15 @@ def normalize_text(
     raise _fail(row, column, position, f"expected a string, got {_type_name(value)}")
 
 
-def _parse_list_string(text: str) -> list[str] | None:
-    """Return the strings of a JSON / Python list literal, or None if ``text`` is not one."""
+def _parse_list_string(text: str) -> list[Any] | None:
+    """Return the items of a list written in ``text``, or None if it holds no list of chunks.
+
+    Read: a JSON array, a Python list or tuple literal, and NumPy's printed form of a
+    1-D array (``to_csv`` writes an array cell as ``['a' 'b']``, without commas). Python
+    would join those adjacent string literals into one string, so that form is read token
+    by token instead. A list none of whose items is a string (``"[1]"``, ``"[see 2]"``) is
+    not a list of chunks: None, and the caller keeps the text as one chunk.
+    """
     stripped = text.strip()
     if len(stripped) < 2 or stripped[0] != "[" or stripped[-1] != "]":
         return None
@@ -360,15 +383,48 @@ def _parse_list_string(text: str) -> list[str] | None:
     try:
         parsed = json.loads(stripped)
     except ValueError:
-        try:
-            parsed = ast.literal_eval(stripped)
-        except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
-            return None
+        parsed = _python_list(stripped)
     if not isinstance(parsed, list | tuple):
         return None
-    if not all(isinstance(item, str) for item in parsed):
+    if parsed and not any(isinstance(item, str) for item in parsed):
         return None
-    return [str(item) for item in parsed]
+    return list(parsed)
+
+
+def _python_list(text: str) -> list[Any] | None:
+    """Items of a Python list literal or of NumPy's comma-less print form, else None."""
+    try:
+        tokens = [
+            t
+            for t in tokenize.generate_tokens(io.StringIO(text).readline)
+            if t.type not in _LAYOUT_TOKENS
+        ]
+    except (tokenize.TokenError, SyntaxError, ValueError):
+        return None
+    inner = tokens[1:-1]
+    # NumPy's form: two or more items and not one comma ("['a' 'b']", "['a' None]")
+    numpy_form = len(inner) >= 2 and not any(t.string == "," for t in inner)
+    if not numpy_form:
+        try:
+            parsed = ast.literal_eval(text)
+        except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+            return None
+        return list(parsed) if isinstance(parsed, list | tuple) else None
+    # NumPy: items separated by blanks or line breaks; a non-string item prints bare
+    items: list[Any] = []
+    for t in inner:
+        if t.type == tokenize.STRING:
+            try:
+                items.append(ast.literal_eval(t.string))
+            except (ValueError, SyntaxError):
+                return None
+        elif t.type == tokenize.NAME and t.string in _BARE_ITEMS:
+            items.append(_BARE_ITEMS[t.string])
+        elif t.type == tokenize.NUMBER:
+            items.append(float(t.string))
+        else:
+            return None
+    return items
 
 
 def normalize_contexts(
@@ -399,17 +455,20 @@ def normalize_contexts(
     Returns
     -------
     list of str
-        The chunks in order. A string holding a JSON list or a Python list
-        literal of strings is parsed; any other string is a single chunk (it is
-        never split into characters). Missing values give ``[]``. Empty and
-        blank chunks are kept.
+        The chunks in order. A string holding a list of strings is parsed: a JSON
+        array, a Python list literal, or NumPy's printed form of an array
+        (``"['a' 'b']"``, what ``to_csv`` writes for an array cell). Any other
+        string is a single chunk (it is never split into characters), including a
+        bracketed text with no string item (``"[1]"``). Missing values give ``[]``.
+        Empty and blank chunks are kept.
 
     Raises
     ------
     ValueError
         If an item of a list is not a string (the message names the row, the
-        column and the 0-based chunk index), if an array is not 1-D, or if the
-        cell is of any other type.
+        column and the 0-based chunk index), the same for a list held in a string
+        that has string items and others (``"['a', None]"``), if an array is not
+        1-D, or if the cell is of any other type.
 
     Examples
     --------
@@ -427,6 +486,13 @@ def normalize_contexts(
         parsed = _parse_list_string(value)
         if parsed is None:
             return [str(value)]
+        for i, item in enumerate(parsed):
+            if not isinstance(item, str):
+                problem = (
+                    f"chunk {i} of the list in this string is {_type_name(item)}, expected str"
+                )
+                raise _fail(row, column, position, problem)
+        parsed = [str(item) for item in parsed]
         if warn_state is None:
             one = ContextParseState(parsed_rows=1, first_row=row)
             one.warn(column)

@@ -364,6 +364,52 @@ def test_read_rows_from_csv_parses_list_strings_with_one_warning(tmp_path) -> No
     assert "contexts of 3 rows" in text and "'retrieved_contexts'" in text
 
 
+def test_read_rows_from_csv_of_numpy_arrays_keeps_chunks_apart(tmp_path) -> None:
+    # to_csv writes an array cell in NumPy's print form, without commas: ['a' 'b'].
+    # Python would join adjacent literals into one string; each item must stay a chunk.
+    original = pd.DataFrame(
+        {
+            "question": ["Can I drive over the pass?", "Long list?"],
+            "retrieved_contexts": [
+                np.array(["The pass is closed in winter.", "Snow chains are required."]),
+                np.array([f"Chunk number {i} of a long list." for i in range(6)], dtype=object),
+            ],
+        }
+    )
+    path = tmp_path / "arrays.csv"
+    original.to_csv(path, index=False)
+    df = pd.read_csv(path)
+    assert "', '" not in df.loc[0, "retrieved_contexts"]  # really the comma-less form
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        rows, _ = read_rows(df)
+    assert rows[0].contexts == ("The pass is closed in winter.", "Snow chains are required.")
+    assert rows[1].contexts == tuple(f"Chunk number {i} of a long list." for i in range(6))
+    assert len([w for w in caught if issubclass(w.category, UserWarning)]) == 1
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("['The pass is closed.', None]", "chunk 1 of the list in this string is None"),
+        ('["The pass is closed.", 3]', "chunk 1 of the list in this string is int"),
+        ("['The pass is closed.' None]", "chunk 1 of the list in this string is None"),
+    ],
+)
+def test_list_string_with_a_non_string_item_names_row_and_column(text: str, message: str) -> None:
+    df = pd.DataFrame({"question": ["q", "q"], "contexts": ['["fine"]', text]}, index=["r1", "r2"])
+    with pytest.raises(ValueError) as info:
+        read_rows(df)
+    assert str(info.value).startswith("row 'r2', column 'contexts': " + message)
+
+
+def test_error_position_is_not_repeated_for_a_positional_label() -> None:
+    df = pd.DataFrame({"contexts": [["ok"], [1, "x"]]})
+    with pytest.raises(ValueError) as info:
+        read_rows(df)
+    assert str(info.value) == "row 1, column 'contexts': chunk 0 is int, expected str"
+
+
 def test_read_rows_without_list_strings_does_not_warn() -> None:
     df = pd.DataFrame({"contexts": [["a"], "one plain chunk"]})
     with warnings.catch_warnings(record=True) as caught:
