@@ -46,6 +46,11 @@ class _LoopThread:
                 self._loop, self._thread = loop, thread
             return self._loop
 
+    @property
+    def thread(self) -> threading.Thread | None:
+        """The loop's thread, or None before the first call."""
+        return self._thread
+
 
 _LOOP = _LoopThread()
 
@@ -81,8 +86,19 @@ def run_sync(
     ------
     KeyboardInterrupt
         When interrupted and no ``on_interrupt`` is given.
+    RuntimeError
+        When called from the loop thread itself (a sync ragnotebook call inside a
+        judge callable, a ``context_extractor`` or an async target of a running
+        call): waiting there would block the loop that has to run the call.
     """
     loop = _LOOP.loop()
+    if threading.current_thread() is _LOOP.thread:
+        raise RuntimeError(
+            "a sync ragnotebook call was made from inside a running one (on its event-loop "
+            "thread, e.g. from a MockJudge callable, a context_extractor or an async target); "
+            "await the a-prefixed twin there (aevaluate, afaithfulness, ...) or make the call "
+            "outside"
+        )
     future = asyncio.run_coroutine_threadsafe(make_coro(), loop)
     try:
         while True:

@@ -163,3 +163,27 @@ def test_sync_from_worker_threads_concurrently():
 def test_concurrency_must_be_positive():
     with pytest.raises(ValueError, match="concurrency"):
         rn.faithfulness(rows(1), model="offline", concurrency=0, progress=False)
+
+
+def test_sync_call_on_the_loop_thread_is_an_error_not_a_hang():
+    # a judge callable runs on the private loop thread; a sync call there would wait for
+    # the loop it blocks. It must fail that row with a clear message and finish the run.
+    def extract(task):
+        rn.faithfulness(rows(1), model="offline", progress=False)
+        return ["c"]
+
+    judge = rn.MockJudge(extract_claims=extract, verify_claims=lambda t: ["yes"])
+    box = {}
+
+    def work():
+        box["out"] = rn.faithfulness(rows(2), model=judge, progress=False)
+
+    worker = threading.Thread(target=work, daemon=True)
+    worker.start()
+    worker.join(timeout=30)
+    assert not worker.is_alive(), "the nested sync call hung"
+    out = box["out"]
+    assert out["faithfulness_status"].tolist() == ["error", "error"]
+    assert "made from inside a running one" in out.loc[0, "faithfulness_error"]
+    # the loop is still healthy
+    assert rn.faithfulness(rows(1), model="offline", progress=False).loc[0, "faithfulness"] == 1.0
