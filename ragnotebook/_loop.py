@@ -16,6 +16,8 @@ import threading
 from collections.abc import Callable, Coroutine
 from typing import Any, TypeVar
 
+from ragnotebook._warn import flush_notices
+
 __all__ = ["run_sync"]
 
 T = TypeVar("T")
@@ -106,6 +108,7 @@ def run_sync(
                 result = future.result(timeout=poll_interval)
                 break
             except concurrent.futures.TimeoutError:
+                flush_notices()
                 if poll is not None:
                     poll()
     except KeyboardInterrupt:
@@ -113,11 +116,16 @@ def run_sync(
         # wait until the loop thread has finished cancelling the run
         with contextlib.suppress(BaseException):
             _wait_cancelled(loop, future)
+        flush_notices()
         if poll is not None:
             poll()
         if on_interrupt is None:
             raise
         return on_interrupt()
+    except BaseException:
+        flush_notices()
+        raise
+    flush_notices()
     if poll is not None:
         poll()
     return result

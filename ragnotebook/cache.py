@@ -66,7 +66,6 @@ import os
 import sqlite3
 import threading
 import time
-import warnings
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -74,6 +73,7 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
+from ragnotebook._warn import notify
 from ragnotebook.tasks import ANSWER_MODELS, Answer, Task
 
 __all__ = [
@@ -493,11 +493,9 @@ class JudgeCache:
             if side.exists():
                 side.unlink(missing_ok=True)
         os.replace(self.path, target)
-        warnings.warn(
+        notify(
             f"ragnotebook: the judge cache {self.path} was damaged; moved it to {target} "
-            "and started an empty cache",
-            UserWarning,
-            stacklevel=4,
+            "and started an empty cache"
         )
 
     def _error(self, exc: sqlite3.Error, action: str) -> CacheError:

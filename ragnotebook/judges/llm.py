@@ -39,7 +39,6 @@ import os
 import re
 import sys
 import threading
-import warnings
 from collections.abc import AsyncIterator, Mapping
 from dataclasses import asdict, dataclass
 from typing import Any
@@ -47,6 +46,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from ragnotebook import prompts
+from ragnotebook._warn import notify
 from ragnotebook.judges._errors import (
     _FORMAT_WORDS,
     _error_info,
@@ -246,8 +246,8 @@ class LiteLLMJudge:
         Structured-output mode to start with (see :data:`STRUCTURED_OUTPUT_MODES`);
         ``"auto"`` (default) starts with ``json_schema`` unless litellm knows the
         model does not accept ``response_format``. On a 400 that rejects the
-        mode, the judge moves to the next mode once, logs a warning on the
-        ``"ragnotebook"`` logger and records the mode in :meth:`identity`.
+        mode, the judge moves to the next mode once, shows a ``UserWarning``
+        (from the calling thread) and records the mode in :meth:`identity`.
     transport : {"auto", "litellm", "openai"}, default "auto"
         How requests are sent. ``"litellm"``: ``litellm.acompletion`` (every
         provider). ``"openai"``: one HTTP POST straight to an OpenAI-compatible
@@ -856,10 +856,9 @@ class LiteLLMJudge:
             with self._lock:
                 if self._budget_param == "max_tokens":
                     self._budget_param = "max_completion_tokens"
-                    logger.warning(
-                        "ragnotebook: %s takes the token budget as max_completion_tokens; "
-                        "sending it that way from now on",
-                        self.model,
+                    notify(
+                        f"ragnotebook: {self.model} takes the token budget as "
+                        "max_completion_tokens; sending it that way from now on"
                     )
             return True  # send again with the new name (at most once per call)
         if sent_temperature and ("temperature" in lowered):
@@ -867,12 +866,10 @@ class LiteLLMJudge:
                 if self._send_temperature:
                     self._send_temperature = False
                     self.temperature_dropped = True
-                    warnings.warn(
+                    notify(
                         f"{self.model} does not accept temperature={self.temperature!r}; "
                         "ragnotebook no longer sends it for this judge (recorded in the run "
-                        "metadata and the cache key)",
-                        UserWarning,
-                        stacklevel=2,
+                        "metadata and the cache key)"
                     )
             return True
         if mode in ("custom", "prompt") or not any(w in lowered for w in _FORMAT_WORDS):
@@ -884,13 +881,10 @@ class LiteLLMJudge:
             if following is None:
                 return False
             self._mode = following
-        logger.warning(
-            "ragnotebook: %s rejected structured output mode %r (%s); using %r for this judge "
-            "from now on",
-            self.model,
-            mode,
-            self._redact(info.message)[:300],
-            following,
+        notify(
+            f"ragnotebook: {self.model} rejected structured output mode {mode!r} "
+            f"({self._redact(info.message)[:300]}); using {following!r} for this judge "
+            "from now on"
         )
         return True
 

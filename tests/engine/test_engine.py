@@ -187,3 +187,24 @@ def test_sync_call_on_the_loop_thread_is_an_error_not_a_hang():
     assert "made from inside a running one" in out.loc[0, "faithfulness_error"]
     # the loop is still healthy
     assert rn.faithfulness(rows(1), model="offline", progress=False).loc[0, "faithfulness"] == 1.0
+
+
+def test_notices_from_the_loop_thread_are_shown_by_the_calling_thread(monkeypatch):
+    from ragnotebook import _warn
+
+    shown = []
+    monkeypatch.setattr(
+        _warn, "warn_user", lambda m, c=UserWarning: shown.append((m, threading.current_thread()))
+    )
+
+    def extract(task):
+        _warn.notify(f"notice from {threading.current_thread().name}")
+        return ["c"]
+
+    judge = rn.MockJudge(extract_claims=extract, verify_claims=lambda t: ["yes"])
+    out = rn.faithfulness(rows(2), model=judge, progress=False)
+    assert out["faithfulness"].tolist() == [1.0, 1.0]
+    # posted on the loop thread, shown (once each) by the thread that made the call
+    assert [m for m, _ in shown] == ["notice from ragnotebook-loop"] * 2
+    assert {t for _, t in shown} == {threading.current_thread()}
+    assert not _warn._PENDING
