@@ -59,7 +59,9 @@ class MetricStats:
     ``calls`` are judge answers used (fresh or cached), ``attempts`` the judge
     calls made (retries included, cache hits excluded), ``requests`` the HTTP
     requests an LLM judge reported (internal re-asks and splits included).
-    Tokens are counted on fresh calls; ``cost_usd`` sums the calls whose price
+    ``explain_failures`` counts ``reason="llm"`` explanations that failed (those rows
+    keep their score and the template reason). Tokens are counted on fresh calls;
+    ``cost_usd`` sums the calls whose price
     is known (None in ``to_dict`` when some price was unknown); ``saved_cost_usd``
     is what the cache hits cost when first paid for.
     """
@@ -75,6 +77,7 @@ class MetricStats:
     errors: int = 0
     missing_verdicts: int = 0
     invalid_verdicts: int = 0
+    explain_failures: int = 0
     prompt_tokens: int = 0
     completion_tokens: int = 0
     cost_usd: float = 0.0
@@ -95,6 +98,7 @@ class MetricStats:
             "errors": self.errors,
             "missing_verdicts": self.missing_verdicts,
             "invalid_verdicts": self.invalid_verdicts,
+            "explain_failures": self.explain_failures,
             "prompt_tokens": self.prompt_tokens,
             "completion_tokens": self.completion_tokens,
             "cost_usd": round(self.cost_usd, 8) if self.cost_known else None,
@@ -369,8 +373,16 @@ class Engine:
             try:
                 batch = next(plan)
                 while True:
-                    answers = await self._ask_all(batch, job.metric)
-                    batch = plan.send(answers)
+                    try:
+                        answers: list[Answer | None] = list(await self._ask_all(batch, job.metric))
+                    except Exception:
+                        if not all(t.kind == "explain" for t in batch):
+                            raise
+                        # reason="llm": a failed explanation keeps the template reason
+                        # and the score already computed (the row is not an error)
+                        stats.explain_failures += len(batch)
+                        answers = [None] * len(batch)
+                    batch = plan.send(answers)  # type: ignore[arg-type]
             except StopIteration as stop:
                 result: MetricResult = stop.value
         except asyncio.CancelledError:

@@ -300,3 +300,46 @@ def test_estimate_accepts_the_same_options_as_evaluate():
     df = frame(question=["q"], answer=["a."], contexts=[["a."]], ground_truth=["a."])
     est = rn.estimate(df, model="openai/gpt-4o-mini", api_base="http://127.0.0.1:1/v1")
     assert est.loc["total", "calls"] == 5
+
+
+@pytest.mark.parametrize("metric", ["context_recall", "context_precision", "faithfulness"])
+def test_reason_none_leaves_every_status_without_a_reason(metric):
+    # per the spec, reason=None skips the reason: for rows the judge cannot score too
+    df = frame(
+        question=["Where is it?", "Where is it?", "Where is it?"],
+        answer=["It is on Pier 4.", None, "It is on Pier 4."],
+        contexts=[["The museum is on Pier 4."], ["The museum is on Pier 4."], []],
+        ground_truth=["It is on Pier 4.", None, "It is on Pier 4."],
+    )
+    out = rn.evaluate(df, metrics=[metric], model="offline", reason=None, progress=False)
+    statuses = out[f"{metric}_status"].tolist()
+    assert len(set(statuses)) >= 2  # scored and unscored rows alike
+    assert out[f"{metric}_reason"].isna().all()
+    templated = rn.evaluate(df, metrics=[metric], model="offline", progress=False)
+    assert templated[f"{metric}_reason"].notna().all()
+
+
+def test_a_failed_llm_explanation_keeps_the_score_and_the_template_reason():
+    def explain(task):
+        raise RuntimeError("explain endpoint down")
+
+    judge = rn.MockJudge(
+        extract_claims=[["The museum is on Pier 4.", "It opened in 1999."]],
+        verify_claims=[["yes", "no"]],
+        explain=explain,
+    )
+    df = frame(question=["Where?"], answer=["x"], contexts=[["The museum is on Pier 4."]])
+    out = rn.faithfulness(df, model=judge, reason="llm", progress=False)
+    assert (out.loc[0, "faithfulness"], out.loc[0, "faithfulness_status"]) == (0.5, "ok")
+    reason = out.loc[0, "faithfulness_reason"]
+    assert reason.startswith("The score is 0.5") and "explanation failed" in reason
+    assert out.attrs["ragnotebook"]["metrics"]["faithfulness"]["explain_failures"] == 1
+    assert [t.kind for t in judge.tasks][-1] == "explain"
+
+
+def test_reason_shows_the_score_as_rounded_at_a_large_scale():
+    judge = rn.MockJudge(extract_claims=[["a", "b", "c"]], verify_claims=[["yes", "yes", "no"]])
+    df = frame(question=["Q?"], answer=["x"], contexts=[["c"]])
+    out = rn.faithfulness(df, model=judge, scale=1000, progress=False)
+    assert out.loc[0, "faithfulness"] == 666.67
+    assert out.loc[0, "faithfulness_reason"].startswith("The score is 666.67 ")

@@ -328,8 +328,13 @@ def quote_list(texts: Sequence[str], limit: int = 3, width: int = 80) -> str:
 
 
 def fmt_score(score: float) -> str:
-    """Format a score for a reason sentence (``0.67``, ``1``, ``0.5``)."""
-    return f"{score:.4g}"
+    """Format a score for a reason sentence (``0.67``, ``1``, ``0.5``, ``666.67``).
+
+    Six significant digits: the rounded score as the score column shows it, up to a
+    ``scale`` of 1000 with two decimals (an unrounded score, ``decimals=None``, is cut
+    to six digits).
+    """
+    return f"{score:.6g}"
 
 
 def explain_task(metric: str, question: str | None, summary: str) -> Task:
@@ -426,8 +431,8 @@ def finish(
     ``text`` is the template reason; a note on the items that got no valid verdict
     (``"2 claim(s) got no valid verdict ... and count as <counts_as>."``) is added to
     it. With ``reason="llm"`` the judge is asked to explain (one more task) and the
-    template is kept when its answer is not an explanation; with ``None`` there is
-    no reason.
+    template is kept when its answer is not an explanation or the call failed (the
+    engine then sends None; the score stands); with ``None`` there is no reason.
     """
     n_unjudged = len(missing) + len(invalid)
     if n_unjudged:
@@ -439,7 +444,10 @@ def finish(
         reason = None
     elif config.reason == "llm":
         (exp,) = yield [explain_task(metric, question, text)]
-        reason = exp.reason if isinstance(exp, Explanation) else text
+        if exp is None:  # the explain call failed (the engine sends None): keep the template
+            reason = text + " (The judge's explanation failed; this is the template reason.)"
+        else:
+            reason = exp.reason if isinstance(exp, Explanation) else text
     return MetricResult(
         metric,
         score,

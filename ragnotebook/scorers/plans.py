@@ -48,16 +48,26 @@ def metric_plan(
     ...     print(stop.value.status)
     no_ground_truth
     """
+    plan: Plan
     if metric == "context_recall":
-        return context_recall_plan(
+        plan = context_recall_plan(
             question=question, ground_truth=ground_truth, contexts=contexts, config=config
         )
-    if metric == "context_precision":
-        return context_precision_plan(
+    elif metric == "context_precision":
+        plan = context_precision_plan(
             question=question,
             ground_truth=ground_truth,
             answer=answer,
             contexts=contexts,
             config=config,
         )
-    return faithfulness_plan(question=question, answer=answer, contexts=contexts, config=config)
+    else:
+        plan = faithfulness_plan(question=question, answer=answer, contexts=contexts, config=config)
+    return _without_reason(plan) if config.reason is None else plan
+
+
+def _without_reason(plan: Plan) -> Plan:
+    """``reason=None``: the result of every status has no reason (the status says why)."""
+    result = yield from plan
+    result.reason = None
+    return result
