@@ -518,23 +518,31 @@ class Engine:
             if not self._probing_elsewhere(token):
                 break
             limiter.release()  # a probe started while this call waited for a slot
+        scope: asyncio.Timeout | None = None
         try:
             self._check_stopped()  # another call may have failed while this one waited
             stats.attempts += 1
             if retry:  # counted when sent: a retry skipped after a stop is not one
                 stats.retries += 1
             call = self._call(task)
-            if self.call_timeout is not None:
-                result = await asyncio.wait_for(call, timeout=self.call_timeout)
-            else:
+            scope = asyncio.timeout(self.call_timeout)  # None: no limit
+            async with scope:
                 result = await call
-        except TimeoutError:
+        except TimeoutError as exc:
             stats.timeouts += 1
+            if scope is not None and scope.expired():
+                raise JudgeError(
+                    f"the judge call took longer than {self.call_timeout:g} s",
+                    code="timeout",
+                    retryable=True,
+                ) from None
+            # the judge's own client gave up (its TimeoutError), not call_timeout
+            detail = f": {exc}" if str(exc) else ""
             raise JudgeError(
-                f"the judge call took longer than {self.call_timeout:g} s",
+                f"the judge call timed out ({type(exc).__name__}{detail})",
                 code="timeout",
                 retryable=True,
-            ) from None
+            ) from exc
         except JudgeError as exc:
             self._account(stats, getattr(exc, "usage", None), success=False)
             if exc.code == "rate_limited":

@@ -146,6 +146,32 @@ def test_call_timeout_is_per_call_and_retried():
     assert out.attrs["ragnotebook"]["metrics"]["faithfulness"]["timeouts"] == 1
 
 
+@pytest.mark.parametrize("call_timeout", [None, 3.0])
+def test_a_judge_that_raises_timeout_error_is_reported_as_its_own_timeout(call_timeout):
+    # the judge's client gave up at once: not our call_timeout, and never a format error
+    def extract(task):
+        raise TimeoutError("read timed out after 30 s")
+
+    judge = rn.MockJudge(extract_claims=extract, verify_claims=lambda t: ["yes"])
+    out = run(rows(1), judge, call_timeout=call_timeout, max_retries=1)
+    assert out.loc[0, "faithfulness_status"] == "error"
+    error = out.loc[0, "faithfulness_error"]
+    assert "the judge call timed out (TimeoutError: read timed out after 30 s)" in error
+    assert "longer than" not in error
+    meta = out.attrs["ragnotebook"]["metrics"]["faithfulness"]
+    assert (meta["timeouts"], meta["retries"]) == (2, 1)  # retryable, retried once
+
+
+def test_call_timeout_message_names_the_limit():
+    async def extract(task):
+        await asyncio.sleep(5)
+        return ["c"]
+
+    judge = rn.MockJudge(extract_claims=extract, verify_claims=lambda t: ["yes"])
+    out = run(rows(1), judge, call_timeout=0.05, max_retries=0)
+    assert "the judge call took longer than 0.05 s" in out.loc[0, "faithfulness_error"]
+
+
 def test_adaptive_limiter_halves_and_recovers():
     lim = AdaptiveLimiter(16, cooldown=0)
     lim.on_rate_limited()
