@@ -150,8 +150,9 @@ def read_table(path: Path | str) -> Any:
     Parquet file into a DataFrame.
 
     A scored file read back gets its metric columns' dtypes restored (``m``
-    Float64, ``m_status`` string), so ``summary()`` and :func:`ragnotebook.compare`
-    work on it.
+    Float64, ``m_status`` string, ``m_verdicts`` lists of dicts where Parquet gives
+    arrays), so ``summary()``, ``claims()``, the report and
+    :func:`ragnotebook.compare` work on it.
 
     Raises
     ------
@@ -160,6 +161,8 @@ def read_table(path: Path | str) -> Any:
     """
     path = Path(path)
     import pandas as pd
+
+    from ragnotebook.frame import verdict_records
 
     if not path.exists():
         raise DataError(f"{path}: no such file")
@@ -185,6 +188,9 @@ def read_table(path: Path | str) -> Any:
         if isinstance(col, str) and f"{col}_status" in df.columns:
             df[col] = pd.to_numeric(df[col], errors="coerce").astype("Float64")
             df[f"{col}_status"] = df[f"{col}_status"].astype("string")
+            if f"{col}_verdicts" in df.columns:  # Parquet gives arrays of dicts
+                cells = [verdict_records(v) for v in df[f"{col}_verdicts"].tolist()]
+                df[f"{col}_verdicts"] = pd.Series(cells, index=df.index, dtype=object)
     return df
 
 
@@ -250,6 +256,12 @@ def worst_rows(scored: Any, n: int = 5) -> Any:
     return scored.iloc[picked].assign(_mean=mean.iloc[picked].to_numpy(), _position=picked)
 
 
+def _why_unscored(row: Any, metric: str) -> str:
+    """The status of a metric a row was not scored on; "no answer" for a missing answer."""
+    status = str(row[f"{metric}_status"])
+    return "no answer" if metric == "faithfulness" and status == "no_claims" else status
+
+
 _SUMMARY_COLUMNS = [
     "mean",
     "scored",
@@ -276,6 +288,10 @@ def quickstart(out: Path | None, model: str, n_worst: int) -> int:
         f"Loaded {len(df)} real rows bundled with ragnotebook "
         f"({', '.join(f'{k}: {v}' for k, v in df['source'].value_counts().items())})."
     )
+    unanswered = df.loc[df["answer"].isna(), "source"].value_counts()
+    if len(unanswered):
+        names = ", ".join(f"the {n} {k} rows" for k, n in unanswered.items())
+        print(f"({names} have no generated answer: they measure retrieval only.)")
     print(
         f"Judge: {model!r}"
         + (" (deterministic heuristic: no API key, no network)" if model == "offline" else "")
@@ -288,7 +304,15 @@ def quickstart(out: Path | None, model: str, n_worst: int) -> int:
     with pd.option_context("display.width", 120, "display.max_columns", 20):
         print("\nSummary (mean over scored rows; 'scored' = rows measured / rows in the frame):")
         print(summary[_SUMMARY_COLUMNS].round(3).to_string())
-    print(f"\nThe {n_worst} lowest-scoring rows and what they miss:")
+    if summary["no_answer"].any():
+        print(
+            "(no_answer: the no_claims rows whose answer is missing; they are not scored. "
+            "The other no_claims rows are answers that make no claim, a measured 0.)"
+        )
+    print(
+        f"\nThe {n_worst} lowest-scoring rows (mean of the scores each row was measured on) "
+        "and what they miss:"
+    )
     claims = rn.claims(scored)
     metrics = rn.frame.scored_metrics(scored)
     measured = {m: pd.Series(scored_mask(scored, m)) for m in metrics}
@@ -297,7 +321,7 @@ def quickstart(out: Path | None, model: str, n_worst: int) -> int:
         scores = ", ".join(
             f"{m.replace('context_', '')}={row[m]:.2f}"
             if measured[m].iloc[pos]
-            else f"{m.replace('context_', '')}=not scored ({row[m + '_status']})"
+            else f"{m.replace('context_', '')}=not scored ({_why_unscored(row, m)})"
             for m in metrics
         )
         print(f"\n[{label}] ({row['source']}) {scores}")

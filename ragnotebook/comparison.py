@@ -36,7 +36,7 @@ import numpy as np
 import pandas as pd
 
 from ragnotebook._warn import warn_user
-from ragnotebook.frame import scored_mask
+from ragnotebook.frame import scored_mask, verdict_records
 
 __all__ = ["compare"]
 
@@ -244,14 +244,10 @@ def _metrics(a: pd.DataFrame, b: pd.DataFrame, metrics: Sequence[str] | str | No
 
 
 def _verdict_words(value: Any) -> tuple[Any, ...] | None:
-    if isinstance(value, np.ndarray):
-        value = value.tolist()
-    if not isinstance(value, list):
+    records = verdict_records(value)
+    if records is None:
         return None
-    return tuple(
-        (v.get("index"), str(v.get("verdict", "")).strip().lower()) if isinstance(v, dict) else v
-        for v in value
-    )
+    return tuple((v.get("index"), str(v.get("verdict", "")).strip().lower()) for v in records)
 
 
 # --------------------------------------------------------------------------- statistics

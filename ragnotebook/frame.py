@@ -108,6 +108,51 @@ def _answer_column(df: pd.DataFrame) -> str | None:
         return None
 
 
+def _plain(value: Any) -> Any:
+    """NumPy arrays and scalars inside a verdict turned back into lists and Python values."""
+    if isinstance(value, np.ndarray):
+        return [_plain(v) for v in value.tolist()]
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_plain(v) for v in value]
+    if isinstance(value, np.generic):
+        return value.item()
+    return value
+
+
+def verdict_records(value: Any) -> list[dict[str, Any]] | None:
+    """The verdict dicts of one ``m_verdicts`` cell, or None when the cell holds none.
+
+    A scored frame read back from Parquet holds each cell as a NumPy array of dicts
+    whose list values are arrays too (``supporting_chunks``); those are turned back
+    into lists, so a frame read from a file is read like the one in memory.
+
+    Parameters
+    ----------
+    value : list, tuple or numpy.ndarray of dict, or any other value
+        The cell.
+
+    Returns
+    -------
+    list of dict or None
+        None for a missing value or any other type (a row not scored).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> verdict_records(np.array([{"index": 0, "supporting_chunks": np.array([1])}]))
+    [{'index': 0, 'supporting_chunks': [1]}]
+    >>> verdict_records(None) is None
+    True
+    """
+    if isinstance(value, np.ndarray):
+        value = value.tolist()
+    if not isinstance(value, list | tuple):
+        return None
+    return [_plain(v) for v in value if isinstance(v, dict)]
+
+
 def scored_mask(df: pd.DataFrame, column: str) -> np.ndarray:
     """Rows whose score in ``column`` is a measurement: a number with a scored status.
 
@@ -188,8 +233,8 @@ def claims(df: pd.DataFrame) -> pd.DataFrame:
     cols = {m: df[f"{m}_verdicts"].tolist() for m in metrics}
     for pos, label in enumerate(df.index):
         for m in metrics:
-            verdicts = cols[m][pos]
-            if not isinstance(verdicts, list):
+            verdicts = verdict_records(cols[m][pos])
+            if verdicts is None:
                 continue
             for v in verdicts:
                 records.append(
@@ -256,8 +301,9 @@ def chunks(df: pd.DataFrame) -> pd.DataFrame:
         raise ValueError("this frame was not scored with context_precision")
     records: list[dict[str, Any]] = []
     cells = df["context_precision_verdicts"].tolist()
-    for pos, (label, verdicts) in enumerate(zip(df.index, cells, strict=True)):
-        if not isinstance(verdicts, list):
+    for pos, (label, cell) in enumerate(zip(df.index, cells, strict=True)):
+        verdicts = verdict_records(cell)
+        if verdicts is None:
             continue
         for v in verdicts:
             records.append(
@@ -297,9 +343,10 @@ def summary(df: pd.DataFrame) -> pd.DataFrame:
         (str ``"n_scored/n_total"``), ``coverage`` (float64, n_scored / n_total),
         ``n_total``, ``n_scored``, ``n_error`` (int64), then one int64 column per
         status (``ok``, ``no_ground_truth``, ``no_reference``, ``no_claims``,
-        ``no_context``, ``error``), ``no_answer`` (int64: of the ``no_claims`` rows,
-        those not scored because the answer is missing or blank; the reference gives
-        them 0, but that 0 is missing data), ``missing_verdicts`` (int64: items counted
+        ``no_context``, ``error``) with ``no_answer`` right after ``no_claims`` (int64:
+        of the ``no_claims`` rows, those not scored because the answer is missing or
+        blank; the reference gives them 0, but that 0 is missing data; the rest are
+        answers that make no claim, a measured 0), ``missing_verdicts`` (int64: items counted
         against because the judge never gave a valid verdict), and the run's
         counters from ``attrs["ragnotebook"]``: ``calls`` (judge answers used),
         ``attempts`` (judge calls made, retries included, cache hits excluded),
@@ -331,8 +378,9 @@ def summary(df: pd.DataFrame) -> pd.DataFrame:
         n_scored = int(mask.sum())
         counts = df[f"{m}_status"].astype("string").value_counts()
         missing = 0
-        for verdicts in df[f"{m}_verdicts"].tolist():
-            if isinstance(verdicts, list):
+        for cell in df[f"{m}_verdicts"].tolist():
+            verdicts = verdict_records(cell)
+            if verdicts is not None:
                 missing += sum(1 for v in verdicts if v.get("missing") or v.get("invalid"))
         row: dict[str, Any] = {
             "metric": m,
@@ -343,11 +391,12 @@ def summary(df: pd.DataFrame) -> pd.DataFrame:
             "n_scored": n_scored,
             "n_error": int(counts.get("error", 0)),
         }
-        for s in STATUSES:
-            row[s] = int(counts.get(s, 0))
         # no_claims rows left out because the answer itself is missing (see scored_mask)
         no_claims = df[f"{m}_status"].astype("string").eq("no_claims").fillna(False)
-        row["no_answer"] = int((no_claims.to_numpy(bool) & ~mask).sum())
+        for s in STATUSES:
+            row[s] = int(counts.get(s, 0))
+            if s == "no_claims":
+                row["no_answer"] = int((no_claims.to_numpy(bool) & ~mask).sum())
         row["missing_verdicts"] = missing
         run = (df.attrs.get("ragnotebook", {}) or {}).get("metrics", {}).get(m, {}) or {}
         for key in _RUN_COUNTS:

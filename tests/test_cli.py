@@ -321,7 +321,7 @@ def test_quickstart_still_works(tmp_path):
         row = saved.loc[saved["id"] == label].iloc[0]
         blank_answer = not isinstance(row["answer"], str) or not row["answer"].strip()
         if blank_answer:
-            assert "faithfulness=not scored (no_claims)" in line
+            assert "faithfulness=not scored (no answer)" in line
         if row["context_recall_status"] == "no_ground_truth":
             assert "recall=not scored (no_ground_truth)" in line
 
@@ -464,3 +464,24 @@ def test_default_responder_and_server_errors(tmp_path, llm_server, monkeypatch, 
     assert code == 1, out + err
     assert "FAIL faithfulness: coverage 0.000 < 1 (0/2 rows scored, 2 errors)" in out
     assert "row(s) failed; first error:" in err
+
+
+def test_a_scored_frame_read_back_from_parquet_keeps_its_claims_and_chunks(tmp_path):
+    scored = rn.load_sample("quickstart").rag.evaluate(model="offline", progress=False)
+    path = tmp_path / "scored.parquet"
+    scored.to_parquet(path)
+    raw = pd.read_parquet(path)  # pandas gives NumPy arrays of dicts, not lists
+    assert not isinstance(raw["faithfulness_verdicts"].iloc[20], list)
+    want_claims = scored.rag.claims().reset_index(drop=True)
+    want_chunks = scored.rag.chunks().reset_index(drop=True)
+    assert len(want_claims) > 50 and len(want_chunks) > 100
+    for back in (raw, cli.read_table(path)):
+        got = back.rag.claims().reset_index(drop=True)
+        pd.testing.assert_frame_equal(got, want_claims)
+        pd.testing.assert_frame_equal(back.rag.chunks().reset_index(drop=True), want_chunks)
+        assert back.rag.summary()["missing_verdicts"].equals(
+            scored.rag.summary()["missing_verdicts"]
+        )
+    # the file reader restores plain lists, as in memory
+    restored = cli.read_table(path)["faithfulness_verdicts"].iloc[20]
+    assert isinstance(restored, list) and restored == scored["faithfulness_verdicts"].iloc[20]

@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ragnotebook.frame import SCORED_STATUSES, require_scored, scored_mask
+from ragnotebook.frame import SCORED_STATUSES, require_scored, scored_mask, verdict_records
 
 __all__ = [
     "METRIC_LABELS",
@@ -221,8 +221,7 @@ def verdicts(df: pd.DataFrame, metric: str, pos: int) -> list[dict[str, Any]]:
     col = f"{metric}_verdicts"
     if col not in df.columns:
         return []
-    value = df[col].iat[pos]
-    return [v for v in value if isinstance(v, dict)] if isinstance(value, list) else []
+    return verdict_records(df[col].iat[pos]) or []
 
 
 def chunk_texts(df: pd.DataFrame, pos: int) -> list[str]:
