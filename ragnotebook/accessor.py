@@ -75,7 +75,8 @@ class RagAccessor:
         Parameters
         ----------
         metric : str
-            ``"context_recall"``, ``"context_precision"`` or ``"faithfulness"``.
+            ``"context_recall"``, ``"context_precision"`` or ``"faithfulness"`` (or the
+            short names ``metrics=`` accepts: ``"recall"``, ``"precision"``).
 
         Returns
         -------
@@ -96,6 +97,7 @@ class RagAccessor:
         >>> scored.rag.scored_rows("faithfulness").tolist()
         [True, False]
         """
+        metric = api._ALIASES.get(metric, metric)
         if metric not in frame.require_scored(self._df, [metric]):
             raise ValueError(f"this frame was not scored with {metric!r}")
         mask = frame.scored_mask(self._df, metric)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 import os
+import re
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import partial
@@ -160,6 +161,19 @@ def _metric_name(metric: str) -> str:
     return name
 
 
+def _name_the_metrics(exc: ValueError, metrics: list[str]) -> ValueError:
+    """A missing-column error that also says which requested metric needs the column."""
+    found = re.match(r"no column found for the '(\w+)' role", str(exc))
+    if not found:
+        return exc
+    role = found.group(1)
+    needing = [m for m in metrics if role in _NEEDS[m]]
+    others = [m for m in metrics if m not in needing]
+    hint = f" ({', '.join(needing)} needs it"
+    hint += f"; score the rest with metrics={others!r})" if others else ")"
+    return ValueError(str(exc) + hint)
+
+
 def make_plan(metric: str, row: RagRow, config: ScorerConfig) -> Plan:
     """The scorer plan of ``metric`` for one normalised row."""
     return metric_plan(
@@ -258,7 +272,10 @@ class _Run:
         self.config = config
         required = sorted({role for m in names for role in _NEEDS[m]})
         roles = sorted({role for m in names for role in _READS[m]})
-        self.rows, self.columns = read_rows(df, columns, required=required, roles=roles)
+        try:
+            self.rows, self.columns = read_rows(df, columns, required=required, roles=roles)
+        except ValueError as exc:
+            raise _name_the_metrics(exc, names) from None
         chosen = model_or_default(model)
         options = dict(judge_options)
         engine_options = {k: options.pop(k) for k in _ENGINE_OPTIONS if k in options}

@@ -25,7 +25,7 @@ from tenacity import AsyncRetrying, RetryCallState
 from ragnotebook._limits import AdaptiveLimiter, RetryPolicy
 from ragnotebook._loop import run_sync
 from ragnotebook.judges.base import Judge, JudgeError
-from ragnotebook.scorers._common import MetricResult, Plan
+from ragnotebook.scorers._common import ExplainFailed, MetricResult, Plan
 from ragnotebook.tasks import ANSWER_MODELS, Answer, Task
 
 __all__ = ["Engine", "Job", "RunStats", "run_sync"]
@@ -374,14 +374,17 @@ class Engine:
                 batch = next(plan)
                 while True:
                     try:
-                        answers: list[Answer | None] = list(await self._ask_all(batch, job.metric))
-                    except Exception:
+                        answers: list[Answer | ExplainFailed] = list(
+                            await self._ask_all(batch, job.metric)
+                        )
+                    except Exception as exc:
                         if not all(t.kind == "explain" for t in batch):
                             raise
                         # reason="llm": a failed explanation keeps the template reason
-                        # and the score already computed (the row is not an error)
+                        # and the score already computed (the row is not an error); the
+                        # plan gets the failure to name it in the reason
                         stats.explain_failures += len(batch)
-                        answers = [None] * len(batch)
+                        answers = [ExplainFailed(_describe(exc))] * len(batch)
                     batch = plan.send(answers)  # type: ignore[arg-type]
             except StopIteration as stop:
                 result: MetricResult = stop.value

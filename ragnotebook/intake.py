@@ -29,6 +29,7 @@ import ast
 import io
 import json
 import math
+import re
 import tokenize
 from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass
@@ -182,6 +183,8 @@ def _fail(row: Hashable, column: Hashable, position: int | None, problem: str) -
     return ValueError(f"row {row!r}, column {column!r}: {problem}{at}")
 
 
+#: NumPy's summarised print of a long array: "['a' 'b' 'c' ... 'x' 'y' 'z']"
+_NUMPY_SHORTENED: Final = re.compile(r"""^\s*\[\s*(['"]).*\1\s+\.\.\.\s+(['"]).*\]\s*$""", re.S)
 #: tokens that only lay out a printed list
 _LAYOUT_TOKENS: Final = frozenset(
     {tokenize.NL, tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT, tokenize.ENDMARKER}
@@ -485,6 +488,15 @@ def normalize_contexts(
     if isinstance(value, str):
         parsed = _parse_list_string(value)
         if parsed is None:
+            if _NUMPY_SHORTENED.match(value):
+                raise _fail(
+                    row,
+                    column,
+                    position,
+                    "this string is a NumPy array printed with '...' in place of most of its "
+                    "items (more than 1,000 chunks), so the chunks are lost; write the file "
+                    "from lists (df[col].map(list)) or as Parquet / JSON Lines",
+                )
             return [str(value)]
         for i, item in enumerate(parsed):
             if not isinstance(item, str):

@@ -246,6 +246,9 @@ def test_missing_answers_do_not_enter_the_faithfulness_mean():
     assert out.loc[mask, "faithfulness"].mean() == 0.5
     with pytest.raises(ValueError, match="not scored with 'context_recall'"):
         out.rag.scored_rows("context_recall")
+    with pytest.raises(ValueError, match="not scored with 'context_recall'"):
+        out.rag.scored_rows("recall")  # the short name metrics= accepts
+    assert out.rag.scored_rows("faithful").tolist() == [True, False, True]
 
 
 def test_faithfulness_needs_a_contexts_column():
@@ -332,7 +335,8 @@ def test_a_failed_llm_explanation_keeps_the_score_and_the_template_reason():
     out = rn.faithfulness(df, model=judge, reason="llm", progress=False)
     assert (out.loc[0, "faithfulness"], out.loc[0, "faithfulness_status"]) == (0.5, "ok")
     reason = out.loc[0, "faithfulness_reason"]
-    assert reason.startswith("The score is 0.5") and "explanation failed" in reason
+    assert reason.startswith("The score is 0.5")
+    assert "(The judge's explanation failed, RuntimeError: explain endpoint down;" in reason
     assert out.attrs["ragnotebook"]["metrics"]["faithfulness"]["explain_failures"] == 1
     assert [t.kind for t in judge.tasks][-1] == "explain"
 
@@ -343,3 +347,17 @@ def test_reason_shows_the_score_as_rounded_at_a_large_scale():
     out = rn.faithfulness(df, model=judge, scale=1000, progress=False)
     assert out.loc[0, "faithfulness"] == 666.67
     assert out.loc[0, "faithfulness_reason"].startswith("The score is 666.67 ")
+
+
+def test_a_missing_ground_truth_column_names_the_metric_and_the_way_out():
+    df = frame(question=["q"], answer=["a"], contexts=[["c"]])
+    with pytest.raises(ValueError) as info:
+        rn.evaluate(df, model="offline", progress=False)
+    message = str(info.value)
+    assert "no column found for the 'ground_truth' role" in message
+    assert message.endswith(
+        "(context_recall needs it; score the rest with "
+        "metrics=['context_precision', 'faithfulness'])"
+    )
+    rest = rn.evaluate(df, metrics=["context_precision", "faithfulness"], model="offline")
+    assert rest["faithfulness_status"].tolist() == ["ok"]

@@ -451,3 +451,18 @@ def test_read_rows_is_fast_for_ten_thousand_rows() -> None:
     assert rows[-1] == RagRow(
         n - 1, n - 1, "question 9999", "answer 9999", ("chunk 9999a", "chunk 9999b"), "truth 9999"
     )
+
+
+def test_a_numpy_array_shortened_with_dots_in_a_csv_is_an_error_not_one_chunk(tmp_path) -> None:
+    # NumPy prints arrays of more than 1,000 items as "['a' 'b' 'c' ... 'x' 'y' 'z']"
+    many = np.array([f"chunk {i}" for i in range(1200)], dtype=object)
+    path = tmp_path / "long.csv"
+    pd.DataFrame({"question": ["q"], "contexts": [many]}).to_csv(path, index=False)
+    df = pd.read_csv(path)
+    with pytest.raises(ValueError) as info:
+        read_rows(df)
+    assert str(info.value).startswith("row 0, column 'contexts': this string is a NumPy array")
+    # an ordinary sentence with dots between quotes stays text
+    assert _ctx("['see' ... 'more'] is a plain sentence") == [
+        "['see' ... 'more'] is a plain sentence"
+    ]

@@ -411,6 +411,19 @@ def scaled(ratio: float, config: ScorerConfig) -> tuple[float, float]:
     return exact, round_half_up(exact, config.decimals)
 
 
+@dataclass(frozen=True, slots=True)
+class ExplainFailed:
+    """Sent to a plan in place of an explanation when the ``explain`` call failed.
+
+    Attributes
+    ----------
+    error : str
+        The failure, as the engine describes it (``"RuntimeError: ..."``).
+    """
+
+    error: str
+
+
 def finish(
     metric: str,
     question: str | None,
@@ -432,7 +445,8 @@ def finish(
     (``"2 claim(s) got no valid verdict ... and count as <counts_as>."``) is added to
     it. With ``reason="llm"`` the judge is asked to explain (one more task) and the
     template is kept when its answer is not an explanation or the call failed (the
-    engine then sends None; the score stands); with ``None`` there is no reason.
+    engine then sends an :class:`ExplainFailed` naming the error; the score stands);
+    with ``None`` there is no reason.
     """
     n_unjudged = len(missing) + len(invalid)
     if n_unjudged:
@@ -444,8 +458,11 @@ def finish(
         reason = None
     elif config.reason == "llm":
         (exp,) = yield [explain_task(metric, question, text)]
-        if exp is None:  # the explain call failed (the engine sends None): keep the template
-            reason = text + " (The judge's explanation failed; this is the template reason.)"
+        if isinstance(exp, ExplainFailed):  # the explain call failed: keep the template
+            reason = (
+                f"{text} (The judge's explanation failed, {exp.error}; "
+                "this is the template reason.)"
+            )
         else:
             reason = exp.reason if isinstance(exp, Explanation) else text
     return MetricResult(
