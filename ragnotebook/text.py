@@ -352,10 +352,12 @@ _PREAMBLE = re.compile(
     r"|step\s*\d+\s*[:.)-]\s*)?",
     re.IGNORECASE,
 )
-# closing courtesies and offers of help are not claims about the world
+# closing courtesies, offers of help and bare greetings are not claims about the world
 _COURTESY = re.compile(
     r"^(?:let me know|i hope|hope (?:this|that)|feel free|please (?:let|feel)|is there anything"
-    r"|i'?m (?:happy|glad) to|if you have any)",
+    r"|i'?m (?:happy|glad) to|if you have any"
+    r"|(?:hello|hi|hey|greetings|good (?:morning|afternoon|evening)|thanks?(?: you)?"
+    r"|great question|sure|certainly|of course)(?: there)?\s*[!.,]*\s*$)",
     re.IGNORECASE,
 )
 

@@ -347,6 +347,21 @@ def test_claims_drop_preambles_citations_and_courtesies() -> None:
     ]
 
 
+def test_bare_greetings_are_not_claims() -> None:
+    # the spec's example of an answer without claims: a greeting (status no_claims)
+    assert extract("Hello!") == []
+    assert extract("Hi there! The museum opened in 1998. Thank you.") == [
+        "The museum opened in 1998."
+    ]
+    # a greeting word that starts a real sentence stays
+    assert extract("Hello Kitty is a brand owned by Sanrio.") == [
+        "Hello Kitty is a brand owned by Sanrio."
+    ]
+    assert extract("Sure enough, the museum opened in 1998.") == [
+        "Sure enough, the museum opened in 1998."
+    ]
+
+
 def test_clause_split_at_because() -> None:
     assert extract("The harbor museum closed early because heavy storms flooded the pier.") == [
         "The harbor museum closed early",
