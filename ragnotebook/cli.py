@@ -37,15 +37,16 @@ See ``docs/cli.md`` for the full reference.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import math
 import sys
 import textwrap
 import time
 import warnings
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 __all__ = ["main"]
 
@@ -711,6 +712,32 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+@contextlib.contextmanager
+def _plain_warnings(command: str) -> Iterator[None]:
+    """Show warnings as ``ragnotebook <command>: warning: ...`` on stderr.
+
+    Python's format names the file and line that warned, which for a command is the
+    ``ragnotebook`` launcher script: noise to someone running it from a shell.
+    """
+    shown = warnings.showwarning
+
+    def show(
+        message: Warning | str,
+        category: type[Warning],
+        filename: str,
+        lineno: int,
+        file: TextIO | None = None,
+        line: str | None = None,
+    ) -> None:
+        print(f"ragnotebook {command}: warning: {message}", file=file or sys.stderr)
+
+    warnings.showwarning = show
+    try:
+        yield
+    finally:
+        warnings.showwarning = shown
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``ragnotebook`` command.
 
@@ -748,12 +775,13 @@ def main(argv: list[str] | None = None) -> int:
     except SystemExit as exc:  # argparse: --help (0) or a usage error (2)
         return int(exc.code) if isinstance(exc.code, int) else EXIT_USAGE
     try:
-        if args.command == "quickstart":
-            return quickstart(args.out, args.model, args.worst)
-        if args.command == "evaluate":
-            return evaluate_command(args)
-        if args.command == "report":
-            return report_command(args)
+        with _plain_warnings(args.command):
+            if args.command == "quickstart":
+                return quickstart(args.out, args.model, args.worst)
+            if args.command == "evaluate":
+                return evaluate_command(args)
+            if args.command == "report":
+                return report_command(args)
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED

@@ -209,6 +209,10 @@ def test_parquet_output_keeps_metadata_and_csv_input_with_column_mapping(tmp_pat
     columns = [arg for pair in mapping for arg in ("--column", pair)]
     proc = evaluate(data, "--out", str(out), *columns, cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
+    # the CSV warning reads as a command's message, not a Python source location
+    warned = [line for line in proc.stderr.splitlines() if "holding a list" in line]
+    assert len(warned) == 1
+    assert warned[0].startswith("ragnotebook evaluate: warning: the contexts of 8 rows")
     scored = pd.read_parquet(out)
     assert scored.attrs["ragnotebook"]["columns"]["contexts"] == "docs"
     assert scored.attrs["ragnotebook"]["judge"] == "offline-v3"
