@@ -9,7 +9,9 @@ import warnings
 from collections import deque
 
 _PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
-_PANDAS_ACCESSOR_HINTS = (os.sep + "pandas" + os.sep,)
+#: frames skipped besides ragnotebook's own: pandas (the accessor) and asyncio (a judge
+#: notice raised inside a task of the caller's loop points past the loop's machinery)
+_PANDAS_ACCESSOR_HINTS = (os.sep + "pandas" + os.sep, os.sep + "asyncio" + os.sep)
 
 
 def warn_user(message: str, category: type[Warning] = UserWarning) -> None:
