@@ -43,16 +43,22 @@ def pytest_sessionfinish(session, exitstatus):
     """
     import gc
     import sys
+    import warnings
 
     logging_worker = sys.modules.get("litellm.litellm_core_utils.logging_worker")
     worker = getattr(logging_worker, "GLOBAL_LOGGING_WORKER", None)
-    if worker is not None:
-        # drop the worker's references to tasks of loops the tests have closed
-        for name in ("_worker_task", "_queue", "_sem", "_bound_loop", "_timeout_summary_task"):
-            if hasattr(worker, name):
-                setattr(worker, name, None)
-        for name in ("_running_tasks", "_overflow_tasks", "_dequeued_tasks", "_pending_enqueues"):
-            container = getattr(worker, name, None)
-            if hasattr(container, "clear"):
-                container.clear()
-    gc.collect()
+    # litellm's queued success callbacks of closed loops are dropped unawaited, on purpose
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", "coroutine .* was never awaited", RuntimeWarning)
+        if worker is not None:
+            # drop the worker's references to tasks of loops the tests have closed
+            names = ("_worker_task", "_queue", "_sem", "_bound_loop", "_timeout_summary_task")
+            for name in names:
+                if hasattr(worker, name):
+                    setattr(worker, name, None)
+            containers = ("_running_tasks", "_overflow_tasks", "_dequeued_tasks")
+            for name in (*containers, "_pending_enqueues"):
+                container = getattr(worker, name, None)
+                if hasattr(container, "clear"):
+                    container.clear()
+        gc.collect()

@@ -18,7 +18,7 @@ import pytest
 
 from ragnotebook import prompts
 from ragnotebook.judges.base import JudgeError
-from ragnotebook.judges.llm import LiteLLMJudge, Usage
+from ragnotebook.judges.llm import LiteLLMJudge, Usage, _settle_litellm_logging
 from ragnotebook.tasks import Claims, Item, Task, Verdicts
 
 try:
@@ -37,6 +37,9 @@ def loop() -> Iterator[asyncio.AbstractEventLoop]:
     """One event loop for the module, so litellm's cached async clients stay usable."""
     event_loop = asyncio.new_event_loop()
     yield event_loop
+    # stop litellm's logging worker on this loop before closing it (else its pending
+    # task reports 'Event loop is closed' when collected)
+    event_loop.run_until_complete(_settle_litellm_logging())
     event_loop.close()
 
 

@@ -16,7 +16,7 @@ import pytest
 import ragnotebook as rn
 from ragnotebook.judges._transport import OPENAI_OPTIONS, _proxy_for, resolve_transport
 from ragnotebook.judges.base import JudgeError
-from ragnotebook.judges.llm import LiteLLMJudge
+from ragnotebook.judges.llm import LiteLLMJudge, _settle_litellm_logging
 from ragnotebook.tasks import Item, Task
 
 try:
@@ -44,6 +44,9 @@ VERIFY = Task(
 def loop() -> Iterator[asyncio.AbstractEventLoop]:
     event_loop = asyncio.new_event_loop()
     yield event_loop
+    # stop litellm's logging worker on this loop before closing it (else its pending
+    # task reports 'Event loop is closed' when collected)
+    event_loop.run_until_complete(_settle_litellm_logging())
     event_loop.close()
 
 
