@@ -32,6 +32,7 @@ _RUN_COUNTS = (
     "rate_limited",
     "timeouts",
     "cache_hits",
+    "explain_failures",
     "prompt_tokens",
     "completion_tokens",
     "cost_usd",
@@ -352,6 +353,8 @@ def summary(df: pd.DataFrame) -> pd.DataFrame:
         ``attempts`` (judge calls made, retries included, cache hits excluded),
         ``requests`` (HTTP requests sent),
         ``retries``, ``rate_limited`` (429 replies), ``timeouts``, ``cache_hits``,
+        ``explain_failures`` (``reason="llm"`` explanations that failed; those rows keep
+        their score and the template reason),
         ``prompt_tokens``, ``completion_tokens`` (tokens) and ``cost_usd`` (Float64,
         USD; ``<NA>`` when a price is unknown).
 

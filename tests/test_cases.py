@@ -338,6 +338,7 @@ def test_a_failed_llm_explanation_keeps_the_score_and_the_template_reason():
     assert reason.startswith("The score is 0.5")
     assert "(The judge's explanation failed, RuntimeError: explain endpoint down;" in reason
     assert out.attrs["ragnotebook"]["metrics"]["faithfulness"]["explain_failures"] == 1
+    assert rn.summary(out).loc["faithfulness", "explain_failures"] == 1
     assert [t.kind for t in judge.tasks][-1] == "explain"
 
 
