@@ -411,10 +411,19 @@ def parse_columns(values: Sequence[str]) -> dict[str, str]:
 
 
 def _check_out(path: Path | None) -> None:
+    """Refuse an ``--out`` that could not be written, before any row is scored."""
     if path is not None and path.suffix.lower() not in (*_PARQUET, *_JSONL):
         raise UsageError(
             f"--out: {path.name!r} must end in .parquet (keeps run metadata) or .jsonl"
         )
+    if path is not None and path.suffix.lower() in _PARQUET:
+        try:
+            import pyarrow  # noqa: F401
+        except ImportError:
+            raise UsageError(
+                f"--out: writing {path.name!r} needs pyarrow: pip install "
+                "'ragnotebook[parquet]', or write .jsonl"
+            ) from None
 
 
 def _print_summary(summary: Any, title: str) -> None:
@@ -614,6 +623,8 @@ def report_command(args: argparse.Namespace) -> int:
     if not scored_metrics(scored):
         raise DataError(f"{args.scored}: no ragnotebook scores in this file")
     try:
+        import plotly.offline  # noqa: F401
+
         import ragnotebook.views.report  # noqa: F401
     except ImportError as exc:
         raise RuntimeError(

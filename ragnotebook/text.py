@@ -352,12 +352,17 @@ _PREAMBLE = re.compile(
     r"|step\s*\d+\s*[:.)-]\s*)?",
     re.IGNORECASE,
 )
-# closing courtesies, offers of help and bare greetings are not claims about the world
+# closing courtesies and offers of help are not claims about the world
 _COURTESY = re.compile(
     r"^(?:let me know|i hope|hope (?:this|that)|feel free|please (?:let|feel)|is there anything"
-    r"|i'?m (?:happy|glad) to|if you have any"
-    r"|(?:hello|hi|hey|greetings|good (?:morning|afternoon|evening)|thanks?(?: you)?"
-    r"|great question|sure|certainly|of course)(?: there)?\s*[!.,]*\s*$)",
+    r"|i'?m (?:happy|glad) to|if you have any)",
+    re.IGNORECASE,
+)
+# a sentence made only of greetings and pleasantries ("Hello!", "Sure, happy to help.")
+_PLEASANTRY = re.compile(
+    r"^(?:(?:hello|hi|hey|greetings|good (?:morning|afternoon|evening)"
+    r"|thanks?(?: you)?(?: (?:so|very) much| a lot)?|great question|sure|certainly|of course"
+    r"|(?:i'?m |i am )?(?:happy|glad) to help)(?: there)?[\s!.,]*)+$",
     re.IGNORECASE,
 )
 
@@ -522,8 +527,12 @@ def split_claims(text: str, lang: str | None = None) -> list[str]:
 
 
 def _is_meta(sentence: str) -> bool:
-    """A lead-in to a list ("Here are the steps:") or a closing courtesy."""
-    return sentence.rstrip().endswith((":", "：")) or bool(_COURTESY.match(sentence))
+    """A lead-in to a list ("Here are the steps:"), a closing courtesy or a pleasantry."""
+    return (
+        sentence.rstrip().endswith((":", "："))
+        or bool(_COURTESY.match(sentence))
+        or bool(_PLEASANTRY.match(sentence.strip()))
+    )
 
 
 def _strip_joint(piece: str) -> str:

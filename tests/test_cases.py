@@ -362,3 +362,30 @@ def test_a_missing_ground_truth_column_names_the_metric_and_the_way_out():
     )
     rest = rn.evaluate(df, metrics=["context_precision", "faithfulness"], model="offline")
     assert rest["faithfulness_status"].tolist() == ["ok"]
+
+
+def test_reasons_read_well_for_a_single_claim_or_chunk():
+    judge = rn.MockJudge(
+        extract_claims=[["It is on Pier 4."], ["It is on Pier 4."]],
+        attribute_claims=[["no"]],
+        verify_claims=[["unsure"]],
+        judge_chunks=[["yes"]],
+    )
+    df = frame(
+        question=["Where?"],
+        answer=["It is on Pier 4."],
+        contexts=[["The museum is on Pier 4."]],
+        ground_truth=["It is on Pier 4."],
+    )
+    out = rn.evaluate(df, model=judge, progress=False)
+    assert out.loc[0, "context_recall_reason"].startswith(
+        "The score is 0 because the one ground-truth claim is not supported by the retrieved "
+        "context; not found:"
+    )
+    assert out.loc[0, "faithfulness_reason"].startswith(
+        "The score is 0 because the one answer claim is not supported by the retrieved context"
+    )
+    assert out.loc[0, "context_precision_reason"] == (
+        "The score is 1 (average precision) because the one retrieved chunk is relevant to "
+        "the ground truth, at position 1."
+    )

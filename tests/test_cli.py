@@ -489,3 +489,27 @@ def test_a_scored_frame_read_back_from_parquet_keeps_its_claims_and_chunks(tmp_p
     # the file reader restores plain lists, as in memory
     restored = cli.read_table(path)["faithfulness_verdicts"].iloc[20]
     assert isinstance(restored, list) and restored == scored["faithfulness_verdicts"].iloc[20]
+
+
+def test_report_without_plotly_names_the_extra(tmp_path, good, monkeypatch, capsys):
+    scored = tmp_path / "scored.jsonl"
+    cli.write_jsonl(
+        rn.evaluate(pd.read_json(good, lines=True), model="offline", progress=False), scored
+    )
+    monkeypatch.setitem(sys.modules, "plotly", None)  # as if the [plot] extra were missing
+    monkeypatch.setitem(sys.modules, "plotly.offline", None)
+    code = cli.main(["report", str(scored), "--out", str(tmp_path / "r.html")])
+    assert code == 4
+    assert "pip install 'ragnotebook[plot]'" in capsys.readouterr().err
+    frame = cli.read_table(scored)
+    with pytest.raises(ImportError, match=r"needs plotly: pip install 'ragnotebook\[plot\]'"):
+        frame.rag.report(tmp_path / "r.html")
+
+
+def test_parquet_out_without_pyarrow_is_refused_before_scoring(tmp_path, good, monkeypatch, capsys):
+    monkeypatch.setitem(sys.modules, "pyarrow", None)
+    code = cli.main(["evaluate", str(good), "--out", str(tmp_path / "s.parquet"), "--no-progress"])
+    assert code == 2
+    captured = capsys.readouterr()
+    assert "needs pyarrow: pip install 'ragnotebook[parquet]', or write .jsonl" in captured.err
+    assert "Summary" not in captured.out  # nothing was scored

@@ -162,17 +162,24 @@ def context_precision_plan(
     positions = [k for k, f in enumerate(flags, start=1) if f]
     basis = "ground truth" if which == "ground_truth" else "answer"
     if not positions:
-        text = (
-            f"The score is {fmt_score(score)} because none of the {len(chunks)} retrieved chunks "
-            f"is relevant to the {basis}."
+        none = (
+            "the one retrieved chunk is not"
+            if len(chunks) == 1
+            else f"none of the {len(chunks)} retrieved chunks is"
         )
+        text = f"The score is {fmt_score(score)} because {none} relevant to the {basis}."
     else:
         shown = ", ".join(str(p) for p in positions[:10]) + (", ..." if len(positions) > 10 else "")
         where = "at position" if len(positions) == 1 else "at positions"
         are = "is" if len(positions) == 1 else "are"
+        some = (
+            "the one retrieved chunk is"
+            if len(chunks) == 1
+            else f"{len(positions)} of {len(chunks)} chunks {are}"
+        )
         text = (
-            f"The score is {fmt_score(score)} (average precision) because {len(positions)} of "
-            f"{len(chunks)} chunks {are} relevant to the {basis}, {where} {shown}"
+            f"The score is {fmt_score(score)} (average precision) because {some} relevant to "
+            f"the {basis}, {where} {shown}"
         )
         text += (
             "."

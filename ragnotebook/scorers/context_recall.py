@@ -88,7 +88,11 @@ def context_recall_plan(
             claims,
             "no",
             f"The score is {fmt_score(zero)} because no context was retrieved; "
-            f"none of the {len(claims)} ground-truth claims can be attributed.",
+            + (
+                "the one ground-truth claim cannot be attributed."
+                if len(claims) == 1
+                else f"none of the {len(claims)} ground-truth claims can be attributed."
+            ),
         )
 
     rows, missing, invalid = yield from judge_claims(
@@ -108,9 +112,14 @@ def context_recall_plan(
             + " supported by the retrieved context."
         )
     else:
+        some = (
+            "the one ground-truth claim is not"
+            if len(claims) == 1
+            else f"{n_yes} of {len(claims)} ground-truth claims are"
+        )
         text = (
-            f"The score is {fmt_score(score)} because {n_yes} of {len(claims)} ground-truth "
-            f"claims are supported by the retrieved context; not found: {quote_list(not_found)}."
+            f"The score is {fmt_score(score)} because {some} supported by the retrieved "
+            f"context; not found: {quote_list(not_found)}."
         )
     return (
         yield from finish(

@@ -93,8 +93,12 @@ def faithfulness_plan(
             zero,
             claims,
             "unsure",
-            f"The score is {fmt_score(zero)} because no context was retrieved; none of the "
-            f"{len(claims)} answer claims can be verified.",
+            f"The score is {fmt_score(zero)} because no context was retrieved; "
+            + (
+                "the one answer claim cannot be verified."
+                if len(claims) == 1
+                else f"none of the {len(claims)} answer claims can be verified."
+            ),
         )
     rows, missing, invalid = yield from judge_claims(
         "verify_claims", METRIC, question, claims, chunks, ("yes", "no", "unsure"), "unsure"
@@ -114,10 +118,12 @@ def faithfulness_plan(
             + " supported by the retrieved context."
         )
     else:
-        text = (
-            f"The score is {fmt_score(score)} because {n_yes} of {len(claims)} answer claims "
-            "are supported by the retrieved context"
+        some = (
+            "the one answer claim is not"
+            if len(claims) == 1
+            else f"{n_yes} of {len(claims)} answer claims are"
         )
+        text = f"The score is {fmt_score(score)} because {some} supported by the retrieved context"
         if contradicted:
             text += f"; contradicted: {quote_list(contradicted)}"
         if unverified:

@@ -515,6 +515,8 @@ def report(
     ------
     ValueError
         If the frame has no scores or ``sort_by`` is not a scored metric.
+    ImportError
+        Without plotly (the ``[plot]`` extra); the message says what to install.
 
     Examples
     --------
@@ -526,7 +528,12 @@ def report(
     >>> p.read_text(encoding="utf-8").count("<script")
     3
     """
-    import plotly.offline
+    try:
+        import plotly.offline
+    except ImportError as exc:
+        raise ImportError(
+            "the ragnotebook report needs plotly: pip install 'ragnotebook[plot]'"
+        ) from exc
 
     require_scored(df)
     positions = _order(df, sort_by, max_rows)

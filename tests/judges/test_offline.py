@@ -350,6 +350,8 @@ def test_claims_drop_preambles_citations_and_courtesies() -> None:
 def test_bare_greetings_are_not_claims() -> None:
     # the spec's example of an answer without claims: a greeting (status no_claims)
     assert extract("Hello!") == []
+    assert extract("Sure, happy to help.") == []
+    assert extract("Thank you so much!") == []
     assert extract("Hi there! The museum opened in 1998. Thank you.") == [
         "The museum opened in 1998."
     ]
