@@ -316,12 +316,12 @@ def quickstart(out: Path | None, model: str, n_worst: int) -> int:
     )
     claims = rn.claims(scored)
     metrics = rn.frame.scored_metrics(scored)
-    measured = {m: pd.Series(scored_mask(scored, m)) for m in metrics}
+    measured = {m: scored_mask(scored, m) for m in metrics}
     worst = worst_rows(scored, n_worst)
     for pos, (label, row) in zip(worst["_position"], worst.iterrows(), strict=True):
         scores = ", ".join(
             f"{m.replace('context_', '')}={row[m]:.2f}"
-            if measured[m].iloc[pos]
+            if measured[m][pos]
             else f"{m.replace('context_', '')}=not scored ({_why_unscored(row, m)})"
             for m in metrics
         )

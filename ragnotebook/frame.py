@@ -147,11 +147,11 @@ def verdict_records(value: Any) -> list[dict[str, Any]] | None:
     >>> verdict_records(None) is None
     True
     """
-    if isinstance(value, np.ndarray):
-        value = value.tolist()
+    if isinstance(value, np.ndarray):  # read back from Parquet: convert the nested arrays
+        return [_plain(v) for v in value.tolist() if isinstance(v, dict)]
     if not isinstance(value, list | tuple):
         return None
-    return [_plain(v) for v in value if isinstance(v, dict)]
+    return [v for v in value if isinstance(v, dict)]  # in memory: the dicts as they are
 
 
 def scored_mask(df: pd.DataFrame, column: str) -> np.ndarray:

@@ -337,6 +337,27 @@ def fmt_score(score: float) -> str:
     return f"{score:.6g}"
 
 
+def how_many(k: int, n: int, noun: str) -> str:
+    """``k`` of ``n`` items as the subject of a reason sentence, with its verb.
+
+    Examples
+    --------
+    >>> how_many(2, 3, "answer claim"), how_many(3, 3, "answer claim")
+    ('2 of 3 answer claims are', 'all 3 answer claims are')
+    >>> how_many(0, 3, "retrieved chunk"), how_many(0, 1, "retrieved chunk")
+    ('none of the 3 retrieved chunks is', 'the one retrieved chunk is not')
+    >>> how_many(1, 1, "answer claim"), how_many(1, 4, "retrieved chunk")
+    ('the one answer claim is', '1 of 4 retrieved chunks is')
+    """
+    if n == 1:
+        return f"the one {noun} is" + ("" if k else " not")
+    if k == n:
+        return f"all {n} {noun}s are"
+    if k == 0:
+        return f"none of the {n} {noun}s is"
+    return f"{k} of {n} {noun}s " + ("is" if k == 1 else "are")
+
+
 def explain_task(metric: str, question: str | None, summary: str) -> Task:
     """The ``explain`` task for ``reason="llm"``."""
     return Task("explain", metric, question=question, text=summary)

@@ -19,6 +19,7 @@ from ragnotebook.scorers._common import (
     ask_verdicts,
     finish,
     fmt_score,
+    how_many,
     is_blank,
     scaled,
     verdict_row,
@@ -161,24 +162,14 @@ def context_precision_plan(
     exact, score = scaled(ap, config)
     positions = [k for k, f in enumerate(flags, start=1) if f]
     basis = "ground truth" if which == "ground_truth" else "answer"
+    subject = how_many(len(positions), len(chunks), "retrieved chunk")
     if not positions:
-        none = (
-            "the one retrieved chunk is not"
-            if len(chunks) == 1
-            else f"none of the {len(chunks)} retrieved chunks is"
-        )
-        text = f"The score is {fmt_score(score)} because {none} relevant to the {basis}."
+        text = f"The score is {fmt_score(score)} because {subject} relevant to the {basis}."
     else:
         shown = ", ".join(str(p) for p in positions[:10]) + (", ..." if len(positions) > 10 else "")
         where = "at position" if len(positions) == 1 else "at positions"
-        are = "is" if len(positions) == 1 else "are"
-        some = (
-            "the one retrieved chunk is"
-            if len(chunks) == 1
-            else f"{len(positions)} of {len(chunks)} chunks {are}"
-        )
         text = (
-            f"The score is {fmt_score(score)} (average precision) because {some} relevant to "
+            f"The score is {fmt_score(score)} (average precision) because {subject} relevant to "
             f"the {basis}, {where} {shown}"
         )
         text += (

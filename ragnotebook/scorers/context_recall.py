@@ -17,6 +17,7 @@ from ragnotebook.scorers._common import (
     extract_claims,
     finish,
     fmt_score,
+    how_many,
     is_blank,
     judge_claims,
     no_context_result,
@@ -88,11 +89,7 @@ def context_recall_plan(
             claims,
             "no",
             f"The score is {fmt_score(zero)} because no context was retrieved; "
-            + (
-                "the one ground-truth claim cannot be attributed."
-                if len(claims) == 1
-                else f"none of the {len(claims)} ground-truth claims can be attributed."
-            ),
+            f"{how_many(0, len(claims), 'ground-truth claim')} attributable.",
         )
 
     rows, missing, invalid = yield from judge_claims(
@@ -101,26 +98,9 @@ def context_recall_plan(
     n_yes = sum(1 for r in rows if r["verdict"] == "yes")
     exact, score = scaled(n_yes / len(claims), config)
     not_found = [r["claim"] for r in rows if r["verdict"] != "yes"]
-    if n_yes == len(claims):
-        text = (
-            f"The score is {fmt_score(score)} because "
-            + (
-                "the one ground-truth claim is"
-                if len(claims) == 1
-                else f"all {len(claims)} ground-truth claims are"
-            )
-            + " supported by the retrieved context."
-        )
-    else:
-        some = (
-            "the one ground-truth claim is not"
-            if len(claims) == 1
-            else f"{n_yes} of {len(claims)} ground-truth claims are"
-        )
-        text = (
-            f"The score is {fmt_score(score)} because {some} supported by the retrieved "
-            f"context; not found: {quote_list(not_found)}."
-        )
+    subject = how_many(n_yes, len(claims), "ground-truth claim")
+    text = f"The score is {fmt_score(score)} because {subject} supported by the retrieved context"
+    text += f"; not found: {quote_list(not_found)}." if not_found else "."
     return (
         yield from finish(
             METRIC,

@@ -20,6 +20,7 @@ from ragnotebook.scorers._common import (
     extract_claims,
     finish,
     fmt_score,
+    how_many,
     is_blank,
     judge_claims,
     no_context_result,
@@ -94,11 +95,7 @@ def faithfulness_plan(
             claims,
             "unsure",
             f"The score is {fmt_score(zero)} because no context was retrieved; "
-            + (
-                "the one answer claim cannot be verified."
-                if len(claims) == 1
-                else f"none of the {len(claims)} answer claims can be verified."
-            ),
+            f"{how_many(0, len(claims), 'answer claim')} verifiable.",
         )
     rows, missing, invalid = yield from judge_claims(
         "verify_claims", METRIC, question, claims, chunks, ("yes", "no", "unsure"), "unsure"
@@ -107,28 +104,13 @@ def faithfulness_plan(
     exact, score = scaled(n_yes / len(claims), config)
     contradicted = [r["claim"] for r in rows if r["verdict"] == "no"]
     unverified = [r["claim"] for r in rows if r["verdict"] == "unsure"]
-    if n_yes == len(claims):
-        text = (
-            f"The score is {fmt_score(score)} because "
-            + (
-                "the one answer claim is"
-                if len(claims) == 1
-                else f"all {len(claims)} answer claims are"
-            )
-            + " supported by the retrieved context."
-        )
-    else:
-        some = (
-            "the one answer claim is not"
-            if len(claims) == 1
-            else f"{n_yes} of {len(claims)} answer claims are"
-        )
-        text = f"The score is {fmt_score(score)} because {some} supported by the retrieved context"
-        if contradicted:
-            text += f"; contradicted: {quote_list(contradicted)}"
-        if unverified:
-            text += f"; not verifiable: {quote_list(unverified)}"
-        text += "."
+    subject = how_many(n_yes, len(claims), "answer claim")
+    text = f"The score is {fmt_score(score)} because {subject} supported by the retrieved context"
+    if contradicted:
+        text += f"; contradicted: {quote_list(contradicted)}"
+    if unverified:
+        text += f"; not verifiable: {quote_list(unverified)}"
+    text += "."
     return (
         yield from finish(
             METRIC,
