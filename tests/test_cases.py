@@ -101,6 +101,11 @@ def test_case5_missing_verdicts_never_inflate():
     assert out.attrs["ragnotebook"]["metrics"]["faithfulness"]["missing_verdicts"] == 2
     assert rn.summary(out).loc["faithfulness", "missing_verdicts"] == 2
     assert sum(bool(v.get("missing")) for v in out.loc[0, "faithfulness_verdicts"]) == 2
+    # the reason counts them in their own note, not as claims the judge found unverifiable
+    assert out.loc[0, "faithfulness_reason"] == (
+        "The score is 0.5 because 2 of 4 answer claims are supported by the retrieved "
+        "context. 2 claim(s) got no valid verdict from the judge and count as not supported."
+    )
 
 
 # 6 ------------------------------------------------------------------------------------
@@ -378,9 +383,10 @@ def test_reasons_read_well_for_a_single_claim_or_chunk():
         ground_truth=["It is on Pier 4."],
     )
     out = rn.evaluate(df, model=judge, progress=False)
-    assert out.loc[0, "context_recall_reason"].startswith(
+    # a quoted claim that ends its own sentence is not followed by a second full stop
+    assert out.loc[0, "context_recall_reason"] == (
         "The score is 0 because the one ground-truth claim is not supported by the retrieved "
-        "context; not found:"
+        'context; not found: "It is on Pier 4."'
     )
     assert out.loc[0, "faithfulness_reason"].startswith(
         "The score is 0 because the one answer claim is not supported by the retrieved context"

@@ -315,6 +315,25 @@ def verdict_row(
     return row
 
 
+def unjudged(row: dict[str, Any]) -> bool:
+    """True for an item the judge never gave a valid verdict (``missing`` / ``invalid``).
+
+    Template reasons count those in their own note, not among the judged claims.
+    """
+    return bool(row.get("missing") or row.get("invalid"))
+
+
+def end_sentence(text: str) -> str:
+    """``text`` with a closing full stop, unless it already ends with one inside a quote.
+
+    Examples
+    --------
+    >>> end_sentence('not found: "It is on Pier 4."'), end_sentence('not found: "Pier 4"')
+    ('not found: "It is on Pier 4."', 'not found: "Pier 4".')
+    """
+    return text if text.endswith(('."', '!"', '?"', '。"')) else text + "."
+
+
 def quote_list(texts: Sequence[str], limit: int = 3, width: int = 80) -> str:
     """Quote up to ``limit`` texts for a template reason ("a"; "b"; and 2 more)."""
     shown = []

@@ -14,6 +14,7 @@ from ragnotebook.scorers._common import (
     MetricResult,
     Plan,
     ScorerConfig,
+    end_sentence,
     extract_claims,
     finish,
     fmt_score,
@@ -24,6 +25,7 @@ from ragnotebook.scorers._common import (
     quote_list,
     round_half_up,
     scaled,
+    unjudged,
 )
 
 METRIC = "context_recall"
@@ -97,10 +99,10 @@ def context_recall_plan(
     )
     n_yes = sum(1 for r in rows if r["verdict"] == "yes")
     exact, score = scaled(n_yes / len(claims), config)
-    not_found = [r["claim"] for r in rows if r["verdict"] != "yes"]
+    not_found = [r["claim"] for r in rows if r["verdict"] != "yes" and not unjudged(r)]
     subject = how_many(n_yes, len(claims), "ground-truth claim")
     text = f"The score is {fmt_score(score)} because {subject} supported by the retrieved context"
-    text += f"; not found: {quote_list(not_found)}." if not_found else "."
+    text = end_sentence(f"{text}; not found: {quote_list(not_found)}" if not_found else text)
     return (
         yield from finish(
             METRIC,

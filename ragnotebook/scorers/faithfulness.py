@@ -17,6 +17,7 @@ from ragnotebook.scorers._common import (
     MetricResult,
     Plan,
     ScorerConfig,
+    end_sentence,
     extract_claims,
     finish,
     fmt_score,
@@ -27,6 +28,7 @@ from ragnotebook.scorers._common import (
     quote_list,
     round_half_up,
     scaled,
+    unjudged,
 )
 
 METRIC = "faithfulness"
@@ -103,14 +105,14 @@ def faithfulness_plan(
     n_yes = sum(1 for r in rows if r["verdict"] == "yes")
     exact, score = scaled(n_yes / len(claims), config)
     contradicted = [r["claim"] for r in rows if r["verdict"] == "no"]
-    unverified = [r["claim"] for r in rows if r["verdict"] == "unsure"]
+    unverified = [r["claim"] for r in rows if r["verdict"] == "unsure" and not unjudged(r)]
     subject = how_many(n_yes, len(claims), "answer claim")
     text = f"The score is {fmt_score(score)} because {subject} supported by the retrieved context"
     if contradicted:
         text += f"; contradicted: {quote_list(contradicted)}"
     if unverified:
         text += f"; not verifiable: {quote_list(unverified)}"
-    text += "."
+    text = end_sentence(text)
     return (
         yield from finish(
             METRIC,
