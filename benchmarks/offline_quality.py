@@ -213,6 +213,12 @@ LOOP = asyncio.new_event_loop()
 
 def faith_score(judge: OfflineJudge, row: Row) -> float:
     """Faithfulness: extract claims from the answer, verify them, share of ``yes``."""
+    claims, verdicts = claim_verdicts(judge, row)
+    return sum(v == "yes" for v in verdicts) / len(claims) if claims else 0.0
+
+
+def claim_verdicts(judge: OfflineJudge, row: Row) -> tuple[list[str], list[str]]:
+    """The answer's extracted claims and the judge's verdict on each."""
     claims = run(
         judge,
         Task(
@@ -224,7 +230,7 @@ def faith_score(judge: OfflineJudge, row: Row) -> float:
         ),
     ).claims
     if not claims:
-        return 0.0
+        return [], []
     items = tuple(Item(i, c) for i, c in enumerate(claims))
     out = run(
         judge,
@@ -236,7 +242,7 @@ def faith_score(judge: OfflineJudge, row: Row) -> float:
             chunks=tuple(row["contexts"]),
         ),
     )
-    return sum(v.verdict == "yes" for v in out.verdicts) / len(claims)
+    return list(claims), [v.verdict for v in out.verdicts]
 
 
 def recall_score(judge: OfflineJudge, row: Row, reference: str) -> float:
@@ -465,6 +471,122 @@ def recall_sanity(judge: OfflineJudge) -> list[list[str]]:
     return lines
 
 
+_WORDS = re.compile(r"\w+")
+
+
+def locate(unit: str, answer: str, start: int = 0) -> tuple[int, int] | None:
+    """Character span of a claim (or sentence) in the answer it came from, or None.
+
+    Claims are cleaned (citation markers and lead-ins removed, clauses split), so they
+    are found by their words, not verbatim: the first words (6, else 4, 3, 2, 1) as a
+    pattern that allows any punctuation between them, searched from ``start`` (the
+    previous claim's start; claims come in answer order), and the end after the claim's
+    last three words. Case is ignored (a claim's first letter may have been raised).
+    """
+    words = _WORDS.findall(unit)
+    for k in (6, 4, 3, 2, 1):
+        if len(words) < k:
+            continue
+        head = re.compile(r"\W+".join(re.escape(w) for w in words[:k]), re.IGNORECASE)
+        m = head.search(answer, start) or head.search(answer)
+        if m:
+            tail = re.compile(
+                r"\W+".join(re.escape(w) for w in words[-min(3, len(words)) :]), re.IGNORECASE
+            )
+            m2 = tail.search(answer, m.start())
+            return m.start(), (m2.end() if m2 else m.start() + len(unit))
+    return None
+
+
+def _marked(units: Sequence[str], row: Row) -> list[bool | None]:
+    """For each unit: does it overlap a human-marked hallucination span (None: not found)."""
+    spans = [(s["start"], s["end"]) for s in row.get("hallucination_spans") or []]
+    out: list[bool | None] = []
+    pos = 0
+    for u in units:
+        loc = locate(u, row["answer"] or "", pos)
+        if loc is None:
+            out.append(None)
+            continue
+        pos = loc[0]
+        out.append(any(a < loc[1] and loc[0] < b for a, b in spans))
+    return out
+
+
+def claim_agreement(
+    judge: OfflineJudge, which: Iterable[str] = ("tune", "check")
+) -> list[list[str]]:
+    """Claim-level agreement with RAGTruth's human span labels.
+
+    RAGTruth marks the hallucinated *spans* of each response. A claim (the offline
+    judge's) or a sentence (the unigram judge's own unit, with its tune-half threshold)
+    is *marked* when it overlaps a span, else *clean*. Reported per set and half: the
+    number of clean and marked units, P(yes | clean) (how often a supported claim is
+    confirmed), P(not yes | marked) (how often a marked claim is caught), and their mean
+    (balanced accuracy). This reads each verdict, where the row AUROC reads only their
+    share: a judge can rank rows well while flagging the wrong claims, and the other way
+    round.
+    """
+    lines: list[list[str]] = []
+    for name in ("RAGTruth QA", "RAGTruth summary", "RAGTruth data2txt"):
+        data = faith_rows(name)
+        tune = [(r, y) for r, y in data if half(r) == "tune"]
+
+        def base_auroc(t: float, rows: list[tuple[Row, bool]] = tune) -> float:
+            scores = [unigram_judge_faith(r["answer"], r["contexts"], t) for r, _ in rows]
+            return auroc(scores, [y for _, y in rows])
+
+        best_t = max(UNIGRAM_T_GRID, key=lambda t: (base_auroc(t), -t))
+        for h in which:
+            own: list[tuple[bool, bool]] = []  # (marked, yes)
+            base: list[tuple[bool, bool]] = []
+            for r, _ in data:
+                if h != "all" and half(r) != h:
+                    continue
+                claims, verdicts = claim_verdicts(judge, r)
+                for mark, v in zip(_marked(claims, r), verdicts, strict=True):
+                    if mark is not None:
+                        own.append((mark, v == "yes"))
+                ctx = set(unigrams(" ".join(r["contexts"])))
+                sents = list(split_sentences(r["answer"] or ""))
+                for mark, sent in zip(_marked(sents, r), sents, strict=True):
+                    toks = unigrams(sent)
+                    if mark is not None and toks:
+                        ok = sum(tok in ctx for tok in toks) / len(toks) >= best_t
+                        base.append((mark, ok))
+            cells = [f"{name} [{h}]"]
+            for pairs in (own, base):
+                clean = [yes for mark, yes in pairs if not mark]
+                marked = [yes for mark, yes in pairs if mark]
+                p_yes = sum(clean) / len(clean) if clean else float("nan")
+                p_caught = 1 - sum(marked) / len(marked) if marked else float("nan")
+                cells.append(
+                    f"{len(clean)} / {len(marked)}: {p_yes:.2f}, {p_caught:.2f}, "
+                    f"**{(p_yes + p_caught) / 2:.3f}**"
+                )
+            lines.append(cells)
+    return lines
+
+
+def length_auroc(which: Iterable[str] = ("tune", "check")) -> list[list[str]]:
+    """Row AUROC of the answer's length alone (shorter = more faithful), per RAGTruth set.
+
+    Not a judge: a confound to read the row AUROCs against. Where it is high, a judge
+    that merely gives long answers more chances to fail ranks rows well without reading
+    them.
+    """
+    lines = []
+    for name in ("RAGTruth QA", "RAGTruth summary", "RAGTruth data2txt"):
+        data = faith_rows(name)
+        cells = [name]
+        for h in which:
+            part = [(r, y) for r, y in data if h == "all" or half(r) == h]
+            scores = [-float(len(r["answer"] or "")) for r, _ in part]
+            cells.append(f"{auroc(scores, [y for _, y in part]):.3f}")
+        lines.append(cells)
+    return lines
+
+
 def timing(judge_factory: Callable[[], OfflineJudge], n_rows: int = 1000) -> tuple[float, int]:
     """Seconds for ``n_rows`` distinct rows x 3 metrics (~5 tasks per row), cold caches."""
     from ragnotebook import text
@@ -524,6 +646,19 @@ def main(argv: list[str] | None = None) -> None:
     )
     print("|---|---|---|---|---|---|---|")
     for line in table:
+        print("| " + " | ".join(line) + " |")
+    print(
+        "\nClaim level, against RAGTruth's human span labels (cells: clean / marked "
+        "units: P(yes | clean), P(not yes | marked), **balanced accuracy**):\n"
+    )
+    print("| dataset [half] | offline judge, its claims | unigram judge, its sentences |")
+    print("|---|---|---|")
+    for line in claim_agreement(judge, which):
+        print("| " + " | ".join(line) + " |")
+    print("\nRow AUROC of answer length alone (shorter = faithful; a confound, not a judge):\n")
+    print("| dataset | " + " | ".join(which) + " |")
+    print("|---" * (len(which) + 1) + "|")
+    for line in length_auroc(which):
         print("| " + " | ".join(line) + " |")
     if not args.no_timing:
         secs, n = timing(OfflineJudge)
