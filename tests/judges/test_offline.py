@@ -66,9 +66,9 @@ def extract(text: str) -> list[str]:
 
 def test_identity_and_id() -> None:
     judge = OfflineJudge()
-    assert judge.judge_id == "offline-v3"
+    assert judge.judge_id == "offline-v4"
     ident = judge.identity()
-    assert ident["judge"] == "offline-v3"
+    assert ident["judge"] == "offline-v4"
     assert ident["support_threshold"] == judge.support_threshold
     assert OfflineJudge(support_threshold=0.9).identity() != ident
 
@@ -411,6 +411,59 @@ def test_negation_scope_is_not_read_in_structured_records() -> None:
     v = verify(["The Harbor Cafe terrace in Porto is open."], [record])
     assert v.verdicts[0].verdict == "no"
     assert "negation in the chunk only" in v.verdicts[0].reason
+
+
+def test_record_fields_polarity_is_read_field_by_field() -> None:
+    # offline-v4: a "no" in one field of a record does not contradict a claim about the
+    # others (the splitter's one "sentence" used to run across every field)
+    record = (
+        '{"name": "Harbor Cafe", "address": "12 Quay St", "city": "Porto", '
+        '"attributes": {"WiFi": "no", "OutdoorSeating": false, "RestaurantsTakeOut": true}}'
+    )
+    where = "Harbor Cafe is a cafe located at 12 Quay St in Porto."
+    v = verify([where], [record]).verdicts[0]
+    assert (v.verdict, v.reason) == (
+        "yes",
+        "76% of the claim's weighted content words appear in the chunk at rank 1",
+    )
+    # a field whose key the claim names decides: false / "no" / "none" say no
+    v = verify(["Harbor Cafe in Porto offers outdoor seating."], [record]).verdicts[0]
+    assert v.verdict == "no" and "negation in the chunk only" in v.reason
+    assert (
+        verify(["Harbor Cafe in Porto has no outdoor seating."], [record]).verdicts[0].verdict
+        == "yes"
+    )
+    # the previous reading is still available for comparison, and is recorded
+    old = OfflineJudge(record_fields=False)
+    assert old.identity()["rules"] == {"record_fields": False}
+    assert verify([where], [record], judge=old).verdicts[0].verdict == "no"
+
+
+def test_record_fields_keep_prose_values_as_sentences() -> None:
+    # a review inside a record is prose: its negation is scoped like any sentence
+    record = (
+        '{"name": "Harbor Cafe", "review_text": "The staff did not smile at all, which was '
+        'a shame. The coffee at Harbor Cafe was strong and the cakes were fresh every day."}'
+    )
+    v = verify(["The coffee at Harbor Cafe was strong."], [record]).verdicts[0]
+    assert v.verdict == "yes"
+    v = verify(["At Harbor Cafe the coffee was not strong."], [record]).verdicts[0]
+    assert v.verdict == "no" and "negation in the claim only" in v.reason
+
+
+def test_numbers_of_source_pointers_are_not_facts() -> None:
+    # "passage 2" names where the claim comes from; its 2 is not a number to find
+    chunk = "The depot opened in 1998 and ships 40 pallets a day."
+    for claim in (
+        "The depot, per passage 2, opened in 1998 and ships 40 pallets a day.",
+        "As documents 1 and 3 say, the depot opened in 1998 and ships 40 pallets a day.",
+    ):
+        v = verify([claim], [chunk]).verdicts[0]
+        assert v.verdict == "yes", (claim, v.reason)
+    # other numbers are still facts: a wrong count is a conflict
+    claim = "The depot, per passage 2, opened in 1998 and ships 45 pallets a day."
+    v = verify([claim], [chunk]).verdicts[0]
+    assert v.verdict == "no" and "number 45 not found" in v.reason
 
 
 def test_negation_targets() -> None:
