@@ -270,7 +270,21 @@ _NUMBER_WORDS: dict[str, str] = {
     "ten": "10",
     "eleven": "11",
     "twelve": "12",
+    "thirteen": "13",
+    "fourteen": "14",
+    "fifteen": "15",
+    "sixteen": "16",
+    "seventeen": "17",
+    "eighteen": "18",
+    "nineteen": "19",
     "twenty": "20",
+    "thirty": "30",
+    "forty": "40",
+    "fifty": "50",
+    "sixty": "60",
+    "seventy": "70",
+    "eighty": "80",
+    "ninety": "90",
     "hundred": "100",
     "thousand": "1000",
     "million": "1000000",
@@ -299,10 +313,42 @@ _COUNT_WORDS = frozenset(
         "ten",
         "eleven",
         "twelve",
+        "thirteen",
+        "fourteen",
+        "fifteen",
+        "sixteen",
+        "seventeen",
+        "eighteen",
+        "nineteen",
         "twenty",
+        "thirty",
+        "forty",
+        "fifty",
+        "sixty",
+        "seventy",
+        "eighty",
+        "ninety",
         "dozen",
     ]
 )
+
+_TENS = "twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety"
+_UNITS = "one|two|three|four|five|six|seven|eight|nine"
+#: "twenty-five" / "twenty five" is one number (25), not 20 and 5.
+_COMPOUND_NUMBER = re.compile(rf"\b({_TENS})[-\s]({_UNITS})\b", re.IGNORECASE)
+
+
+def _join_number_words(text: str) -> str:
+    """Write compound number words with digits ("Twenty-five" -> "25")."""
+    if "-" not in text and " " not in text:
+        return text
+
+    def value(m: re.Match[str]) -> str:
+        tens = int(_NUMBER_WORDS[m.group(1).lower()])
+        return str(tens + int(_NUMBER_WORDS[m.group(2).lower()]))
+
+    return _COMPOUND_NUMBER.sub(value, text)
+
 
 _HAN = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
 _KANA = "\u3040-\u309f\u30a0-\u30ff\u31f0-\u31ff"
@@ -635,6 +681,7 @@ def fold_latin(word: str) -> str:
 @lru_cache(maxsize=65536)
 def _tokens_cached(text: str, lang: str) -> tuple[str, ...]:
     out: list[str] = []
+    text = _join_number_words(text)
     if "{" in text or "_" in text:
         # structured data: split camelCase and snake_case keys into words, and keep each
         # two neighbouring parts joined too ("TakeOut" -> take, out, takeout; "WiFi" ->
@@ -708,7 +755,7 @@ def numbers(text: str) -> set[str]:
     >>> sorted(numbers("It cost $1,200.50 in 1998 and ４ more, two of them."))
     ['1200.5', '1998', '2', '4']
     """
-    text = normalize(text)
+    text = _join_number_words(normalize(text))
     out: set[str] = set()
     for m in _TOKEN_RE.finditer(text):
         tok = m.group()
@@ -718,6 +765,11 @@ def numbers(text: str) -> set[str]:
         elif tok.isascii() and tok.lower() in _COUNT_WORDS:
             out.add(_NUMBER_WORDS[tok.lower()])
     return out
+
+
+#: What follows "no" when it answers a question ("No, it is closed.", "No.") rather
+#: than negating the sentence's fact ("No one was hurt.", "No trucks run on Sunday.").
+_ANSWER_NO = re.compile(r"\s*(?:[,.;:!]|$)")
 
 
 def has_negation(text: str, lang: str | None = None) -> int:
@@ -748,8 +800,8 @@ def has_negation(text: str, lang: str | None = None) -> int:
     low = text.lower().replace("’", "'")
     for i, m in enumerate(_TOKEN_RE.finditer(low)):
         w = m.group()
-        if i == 0 and w == "no":
-            continue  # an answer word ("No, ..."), not a negated fact
+        if i == 0 and w == "no" and _ANSWER_NO.match(low, m.end()):
+            continue  # an answer word ("No, ..."), not a negated fact ("No one was hurt.")
         if low[m.end() : m.end() + 1] == "-":
             continue  # part of a compound ("not-for-profit", "no-fly")
         if w in _NEG_WORDS or w.endswith("n't"):
@@ -784,7 +836,7 @@ def negation_targets(text: str, lang: str | None = None) -> frozenset[str] | Non
     words = [(m.group(), m.end()) for m in _TOKEN_RE.finditer(low)]
     out: set[str] = set()
     for i, (w, end) in enumerate(words):
-        if (i == 0 and w == "no") or low[end : end + 1] == "-":
+        if (i == 0 and w == "no" and _ANSWER_NO.match(low, end)) or low[end : end + 1] == "-":
             continue
         if not (w in _NEG_WORDS or w.endswith("n't")):
             continue

@@ -137,6 +137,18 @@ def test_number_words_match_digits() -> None:
     assert v.verdicts[0].verdict == "yes"
 
 
+def test_teens_tens_and_compound_number_words_match_digits() -> None:
+    chunk = "Fifteen passengers were examined, and twenty-five more waited for sixty minutes."
+    assert numbers(chunk) == {"15", "25", "60"}
+    assert numbers("Twenty five of them") == {"25"}
+    v = verify(["15 passengers were examined."], [chunk]).verdicts[0]
+    assert v.verdict == "yes", v.reason
+    v = verify(["25 more waited for 60 minutes."], [chunk]).verdicts[0]
+    assert v.verdict == "yes", v.reason
+    v = verify(["16 passengers were examined."], [chunk]).verdicts[0]
+    assert v.verdict == "no" and "number 16 not found (the chunk has 15, 25, 60)" in v.reason
+
+
 def test_first_person_claim_is_unsure() -> None:
     v = verify(["I love the Harbor Museum."], ["The Harbor Museum opened in 1998."])
     assert v.verdicts[0].verdict == "unsure"
@@ -464,6 +476,19 @@ def test_numbers_of_source_pointers_are_not_facts() -> None:
     claim = "The depot, per passage 2, opened in 1998 and ships 45 pallets a day."
     v = verify([claim], [chunk]).verdicts[0]
     assert v.verdict == "no" and "number 45 not found" in v.reason
+
+
+def test_a_leading_no_is_an_answer_only_before_punctuation() -> None:
+    # "No, ..." answers the question; "No one ..." / "No trucks ..." negate the fact
+    assert has_negation("No, the pass is closed.") == 0
+    assert has_negation("No.") == 0
+    assert has_negation("No one was taken to the hospital.") == 1
+    assert negation_targets("No trucks run on Sunday.") == {"truck"}
+    chunk = "Two patients were hurt, but no patient was taken to the hospital."
+    v = verify(["No patient was taken to the hospital."], [chunk]).verdicts[0]
+    assert v.verdict == "yes"  # both sides negated (it was a conflict)
+    v = verify(["Two patients were hurt and taken to the hospital."], [chunk]).verdicts[0]
+    assert v.verdict == "no" and "negation in the chunk only" in v.reason
 
 
 def test_negation_targets() -> None:
