@@ -595,11 +595,13 @@ def stem(word: str) -> str:
     --------
     >>> [stem(w) for w in ["opened", "museums", "running", "class"]]
     ['open', 'museum', 'runn', 'class']
+    >>> stem("families") == stem("family")
+    True
     """
     if len(word) < 4 or "'" in word:
         return word
     if word.endswith("ies") and len(word) > 5:
-        return word[:-3] + "y"
+        return stem(word[:-3] + "y")  # "families" -> "family" -> as "family" is
     for suffix in ("ing", "ed", "es", "s", "ly", "e"):
         if word.endswith(suffix) and len(word) - len(suffix) >= 3:
             if suffix == "s" and word.endswith(("ss", "us", "is")):
