@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import ast
+import re
+import warnings
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -149,9 +153,51 @@ def verdict_records(value: Any) -> list[dict[str, Any]] | None:
     """
     if isinstance(value, np.ndarray):  # read back from Parquet: convert the nested arrays
         return [_plain(v) for v in value.tolist() if isinstance(v, dict)]
+    if isinstance(value, str):  # read back from CSV: the list's Python repr
+        value = _parse_verdict_text(value)
     if not isinstance(value, list | tuple):
         return None
     return [v for v in value if isinstance(v, dict)]  # in memory: the dicts as they are
+
+
+def _parse_verdict_text(text: str) -> list[Any] | None:
+    """A verdict list written as text by ``DataFrame.to_csv`` (its Python repr), or None.
+
+    Only literals are read (:func:`ast.literal_eval`); ``nan`` (a float the repr writes
+    bare) is read as None.
+    """
+    text = text.strip()
+    if not (text.startswith("[") and text.endswith("]")):
+        return None
+    try:
+        value = ast.literal_eval(text)
+    except (ValueError, SyntaxError, MemoryError, RecursionError):
+        try:
+            value = ast.literal_eval(_BARE_NAN.sub("None", text))
+        except (ValueError, SyntaxError, MemoryError, RecursionError):
+            return None
+    return value if isinstance(value, list) else None
+
+
+_BARE_NAN = re.compile(r"(?<![\w'\"])nan(?![\w'\"])")
+
+
+def warn_text_verdicts(df: pd.DataFrame, metrics: Sequence[str], what: str) -> None:
+    """Warn once when verdict cells are text (a scored frame read back from CSV).
+
+    They are parsed (:func:`verdict_records`); the warning says how to keep the types.
+    """
+    for m in metrics:
+        col = f"{m}_verdicts"
+        if col in df.columns and any(isinstance(v, str) for v in df[col].tolist()):
+            warnings.warn(
+                f"{what}: column {col!r} holds text, as in a scored frame read back from "
+                "CSV; its verdict lists were parsed from that text. Save scored frames as "
+                "Parquet or JSON lines to keep the types.",
+                UserWarning,
+                stacklevel=3,
+            )
+            return
 
 
 def scored_mask(df: pd.DataFrame, column: str) -> np.ndarray:
@@ -230,6 +276,7 @@ def claims(df: pd.DataFrame) -> pd.DataFrame:
     [['It is on Pier 4.', 'yes'], ['It has a cafe.', 'unsure']]
     """
     metrics = [m for m in require_scored(df) if m in ("context_recall", "faithfulness")]
+    warn_text_verdicts(df, metrics, "claims()")
     records: list[dict[str, Any]] = []
     cols = {m: df[f"{m}_verdicts"].tolist() for m in metrics}
     for pos, label in enumerate(df.index):
@@ -300,6 +347,7 @@ def chunks(df: pd.DataFrame) -> pd.DataFrame:
     """
     if "context_precision" not in require_scored(df, ["context_precision"]):
         raise ValueError("this frame was not scored with context_precision")
+    warn_text_verdicts(df, ["context_precision"], "chunks()")
     records: list[dict[str, Any]] = []
     cells = df["context_precision_verdicts"].tolist()
     for pos, (label, cell) in enumerate(zip(df.index, cells, strict=True)):

@@ -93,7 +93,9 @@ class Task:
         (``judge_chunks``) to give one verdict each, with their row-level indices.
     chunks : tuple of str
         The retrieved context, in retrieval order (``attribute_claims``,
-        ``verify_claims``).
+        ``verify_claims``). ``judge_chunks``: all of the row's non-blank chunks, of
+        which ``items`` is the batch to judge (prompts show only the batch; the offline
+        judge weighs words over all of them, so batching never changes a verdict).
     source : str or None
         ``extract_claims`` only: ``"ground_truth"`` or ``"answer"``.
 

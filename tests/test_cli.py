@@ -491,6 +491,39 @@ def test_a_scored_frame_read_back_from_parquet_keeps_its_claims_and_chunks(tmp_p
     assert isinstance(restored, list) and restored == scored["faithfulness_verdicts"].iloc[20]
 
 
+def test_a_scored_frame_read_back_from_csv_keeps_its_claims_and_chunks(tmp_path):
+    scored = rn.load_sample("quickstart").rag.evaluate(model="offline", progress=False)
+    path = tmp_path / "scored.csv"
+    scored.to_csv(path)  # the index (the sample's row ids) as the first column
+    raw = pd.read_csv(path, index_col=0)
+    assert isinstance(raw["faithfulness_verdicts"].iloc[20], str)  # the lists' repr
+    want_claims = scored.rag.claims().reset_index(drop=True)
+    want_chunks = scored.rag.chunks().reset_index(drop=True)
+    with pytest.warns(UserWarning, match="'context_recall_verdicts' holds text") as rec:
+        got = raw.rag.claims()
+    assert len([w for w in rec if "holds text" in str(w.message)]) == 1  # one per call
+    # CSV keeps the labels as text, not as pandas' string dtype
+    same = {"check_index_type": False, "check_dtype": False}
+    pd.testing.assert_frame_equal(got.reset_index(drop=True), want_claims, **same)
+    with pytest.warns(UserWarning, match="'context_precision_verdicts' holds text"):
+        got_chunks = raw.rag.chunks().reset_index(drop=True)
+    pd.testing.assert_frame_equal(got_chunks, want_chunks, **same)
+    assert raw.rag.summary()["missing_verdicts"].equals(scored.rag.summary()["missing_verdicts"])
+    # the file reader restores the lists, as in memory
+    restored = cli.read_table(path)["faithfulness_verdicts"].iloc[20]
+    assert isinstance(restored, list) and restored == scored["faithfulness_verdicts"].iloc[20]
+
+
+def test_verdict_text_that_is_not_a_list_is_no_verdicts():
+    from ragnotebook.frame import verdict_records
+
+    assert verdict_records("[{'index': 0, 'verdict': 'yes', 'x': nan}]") == [
+        {"index": 0, "verdict": "yes", "x": None}
+    ]
+    for text in ("", "yes", "[1, 2", "__import__('os')", "[{'a': f()}]"):
+        assert verdict_records(text) in (None, [])
+
+
 def test_report_without_plotly_names_the_extra(tmp_path, good, monkeypatch, capsys):
     scored = tmp_path / "scored.jsonl"
     cli.write_jsonl(

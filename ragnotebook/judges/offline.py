@@ -922,7 +922,10 @@ class OfflineJudge:
         texts = [it.text or "" for it in task.items]
         lang = _task_language([*texts, task.text or "", task.question or ""])
         docs = [_analyse(t, lang) for t in texts]
-        weights = _Weights(docs)
+        # word weights over the whole row (``task.chunks``), not the batch: how a row is
+        # split into calls must not change a verdict
+        pool = [_analyse(t, lang) for t in task.chunks] if task.chunks else docs
+        weights = _Weights(pool)
         ref = frozenset(content_tokens(task.text or "", lang))
         q = frozenset(content_tokens(task.question or "", lang)) - ref
         wr = {t: weights(t) for t in ref}

@@ -131,6 +131,10 @@ def context_precision_plan(
             f"(reference={config.reference!r} needs {wanted}).",
         )
     items = [Item(i, c) for i, c in enumerate(chunks) if not is_blank(c)]
+    # every task carries the row's chunks, whatever its batch: a judge that weighs a
+    # chunk against the others (the offline judge) then gives the same verdict however
+    # the row is split (prompts show only the batch)
+    row_chunks = tuple(it.text for it in items)
 
     def make_task(subset: tuple[Item, ...]) -> Task:
         return Task(
@@ -139,6 +143,7 @@ def context_precision_plan(
             question=question,
             text=reference,
             items=subset,
+            chunks=row_chunks,
             extra=(("reference", which),),
         )
 

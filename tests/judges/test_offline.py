@@ -995,3 +995,33 @@ def test_structured_keys_clock_times_and_am_pm() -> None:
     assert content_tokens("from 4 PM to 9:00 pm") == ["16:00", "21:00"]
     v = verify(["On Sunday, Harbor Grill is open from 4 PM to 9 PM."], record).verdicts[0]
     assert (v.verdict, "name PM" in v.reason) == ("yes", False)
+
+
+def test_offline_chunk_verdicts_do_not_depend_on_batching() -> None:
+    # word weights are taken over the row's chunks, not over one call's batch
+    import pandas as pd
+
+    import ragnotebook
+
+    chunks = [
+        "The Harbor Museum is a museum on Pier 4 in Porto.",
+        "Porto is a city in Portugal with many museums.",
+        "A museum café on Pier 4 serves soup.",
+        "The Harbor Museum was founded by the port authority.",
+    ]
+    df = pd.DataFrame(
+        {
+            "question": ["When did the Harbor Museum open?"],
+            "ground_truth": ["The Harbor Museum opened in 1998."],
+            "contexts": [chunks],
+        }
+    )
+    runs = [
+        ragnotebook.context_precision(df, model="offline", max_chunks_per_call=k, progress=False)
+        for k in (1, 2, 4)
+    ]
+    verdicts = [[v["verdict"] for v in r["context_precision_verdicts"].iloc[0]] for r in runs]
+    # none of them says when it opened; weighed one chunk at a time, "Harbor Museum"
+    # looked rare enough for two of them to pass
+    assert verdicts == [["no"] * 4] * 3
+    assert runs[0]["context_precision"].iloc[0] == runs[2]["context_precision"].iloc[0] == 0
