@@ -784,9 +784,11 @@ class OfflineJudge:
                         cdoc, docs, seen, w, int(rules["subject_window"]), lang
                     )
                 if scattered:
-                    return support, "unsure", [], f"{reason}; {scattered}"
+                    return support, "unsure", supporting, f"{reason}; {scattered}"
             return support, "yes", supporting, reason
-        return support, "unsure", [], reason
+        # an unsure claim keeps the chunks its reason names; the caller drops them
+        # unless the verdict becomes yes (a bare answer's question, a comparison)
+        return support, "unsure", supporting, reason
 
     def _verify(self, task: Task, *, allow_no: bool) -> list[Verdict]:
         lang = _task_language([*task.chunks, *(it.text for it in task.items)])
@@ -820,8 +822,8 @@ class OfflineJudge:
                 )
             if not allow_no and verdict == "unsure":
                 verdict = "no"
-            if not allow_no and verdict == "no":
-                sup = []
+            if verdict != "yes":
+                sup = []  # only a supported claim has supporting chunks
             out.append(
                 Verdict(index=it.index, verdict=verdict, reason=reason, supporting_chunks=sup)
             )
@@ -839,12 +841,15 @@ class OfflineJudge:
         lang: str,
     ) -> tuple[str, list[int], str]:
         """Verdict of a bare "Yes."/"No." from its question's check (``verdict``)."""
+        # the chunks the question was found in back the answer, as its reason says;
+        # all chunks only when the question's check found none
+        found = sup[:] if sup else idx[:]
         if verdict == "no":
             # the context says the opposite of what the question asks ("Is the pass
             # open?" against "closed"): that is what a "No." answers
             says_no = normalize(answer).strip(" .!,").lower() in NO_WORDS
             verdict = "yes" if says_no else "no"
-            sup = idx[:] if says_no else []
+            sup = found if says_no else []
             reason = (
                 f"{reason}; the context says the opposite of what the question asks, "
                 f"{'as the answer does' if says_no else 'unlike the answer'}"
@@ -854,7 +859,7 @@ class OfflineJudge:
             polar = bare_answer_check(answer, question, live)
             if polar:
                 verdict, why = polar
-                sup = idx[:] if verdict == "yes" else []
+                sup = found if verdict == "yes" else []
                 reason = f"{reason}; {why}"
         return verdict, sup, reason
 

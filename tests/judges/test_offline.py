@@ -198,6 +198,11 @@ def test_bare_yes_answer_is_checked_against_the_question() -> None:
     chunks = ["Christopher Nolan is a film director.", "Sathish Kalathil is a film director."]
     v = verify(["Yes."], chunks, question="Are Christopher Nolan and Sathish Kalathil directors?")
     assert v.verdicts[0].verdict == "yes"
+    # its supporting chunks are the ones its reason names, not every chunk
+    films = ["Lumo is a 2009 film.", "Porto is a city.", "Dawn Tide is a 2009 film."]
+    v = verify(["Yes."], films, "Were Lumo and Dawn Tide released in the same year?")
+    assert "the chunks at ranks 3 and 1" in v.verdicts[0].reason
+    assert (v.verdicts[0].verdict, v.verdicts[0].supporting_chunks) == ("yes", [0, 2])
 
 
 def test_korean_and_japanese() -> None:
