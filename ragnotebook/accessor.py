@@ -86,7 +86,7 @@ class RagAccessor:
         Raises
         ------
         ValueError
-            If the frame was not scored with ``metric``.
+            If ``metric`` is not a metric name, or the frame was not scored with it.
 
         Examples
         --------
@@ -98,6 +98,11 @@ class RagAccessor:
         [True, False]
         """
         metric = api._ALIASES.get(metric, metric)
+        if metric not in api.METRICS:
+            raise ValueError(
+                f"unknown metric {metric!r}; expected one of {', '.join(api.METRICS)} "
+                "(or recall, precision)"
+            )
         if metric not in frame.require_scored(self._df, [metric]):
             raise ValueError(f"this frame was not scored with {metric!r}")
         mask = frame.scored_mask(self._df, metric)

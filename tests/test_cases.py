@@ -254,6 +254,8 @@ def test_missing_answers_do_not_enter_the_faithfulness_mean():
     with pytest.raises(ValueError, match="not scored with 'context_recall'"):
         out.rag.scored_rows("recall")  # the short name metrics= accepts
     assert out.rag.scored_rows("faithful").tolist() == [True, False, True]
+    with pytest.raises(ValueError, match="unknown metric 'bogus'; expected one of context_recall"):
+        out.rag.scored_rows("bogus")
 
 
 def test_faithfulness_needs_a_contexts_column():

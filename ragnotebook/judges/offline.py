@@ -53,6 +53,7 @@ from ragnotebook.judges._compare import (
     expand_both,
     grouped_claim,
 )
+from ragnotebook.scorers._common import end_sentence
 from ragnotebook.tasks import Answer, Claims, Explanation, Task, Verdict, Verdicts
 from ragnotebook.text import (
     _NEG_WORDS,
@@ -1241,4 +1242,6 @@ def _explain(summary: str) -> str:
     if not sents:
         return "No verdicts were available to explain the score."
     first = sents[0]
-    return first if first.endswith((".", "!", "。")) else first + "."
+    if first.endswith((".", "!", "。")):
+        return first
+    return end_sentence(first)  # a quote that ends with its own full stop gets no second

@@ -304,6 +304,9 @@ def test_explain_gives_one_sentence() -> None:
     )
     assert isinstance(out, Explanation)
     assert out.reason == "2 of 3 claims are supported by the context."
+    # a summary that ends with a quoted claim keeps its own full stop only
+    quoted = ask(Task("explain", "faithfulness", text='The score is 0 because "It is in India."'))
+    assert quoted.reason == 'The score is 0 because "It is in India."'
     empty = ask(Task("explain", "faithfulness", text=""))
     assert isinstance(empty, Explanation) and empty.reason
 
