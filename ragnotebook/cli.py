@@ -44,7 +44,7 @@ import sys
 import textwrap
 import time
 import warnings
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -476,6 +476,26 @@ def check_thresholds(
     return failures
 
 
+def _check_pairing_column(
+    on: str, baseline: Any, data: Any, columns: Mapping[str, str] | None
+) -> None:
+    """Refuse, before any scoring, a ``--on`` column missing from either file."""
+    from ragnotebook.comparison import _key_column
+
+    sides = (("the baseline file", baseline), ("the data file", data))
+    for side, frame in sides:
+        if columns and on in columns and columns[on] in frame.columns:
+            continue
+        try:
+            _key_column(frame, on, side)
+        except KeyError:
+            names = ", ".join(map(str, frame.columns))
+            raise DataError(
+                f"--on {on!r} is not a column of {side} (its columns: {names}); "
+                "pass --on COLUMN naming a column both files have"
+            ) from None
+
+
 def check_baseline(
     baseline: Any, scored: Any, metrics: Sequence[str], *, on: str | None, max_drop: float
 ) -> list[str]:
@@ -565,6 +585,8 @@ def evaluate_command(args: argparse.Namespace) -> int:
 
     df = read_table(args.data)
     baseline = read_table(args.baseline) if args.baseline is not None else None
+    if baseline is not None:
+        _check_pairing_column(args.on, baseline, df, columns)
     print(f"ragnotebook: scoring {len(df)} rows of {args.data} with {model!r}", file=sys.stderr)
     try:
         scored = rn.evaluate(

@@ -176,6 +176,19 @@ def test_baseline_passes_on_the_same_system_and_fails_on_a_worse_one(tmp_path, g
     assert "check(s) failed" in proc.stderr
 
 
+def test_baseline_pairing_column_is_checked_before_scoring(tmp_path, good, capsys):
+    baseline = tmp_path / "baseline.jsonl"
+    assert evaluate(good, "--out", str(baseline), cwd=tmp_path).returncode == 0
+    args = ["evaluate", str(good), "--baseline", str(baseline), "--on", "nope", "--no-progress"]
+    assert cli.main(args) == 3
+    out, err = capsys.readouterr()
+    assert "scoring" not in err and "Summary" not in out  # refused before any scoring
+    assert "--on 'nope' is not a column of the baseline file (its columns: question, " in err
+    assert "pass --on COLUMN naming a column both files have" in err
+    # a role name works through the column detection, as compare() does
+    assert cli.main([*args[:-3], "--on", "question", "--no-progress"]) == 0
+
+
 def test_baseline_fails_when_coverage_drops(tmp_path, good):
     baseline = tmp_path / "baseline.jsonl"
     assert (
