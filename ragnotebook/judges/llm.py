@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import difflib
 import functools
 import json
 import logging
@@ -191,6 +192,29 @@ async def _settle_litellm_logging() -> None:
         await worker.stop(timeout=2.0)
 
 
+def _check_provider(model: str, api_base: str | None, kwargs: Mapping[str, Any]) -> None:
+    """Raise at once, not on every row, when litellm cannot tell which provider serves
+    ``model`` (a misspelt ``"offline"``, a bare model name without its provider)."""
+    litellm = _litellm()
+    try:
+        litellm.get_llm_provider(
+            model, custom_llm_provider=kwargs.get("custom_llm_provider"), api_base=api_base
+        )
+    except Exception as exc:  # litellm raises its BadRequestError
+        close = difflib.get_close_matches(model.lower(), ["offline"], n=1, cutoff=0.7)
+        hint = (
+            "; did you mean model='offline' (the offline judge)?"
+            if close
+            else "; write it as 'provider/model' (e.g. 'openai/gpt-4o-mini', "
+            "'ollama_chat/llama3', 'hosted_vllm/NAME' with api_base=...), or pass "
+            "custom_llm_provider=..."
+        )
+        first = str(exc).split("\n")[0].replace("litellm.BadRequestError: ", "")
+        raise ValueError(
+            f"model {model!r}: litellm cannot tell its provider ({first}){hint}"
+        ) from None
+
+
 async def _litellm_send(kwargs: Mapping[str, Any]) -> Any:
     return await _litellm().acompletion(**kwargs)
 
@@ -277,7 +301,9 @@ class LiteLLMJudge:
     ValueError
         An empty model, an unknown ``structured_output`` or ``transport``, a
         non-positive ``max_tokens`` or ``timeout``, a negative ``num_retries``, or
-        ``transport="openai"`` without an ``openai/<name>`` model and ``api_base``.
+        ``transport="openai"`` without an ``openai/<name>`` model and ``api_base``; a
+        model whose provider litellm cannot tell (``"offlin"``, ``"my-model"`` without
+        ``provider/``), at once rather than on every row.
     TypeError
         ``model``, ``messages``, ``stream`` or ``n`` passed as an option.
 
@@ -362,6 +388,8 @@ class LiteLLMJudge:
             if self.transport == "openai"
             else None
         )
+        if self._direct is None:
+            _check_provider(self.model, self.api_base, self.litellm_kwargs)
 
     # ------------------------------------------------------------------ identity
 

@@ -576,3 +576,19 @@ def test_constructor_validation():
         LiteLLMJudge(MODEL, structured_output="xml")
     with pytest.raises(TypeError):
         LiteLLMJudge(MODEL, messages=[])
+
+
+def test_a_model_without_a_known_provider_fails_at_once():
+    import pandas as pd
+
+    import ragnotebook as rn
+
+    df = pd.DataFrame({"question": ["q"], "answer": ["a"], "contexts": [["c"]]})
+    with pytest.raises(ValueError, match=r"model 'offlin'.*did you mean model='offline'"):
+        rn.faithfulness(df, model="offlin", progress=False)
+    with pytest.raises(ValueError, match=r"model 'my-model'.*write it as 'provider/model'"):
+        LiteLLMJudge("my-model")
+    # a provider prefix, a provider litellm knows the model of, or an explicit provider pass
+    assert LiteLLMJudge("hosted_vllm/my-model").model == "hosted_vllm/my-model"
+    assert LiteLLMJudge("gpt-4o-mini").model == "gpt-4o-mini"
+    assert LiteLLMJudge("my-model", custom_llm_provider="openai").model == "my-model"
