@@ -172,6 +172,13 @@ def _older_objects_frozen() -> Iterator[None]:
                     gc.unfreeze()
 
 
+#: Failures that, before any call of a run got through, say the server is not there
+#: (refused connections, a wrong api_base) or not answering (a listener that never
+#: replies): one call probes through its retries and the others wait; if it gives up,
+#: the run stops instead of spending every row's retry budget.
+_UNREACHABLE = frozenset({"connection_error", "timeout"})
+
+
 class Engine:
     """Run scorer plans for many rows against one judge, concurrently.
 
@@ -445,7 +452,7 @@ class Engine:
                 return True
             if (
                 isinstance(exc, JudgeError)
-                and exc.code == "connection_error"
+                and exc.code in _UNREACHABLE
                 and not self._succeeded
                 and self._probe_owner is None
             ):
@@ -470,7 +477,7 @@ class Engine:
             # the server could not be reached through a whole retry budget and no call
             # of this run ever got through: a wrong api_base or a server that is down.
             # Stop here, as after an auth failure, instead of retrying every row.
-            if exc.code == "connection_error" and not self._succeeded and self.unreachable is None:
+            if exc.code in _UNREACHABLE and not self._succeeded and self.unreachable is None:
                 self.unreachable = exc
             raise
         finally:
@@ -615,10 +622,19 @@ class Engine:
                 code="auth_error",
             )
         if self.unreachable is not None:
+            first = self.unreachable
+            if first.code == "timeout":
+                raise JudgeError(
+                    "skipped: the judge's server answered no call in time (every retry of an "
+                    "earlier call timed out and no call of this run got through), so no more "
+                    f"calls are made ({first.args[0]}); if the model is only slow to start, "
+                    "raise timeout=",
+                    code="timeout",
+                )
             raise JudgeError(
                 "skipped: the judge's server could not be reached (every retry of an earlier "
                 "call failed and no call of this run got through), so no more calls are made "
-                f"({self.unreachable.args[0]})",
+                f"({first.args[0]})",
                 code="connection_error",
             )
 

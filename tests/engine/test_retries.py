@@ -102,6 +102,31 @@ def test_an_unreachable_judge_stops_scheduling_after_one_retry_budget():
     assert len(judge.tasks) == 3  # 1 try + 2 retries; every row retrying would be 60
 
 
+def test_a_server_that_never_answers_stops_the_run_after_one_retry_budget():
+    # a listener that accepts and never replies: every call times out, none gets through
+    slow = rn.JudgeError("no reply within 1 s", code="timeout", retryable=True)
+    judge = rn.MockJudge(extract_claims=lambda t: slow, latency=0.01)
+    out = run(rows(20), judge, concurrency=4, max_retries=2)
+    errors = out["faithfulness_error"].tolist()
+    assert (out["faithfulness_status"] == "error").all()
+    assert all(e.startswith("timeout") for e in errors)
+    skipped = [e for e in errors if "skipped: the judge's server answered no call in time" in e]
+    assert len(skipped) == 19 and all("raise timeout=" in e for e in skipped)
+    assert len(judge.tasks) == 4 + 2  # the calls in flight once, the probe's two retries
+
+
+def test_timeouts_after_a_success_do_not_stop_the_run():
+    slow = rn.JudgeError("no reply within 1 s", code="timeout", retryable=True)
+    judge = rn.MockJudge(
+        extract_claims=[["c"], slow, slow, slow, ["c"], ["c"]],
+        verify_claims=lambda t: ["yes"] * len(t.items),
+    )
+    out = run(rows(3), judge, concurrency=1, max_retries=1)
+    # row 1 spends its budget (1 try + 1 retry) and fails alone; the others are scored
+    assert out["faithfulness_status"].tolist() == ["ok", "error", "ok"]
+    assert out.loc[1, "faithfulness_error"].startswith("timeout")
+
+
 def test_calls_in_flight_during_a_probe_wait_instead_of_retrying():
     refused = rn.JudgeError("Connection refused", code="connection_error", retryable=True)
     judge = rn.MockJudge(extract_claims=lambda t: refused, latency=0.01)

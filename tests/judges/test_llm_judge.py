@@ -592,3 +592,58 @@ def test_a_model_without_a_known_provider_fails_at_once():
     assert LiteLLMJudge("hosted_vllm/my-model").model == "hosted_vllm/my-model"
     assert LiteLLMJudge("gpt-4o-mini").model == "gpt-4o-mini"
     assert LiteLLMJudge("my-model", custom_llm_provider="openai").model == "my-model"
+
+
+@pytest.mark.parametrize("transport", ["openai", "litellm"])
+def test_a_server_that_accepts_and_never_replies_stops_the_run(transport):
+    import socket
+    import threading
+
+    import pandas as pd
+
+    import ragnotebook as rn
+
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(64)
+    held: list[socket.socket] = []
+
+    def accept() -> None:
+        while True:
+            try:
+                conn, _ = listener.accept()
+            except OSError:
+                return
+            held.append(conn)  # never read, never answered
+
+    threading.Thread(target=accept, daemon=True).start()
+    try:
+        df = pd.DataFrame(
+            {
+                "question": [f"q{i}" for i in range(12)],
+                "answer": ["The sky is blue."] * 12,
+                "contexts": [["The sky is blue."]] * 12,
+            }
+        )
+        out = rn.faithfulness(
+            df,
+            model="openai/test-model",
+            api_base=f"http://127.0.0.1:{listener.getsockname()[1]}/v1",
+            api_key="none",
+            timeout=0.3,
+            num_retries=1,
+            concurrency=2,
+            cache=False,
+            transport=transport,
+            progress=False,
+        )
+    finally:
+        listener.close()
+        for conn in held:
+            conn.close()
+    assert (out["faithfulness_status"] == "error").all()
+    errors = out["faithfulness_error"].tolist()
+    assert all(e.startswith("timeout") for e in errors), errors[:2]
+    assert sum("answered no call in time" in e for e in errors) >= 10
+    # the two calls in flight and the probe's retry; not 12 rows x 2 attempts
+    assert out.attrs["ragnotebook"]["metrics"]["faithfulness"]["attempts"] <= 4
