@@ -177,6 +177,8 @@ def _older_objects_frozen() -> Iterator[None]:
 #: replies): one call probes through its retries and the others wait; if it gives up,
 #: the run stops instead of spending every row's retry budget.
 _UNREACHABLE = frozenset({"connection_error", "timeout"})
+#: Jobs (row-metrics) running at once, per unit of concurrency.
+_WINDOW_FACTOR = 2
 
 
 class Engine:
@@ -297,8 +299,15 @@ class Engine:
             self.stats.for_metric(job.metric).rows += 1
         memory = await self._recall_adaptations()
 
+        # jobs start in order and at most ``window`` run at once: a started job's next
+        # call waits behind fewer first calls, so rows finish in order (depth first) and
+        # an interrupted run keeps many whole rows, not a first step of every row; twice
+        # the concurrency keeps every slot busy while jobs sit between their steps
+        window = asyncio.Semaphore(_WINDOW_FACTOR * self.concurrency)
+
         async def one(job: Job) -> None:
-            result = await self._drive(job)
+            async with window:
+                result = await self._drive(job)
             self.results[(job.position, job.metric)] = result
             self.done += 1
             if on_done is not None:

@@ -120,6 +120,33 @@ def test_ctrl_c_keeps_finished_rows():
     assert (again["faithfulness_status"] == "ok").all()
 
 
+def test_rows_finish_in_order_so_an_interrupt_keeps_whole_rows():
+    # an interrupt after 20 calls: with every row started at once, those would be 20
+    # claim extractions and no finished row; jobs start in order, at most 2 x concurrency
+    # at a time, so a started row's second call comes next and rows finish as they go
+    calls = {"n": 0}
+
+    def count(result):
+        def step(task):
+            calls["n"] += 1
+            if calls["n"] == 20:
+                _thread.interrupt_main()
+            return result
+
+        return step
+
+    judge = rn.MockJudge(extract_claims=count(["c"]), verify_claims=count(["yes"]), latency=0.01)
+    with pytest.warns(UserWarning, match="interrupted"):
+        out = rn.faithfulness(rows(40), model=judge, concurrency=2, progress=False)
+    ok = out["faithfulness_status"] == "ok"
+    assert int(ok.sum()) >= 7  # 20 calls, 2 per row, at most 4 rows in progress
+    assert ok.iloc[:7].all()  # the first rows, in order
+    # the order of the calls: row 0's verification comes before row 4's extraction
+    steps = [(t.kind, t.text or t.chunks[0]) for t in judge.tasks]
+    verify_0 = steps.index(("verify_claims", "Answer 0 is here."))
+    assert verify_0 < steps.index(("extract_claims", "Answer 4 is here."))
+
+
 def test_async_cancellation_propagates():
     judge = rn.MockJudge(
         extract_claims=lambda t: ["c"], verify_claims=lambda t: ["yes"], latency=0.2
