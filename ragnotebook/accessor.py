@@ -52,15 +52,63 @@ class RagAccessor:
 
     # reading results -----------------------------------------------------
     def claims(self) -> pd.DataFrame:
-        """One row per claim; see :func:`ragnotebook.claims`."""
+        """One row per claim; see :func:`ragnotebook.claims` for the columns and errors.
+
+        Returns
+        -------
+        pandas.DataFrame
+            ``row``, ``metric``, ``claim_index``, ``claim``, ``verdict``, ``reason``,
+            ``supporting_chunks``.
+
+        Examples
+        --------
+        >>> import pandas as pd, ragnotebook
+        >>> df = pd.DataFrame({"question": ["Where?"], "answer": ["It is on Pier 4. It has a cafe."],
+        ...                    "contexts": [["The museum is on Pier 4."]]})
+        >>> scored = df.rag.faithfulness(model="offline", progress=False)
+        >>> scored.rag.claims()[["claim", "verdict"]].values.tolist()
+        [['It is on Pier 4.', 'yes'], ['It has a cafe.', 'unsure']]
+        """
         return frame.claims(self._df)
 
     def chunks(self) -> pd.DataFrame:
-        """One row per retrieved chunk; see :func:`ragnotebook.chunks`."""
+        """One row per retrieved chunk; see :func:`ragnotebook.chunks` for the columns.
+
+        Returns
+        -------
+        pandas.DataFrame
+            ``row``, ``position`` (1-based), ``chunk``, ``verdict``, ``reason``,
+            ``precision_at_k``.
+
+        Examples
+        --------
+        >>> import pandas as pd, ragnotebook
+        >>> judge = ragnotebook.MockJudge(judge_chunks=[["no", "yes"]])
+        >>> df = pd.DataFrame({"question": ["q"], "ground_truth": ["a"], "contexts": [["x", "y"]]})
+        >>> scored = df.rag.context_precision(model=judge, progress=False)
+        >>> scored.rag.chunks()[["position", "verdict", "precision_at_k"]].values.tolist()
+        [[1, 'no', 0.0], [2, 'yes', 0.5]]
+        """
         return frame.chunks(self._df)
 
     def summary(self) -> pd.DataFrame:
-        """Per-metric mean, coverage and status counts; see :func:`ragnotebook.summary`."""
+        """Per-metric mean, coverage and status counts; see :func:`ragnotebook.summary`.
+
+        Returns
+        -------
+        pandas.DataFrame
+            One row per metric: ``mean`` over scored rows, ``scored``, ``coverage``,
+            counts per status, and the run's counters.
+
+        Examples
+        --------
+        >>> import pandas as pd, ragnotebook
+        >>> df = pd.DataFrame({"question": ["Fee?"], "answer": ["It is 120 euros."],
+        ...                    "contexts": [["The fee is 120 euros."]]})
+        >>> s = df.rag.faithfulness(model="offline", progress=False).rag.summary()
+        >>> float(s.loc["faithfulness", "mean"]), s.loc["faithfulness", "scored"]
+        (1.0, '1/1')
+        """
         return frame.summary(self._df)
 
     def scored_rows(self, metric: str) -> pd.Series:

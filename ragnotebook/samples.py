@@ -84,6 +84,7 @@ def list_samples() -> list[str]:
 
     Examples
     --------
+    >>> from ragnotebook import list_samples
     >>> list_samples()
     ['quickstart', 'hotpotqa', 'ragtruth', 'halueval', 'hotpotqa_fullwiki', 'ragtruth_qa']
     """
@@ -202,6 +203,7 @@ def load_sample(name: str = "quickstart") -> pd.DataFrame:
 
     Examples
     --------
+    >>> from ragnotebook import load_sample
     >>> df = load_sample("ragtruth")
     >>> len(df), int(df["hallucinated"].sum())
     (16, 8)

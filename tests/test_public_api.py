@@ -182,3 +182,38 @@ def test_judge_options_routing():
         rn.evaluate(df, metrics=["relevancy"], model="offline", progress=False)
     with pytest.raises(TypeError, match="DataFrame"):
         rn.evaluate([{"question": "q"}], model="offline")
+
+
+def test_public_docstring_examples_run_when_copied_alone():
+    """Each public example imports what it uses: it runs with empty globals, as when a
+    user copies it from help() into a fresh session (pytest's doctests see the module's
+    names, which would hide a missing import)."""
+    import contextlib
+    import doctest
+    import io
+
+    from ragnotebook.accessor import RagAccessor
+
+    finder = doctest.DocTestFinder(recurse=True)
+    objects = [(name, getattr(rn, name)) for name in rn.__all__]
+    objects.append(("RagAccessor", RagAccessor))
+    seen: set[str] = set()
+    failed: list[str] = []
+    flags = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
+    for name, obj in objects:
+        for test in finder.find(obj, name, globs={}, module=False):
+            if test.name in seen or not test.examples:
+                continue
+            seen.add(test.name)
+            test.globs = {}
+            runner = doctest.DocTestRunner(optionflags=flags)
+            out = io.StringIO()
+            with (
+                contextlib.redirect_stdout(io.StringIO()),
+                contextlib.redirect_stderr(io.StringIO()),
+            ):
+                runner.run(test, out=out.write)
+            if runner.failures:
+                failed.append(f"{test.name}: {out.getvalue()[-300:]}")
+    assert len(seen) > 40
+    assert not failed, "\n".join(failed)

@@ -63,6 +63,7 @@ class JudgeError(Exception):
 
     Examples
     --------
+    >>> from ragnotebook import JudgeError
     >>> err = JudgeError("provider said 429", code="rate_limited", retryable=True, retry_after=2)
     >>> str(err), err.retryable
     ('rate_limited: provider said 429', True)

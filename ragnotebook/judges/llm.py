@@ -309,6 +309,8 @@ class LiteLLMJudge:
 
     Examples
     --------
+    >>> import json
+    >>> from ragnotebook import LiteLLMJudge
     >>> judge = LiteLLMJudge("openai/gpt-4o-mini", api_key="sk-secret", num_retries=2)
     >>> judge.judge_id
     'litellm:openai/gpt-4o-mini'
@@ -399,6 +401,7 @@ class LiteLLMJudge:
 
         Examples
         --------
+        >>> from ragnotebook import LiteLLMJudge
         >>> LiteLLMJudge("ollama_chat/llama3.1").judge_id
         'litellm:ollama_chat/llama3.1'
         """
@@ -413,6 +416,7 @@ class LiteLLMJudge:
 
         Examples
         --------
+        >>> from ragnotebook import LiteLLMJudge
         >>> LiteLLMJudge("openai/gpt-4o-mini").structured_output
         'json_schema'
         >>> LiteLLMJudge("openai/x", response_format={"type": "json_object"}).structured_output
@@ -436,6 +440,7 @@ class LiteLLMJudge:
 
         Examples
         --------
+        >>> from ragnotebook import LiteLLMJudge
         >>> LiteLLMJudge("openai/x", timeout=10).max_call_seconds
         165.0
         """
@@ -453,6 +458,7 @@ class LiteLLMJudge:
 
         Examples
         --------
+        >>> from ragnotebook import LiteLLMJudge
         >>> LiteLLMJudge("openai/gpt-4o-mini").adaptations()
         {'temperature_dropped': False, 'structured_output': 'json_schema'}
         """
@@ -468,6 +474,7 @@ class LiteLLMJudge:
 
         Examples
         --------
+        >>> from ragnotebook import LiteLLMJudge
         >>> judge = LiteLLMJudge("openai/o-model")
         >>> judge.adopt({"temperature_dropped": True, "structured_output": "json_object"})
         >>> judge.identity()["temperature"], judge.structured_output
@@ -501,6 +508,7 @@ class LiteLLMJudge:
         Examples
         --------
         >>> import asyncio
+        >>> from ragnotebook import LiteLLMJudge
         >>> async def main():
         ...     async with LiteLLMJudge("openai/gpt-4o-mini").session():
         ...         return "calls here share connections"
@@ -554,6 +562,7 @@ class LiteLLMJudge:
 
         Examples
         --------
+        >>> from ragnotebook import LiteLLMJudge
         >>> ident = LiteLLMJudge("openai/gpt-4o-mini", api_key="sk-1", top_p=0.5).identity()
         >>> ident["model"], ident["temperature"], ident["options"]
         ('openai/gpt-4o-mini', 0.0, {'top_p': 0.5})
@@ -607,6 +616,7 @@ class LiteLLMJudge:
 
             answer = await judge.acomplete(Task("extract_claims", "faithfulness", text="..."))
 
+        >>> from ragnotebook import LiteLLMJudge
         >>> import inspect
         >>> inspect.iscoroutinefunction(LiteLLMJudge("openai/x").acomplete)
         True
@@ -648,6 +658,7 @@ class LiteLLMJudge:
             answer, usage = await judge.acall(task)
             answer.claims, usage.requests, usage.cost_usd   # (['Paris is in France.'], 1, None)
 
+        >>> from ragnotebook import LiteLLMJudge
         >>> import inspect
         >>> inspect.iscoroutinefunction(LiteLLMJudge("openai/x").acall)
         True

@@ -566,6 +566,7 @@ class OfflineJudge:
 
         Examples
         --------
+        >>> from ragnotebook import OfflineJudge
         >>> OfflineJudge().identity()["judge"]
         'offline-v4'
         """
@@ -595,6 +596,7 @@ class OfflineJudge:
 
         Examples
         --------
+        >>> from ragnotebook import OfflineJudge
         >>> import asyncio
         >>> from ragnotebook.tasks import Item, Task
         >>> t = Task("judge_chunks", "context_precision", question="How much is the fee?",
@@ -611,6 +613,7 @@ class OfflineJudge:
 
         Examples
         --------
+        >>> from ragnotebook import OfflineJudge
         >>> from ragnotebook.tasks import Task
         >>> OfflineJudge().complete(Task("extract_claims", "faithfulness", text="Hi? Ok.")).claims
         ['Ok.']
@@ -640,6 +643,7 @@ class OfflineJudge:
 
         Examples
         --------
+        >>> from ragnotebook import OfflineJudge
         >>> from ragnotebook.tasks import Item, Task
         >>> t = Task("verify_claims", "faithfulness", items=(Item(0, "Paris is in France."),),
         ...          chunks=("Paris is the capital of France.",))
@@ -916,6 +920,7 @@ class OfflineJudge:
 
         Examples
         --------
+        >>> from ragnotebook import OfflineJudge
         >>> from ragnotebook.tasks import Item, Task
         >>> t = Task("judge_chunks", "context_precision", question="Where is Paris?",
         ...          text="Paris is in France.", items=(Item(0, "Paris lies in France."),))

@@ -206,6 +206,7 @@ def contexts_from_output(input: Any, output: Any) -> list[str] | None:
 
     Examples
     --------
+    >>> from ragnotebook import contexts_from_output
     >>> msgs = [{"role": "user", "content": "q"},
     ...         {"role": "tool", "content": "Doc: the museum is on Pier 4."},
     ...         {"role": "assistant", "content": "Pier 4."}]
