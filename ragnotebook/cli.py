@@ -576,10 +576,21 @@ def evaluate_command(args: argparse.Namespace) -> int:
     _check_out(args.out)
     model = args.model or rn.get_default_model()
     options: dict[str, Any] = {}
-    if args.api_base:
+    llm_only = {
+        "--api-base": ("api_base", args.api_base),
+        "--timeout": ("timeout", args.timeout),
+        "--num-retries": ("num_retries", args.num_retries),
+    }
+    for flag, (name, value) in llm_only.items():
+        if value is None or value == "":
+            continue
         if isinstance(model, str) and model.strip().lower() == "offline":
-            raise UsageError("--api-base applies to LLM models, not the offline judge")
-        options["api_base"] = args.api_base
+            raise UsageError(f"{flag} applies to LLM models, not the offline judge")
+        options[name] = value
+    if args.timeout is not None and args.timeout <= 0:
+        raise UsageError("--timeout must be > 0 seconds")
+    if args.num_retries is not None and args.num_retries < 0:
+        raise UsageError("--num-retries must be >= 0")
     if args.no_cache:
         options["cache"] = False
 
@@ -705,6 +716,20 @@ def _parser() -> argparse.ArgumentParser:
         help="map a role (question, answer, contexts, ground_truth) to a column; repeatable",
     )
     ev.add_argument("--api-base", default=None, help="base URL of an OpenAI-compatible server")
+    ev.add_argument(
+        "--timeout",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="LLM models: seconds to wait for one reply (default 60)",
+    )
+    ev.add_argument(
+        "--num-retries",
+        type=int,
+        default=None,
+        metavar="N",
+        help="LLM models: retries of a failed call (default 4; 429s have their own budget)",
+    )
     ev.add_argument(
         "--fail-under",
         action="append",

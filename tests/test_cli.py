@@ -244,6 +244,8 @@ def test_parquet_output_keeps_metadata_and_csv_input_with_column_mapping(tmp_pat
         (("--column", "docs"), "expected role=column"),
         (("--column", "passages=docs"), "unknown role 'passages'"),
         (("--api-base", "http://127.0.0.1:1/v1"), "not the offline judge"),
+        (("--timeout", "5"), "--timeout applies to LLM models, not the offline judge"),
+        (("--num-retries", "1"), "--num-retries applies to LLM models"),
         (("--min-coverage", "2"), "between 0 and 1"),
     ],
 )
@@ -481,6 +483,12 @@ def test_default_responder_and_server_errors(tmp_path, llm_server, monkeypatch, 
     assert code == 1, out + err
     assert "FAIL faithfulness: coverage 0.000 < 1 (0/2 rows scored, 2 errors)" in out
     assert "row(s) failed; first error:" in err
+    # --num-retries reaches the judge: a 500 is retried that many times, no more
+    llm_server.responder = lambda request: {"status": 500, "error": "boom"}
+    before = llm_server.requests
+    code, out, err = main_in_process(*args, "--num-retries", "0", "--timeout", "5", capsys=capsys)
+    assert code == 1, out + err
+    assert llm_server.requests - before == 2  # one try per row
 
 
 def test_a_scored_frame_read_back_from_parquet_keeps_its_claims_and_chunks(tmp_path):
