@@ -397,7 +397,9 @@ def summary(df: pd.DataFrame) -> pd.DataFrame:
         blank; the reference gives them 0, but that 0 is missing data; the rest are
         answers that make no claim, a measured 0), ``missing_verdicts`` (int64: items counted
         against because the judge never gave a valid verdict), and the run's
-        counters from ``attrs["ragnotebook"]``: ``calls`` (judge answers used),
+        counters from ``attrs["ragnotebook"]`` (Int64; ``<NA>`` when the frame holds only
+        part of the run's rows, a slice or a filter, since they cannot be split per
+        row): ``calls`` (judge answers used),
         ``attempts`` (judge calls made, retries included, cache hits excluded),
         ``requests`` (HTTP requests sent),
         ``retries``, ``rate_limited`` (429 replies), ``timeouts``, ``cache_hits``,
@@ -450,12 +452,18 @@ def summary(df: pd.DataFrame) -> pd.DataFrame:
                 row["no_answer"] = int((no_claims.to_numpy(bool) & ~mask).sum())
         row["missing_verdicts"] = missing
         run = (df.attrs.get("ragnotebook", {}) or {}).get("metrics", {}).get(m, {}) or {}
+        # the counters belong to the run; a frame holding part of its rows (a slice, a
+        # filter) cannot split them per row, so they are left out rather than misread
+        whole = run.get("rows") in (None, n_total)
         for key in _RUN_COUNTS:
-            row[key] = run.get(key, 0 if key != "cost_usd" else None)
+            row[key] = run.get(key, 0 if key != "cost_usd" else None) if whole else None
         rows.append(row)
     out = pd.DataFrame(rows).set_index("metric")
     out.index.name = "metric"
-    out["cost_usd"] = pd.array(
-        [pd.NA if v is None else float(v) for v in out["cost_usd"]], dtype="Float64"
-    )
+    for key in _RUN_COUNTS:
+        kind = "Float64" if key == "cost_usd" else "Int64"
+        out[key] = pd.array(
+            [pd.NA if v is None else (float(v) if key == "cost_usd" else int(v)) for v in out[key]],
+            dtype=kind,
+        )
     return out

@@ -217,3 +217,17 @@ def test_public_docstring_examples_run_when_copied_alone():
                 failed.append(f"{test.name}: {out.getvalue()[-300:]}")
     assert len(seen) > 40
     assert not failed, "\n".join(failed)
+
+
+def test_summary_of_a_slice_leaves_the_run_counters_out():
+    judge = rn.MockJudge(extract_claims=lambda t: ["c"], verify_claims=lambda t: ["yes"])
+    df = pd.DataFrame(
+        {"question": ["q"] * 4, "answer": ["a."] * 4, "contexts": [["a."]] * 4},
+    )
+    scored = rn.faithfulness(df, model=judge, progress=False)
+    whole = scored.rag.summary()
+    assert whole.loc["faithfulness", "calls"] == 8 and str(whole["calls"].dtype) == "Int64"
+    part = scored.head(2).rag.summary()
+    assert part.loc["faithfulness", "scored"] == "2/2"  # the rows' own numbers stay
+    assert pd.isna(part.loc["faithfulness", "calls"])  # the run's 8 calls are not theirs
+    assert pd.isna(part.loc["faithfulness", "cost_usd"])
