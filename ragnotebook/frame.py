@@ -461,9 +461,9 @@ def summary(df: pd.DataFrame) -> pd.DataFrame:
     out = pd.DataFrame(rows).set_index("metric")
     out.index.name = "metric"
     for key in _RUN_COUNTS:
-        kind = "Float64" if key == "cost_usd" else "Int64"
-        out[key] = pd.array(
-            [pd.NA if v is None else (float(v) if key == "cost_usd" else int(v)) for v in out[key]],
-            dtype=kind,
-        )
+        kind: Any = "Float64" if key == "cost_usd" else "Int64"
+        values: list[Any] = [
+            pd.NA if v is None else (float(v) if key == "cost_usd" else int(v)) for v in out[key]
+        ]
+        out[key] = pd.array(values, dtype=kind)
     return out
