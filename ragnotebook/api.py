@@ -284,9 +284,11 @@ class _Run:
         cache = _resolve_cache(engine_options.pop("cache", None), self.judge)
         self.engine = Engine(self.judge, concurrency=concurrency, cache=cache, **engine_options)
         self.jobs = [
+            # row by row (every metric of a row, then the next row): the engine starts jobs
+            # in this order, so rows finish whole and in order
             Job(row.position, m, partial(make_plan, m, row, config))
-            for m in names
             for row in self.rows
+            for m in names
         ]
         label = " + ".join(m.replace("context_", "") for m in names)
         self.bar = _Progress(

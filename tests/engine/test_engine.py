@@ -147,6 +147,28 @@ def test_rows_finish_in_order_so_an_interrupt_keeps_whole_rows():
     assert verify_0 < steps.index(("extract_claims", "Answer 4 is here."))
 
 
+def test_an_interrupt_keeps_rows_whole_across_metrics():
+    # jobs go row by row (all metrics of a row, then the next): an interrupt after 40
+    # calls leaves the first rows scored on every metric, not one metric of many rows
+    calls = {"n": 0}
+
+    class Counting(rn.MockJudge):
+        async def acomplete(self, task):
+            calls["n"] += 1
+            if calls["n"] == 40:
+                _thread.interrupt_main()
+            return await super().acomplete(task)
+
+    df = rows(60).assign(ground_truth=[f"Answer {i} is here." for i in range(60)])
+    judge = Counting(latency=0.01, fallback=rn.OfflineJudge())
+    with pytest.warns(UserWarning, match="interrupted"):
+        out = rn.evaluate(df, model=judge, concurrency=2, progress=False)
+    metrics = ["context_recall", "context_precision", "faithfulness"]
+    whole = pd.concat([out[f"{m}_status"] == "ok" for m in metrics], axis=1).all(axis=1)
+    assert int(whole.sum()) >= 5  # 5 calls per row
+    assert whole.iloc[: int(whole.sum())].all()  # the first rows, in order
+
+
 def test_async_cancellation_propagates():
     judge = rn.MockJudge(
         extract_claims=lambda t: ["c"], verify_claims=lambda t: ["yes"], latency=0.2
