@@ -145,12 +145,7 @@ class RagAccessor:
         >>> scored.rag.scored_rows("faithfulness").tolist()
         [True, False]
         """
-        metric = api._ALIASES.get(metric, metric)
-        if metric not in api.METRICS:
-            raise ValueError(
-                f"unknown metric {metric!r}; expected one of {', '.join(api.METRICS)} "
-                "(or recall, precision)"
-            )
+        metric = api._metric_name(metric)
         if metric not in frame.require_scored(self._df, [metric]):
             raise ValueError(f"this frame was not scored with {metric!r}")
         mask = frame.scored_mask(self._df, metric)

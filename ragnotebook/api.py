@@ -157,7 +157,10 @@ def _resolve_cache(cache: Any, judge: Judge) -> Any:
 def _metric_name(metric: str) -> str:
     name = _ALIASES.get(metric, metric)
     if name not in METRICS:
-        raise ValueError(f"unknown metric {metric!r}; expected one of {METRICS}")
+        raise ValueError(
+            f"unknown metric {metric!r}; expected one of {', '.join(METRICS)} "
+            "(or recall, precision)"
+        )
     return name
 
 

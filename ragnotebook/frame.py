@@ -187,17 +187,22 @@ def warn_text_verdicts(df: pd.DataFrame, metrics: Sequence[str], what: str) -> N
 
     They are parsed (:func:`verdict_records`); the warning says how to keep the types.
     """
-    for m in metrics:
-        col = f"{m}_verdicts"
-        if col in df.columns and any(isinstance(v, str) for v in df[col].tolist()):
-            warnings.warn(
-                f"{what}: column {col!r} holds text, as in a scored frame read back from "
-                "CSV; its verdict lists were parsed from that text. Save scored frames as "
-                "Parquet or JSON lines to keep the types.",
-                UserWarning,
-                stacklevel=3,
-            )
-            return
+    text = [
+        f"{m}_verdicts"
+        for m in metrics
+        if f"{m}_verdicts" in df.columns
+        and any(isinstance(v, str) for v in df[f"{m}_verdicts"].tolist())
+    ]
+    if text:
+        names = " and ".join(repr(c) for c in text)
+        warnings.warn(
+            f"{what}: {'columns' if len(text) > 1 else 'column'} {names} "
+            f"{'hold' if len(text) > 1 else 'holds'} text, as in a scored frame read back "
+            "from CSV; the verdict lists were parsed from that text. Save scored frames as "
+            "Parquet or JSON lines to keep the types.",
+            UserWarning,
+            stacklevel=3,
+        )
 
 
 def scored_mask(df: pd.DataFrame, column: str) -> np.ndarray:
@@ -399,7 +404,8 @@ def summary(df: pd.DataFrame) -> pd.DataFrame:
         against because the judge never gave a valid verdict), and the run's
         counters from ``attrs["ragnotebook"]`` (Int64; ``<NA>`` when the frame holds only
         part of the run's rows, a slice or a filter, since they cannot be split per
-        row): ``calls`` (judge answers used),
+        row, or has no run metadata, as after a CSV or JSON round trip):
+        ``calls`` (judge answers used),
         ``attempts`` (judge calls made, retries included, cache hits excluded),
         ``requests`` (HTTP requests sent),
         ``retries``, ``rate_limited`` (429 replies), ``timeouts``, ``cache_hits``,
@@ -454,7 +460,7 @@ def summary(df: pd.DataFrame) -> pd.DataFrame:
         run = (df.attrs.get("ragnotebook", {}) or {}).get("metrics", {}).get(m, {}) or {}
         # the counters belong to the run; a frame holding part of its rows (a slice, a
         # filter) cannot split them per row, so they are left out rather than misread
-        whole = run.get("rows") in (None, n_total)
+        whole = bool(run) and run.get("rows") in (None, n_total)
         for key in _RUN_COUNTS:
             row[key] = run.get(key, 0 if key != "cost_usd" else None) if whole else None
         rows.append(row)

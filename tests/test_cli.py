@@ -520,9 +520,11 @@ def test_a_scored_frame_read_back_from_csv_keeps_its_claims_and_chunks(tmp_path)
     assert isinstance(raw["faithfulness_verdicts"].iloc[20], str)  # the lists' repr
     want_claims = scored.rag.claims().reset_index(drop=True)
     want_chunks = scored.rag.chunks().reset_index(drop=True)
-    with pytest.warns(UserWarning, match="'context_recall_verdicts' holds text") as rec:
+    with pytest.warns(
+        UserWarning, match="columns 'context_recall_verdicts' and 'faithfulness_verdicts' hold text"
+    ) as rec:
         got = raw.rag.claims()
-    assert len([w for w in rec if "holds text" in str(w.message)]) == 1  # one per call
+    assert len([w for w in rec if "hold text" in str(w.message)]) == 1  # one per call
     # CSV keeps the labels as text, not as pandas' string dtype
     same = {"check_index_type": False, "check_dtype": False}
     pd.testing.assert_frame_equal(got.reset_index(drop=True), want_claims, **same)
@@ -530,6 +532,8 @@ def test_a_scored_frame_read_back_from_csv_keeps_its_claims_and_chunks(tmp_path)
         got_chunks = raw.rag.chunks().reset_index(drop=True)
     pd.testing.assert_frame_equal(got_chunks, want_chunks, **same)
     assert raw.rag.summary()["missing_verdicts"].equals(scored.rag.summary()["missing_verdicts"])
+    # CSV keeps no run metadata: the counters are unknown, not 0
+    assert raw.rag.summary()["calls"].isna().all()
     # the file reader restores the lists, as in memory
     restored = cli.read_table(path)["faithfulness_verdicts"].iloc[20]
     assert isinstance(restored, list) and restored == scored["faithfulness_verdicts"].iloc[20]

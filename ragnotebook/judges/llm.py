@@ -344,6 +344,11 @@ class LiteLLMJudge:
     ) -> None:
         if not isinstance(model, str) or not model.strip():
             raise ValueError("model must be a non-empty litellm model string")
+        if model.strip().endswith("/"):
+            raise ValueError(
+                f"model {model.strip()!r} names a provider but no model after it "
+                "(e.g. 'openai/gpt-4o-mini')"
+            )
         if structured_output != "auto" and structured_output not in STRUCTURED_OUTPUT_MODES:
             raise ValueError(
                 f"structured_output must be 'auto' or one of {STRUCTURED_OUTPUT_MODES}, "

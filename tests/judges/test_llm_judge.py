@@ -588,6 +588,10 @@ def test_a_model_without_a_known_provider_fails_at_once():
         rn.faithfulness(df, model="offlin", progress=False)
     with pytest.raises(ValueError, match=r"model 'my-model'.*write it as 'provider/model'"):
         LiteLLMJudge("my-model")
+    with pytest.raises(ValueError, match=r"'openai/' names a provider but no model"):
+        LiteLLMJudge("openai/")
+    with pytest.raises(ValueError, match=r"unknown metric 'bogus'; expected one of context_recall"):
+        rn.evaluate(df, metrics=["bogus"], model="offline")
     # a provider prefix, a provider litellm knows the model of, or an explicit provider pass
     assert LiteLLMJudge("hosted_vllm/my-model").model == "hosted_vllm/my-model"
     assert LiteLLMJudge("gpt-4o-mini").model == "gpt-4o-mini"
