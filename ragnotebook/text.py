@@ -717,6 +717,8 @@ def _tokens_cached(text: str, lang: str) -> tuple[str, ...]:
             low = fold_latin(low)
         if low.endswith("'s") and len(low) > 3:
             low = low[:-2]  # possessive: "Romo's" is about "Romo"
+        if low.endswith("n't") and len(low) > 3:
+            low = "not"  # "wasn't" says what "was not" says ("not" is a content token)
         if low in STOPWORDS or (len(low) == 1 and low != "i"):
             continue
         num = _NUMBER_WORDS.get(low)

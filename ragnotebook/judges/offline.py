@@ -167,8 +167,11 @@ class _Sent:
 
 
 def _sent(text: str, lang: str) -> _Sent:
-    negated = has_negation(text, lang) % 2 == 1
-    targets = negation_targets(text, lang) if negated else None
+    cues = has_negation(text, lang)
+    negated = cues % 2 == 1
+    # what the sentence's negations apply to, whatever their number (two cues in one
+    # sentence negate two things, they do not cancel out); None where scope is not read
+    targets = (negation_targets(text, lang) if cues else frozenset()) if not is_cjk(lang) else None
     opp = tuple(opposite_cues(text, lang).items())
     wording: frozenset[tuple[str, str]] = frozenset()
     if not is_cjk(lang):
@@ -971,6 +974,25 @@ class OfflineJudge:
         return out
 
 
+def _clash(claim: _Sent, sent: _Sent, toks: frozenset[str], scope: bool) -> bool | None:
+    """Whether a prose sentence and a claim disagree on polarity (None: neither side).
+
+    With scope read, one side must deny and the other state: a clash when the denying
+    side's negated word (the first content word after a cue) occurs on the other ("did not
+    *open*" / "opened"); "X, who did not attend, said Y" against "X said Y" counts for
+    neither side. The number of cues does not matter: "was not numbing, and ... did not
+    seem incorporated" denies two things, they do not cancel out. Without scope (CJK text,
+    ``scope=False``) the parity of the cues decides, as in offline-v1.
+    """
+    if scope and sent.neg_targets is not None and claim.neg_targets is not None:
+        mine, theirs = claim.neg_targets, sent.neg_targets
+        if bool(mine) == bool(theirs):
+            return False  # both state, or both deny (whatever their first negated words)
+        neg, other = (mine, sent.tokens) if mine else (theirs, toks)
+        return True if neg & other else None  # None: it denies something else
+    return sent.negated != claim.negated
+
+
 def _coverage_by_polarity(
     toks: frozenset[str],
     docs: Sequence[_Doc],
@@ -1005,24 +1027,35 @@ def _coverage_by_polarity(
                 if key:
                     if len(key & toks) * 2 < len(key):
                         continue
-                    score = whole
-                else:
-                    score = sum(w[t] for t in toks & s.tokens)
-                if s.negated == claim.negated:
-                    same = max(same, score)
-                elif not key and scope and s.neg_targets is not None and not (s.neg_targets & toks):
-                    continue  # a review sentence negating something else
-                else:
+                    if s.negated == claim.negated:
+                        same = max(same, whole)
+                    else:
+                        opp = max(opp, whole)
+                    continue
+                # a text value's sentence (a review) is prose
+                score = sum(w[t] for t in toks & s.tokens)
+                clash = _clash(claim, s, toks, scope)
+                if clash:
                     opp = max(opp, score)
+                elif clash is not None:
+                    same = max(same, score)
             continue
         for s in d.sentences:
             score = sum(w[t] for t in toks & s.tokens)
+            if not record:
+                clash = _clash(claim, s, toks, scope)
+                if clash:
+                    opp = max(opp, score)
+                elif clash is not None:
+                    same = max(same, score)
+                continue
+            # a record read as offline-v3 did (record_fields=False): parity of its cues
             if s.negated == claim.negated:
                 same = max(same, score)
                 continue
             neg, other = (claim, s.tokens) if claim.negated else (s, toks)
             targets = neg.neg_targets
-            unread = not scope or targets is None or (neg is s and record)
+            unread = not scope or targets is None or neg is s
             if unread or (targets is not None and targets & other):
                 opp = max(opp, score)
     return same, opp

@@ -499,6 +499,23 @@ def test_a_leading_no_is_an_answer_only_before_punctuation() -> None:
     assert v.verdict == "no" and "negation in the chunk only" in v.reason
 
 
+def test_two_negations_in_a_sentence_do_not_cancel_out() -> None:
+    chunk = "The soup was not very spicy, and the sauce did not seem mixed into the noodles."
+    v = verify(["The sauce did not seem mixed into the noodles."], [chunk]).verdicts[0]
+    assert v.verdict == "yes", v.reason  # it was a conflict: two cues read as none
+    v = verify(["The sauce seemed mixed into the noodles."], [chunk]).verdicts[0]
+    assert v.verdict == "no" and "negation in the chunk only" in v.reason
+
+
+def test_contractions_read_as_not() -> None:
+    assert content_tokens("The soup wasn't hot.") == content_tokens("The soup was not hot.")
+    v = verify(["The soup was not hot."], ["The soup wasn't hot."]).verdicts[0]
+    assert v.verdict == "yes", v.reason
+    chunk = "The soup at the harbor cafe wasn't hot."
+    v = verify(["The soup at the harbor cafe was hot."], [chunk]).verdicts[0]
+    assert v.verdict == "no" and "negation in the chunk only" in v.reason
+
+
 def test_negation_targets() -> None:
     assert negation_targets("The museum did not open in 1998.") == {"open"}
     assert negation_targets("No, the bridge is not a toll road.") == {"toll"}
