@@ -619,8 +619,15 @@ def evaluate_command(args: argparse.Namespace) -> int:
     for m in summary.index:
         errors = scored[f"{m}_error"].dropna()
         if len(errors):
+            first = str(errors.iloc[0])
+            if "api_key=" in first:
+                # keys are never command-line options (docs/cli.md)
+                first += (
+                    " [on the command line: set the provider's key in the environment, e.g. "
+                    "OPENAI_API_KEY=... (any string for a server without authentication)]"
+                )
             print(
-                f"ragnotebook: {m}: {len(errors)} row(s) failed; first error: {errors.iloc[0]}",
+                f"ragnotebook: {m}: {len(errors)} row(s) failed; first error: {first}",
                 file=sys.stderr,
             )
     if args.out is not None:

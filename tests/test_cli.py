@@ -491,6 +491,20 @@ def test_default_responder_and_server_errors(tmp_path, llm_server, monkeypatch, 
     assert llm_server.requests - before == 2  # one try per row
 
 
+@pytest.mark.server
+def test_a_missing_key_says_how_to_set_it_on_the_command_line(
+    tmp_path, llm_server, monkeypatch, capsys
+):
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    data = write_jsonl(tmp_path / "rows.jsonl", GOOD[:2])
+    args = ("--model", "openai/test-model", "--api-base", llm_server.url, "--no-cache")
+    code, _out, err = main_in_process(str(data), *args, "--metrics", "faithfulness", capsys=capsys)
+    assert code == 0  # no check asked: the run reports
+    assert "missing credentials" in err
+    assert "set the provider's key in the environment, e.g. OPENAI_API_KEY=..." in err
+    assert llm_server.requests == 0  # nothing was sent
+
+
 def test_a_scored_frame_read_back_from_parquet_keeps_its_claims_and_chunks(tmp_path):
     scored = rn.load_sample("quickstart").rag.evaluate(model="offline", progress=False)
     path = tmp_path / "scored.parquet"
