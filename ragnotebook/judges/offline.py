@@ -1004,13 +1004,13 @@ def _coverage_by_polarity(
 ) -> tuple[float, float]:
     """Best sentence overlap (weight) with the same and with the opposite polarity.
 
-    A sentence of the opposite polarity only counts when the negation is about what the
-    claim says: the negated word (the first content word after the cue) of whichever side
-    is negated occurs on the other side ("did not *open*" against "opened"), so a
-    negation elsewhere in a long sentence ("X, who did not attend, said Y") is no clash.
-    The scope of a negation in a JSON-like record is not read (its word order carries no
-    meaning: in ``"parking": "no"`` the negated word comes before the cue), so such a
-    negation counts as in offline-v1. ``scope=False`` counts every sentence of the
+    Prose sentences are compared with :func:`_clash` (one side denies what the other
+    states). A JSON-like record, with ``fields`` (``record_fields``, offline-v4), is read
+    field by field: a field whose key the claim names speaks for the claim's words in the
+    whole record, its value (false / "no" / "none") giving the polarity, and text values
+    are prose. Without ``fields`` a record is read as in offline-v3: by the parity of the
+    cues in the splitter's pieces, its negations' scope unread (in ``"parking": "no"`` the
+    negated word comes before the cue). ``scope=False`` counts every sentence of the
     opposite polarity (offline-v1).
     """
     same = opp = 0.0
@@ -1023,32 +1023,29 @@ def _coverage_by_polarity(
             # when the claim names at least half of its key ("outdoor seating" for
             # "OutdoorSeating"); then the claim's words anywhere in the record count
             whole = sum(w[t] for t in toks & d.tokens)
+            values: list[_Sent] = []
             for s, key in zip(d.fields, d.field_keys, strict=True):
-                if key:
-                    if len(key & toks) * 2 < len(key):
-                        continue
+                if not key:
+                    values.append(s)  # a text value's sentence (a review) is prose
+                elif len(key & toks) * 2 >= len(key):
                     if s.negated == claim.negated:
                         same = max(same, whole)
                     else:
                         opp = max(opp, whole)
-                    continue
-                # a text value's sentence (a review) is prose
-                score = sum(w[t] for t in toks & s.tokens)
-                clash = _clash(claim, s, toks, scope)
-                if clash:
-                    opp = max(opp, score)
-                elif clash is not None:
-                    same = max(same, score)
+            prose: Sequence[_Sent] = values
+        else:
+            prose = () if record else d.sentences
+        for s in prose:
+            score = sum(w[t] for t in toks & s.tokens)
+            clash = _clash(claim, s, toks, scope)
+            if clash:
+                opp = max(opp, score)
+            elif clash is not None:
+                same = max(same, score)
+        if not record or fields:
             continue
         for s in d.sentences:
             score = sum(w[t] for t in toks & s.tokens)
-            if not record:
-                clash = _clash(claim, s, toks, scope)
-                if clash:
-                    opp = max(opp, score)
-                elif clash is not None:
-                    same = max(same, score)
-                continue
             # a record read as offline-v3 did (record_fields=False): parity of its cues
             if s.negated == claim.negated:
                 same = max(same, score)
