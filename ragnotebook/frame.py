@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import ast
 import re
-import warnings
 from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
+from ragnotebook._warn import warn_user
 from ragnotebook.scorers._common import STATUSES, is_blank
 
 __all__ = [
@@ -195,13 +195,11 @@ def warn_text_verdicts(df: pd.DataFrame, metrics: Sequence[str], what: str) -> N
     ]
     if text:
         names = " and ".join(repr(c) for c in text)
-        warnings.warn(
+        warn_user(
             f"{what}: {'columns' if len(text) > 1 else 'column'} {names} "
             f"{'hold' if len(text) > 1 else 'holds'} text, as in a scored frame read back "
             "from CSV; the verdict lists were parsed from that text. Save scored frames as "
-            "Parquet or JSON lines to keep the types.",
-            UserWarning,
-            stacklevel=3,
+            "Parquet or JSON lines to keep the types."
         )
 
 
