@@ -256,6 +256,9 @@ _CJK_NEG = re.compile(
     r"않|없|못|아니|안 "
 )
 
+#: Words of :data:`_NUMBER_WORDS` that are rarely a count of something.
+_NOT_COUNTS = frozenset({"second", "third", "fourth", "fifth", "twice"})
+
 _NUMBER_WORDS: dict[str, str] = {
     "zero": "0",
     "one": "1",
@@ -298,38 +301,11 @@ _NUMBER_WORDS: dict[str, str] = {
     "dozen": "12",
 }
 
-#: Number words that :func:`numbers` reads as values ("one", ordinals and
-#: multipliers are left out: they are too often not a count).
+#: Number words that :func:`numbers` reads as values: the counts from two to ninety and
+#: "dozen" ("zero", "one", ordinals, "twice" and multipliers are left out: they are too
+#: often not a count).
 _COUNT_WORDS = frozenset(
-    [
-        "two",
-        "three",
-        "four",
-        "five",
-        "six",
-        "seven",
-        "eight",
-        "nine",
-        "ten",
-        "eleven",
-        "twelve",
-        "thirteen",
-        "fourteen",
-        "fifteen",
-        "sixteen",
-        "seventeen",
-        "eighteen",
-        "nineteen",
-        "twenty",
-        "thirty",
-        "forty",
-        "fifty",
-        "sixty",
-        "seventy",
-        "eighty",
-        "ninety",
-        "dozen",
-    ]
+    w for w, v in _NUMBER_WORDS.items() if 2 <= int(v) <= 90 and w not in _NOT_COUNTS
 )
 
 _TENS = "twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety"
