@@ -72,3 +72,22 @@ def test_claim_verdicts_pairs_claims_and_verdicts(oq):
     assert claims == ["The depot opened in 1998.", "It has a rooftop cinema with 900 seats."]
     assert verdicts[0] == "yes" and verdicts[1] != "yes"
     assert oq.faith_score(OfflineJudge(), row) == 0.5
+
+
+def test_ci_is_the_percentile_interval(oq):
+    assert oq._ci([float(x) for x in range(101)]) == (5.0, 95.0)
+    assert oq._ci([float("nan"), 1.0, 2.0, 3.0], level=0.0) == (2.0, 2.0)
+
+
+def test_paired_resample_draws_the_same_rows_for_both_scorers(oq):
+    import random
+
+    labels = [True, False] * 10
+    perfect = [1.0 if y else 0.0 for y in labels]
+    inverted = [0.0 if y else 1.0 for y in labels]
+    a, b = oq.paired_resample(perfect, inverted, labels, 8, 50, random.Random(0))
+    assert len(a) == len(b) == 50
+    assert set(a) == {1.0} and set(b) == {0.0}  # one-class draws were redrawn (no nan)
+    # the same scorer twice: every paired resample ties
+    a, b = oq.paired_resample(perfect, perfect, labels, 8, 20, random.Random(1))
+    assert a == b

@@ -93,7 +93,7 @@ _MIN_PAIRS = 3
 _LONG_SENTENCES = 20
 _LONG_WORDING_MIN = 0.35
 
-_VERSION = "offline-v4"
+_VERSION = "offline-v5"
 #: The shipped setting of each switchable verdict rule (see ``OfflineJudge``).
 _DEFAULT_RULES: dict[str, bool | int] = {
     "negation_scope": True,
@@ -270,8 +270,16 @@ def _name_tokens(text: str, lang: str) -> frozenset[str]:
 
 
 #: An answer word opening a claim ("No, it is closed in winter."): it answers the
-#: question and is not part of the fact the claim states.
-_ANSWER_WORD = re.compile(r"^\s*(?:yes|no|yeah|nope)\s*[,.;:!]\s+(?=\S)", re.IGNORECASE)
+#: question and is not part of the fact the claim states. A hedge that opens a claim
+#: ("Not really, ...", "I'm not sure, but ...", "I don't know but ...") is the same: its
+#: "not" is about the speaker's certainty, not a negation of the fact that follows.
+_ANSWER_WORD = re.compile(
+    r"^\s*(?:(?:yes|no|yeah|nope)\s*[,.;:!]"
+    r"|(?:(?:i'?m|i\s+am)\s+)?not\s+(?:really|sure|quite\s+sure|exactly)\s*(?:[,.;:!]|\s+but\b)"
+    r"|i\s+(?:don'?t|do\s+not)\s+know\s*(?:[,.;:!]|\s+but\b)"
+    r")\s*(?:but\b\s*)?(?=\S)",
+    re.IGNORECASE,
+)
 
 
 #: A pointer into the retrieved text ("passage 2", "documents 1 and 3", "source 4"): its
@@ -556,7 +564,7 @@ class OfflineJudge:
 
     @property
     def judge_id(self) -> str:
-        """Stable identifier of this judge: ``"offline-v4"``."""
+        """Stable identifier of this judge: ``"offline-v5"``."""
         return _VERSION
 
     def identity(self) -> dict[str, Any]:
@@ -565,13 +573,13 @@ class OfflineJudge:
         Returns
         -------
         dict
-            ``{"judge": "offline-v4", ...thresholds}``.
+            ``{"judge": "offline-v5", ...thresholds}``.
 
         Examples
         --------
         >>> from ragnotebook import OfflineJudge
         >>> OfflineJudge().identity()["judge"]
-        'offline-v4'
+        'offline-v5'
         """
         out: dict[str, Any] = {
             "judge": _VERSION,

@@ -66,9 +66,9 @@ def extract(text: str) -> list[str]:
 
 def test_identity_and_id() -> None:
     judge = OfflineJudge()
-    assert judge.judge_id == "offline-v4"
+    assert judge.judge_id == "offline-v5"
     ident = judge.identity()
-    assert ident["judge"] == "offline-v4"
+    assert ident["judge"] == "offline-v5"
     assert ident["support_threshold"] == judge.support_threshold
     assert OfflineJudge(support_threshold=0.9).identity() != ident
 
@@ -859,6 +859,28 @@ def test_answer_word_opening_a_claim_is_not_part_of_the_fact() -> None:
     # a negation inside the fact still counts
     v = verify(["No, the mountain pass is not closed in winter."], ctx).verdicts[0]
     assert (v.verdict, v.reason.endswith("negation in the claim only")) == ("no", True)
+
+
+def test_a_hedge_opening_a_claim_is_not_a_negation_of_the_fact() -> None:
+    # "not sure" / "not really" is about the speaker's certainty: it was read as
+    # negating the fact ("no", negation in the claim only)
+    ctx = ["Archaeologists have known about popcorn for thousands of years."]
+    for claim in (
+        "Not sure, but archaeologists have known about popcorn for thousands of years.",
+        "I'm not sure but archaeologists have known about popcorn for thousands of years.",
+        "Not really, archaeologists have known about popcorn for thousands of years.",
+        "I don't know, but archaeologists have known about popcorn for thousands of years.",
+    ):
+        v = verify([claim], ctx).verdicts[0]
+        assert v.verdict == "yes", (claim, v.reason)
+    # the fact after the hedge is still checked, negation included
+    v = verify(
+        ["Not sure, but archaeologists have not known about popcorn for thousands of years."], ctx
+    )
+    assert v.verdicts[0].verdict == "no"
+    # a "not" that negates the fact itself is untouched
+    v = verify(["Archaeologists have not known about popcorn for thousands of years."], ctx)
+    assert v.verdicts[0].verdict == "no"
 
 
 def test_bare_answer_reason_says_the_question_was_checked() -> None:
