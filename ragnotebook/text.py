@@ -1021,7 +1021,7 @@ def opposite_cues(text: str, lang: str | None = None) -> dict[tuple[int, int], s
 
 _REFUSAL = re.compile(
     r"^\W*(i'?m |i am |we are |we're )?(so )?sorry\b"
-    r"|^\W*(unfortunately,? )?i (could ?n[o']t|can ?n[o']t|cannot|was unable to|am unable to|"
+    r"|^\W*(unfortunately,? )?i (could ?n[o']t|can ?n[o']t|can't|cannot|was unable to|am unable to|"
     r"do ?n[o']t have enough)\b.*\b(find|answer|locate|determine|provide|information)"
     r"|^\W*i do ?n[o']t know\b"
     r"|\bthe ((provided|given|above|retrieved) )?(documents?|context|passages?|texts?|sources?|"
@@ -1030,6 +1030,16 @@ _REFUSAL = re.compile(
     r"|\bunable to answer\b"
     r"|(抱歉|对不起|无法回答|没有找到|未提及|申し訳|見つかりません|記載されていません|分かりません|"
     r"죄송|찾을 수 없|언급되어 있지 않|알 수 없)",
+    re.IGNORECASE,
+)
+
+
+#: An apology or a hedge that opens a sentence and hands over to "but" ("Sorry, but ...",
+#: "I don't know, but ...", "I'm not sure but ..."): what follows "but" decides.
+_HEDGE_BUT = re.compile(
+    r"^\W*(?:(?:i'?m\s+|i\s+am\s+)?(?:so\s+|very\s+)?sorry"
+    r"|i\s+do\s*n[o']?t\s+know|(?:i'?m\s+|i\s+am\s+)?not\s+(?:really\s+|quite\s+)?sure)"
+    r"\s*,?\s+but\b\s*",
     re.IGNORECASE,
 )
 
@@ -1050,5 +1060,17 @@ def is_refusal(sentence: str) -> bool:
     False
     >>> is_refusal("抱歉，我无法回答这个问题。")
     True
+
+    An apology or a hedge followed by "but" is a refusal only when what follows is one:
+
+    >>> is_refusal("Sorry, but the museum opened in 1998.")
+    False
+    >>> is_refusal("I don't know, but the documents do not mention it.")
+    True
     """
+    sentence = sentence.replace("\u2019", "'")
+    m = _HEDGE_BUT.match(sentence)
+    if m:
+        rest = sentence[m.end() :]
+        return not re.search(r"\w", rest) or is_refusal(rest)
     return bool(_REFUSAL.search(sentence))

@@ -12,6 +12,7 @@ from ragnotebook.text import (
     content_tokens,
     detect_language,
     has_negation,
+    is_refusal,
     negation_targets,
     numbers,
     opposite_cues,
@@ -881,6 +882,32 @@ def test_a_hedge_opening_a_claim_is_not_a_negation_of_the_fact() -> None:
     # a "not" that negates the fact itself is untouched
     v = verify(["Archaeologists have not known about popcorn for thousands of years."], ctx)
     assert v.verdicts[0].verdict == "no"
+
+
+def test_an_apology_or_hedge_before_but_is_a_refusal_only_when_the_rest_is() -> None:
+    # "Sorry, but <fact>" and "I don't know, but <fact>" state the fact: they were
+    # dropped as refusals, so an answer made of them had no claims
+    for sentence in (
+        "Sorry, but the museum opened in 1998.",
+        "I don't know, but the museum opened in 1998.",
+        "I’m not sure, but the museum opened in 1998.",
+    ):
+        assert not is_refusal(sentence), sentence
+    for sentence in (
+        "Sorry, but I could not find that in the documents.",
+        "I’m sorry, but I can’t answer that.",
+        "I can't find that in the provided documents.",
+        "I don't know.",
+        "Sorry but",
+    ):
+        assert is_refusal(sentence), sentence
+    assert extract("I don't know, but the museum opened in 1998.") == [
+        "I don't know, but the museum opened in 1998."
+    ]
+    assert extract("Sorry, but I could not find that in the documents.") == []
+    ctx = ["The museum opened in 1998."]
+    v = verify(["I don't know, but the museum opened in 1998."], ctx).verdicts[0]
+    assert v.verdict == "yes", v.reason
 
 
 def test_bare_answer_reason_says_the_question_was_checked() -> None:
