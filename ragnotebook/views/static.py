@@ -25,6 +25,7 @@ import numpy as np
 import pandas as pd
 
 from ragnotebook import frame
+from ragnotebook._warn import warn_user
 from ragnotebook.frame import require_scored
 from ragnotebook.views._data import (
     METRIC_LABELS,
@@ -164,6 +165,9 @@ class StaticExplorer:
         Include at most this many rows (the page says how many were left out).
     sort_by : str, optional
         A metric: order rows by it, lowest first (unscored rows last).
+    widgets_missing : bool, default False
+        The page says ipywidgets is not installed and how to install it (set by
+        :func:`explore` inside a Jupyter kernel without ipywidgets).
 
     Examples
     --------
@@ -177,7 +181,12 @@ class StaticExplorer:
     """
 
     def __init__(
-        self, df: pd.DataFrame, *, max_rows: int = 200, sort_by: str | None = None
+        self,
+        df: pd.DataFrame,
+        *,
+        max_rows: int = 200,
+        sort_by: str | None = None,
+        widgets_missing: bool = False,
     ) -> None:
         self._metrics = require_scored(df)
         self._df = df
@@ -190,6 +199,7 @@ class StaticExplorer:
             order = order[np.lexsort((order, score, np.isnan(score)))]
         self.positions = [int(p) for p in order[: self.max_rows]]
         self.sort_by = sort_by
+        self.widgets_missing = bool(widgets_missing)
 
     def to_html(self) -> str:
         """The view as an HTML fragment (styles included, no scripts).
@@ -210,12 +220,19 @@ class StaticExplorer:
         shown = len(self.positions)
         order = f", worst {METRIC_LABELS[self.sort_by]} first" if self.sort_by else ""
         note = f"first {shown} of {n} rows{order}" if shown < n else f"all {n} rows{order}"
+        why = (
+            "ipywidgets is not installed, so this is a read-only view: click a row to open "
+            "it. <code>pip install 'ragnotebook[widgets]'</code> and restart the kernel for "
+            "the interactive explorer"
+            if self.widgets_missing
+            else "No widget front end was found, so this is a read-only view: click a row "
+            "to open it. In Jupyter with ipywidgets, <code>df.rag.explore()</code> gives the "
+            "interactive explorer"
+        )
         return (
             f"<style>{DETAIL_CSS}{STATIC_CSS}</style><div class='rnb'>"
             "<h3 style='margin:4px 0'>ragnotebook explorer (static view)</h3>"
-            f"<div class='rnb-meta'>{escape(note)}. No widget front end was found, so this "
-            "is a read-only view: click a row to open it. In Jupyter with ipywidgets, "
-            "<code>df.rag.explore()</code> gives the interactive explorer; "
+            f"<div class='rnb-meta'>{escape(note)}. {why}; "
             "<code>df.rag.report('report.html')</code> writes a shareable file.</div>"
             f"<div class='rnb-meta'>{escape(ROW_LEGEND)}</div>"
             f"{summary_html(self._df)}</div>{rows_html(self._df, self.positions)}"
@@ -269,6 +286,12 @@ def explore(
     -------
     Explorer or StaticExplorer
 
+    Warns
+    -----
+    UserWarning
+        With ``mode="auto"`` inside a Jupyter kernel where ipywidgets is not installed:
+        the static view is returned, and the warning says how to install the extra.
+
     Raises
     ------
     ValueError
@@ -285,6 +308,13 @@ def explore(
     require_scored(df)
     if mode not in ("auto", "widget", "static"):
         raise ValueError(f"mode must be 'auto', 'widget' or 'static', got {mode!r}")
+    if mode == "auto" and in_kernel() and not _widgets_available():
+        warn_user(
+            "ipywidgets is not installed, so explore() shows the static view; "
+            "pip install 'ragnotebook[widgets]' and restart the kernel for the "
+            "interactive explorer"
+        )
+        return StaticExplorer(df, max_rows=max_rows, sort_by=sort_by, widgets_missing=True)
     if mode == "static" or (mode == "auto" and not (_widgets_available() and in_kernel())):
         return StaticExplorer(df, max_rows=max_rows, sort_by=sort_by)
     from ragnotebook.views.explorer import Explorer

@@ -67,3 +67,24 @@ def test_highlight_never_marks_inside_literal_markup(hostile):
     assert {text[a:b] for a, b in mark_spans(text, claim)} == {"bold", "tag", "br"}
     html = "".join(row_detail_html(hostile, pos) for pos in range(2))
     assert "&lt;<mark>" not in html and "<mark>br</mark>&gt;" not in html
+
+
+def test_explore_in_a_kernel_without_ipywidgets_says_how_to_install(scored, monkeypatch):
+    import ragnotebook.views.static as static
+
+    monkeypatch.setattr(static, "in_kernel", lambda: True)
+    monkeypatch.setattr(static, "_widgets_available", lambda: False)
+    with pytest.warns(UserWarning, match=r"pip install 'ragnotebook\[widgets\]'"):
+        view = scored.rag.explore()
+    assert isinstance(view, StaticExplorer)
+    html = view.to_html()
+    assert "ipywidgets is not installed" in html
+    assert "<code>pip install 'ragnotebook[widgets]'</code>" in html
+    # outside a kernel the static view is the designed one: no warning, the usual note
+    monkeypatch.setattr(static, "in_kernel", lambda: False)
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        html = scored.rag.explore().to_html()
+    assert "No widget front end was found" in html
