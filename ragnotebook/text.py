@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Sequence
 from functools import lru_cache
 from itertools import pairwise
 
@@ -314,8 +315,20 @@ _UNITS = "one|two|three|four|five|six|seven|eight|nine"
 _COMPOUND_NUMBER = re.compile(rf"\b({_TENS})[-\s]({_UNITS})\b", re.IGNORECASE)
 
 
+#: A year said in words, after compounds are joined ("nineteen 98", "twenty 21"): a
+#: word from eleven to twenty followed by a two-digit number.
+_SPOKEN_YEAR = re.compile(
+    r"\b(eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty)"
+    r"\s+([1-9]\d|ten|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)\b(?![.,]?\d|-)",
+    re.IGNORECASE,
+)
+
+
 def _join_number_words(text: str) -> str:
-    """Write compound number words with digits ("Twenty-five" -> "25")."""
+    """Write compound number words with digits ("Twenty-five" -> "25").
+
+    A year said in words becomes one number ("nineteen ninety-eight" -> "1998").
+    """
     if "-" not in text and " " not in text:
         return text
 
@@ -323,7 +336,14 @@ def _join_number_words(text: str) -> str:
         tens = int(_NUMBER_WORDS[m.group(1).lower()])
         return str(tens + int(_NUMBER_WORDS[m.group(2).lower()]))
 
-    return _COMPOUND_NUMBER.sub(value, text)
+    text = _COMPOUND_NUMBER.sub(value, text)
+
+    def year(m: re.Match[str]) -> str:
+        low = m.group(2).lower()
+        rest = int(_NUMBER_WORDS.get(low, low))
+        return str(int(_NUMBER_WORDS[m.group(1).lower()]) * 100 + rest)
+
+    return _SPOKEN_YEAR.sub(year, text)
 
 
 _HAN = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
@@ -734,6 +754,8 @@ def numbers(text: str) -> set[str]:
     --------
     >>> sorted(numbers("It cost $1,200.50 in 1998 and ４ more, two of them."))
     ['1200.5', '1998', '2', '4']
+    >>> sorted(numbers("It opened in nineteen ninety-eight, twenty-five years ago."))
+    ['1998', '25']
     """
     text = _join_number_words(normalize(text))
     out: set[str] = set()
@@ -771,6 +793,8 @@ def has_negation(text: str, lang: str | None = None) -> int:
     --------
     >>> has_negation("The museum did not open in 1998."), has_negation("It opened.")
     (1, 0)
+    >>> has_negation("The museum did not open until 1998.")  # it opened in 1998
+    0
     """
     text = normalize(text)
     lang = lang or detect_language(text)
@@ -778,15 +802,25 @@ def has_negation(text: str, lang: str | None = None) -> int:
         return len(_CJK_NEG.findall(text))
     count = 0
     low = text.lower().replace("’", "'")
-    for i, m in enumerate(_TOKEN_RE.finditer(low)):
-        w = m.group()
-        if i == 0 and w == "no" and _ANSWER_NO.match(low, m.end()):
+    words = [(m.group(), m.end()) for m in _TOKEN_RE.finditer(low)]
+    for i, (w, end) in enumerate(words):
+        if i == 0 and w == "no" and _ANSWER_NO.match(low, end):
             continue  # an answer word ("No, ..."), not a negated fact ("No one was hurt.")
-        if low[m.end() : m.end() + 1] == "-":
+        if low[end : end + 1] == "-":
             continue  # part of a compound ("not-for-profit", "no-fly")
-        if w in _NEG_WORDS or w.endswith("n't"):
+        if (w in _NEG_WORDS or w.endswith("n't")) and not _not_until(words, i):
             count += 1
     return count
+
+
+#: "did not open until 1998" says it opened in 1998: a cue with "until" / "till" this
+#: many words after it states when something happened, it does not deny it.
+_UNTIL_REACH = 6
+
+
+def _not_until(words: Sequence[tuple[str, int]], i: int) -> bool:
+    """Whether the negation cue at ``words[i]`` is part of "not ... until"."""
+    return any(w in ("until", "till") for w, _ in words[i + 1 : i + 1 + _UNTIL_REACH])
 
 
 #: How many words after a negation cue its scope reaches (the negated word is the
@@ -818,7 +852,7 @@ def negation_targets(text: str, lang: str | None = None) -> frozenset[str] | Non
     for i, (w, end) in enumerate(words):
         if (i == 0 and w == "no" and _ANSWER_NO.match(low, end)) or low[end : end + 1] == "-":
             continue
-        if not (w in _NEG_WORDS or w.endswith("n't")):
+        if not (w in _NEG_WORDS or w.endswith("n't")) or _not_until(words, i):
             continue
         for nxt, _ in words[i + 1 : i + 1 + _NEG_SCOPE]:
             toks = _tokens_cached(nxt, lang)

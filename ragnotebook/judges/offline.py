@@ -132,6 +132,21 @@ _JA_CONTENT = re.compile("[\u30a0-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]
 _NEG_MIN = 0.7
 #: Bare answers to a yes/no question: the question itself is checked instead.
 _YES_NO = YES_WORDS | NO_WORDS
+#: An English question that asks for yes or no opens with an auxiliary or modal verb
+#: ("Did ...", "Is ...", "Can ..."); a bare "Yes." / "No." answers no other question.
+_POLAR_Q = re.compile(
+    r"^\W*(?:is|are|was|were|am|do|does|did|has|have|had|can|could|will|would|shall|"
+    r"should|may|might|must|is\s*n't|are\s*n't|was\s*n't|were\s*n't|does\s*n't|"
+    r"do\s*n't|did\s*n't|has\s*n't|have\s*n't|can't|won't)\b\s*",
+    re.IGNORECASE,
+)
+#: A question about two things or a comparison ("Are A and B both ...?", "the same
+#: year", "older than", "either"): a context that mentions what it asks does not
+#: answer it, so a bare "No." to it is not contradicted by the words alone.
+_COMPOUND_Q = re.compile(
+    r"\b(?:and|or|both|either|neither|same|than|between|also)\b|\w+er\s+than\b",
+    re.IGNORECASE,
+)
 #: First-person words: a claim using them states a personal view or experience,
 #: which a retrieved document cannot verify unless it speaks the same way.
 _PERSONAL = frozenset(
@@ -291,10 +306,18 @@ _SOURCE_REF = re.compile(
 )
 
 
+#: "did not open until 1998" states when it opened: the claim is checked as "did open
+#: 1998" (the cue and "until" are not words the context must repeat).
+_NOT_UNTIL = re.compile(
+    r"(?:\bnot\b|\bnever\b|n't\b)\s*((?:[\w'-]+\s+){0,5}?)(?:until|till)\b", re.IGNORECASE
+)
+
+
 @lru_cache(maxsize=4096)
 def _claim_doc(text: str, lang: str) -> _Doc:
     text = normalize(text)
     text = _ANSWER_WORD.sub("", text)
+    text = _NOT_UNTIL.sub(r" \1", text)
     text = _SOURCE_REF.sub(lambda m: m.group(1), text)
     sent = _sent(text, lang)
     seq = tuple(content_tokens(text, lang))
@@ -816,6 +839,18 @@ class OfflineJudge:
         for it in task.items:
             claim = it.text
             bare = bool(task.question) and normalize(claim).strip(" .!,").lower() in _YES_NO
+            if bare and task.question and not is_cjk(lang) and not _POLAR_Q.match(task.question):
+                # "Yes." to "When did the museum open?" answers nothing the question asks
+                out.append(
+                    Verdict(
+                        index=it.index,
+                        verdict="unsure" if allow_no else "no",
+                        reason=f"a bare '{claim.strip()}' does not answer this question, "
+                        "which does not ask for yes or no",
+                        supporting_chunks=[],
+                    )
+                )
+                continue
             if bare and task.question:
                 # a bare "Yes." / "No." answers the question: check that what the question
                 # is about is in the context (the polarity itself cannot be read off words)
@@ -871,12 +906,31 @@ class OfflineJudge:
                 f"{'as the answer does' if says_no else 'unlike the answer'}"
             )
         reason = f"a bare answer, checked through its question: {reason}"
+        polar = None
         if not is_cjk(lang) and self.rules["bare_answers"]:
             polar = bare_answer_check(answer, question, live)
             if polar:
                 verdict, why = polar
                 sup = found if verdict == "yes" else []
                 reason = f"{reason}; {why}"
+        if (
+            polar is None
+            and verdict == "yes"
+            and not is_cjk(lang)
+            and normalize(answer).strip(" .!,").lower() in NO_WORDS
+            and not _COMPOUND_Q.search(question)
+        ):
+            # a one-fact question ("Did the museum open in 1998?") that the context
+            # states as asked, read as a claim with every local check: "No." denies it
+            statement = _POLAR_Q.sub("", normalize(question).strip().rstrip("?？ ")).strip()
+            docs = [_analyse(c, lang) for c in live]
+            _, stated, _, _ = self._assess(statement, docs, _Weights(docs), lang, idx)
+            if stated == "yes":
+                return (
+                    "no",
+                    [],
+                    f"{reason}; the context states what the question asks, unlike the answer",
+                )
         return verdict, sup, reason
 
     def _claim_form(

@@ -43,11 +43,12 @@ def verify(
     return out
 
 
-def attribute(claims: list[str], chunks: list[str]) -> Verdicts:
+def attribute(claims: list[str], chunks: list[str], question: str | None = None) -> Verdicts:
     out = ask(
         Task(
             "attribute_claims",
             "context_recall",
+            question=question,
             items=tuple(Item(i, c) for i, c in enumerate(claims)),
             chunks=tuple(chunks),
         )
@@ -907,6 +908,55 @@ def test_an_apology_or_hedge_before_but_is_a_refusal_only_when_the_rest_is() -> 
     assert extract("Sorry, but I could not find that in the documents.") == []
     ctx = ["The museum opened in 1998."]
     v = verify(["I don't know, but the museum opened in 1998."], ctx).verdicts[0]
+    assert v.verdict == "yes", v.reason
+
+
+def test_bare_answers_read_the_question_polarity() -> None:
+    ctx = ["The museum opened in 1998."]
+
+    def one(answer: str, question: str) -> tuple[str, str]:
+        v = verify([answer], ctx, question).verdicts[0]
+        return v.verdict, v.reason
+
+    # a "No." to a one-fact question the context states as asked denies it (was yes)
+    verdict, reason = one("No.", "Did the museum open in 1998?")
+    assert verdict == "no"
+    assert reason.endswith("the context states what the question asks, unlike the answer")
+    assert one("Yes.", "Did the museum open in 1998?")[0] == "yes"
+    # the context gives another year: "No." agrees, "Yes." does not
+    assert one("No.", "Did the museum open in 2001?")[0] == "yes"
+    assert one("Yes.", "Did the museum open in 2001?")[0] == "no"
+    # a yes or no answers no "when" question (both were yes)
+    for answer in ("Yes.", "No."):
+        verdict, reason = one(answer, "When did the museum open?")
+        assert verdict == "unsure"
+        assert reason == (
+            f"a bare '{answer}' does not answer this question, which does not ask for yes or no"
+        )
+    # recall has no "unsure": the same answer is not attributed
+    v = attribute(["Yes."], ctx, "When did the museum open?").verdicts[0]
+    assert v.verdict == "no"
+    # a question about two things: mentioning them does not answer it, so a "No." is
+    # not contradicted by the words alone (unchanged)
+    assert one("No.", "Did the museum and the park open in 1998?")[0] == "yes"
+
+
+def test_not_until_states_when_and_a_spoken_year_is_a_year() -> None:
+    ctx = ["The museum opened in 1998."]
+    # "did not open until 1998" means it opened in 1998 (was a contradiction)
+    assert has_negation("The museum didn't open until 1998.") == 0
+    assert negation_targets("The museum did not open until 1998.") == frozenset()
+    assert verify(["The museum didn't open until 1998."], ctx).verdicts[0].verdict == "yes"
+    v = verify(["The museum never opened until 2001."], ctx).verdicts[0]
+    assert v.verdict == "no" and "number 2001 not found" in v.reason
+    # a plain negation still contradicts
+    v = verify(["The museum did not open in 1998."], ctx).verdicts[0]
+    assert v.verdict == "no" and v.reason.endswith("negation in the claim only")
+    # "nineteen ninety-eight" was read as the numbers 19 and 98: a contradiction
+    assert numbers("in nineteen ninety-eight") == {"1998"}
+    assert numbers("twenty twenty-one") == {"2021"}
+    assert numbers("twenty 25-year-olds") == {"20", "25"}
+    v = verify(["The museum opened in nineteen ninety-eight."], ctx).verdicts[0]
     assert v.verdict == "yes", v.reason
 
 
