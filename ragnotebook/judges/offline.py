@@ -124,6 +124,7 @@ _ARTICLES = frozenset({"the", "a", "an"})
 #: grammar). A claim with more than this many such characters that the context
 #: never uses is not ``yes`` (it adds or changes a word).
 _JA_NOVEL_MAX = 1
+_HAN_KANA = re.compile("[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 _JA_CONTENT = re.compile("[\u30a0-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 
 #: Minimum share of a claim's weight (negation words left out) matched by one
@@ -224,6 +225,11 @@ def _analyse(text: str, lang: str) -> _Doc:
     chars = frozenset(text) if lang == "ja" else frozenset()
     structured = "{" in text and '":' in text
     toks = frozenset(content_tokens(text, lang))
+    if lang in ("zh", "ja"):
+        # a one-character run of a claim or reference ("1998年", "在东京") is a one-character
+        # token; the chunk's bigrams ("年开") never equal it, so its characters count too
+        # (Korean left out: single syllables are mostly particles there, KLUE fell)
+        toks |= frozenset(_HAN_KANA.findall(text))
     fields, keys = _record_fields(text, lang) if structured else ((), ())
     return _Doc(
         toks,
@@ -1021,7 +1027,10 @@ class OfflineJudge:
             qq = q_cov if q_cov is not None else r
             score = (r + qq + topic) / 3
             why = (
-                f"chunk covers {r:.0%} of the reference's and {qq:.0%} of the question's "
+                f"chunk covers {r:.0%} of the reference's weighted content words and "
+                f"{qq:.0%} of the question's other ones ({topic:.0%} in its first sentence)"
+                if q_cov is not None and ref
+                else f"chunk covers {r:.0%} of the reference's and {qq:.0%} of the question's "
                 f"weighted content words ({topic:.0%} in its first sentence)"
             )
             out.append((score, why))

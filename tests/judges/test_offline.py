@@ -293,6 +293,25 @@ def test_judge_chunks_chinese() -> None:
     assert [(v.index, v.verdict) for v in out.verdicts] == [(3, "yes"), (4, "no")]
 
 
+def test_judge_chunks_one_character_token_of_the_reference() -> None:
+    # "1998年" gives the tokens 1998 and 年; the chunk's bigrams ("年开") never equal 年,
+    # so the chunk that states the answer was judged irrelevant (38% of the reference)
+    t = Task(
+        "judge_chunks",
+        "context_precision",
+        question="博物馆什么时候开放？",
+        text="1998年。",
+        items=(Item(0, "博物馆于1998年开放。"), Item(1, "公园很大。")),
+    )
+    out = ask(t)
+    assert isinstance(out, Verdicts)
+    assert [v.verdict for v in out.verdicts] == ["yes", "no"]
+    assert out.verdicts[0].reason.startswith(
+        "chunk covers 100% of the reference's weighted content words and "
+    )
+    assert "of the question's other ones" in out.verdicts[0].reason
+
+
 # --------------------------------------------------------------------------- misc
 
 
