@@ -283,6 +283,9 @@ def quickstart(out: Path | None, model: str, n_worst: int) -> int:
     import ragnotebook as rn
     from ragnotebook.frame import scored_mask
 
+    if n_worst < 0:
+        raise UsageError(f"--worst: expected 0 or more rows, got {n_worst}")
+    _check_out(out)
     t0 = time.perf_counter()
     df = rn.load_sample("quickstart")
     print(
@@ -310,14 +313,15 @@ def quickstart(out: Path | None, model: str, n_worst: int) -> int:
             "(no_answer: the no_claims rows whose answer is missing; they are not scored. "
             "The other no_claims rows are answers that make no claim, a measured 0.)"
         )
-    print(
-        f"\nThe {n_worst} lowest-scoring rows (mean of the scores each row was measured on) "
-        "and what they miss:"
-    )
+    worst = worst_rows(scored, n_worst)
+    if len(worst):
+        print(
+            f"\nThe {len(worst)} lowest-scoring rows (mean of the scores each row was measured "
+            "on) and what they miss:"
+        )
     claims = rn.claims(scored)
     metrics = rn.frame.scored_metrics(scored)
     measured = {m: scored_mask(scored, m) for m in metrics}
-    worst = worst_rows(scored, n_worst)
     for pos, (label, row) in zip(worst["_position"], worst.iterrows(), strict=True):
         scores = ", ".join(
             f"{m.replace('context_', '')}={row[m]:.2f}"
@@ -390,6 +394,11 @@ def parse_thresholds(values: Sequence[str]) -> dict[str, float]:
                 raise UsageError(f"--fail-under: {number.strip()!r} is not a number") from None
             if not math.isfinite(threshold):
                 raise UsageError(f"--fail-under: {number.strip()!r} is not a finite number")
+            if not 0.0 <= threshold <= 1.0:
+                raise UsageError(
+                    f"--fail-under: {part.strip()!r}: scores run from 0 to 1, so a minimum "
+                    "must be between 0 and 1"
+                )
             out[_metric(name, "--fail-under")] = threshold
     return out
 
@@ -687,6 +696,9 @@ def _parser() -> argparse.ArgumentParser:
         epilog="Exit codes: 0 ok, 1 a check failed, 2 usage error, 3 input/data error, "
         "4 runtime error, 130 interrupted.",
     )
+    from ragnotebook._version import __version__
+
+    parser.add_argument("--version", action="version", version=f"ragnotebook {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
     qs = sub.add_parser("quickstart", help="score the bundled real sample with the offline judge")
     qs.add_argument(

@@ -247,6 +247,8 @@ def test_parquet_output_keeps_metadata_and_csv_input_with_column_mapping(tmp_pat
         (("--timeout", "5"), "--timeout applies to LLM models, not the offline judge"),
         (("--num-retries", "1"), "--num-retries applies to LLM models"),
         (("--min-coverage", "2"), "between 0 and 1"),
+        (("--fail-under", "recall=1.5"), "'recall=1.5': scores run from 0 to 1"),
+        (("--fail-under", "faithfulness=-0.1"), "a minimum must be between 0 and 1"),
     ],
 )
 def test_usage_errors_exit_2(good, args, message, capsys):
@@ -585,3 +587,49 @@ def test_parquet_out_without_pyarrow_is_refused_before_scoring(tmp_path, good, m
     captured = capsys.readouterr()
     assert "needs pyarrow: pip install 'ragnotebook[parquet]', or write .jsonl" in captured.err
     assert "Summary" not in captured.out  # nothing was scored
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("--worst", "-1"), "--worst: expected 0 or more rows, got -1"),
+        (
+            ("--out", "qs.csv"),
+            "--out: 'qs.csv' must end in .parquet (keeps run metadata) or .jsonl",
+        ),
+    ],
+)
+def test_quickstart_usage_errors_are_refused_before_scoring(tmp_path, args, message, capsys):
+    # --worst -1 listed 47 rows; --out qs.csv wrote JSON Lines into a .csv file
+    code = cli.main(["quickstart", *args])
+    captured = capsys.readouterr()
+    assert code == 2
+    assert message in captured.err
+    assert "Loaded" not in captured.out  # refused before loading or scoring
+    assert not (tmp_path / "qs.csv").exists()
+
+
+def test_quickstart_parquet_without_pyarrow_is_refused_before_scoring(
+    tmp_path, monkeypatch, capsys
+):
+    monkeypatch.setitem(sys.modules, "pyarrow", None)
+    code = cli.main(["quickstart", "--out", str(tmp_path / "q.parquet")])
+    captured = capsys.readouterr()
+    assert code == 2
+    assert "needs pyarrow: pip install 'ragnotebook[parquet]', or write .jsonl" in captured.err
+    assert "Loaded" not in captured.out
+
+
+def test_quickstart_worst_zero_and_more_than_the_rows(tmp_path, capsys):
+    assert cli.main(["quickstart", "--worst", "0", "--out", str(tmp_path / "a.jsonl")]) == 0
+    out = capsys.readouterr().out
+    assert "lowest-scoring" not in out and "Summary" in out
+    assert cli.main(["quickstart", "--worst", "500", "--out", str(tmp_path / "b.jsonl")]) == 0
+    out = capsys.readouterr().out
+    n_rows = len(rn.load_sample("quickstart"))
+    assert f"The {n_rows} lowest-scoring rows" in out  # the rows there are, not 500
+
+
+def test_version_option(capsys):
+    assert cli.main(["--version"]) == 0
+    assert capsys.readouterr().out.strip() == f"ragnotebook {rn.__version__}"

@@ -199,7 +199,9 @@ def row_precision_figure(prec: list[dict[str, Any]], name: str, theme: str = "li
     items = sorted(prec, key=lambda v: int(v.get("index", 0)))
     if not items:
         return None
-    import plotly.graph_objects as go
+    from ragnotebook.views._deps import plotly_go
+
+    go = plotly_go()
 
     ks = [int(v["index"]) + 1 for v in items]
     ps = [float(v.get("precision_at_k", float("nan"))) for v in items]

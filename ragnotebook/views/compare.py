@@ -184,7 +184,9 @@ def compare(
     >>> bool(fig.data[1].y[2] == -a.rag.summary().loc["faithfulness", "mean"])
     True
     """
-    import plotly.graph_objects as go
+    from ragnotebook.views._deps import plotly_go
+
+    go = plotly_go()
 
     check_theme(theme)
     pairing, table = _paired(a, b, on, n_boot, ci, seed)

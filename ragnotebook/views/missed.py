@@ -77,7 +77,9 @@ def missed_claims(df: pd.DataFrame, *, top: int = 20, theme: str = "light") -> A
     >>> [(t.name, list(t.x)) for t in fig.data if len(t.x)]
     [('answer claim not verifiable', [1])]
     """
-    import plotly.graph_objects as go
+    from ragnotebook.views._deps import plotly_go
+
+    go = plotly_go()
 
     check_theme(theme)
     if isinstance(top, bool) or int(top) != top or top < 1:

@@ -24,6 +24,7 @@ import pandas as pd
 from ragnotebook import frame
 from ragnotebook.frame import SCORED_STATUSES, require_scored
 from ragnotebook.views._data import METRIC_LABELS, score_table
+from ragnotebook.views._deps import plotly_go
 from ragnotebook.views._html import hover_lines, plotly_text, shorten
 from ragnotebook.views._style import (
     GROUP_COLORS,
@@ -35,16 +36,6 @@ from ragnotebook.views._style import (
 from ragnotebook.views.missed import missed_claims
 
 __all__ = ["missed_claims", "precision_at_k", "scores"]
-
-
-def _go() -> Any:
-    try:
-        import plotly.graph_objects as go
-    except ImportError as exc:  # pragma: no cover - exercised without plotly only
-        raise ImportError(
-            "ragnotebook charts need plotly: pip install 'ragnotebook[plot]'"
-        ) from exc
-    return go
 
 
 def _rgba(hex_color: str, alpha: float) -> str:
@@ -136,7 +127,7 @@ def precision_at_k(
     >>> line.name, list(line.x), list(line.y)
     ('mean precision@k', [1, 2], [0.5, 0.75])
     """
-    go = _go()
+    go = plotly_go()
     check_theme(theme)
     if band not in ("iqr", "ci"):
         raise ValueError(f"band must be 'iqr' or 'ci', got {band!r}")
@@ -322,7 +313,7 @@ def scores(
     >>> list(status.x), list(status.y)   # the 16 rows without an answer are counted, not scored
     (['ok', 'no claims'], [32, 16])
     """
-    go = _go()
+    go = plotly_go()
     from plotly.subplots import make_subplots
 
     check_theme(theme)

@@ -448,7 +448,9 @@ def _figures(df: pd.DataFrame, top: int) -> list[tuple[str, Any, Any]]:
 
 
 def _copy(fig: Any) -> Any:
-    import plotly.graph_objects as go
+    from ragnotebook.views._deps import plotly_go
+
+    go = plotly_go()
 
     return go.Figure(fig)
 

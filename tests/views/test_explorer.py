@@ -183,7 +183,8 @@ def test_explore_dispatch(scored, monkeypatch):
     monkeypatch.setattr(static, "in_kernel", lambda: True)
     assert isinstance(explore(scored), Explorer)
     monkeypatch.setattr(static, "_widgets_available", lambda: False)
-    assert isinstance(explore(scored), StaticExplorer)  # kernel but no ipywidgets
+    with pytest.warns(UserWarning, match="ipywidgets is not installed"):
+        assert isinstance(explore(scored), StaticExplorer)  # kernel but no ipywidgets
     with pytest.raises(ValueError, match="mode"):
         explore(scored, mode="tui")
 

@@ -346,3 +346,25 @@ def test_accessor_plot_methods(scored, precision_frame):
     )
     assert scored.rag.plot.missed_claims(top=2).layout.yaxis.categoryarray.__len__() == 2
     assert scored.rag.plot.compare(scored, on=None).data[1].name == "mean difference"
+
+
+@pytest.mark.parametrize(
+    "draw",
+    [
+        lambda s: s.rag.plot.precision_at_k(),
+        lambda s: s.rag.plot.scores(),
+        lambda s: s.rag.plot.missed_claims(),
+        lambda s: s.rag.plot.compare(s, on=None),
+    ],
+    ids=["precision_at_k", "scores", "missed_claims", "compare"],
+)
+def test_every_chart_without_plotly_names_the_extra(scored, monkeypatch, draw):
+    # missed_claims and compare raised a bare "No module named 'plotly'"
+    import sys
+
+    for name in [m for m in sys.modules if m == "plotly" or m.startswith("plotly.")]:
+        monkeypatch.delitem(sys.modules, name)
+    monkeypatch.setitem(sys.modules, "plotly", None)
+    monkeypatch.setitem(sys.modules, "plotly.graph_objects", None)
+    with pytest.raises(ImportError, match=r"pip install 'ragnotebook\[plot\]'"):
+        draw(scored)
