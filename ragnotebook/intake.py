@@ -176,6 +176,10 @@ def _is_missing(value: Any) -> bool:
     return False
 
 
+#: A bad frame's error names its first bad row and up to this many in all.
+_MAX_PROBLEMS: Final = 5
+
+
 def _fail(row: Hashable, column: Hashable, position: int | None, problem: str) -> ValueError:
     """Build the error for a bad cell: ``row 'q7', column 'answer': <problem>``."""
     same = isinstance(row, int | np.integer) and not isinstance(row, bool) and row == position
@@ -570,7 +574,8 @@ def read_rows(
         If ``df`` is not a DataFrame.
     ValueError
         From :func:`resolve_columns`, or when a cell cannot be normalised; the
-        message names the row label and the column.
+        message names the row label and the column of the first bad cell, then of
+        up to four more bad rows and how many others there are.
 
     Warns
     -----
@@ -613,10 +618,11 @@ def read_rows(
 
     rows: list[RagRow] = []
     append = rows.append
+    problems: list[str] = []
     for i in range(n):
         label = labels[i]
-        append(
-            RagRow(
+        try:
+            row = RagRow(
                 label=label,
                 position=i,
                 question=None
@@ -636,7 +642,18 @@ def read_rows(
                 if truths is None
                 else normalize_text(truths[i], row=label, column=g_col, position=i),
             )
-        )
+        except ValueError as exc:  # every bad row is named, not only the first
+            problems.append(str(exc))
+            continue
+        append(row)
+    if problems:
+        more = problems[1:_MAX_PROBLEMS]
+        extra = len(problems) - 1 - len(more)
+        message = problems[0]
+        if more:
+            message += f"\n{len(problems) - 1} more rows have bad cells: " + "; ".join(more)
+            message += f"; ... and {extra} more" if extra else ""
+        raise ValueError(message)
     if state.parsed_rows:
         state.warn(c_col)
     return rows, mapping

@@ -317,6 +317,23 @@ def test_read_rows_error_names_label_and_column() -> None:
     assert "row position 1" in message
 
 
+def test_read_rows_error_names_every_bad_row_up_to_five() -> None:
+    # only the first bad row was named: a user fixed it and met the next one
+    bad = [["x", 1], ["ok"], ["y", None]] + [["z", 2.0]] * 5
+    df = pd.DataFrame({"question": ["q"] * 8, "contexts": bad}, index=list("abcdefgh"))
+    with pytest.raises(ValueError) as info:
+        read_rows(df)
+    first, rest = str(info.value).split("\n")
+    assert first == "row 'a', column 'contexts': chunk 1 is int, expected str (row position 0)"
+    assert rest.startswith("6 more rows have bad cells: row 'c', column 'contexts': chunk 1 is")
+    assert [f"row '{k}'" in rest for k in "cdefgh"] == [True] * 4 + [False] * 2
+    assert rest.endswith("; ... and 2 more")
+    # one bad row: the message is that row's alone
+    with pytest.raises(ValueError) as info:
+        read_rows(df.iloc[:2])
+    assert "\n" not in str(info.value)
+
+
 def test_read_rows_bad_text_cell_names_label_and_column() -> None:
     df = pd.DataFrame({"question": ["ok", ["not", "text"]]}, index=["q1", "q9"])
     with pytest.raises(ValueError, match="row 'q9', column 'question'"):
