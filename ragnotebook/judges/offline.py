@@ -180,6 +180,8 @@ class _Sent:
     opposites: tuple[tuple[tuple[int, int], str], ...] = ()
     #: pairs of consecutive lowercase words, function words included (not for CJK)
     wording: frozenset[tuple[str, str]] = frozenset()
+    #: the sentence's text (normalised)
+    text: str = ""
 
 
 def _sent(text: str, lang: str) -> _Sent:
@@ -193,7 +195,7 @@ def _sent(text: str, lang: str) -> _Sent:
     if not is_cjk(lang):
         words = _PLAIN_WORD.findall(text.lower())
         wording = frozenset(pairwise(words))
-    return _Sent(frozenset(content_tokens(text, lang)), negated, targets, opp, wording)
+    return _Sent(frozenset(content_tokens(text, lang)), negated, targets, opp, wording, text)
 
 
 @dataclass(frozen=True, slots=True)
@@ -752,6 +754,14 @@ class OfflineJudge:
             else []
         )
         missing = sorted(cdoc.numbers - frozenset().union(*(docs[i].numbers for i in supporting)))
+        dated = ""
+        if missing and not is_cjk(lang) and _DATE_SIDE.search(claim):
+            met, dated = _date_side_met(claim, set(missing), toks, docs, w, _NEG_MIN)
+            if met:
+                # "before 2005" against "in 1998": 2005 is said right, not missing
+                missing = [n for n in missing if n not in met]
+                gain = sum(w.get(n, 0.0) for n in met) / total
+                support, best_cov = min(1.0, support + gain), min(1.0, best_cov + gain)
         seen = frozenset().union(*(d.tokens for d in docs))
         unseen = [
             word
@@ -792,6 +802,15 @@ class OfflineJudge:
             opposite = _opposite_conflict(
                 toks, cdoc.sentences[0], docs, w, lang, match_min, bool(rules["record_fields"])
             )
+        if (
+            use_opp
+            and not opposite
+            and not neg_conflict
+            and not is_cjk(lang)
+            and best_cov >= 0.5
+            and _DATE_SIDE.search(claim)
+        ):
+            opposite = _date_side_conflict(claim, toks, docs, w, match_min)
         chunk_word = (
             f"the chunks at ranks {names[best] + 1} and {names[second] + 1}"
             if support > best_cov and second >= 0
@@ -813,6 +832,8 @@ class OfflineJudge:
             parts.append(f"negation in the {which} only")
         if opposite:
             parts.append(f"the claim says '{opposite[0]}' where the chunk says '{opposite[1]}'")
+        if dated:
+            parts.append(dated)
         reason = "; ".join(parts)
 
         if number_conflict or neg_conflict or opposite:
@@ -1284,6 +1305,99 @@ def _opposite_conflict(
                     same = max(same, score)
         if opp >= match_min * total and same < opp - 0.2 * total:
             return word, other
+    return None
+
+
+#: "before 1998" / "after 1998" in a claim, and the word that sets a date in a chunk.
+_DATE_SIDE = re.compile(r"\b(before|after)\s+(?:the\s+year\s+)?(\d{3,4})\b", re.IGNORECASE)
+_DATE_AT = re.compile(
+    r"\b(in|on|during|before|after|since|until|by)\s+(?:the\s+year\s+)?(\d{3,4})\b", re.IGNORECASE
+)
+
+
+_OTHER_SIDE = {"before": "after", "after": "before"}
+
+
+def _date_side_met(
+    claim: str,
+    missing: set[str],
+    toks: frozenset[str],
+    docs: Sequence[_Doc],
+    w: dict[str, float],
+    match_min: float,
+) -> tuple[set[str], str]:
+    """Years of ``missing`` that a claim's "before N" / "after N" gets right.
+
+    "opened before 2005" against "opened in 1998": 2005 is in no chunk, but a sentence
+    that matches the rest of the claim (``match_min`` of its weight) dates the event to a
+    year on the claim's side of it. Returns those years and the reason's words.
+    """
+    met: set[str] = set()
+    why: list[str] = []
+    for m in _DATE_SIDE.finditer(normalize(claim)):
+        side, year = m.group(1).lower(), m.group(2)
+        if year not in missing:
+            continue
+        core = toks - {year}
+        total = sum(w[t] for t in core)
+        if len(core) < 2 or not total:
+            continue
+        for d in docs:
+            for sent in d.sentences:
+                if sum(w[t] for t in core & sent.tokens) < match_min * total:
+                    continue
+                for a in _DATE_AT.finditer(sent.text):
+                    if a.group(1).lower() not in ("in", "on", "during"):
+                        continue
+                    y = int(a.group(2))
+                    if (side == "before" and y < int(year)) or (side == "after" and y > int(year)):
+                        met.add(year)
+                        why.append(f"the context dates it to {y}, {side} {year}")
+                        break
+                if year in met:
+                    break
+            if year in met:
+                break
+    return met, "; ".join(why)
+
+
+def _date_side_conflict(
+    claim: str,
+    toks: frozenset[str],
+    docs: Sequence[_Doc],
+    w: dict[str, float],
+    match_min: float,
+) -> tuple[str, str] | None:
+    """(claim phrase, chunk phrase) when a claim puts an event before or after a year
+    the matching sentence puts it in ("opened before 1998" / "opened in 1998").
+
+    The sentence must hold the year and match at least ``match_min`` of the claim's
+    other weight, and no sentence that says the claim's own word before that year may
+    match as well.
+    """
+    for m in _DATE_SIDE.finditer(normalize(claim)):
+        side, year = m.group(1).lower(), m.group(2)
+        core = toks - {year}
+        total = sum(w[t] for t in core)
+        if len(core) < 2 or not total:
+            continue
+        same = opp = 0.0
+        other = ""
+        for d in docs:
+            for sent in d.sentences:
+                if year not in sent.text:
+                    continue
+                said = {
+                    a.group(1).lower() for a in _DATE_AT.finditer(sent.text) if a.group(2) == year
+                }
+                score = sum(w[t] for t in core & sent.tokens)
+                clash = said & ({"in", "on", "during"} | {_OTHER_SIDE[side]})
+                if side in said:
+                    same = max(same, score)
+                elif clash and score > opp:
+                    opp, other = score, f"{sorted(clash)[0]} {year}"
+        if opp >= match_min * total and same < opp - 0.2 * total:
+            return f"{side} {year}", other
     return None
 
 

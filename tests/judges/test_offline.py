@@ -979,6 +979,31 @@ def test_not_until_states_when_and_a_spoken_year_is_a_year() -> None:
     assert v.verdict == "yes", v.reason
 
 
+def test_before_and_after_a_year() -> None:
+    ctx = ["The museum opened in 1998. The cafe closed before 2001."]
+
+    def one(claim: str) -> tuple[str, str]:
+        v = verify([claim], ctx).verdicts[0]
+        return v.verdict, v.reason
+
+    # both were yes: every word of the claim is in the chunk
+    verdict, reason = one("The museum opened before 1998.")
+    assert verdict == "no"
+    assert reason.endswith("the claim says 'before 1998' where the chunk says 'in 1998'")
+    assert one("The museum opened after 1998.")[0] == "no"
+    assert one("The cafe closed after 2001.")[1].endswith(
+        "the claim says 'after 2001' where the chunk says 'before 2001'"
+    )
+    assert one("The cafe closed before 2001.")[0] == "yes"
+    # a year in no chunk that the claim gets right (was "number 2005 not found": no)
+    verdict, reason = one("The museum opened before 2005.")
+    assert verdict == "yes"
+    assert reason.endswith("the context dates it to 1998, before 2005")
+    assert one("The museum opened after 1990.")[0] == "yes"
+    verdict, reason = one("The museum opened after 2005.")
+    assert verdict == "no" and "number 2005 not found" in reason
+
+
 def test_bare_answer_reason_says_the_question_was_checked() -> None:
     ctx = ["You need snow chains on the pass in winter."]
     v = verify(["Yes."], ctx, "Do I need snow chains on the pass in winter?").verdicts[0]
