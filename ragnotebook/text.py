@@ -403,7 +403,8 @@ _COURTESY = re.compile(
 # a sentence made only of greetings and pleasantries ("Hello!", "Sure, happy to help.")
 _PLEASANTRY = re.compile(
     r"^(?:(?:hello|hi|hey|greetings|good (?:morning|afternoon|evening)"
-    r"|thanks?(?: you)?(?: (?:so|very) much| a lot)?|great question|sure|certainly|of course"
+    r"|thanks?(?: you)?(?: (?:so|very) much| a lot)?(?: for (?:asking|your question))?"
+    r"|great question|sure|certainly|of course"
     r"|(?:i'?m |i am )?(?:happy|glad) to help)(?: there)?[\s!.,]*)+$",
     re.IGNORECASE,
 )
@@ -426,8 +427,53 @@ def normalize(text: str) -> str:
     --------
     >>> normalize("４人")
     '4人'
+
+    Chinese and Japanese numerals are written with digits where they are numbers for
+    sure: a year read digit by digit ("二〇〇五年" -> "2005年") and a number with
+    十/百/千/万 before a counter or unit ("一百二十元" -> "120元"). A lone "一" ("一个人",
+    "a person") is left alone.
+
+    >>> normalize("博物馆于二零零五年开放，门票一百二十元，共三万五千人参观。")
+    '博物馆于2005年开放,门票120元,共35000人参观。'
     """
-    return unicodedata.normalize("NFKC", text)
+    text = unicodedata.normalize("NFKC", text)
+    if _CN_NUMERAL.search(text):
+        text = _CN_YEAR.sub(lambda m: "".join(str(_CN_DIGIT[c]) for c in m.group(1)), text)
+        text = _CN_COUNT.sub(lambda m: str(_cn_value(m.group(1))), text)
+    return text
+
+
+_CN_DIGIT: dict[str, int] = {c: i for i, c in enumerate("零一二三四五六七八九")} | {
+    "〇": 0,
+    "两": 2,
+}
+_CN_UNIT = {"十": 10, "百": 100, "千": 1000}
+_CN_NUMERAL = re.compile("[〇零一二两三四五六七八九十百千万]{2}")
+#: a year read digit by digit: two to four numeral digits before 年
+_CN_YEAR = re.compile(
+    "(?<![〇零一二两三四五六七八九十百千万])([〇零一二三四五六七八九]{2,4})(?=年)"
+)
+#: a number with 十/百/千/万 before a counter or unit ("三十人", "一百二十元", "十五个")
+_CN_COUNT = re.compile(
+    "(?<![〇零一二两三四五六七八九十百千万])"
+    "([〇零一二两三四五六七八九]*[十百千万][〇零一二两三四五六七八九十百千万]*)"
+    "(?=[元年人个岁次天月日号米名位家本件条张只台辆座所种项%％])"
+)
+
+
+def _cn_value(numeral: str) -> int:
+    """Value of a Chinese numeral with 十/百/千/万 ("一百二十" -> 120, "十五" -> 15)."""
+    total = section = digit = 0
+    for ch in numeral:
+        if ch in _CN_UNIT:
+            section += (digit or 1) * _CN_UNIT[ch]
+            digit = 0
+        elif ch == "万":
+            total += (section + digit or 1) * 10000
+            section = digit = 0
+        else:
+            digit = _CN_DIGIT[ch]
+    return total + section + digit
 
 
 def is_cjk(lang: str) -> bool:
@@ -1062,8 +1108,12 @@ _REFUSAL = re.compile(
     r"information) (do(es)? ?n[o']t|did ?n[o']t|do(es)? not) (contain|mention|include|provide|say|"
     r"specify|state)\b"
     r"|\bunable to answer\b"
-    r"|(抱歉|对不起|无法回答|没有找到|未提及|申し訳|見つかりません|記載されていません|分かりません|"
-    r"죄송|찾을 수 없|언급되어 있지 않|알 수 없)",
+    r"|^\W*(?:(?:i'?m|i am|we'?re|we are)\s+)?(?:not\s+(?:really\s+|quite\s+)?sure|unsure|uncertain)\W*$"
+    r"|^\W*(?:i\s+have\s+|i'?ve\s+(?:got\s+)?)?no\s+idea"
+    r"(?:\W*$|\s+(?:what|how|where|who|when|why|which|if|whether)\b)|^\W*(?:unknown|n/?a|not\s+known|no\s+answer)\W*$"
+    r"|(抱歉|对不起|无法回答|没有找到|未提及|不知道|不清楚|不确定|申し訳|見つかりません|"
+    r"記載されていません|分かりません|わかりません|知りません|죄송|찾을 수 없|언급되어 있지 않|"
+    r"알 수 없|모르겠습니다|모릅니다)",
     re.IGNORECASE,
 )
 

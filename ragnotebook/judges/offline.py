@@ -133,6 +133,21 @@ _JA_CONTENT = re.compile("[\u30a0-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]
 _NEG_MIN = 0.7
 #: Bare answers to a yes/no question: the question itself is checked instead.
 _YES_NO = YES_WORDS | NO_WORDS
+#: "Yes, it did." / "No, it isn't.": an answer word and a pro-form with no content word.
+_ANSWER_LEAD = re.compile(r"^\s*(yes|no|yeah|yep|nope)\b\s*[,.;:!]?\s*(.*)$", re.IGNORECASE | re.S)
+
+
+def _answer_only(claim: str, lang: str) -> str | None:
+    """The yes/no word of a claim that is only an answer ("Yes.", "No, it didn't."), else None."""
+    text = normalize(claim).strip()
+    if text.strip(" .!,").lower() in _YES_NO:
+        return text.strip(" .!,")
+    m = _ANSWER_LEAD.match(text)
+    if m and m.group(2) and not (frozenset(content_tokens(m.group(2), lang)) - _NEG_WORDS):
+        return m.group(1)
+    return None
+
+
 #: An English question that asks for yes or no opens with an auxiliary or modal verb
 #: ("Did ...", "Is ...", "Can ..."); a bare "Yes." / "No." answers no other question.
 _POLAR_Q = re.compile(
@@ -295,11 +310,13 @@ def _name_tokens(text: str, lang: str) -> frozenset[str]:
 #: An answer word opening a claim ("No, it is closed in winter."): it answers the
 #: question and is not part of the fact the claim states. A hedge that opens a claim
 #: ("Not really, ...", "I'm not sure, but ...", "I don't know but ...") is the same: its
-#: "not" is about the speaker's certainty, not a negation of the fact that follows.
+#: "not" is about the speaker's certainty, not a negation of the fact that follows; and
+#: so is an apology before "but" ("Sorry, but ...").
 _ANSWER_WORD = re.compile(
     r"^\s*(?:(?:yes|no|yeah|nope)\s*[,.;:!]"
     r"|(?:(?:i'?m|i\s+am)\s+)?not\s+(?:really|sure|quite\s+sure|exactly)\s*(?:[,.;:!]|\s+but\b)"
     r"|i\s+(?:don'?t|do\s+not)\s+know\s*(?:[,.;:!]|\s+but\b)"
+    r"|(?:(?:i'?m|i\s+am)\s+)?(?:so\s+|very\s+)?sorry\s*,?\s+but\b"
     r")\s*(?:but\b\s*)?(?=\S)",
     re.IGNORECASE,
 )
@@ -865,7 +882,8 @@ class OfflineJudge:
         out: list[Verdict] = []
         for it in task.items:
             claim = it.text
-            bare = bool(task.question) and normalize(claim).strip(" .!,").lower() in _YES_NO
+            word = _answer_only(claim, lang)
+            bare = bool(task.question) and word is not None
             if bare and task.question and not is_cjk(lang) and not _POLAR_Q.match(task.question):
                 # "Yes." to "When did the museum open?" answers nothing the question asks
                 out.append(
@@ -884,9 +902,9 @@ class OfflineJudge:
                 claim = task.question.rstrip(" ?？")
             _, verdict, sup, reason = self._assess(claim, docs, weights, lang, idx, local=not bare)
             sup = [idx[i] for i in sup]
-            if bare and task.question:
+            if bare and task.question and word is not None:
                 verdict, sup, reason = self._bare(
-                    it.text, task.question, verdict, sup, reason, idx, live, lang
+                    word, task.question, verdict, sup, reason, idx, live, lang
                 )
             elif reason == _NO_CONTENT:
                 # symbols and one-letter words only ("R&B", "C++"): look for them verbatim

@@ -1004,6 +1004,44 @@ def test_before_and_after_a_year() -> None:
     assert verdict == "no" and "number 2005 not found" in reason
 
 
+def test_chinese_numerals_are_numbers() -> None:
+    # a wrong year in Chinese numerals scored 1.0 (the year was never read as a number)
+    ctx = ["博物馆于1998年开放。"]
+    v = verify(["博物馆于二零零五年开放。"], ctx).verdicts[0]
+    assert v.verdict == "no" and "number 2005 not found" in v.reason
+    assert verify(["博物馆于一九九八年开放。"], ctx).verdicts[0].verdict == "yes"
+    assert numbers("门票一百二十元，共三万五千人，二〇〇五年") == {"120", "35000", "2005"}
+    assert numbers("一个人十分好，万一下雨") == set()  # words, not numbers
+
+
+def test_short_refusals_and_pleasantries_are_not_claims() -> None:
+    for text in ("I'm not sure.", "Not sure.", "I have no idea.", "Unknown.", "N/A", "我不知道。"):
+        assert is_refusal(text), text
+        assert extract(text) == [], text
+    for text in ("No idea is too small.", "The cause is unknown.", "None."):
+        assert not is_refusal(text), text
+    assert extract("Thanks for asking! The museum opened in 1998.") == [
+        "The museum opened in 1998."
+    ]
+
+
+def test_an_answer_word_with_a_pro_form_is_a_bare_answer() -> None:
+    ctx = ["The museum opened in 1998."]
+    q = "Did the museum open in 1998?"
+    # "Yes, it did." had no content word: unsure (while "Yes." was yes)
+    assert verify(["Yes, it did."], ctx, q).verdicts[0].verdict == "yes"
+    assert verify(["No, it didn't."], ctx, q).verdicts[0].verdict == "no"
+    assert verify(["No, it did not."], ctx, "Did the museum open in 2001?").verdicts[0].verdict == (
+        "yes"
+    )
+    # an apology before "but" is not part of the fact
+    v = verify(["Sorry, but the museum opened in 1998."], ctx).verdicts[0]
+    assert (v.verdict, v.reason) == (
+        "yes",
+        "100% of the claim's weighted content words appear in the chunk at rank 1",
+    )
+
+
 def test_bare_answer_reason_says_the_question_was_checked() -> None:
     ctx = ["You need snow chains on the pass in winter."]
     v = verify(["Yes."], ctx, "Do I need snow chains on the pass in winter?").verdicts[0]
