@@ -1049,6 +1049,10 @@ class OfflineJudge:
         weights = _Weights(pool)
         ref = frozenset(content_tokens(task.text or "", lang))
         q = frozenset(content_tokens(task.question or "", lang)) - ref
+        # a chunk that gives one of the reference's sentences is useful for the answer
+        # ("The depot is in Leeds." for "The depot is in Leeds. It ships 40 pallets a day.")
+        parts = [frozenset(content_tokens(x, lang)) for x in split_sentences(task.text or "", lang)]
+        parts = [x for x in parts if len(x) >= _REF_PART_MIN] if len(parts) > 1 else []
         wr = {t: weights(t) for t in ref}
         wq = {t: weights(t) for t in q}
         tr, tq = sum(wr.values()), sum(wq.values())
@@ -1056,6 +1060,13 @@ class OfflineJudge:
         for d in docs:
             lead = d.sentences[0].tokens if d.sentences else d.tokens
             r_cov = sum(wr[t] for t in ref & d.tokens) / tr if tr else None
+            of_ref = "the reference's"
+            if r_cov is not None and parts:
+                best_part = max(
+                    sum(wr[t] for t in x & d.tokens) / sum(wr[t] for t in x) for x in parts
+                )
+                if best_part > r_cov:
+                    r_cov, of_ref = best_part, "one reference sentence's"
             q_cov = sum(wq[t] for t in q & d.tokens) / tq if tq else None
             if q_cov is not None:
                 # is the chunk's opening sentence about what the question asks?
@@ -1065,13 +1076,23 @@ class OfflineJudge:
             r = r_cov if r_cov is not None else (q_cov or 0.0)
             qq = q_cov if q_cov is not None else r
             score = (r + qq + topic) / 3
-            why = (
-                f"chunk covers {r:.0%} of the reference's weighted content words and "
-                f"{qq:.0%} of the question's other ones ({topic:.0%} in its first sentence)"
-                if q_cov is not None and ref
-                else f"chunk covers {r:.0%} of the reference's and {qq:.0%} of the question's "
-                f"weighted content words ({topic:.0%} in its first sentence)"
-            )
+            if r_cov is not None and q_cov is not None:
+                why = (
+                    f"chunk covers {r:.0%} of {of_ref} weighted content words and "
+                    f"{qq:.0%} of the question's other ones ({topic:.0%} in its first sentence)"
+                )
+            elif r_cov is not None:
+                why = (
+                    f"chunk covers {r:.0%} of {of_ref} weighted content words ({topic:.0%} of "
+                    "the reference's in its first sentence; the question adds no other word)"
+                )
+            elif q_cov is not None:
+                why = (
+                    f"chunk covers {qq:.0%} of the question's weighted content words "
+                    f"({topic:.0%} in its first sentence)"
+                )
+            else:
+                why = "the reference and the question have no content words"
             out.append((score, why))
         return out
 
@@ -1418,6 +1439,10 @@ def _date_side_conflict(
             return f"{side} {year}", other
     return None
 
+
+#: Context precision: a reference sentence counts on its own (a chunk may give just that
+#: part of the answer) when it has at least this many content words.
+_REF_PART_MIN = 2
 
 _NO_CONTENT = "the claim has no content words"
 

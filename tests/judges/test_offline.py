@@ -312,6 +312,29 @@ def test_judge_chunks_one_character_token_of_the_reference() -> None:
     assert "of the question's other ones" in out.verdicts[0].reason
 
 
+def test_judge_chunks_a_chunk_giving_one_reference_sentence_is_relevant() -> None:
+    # it covered 21% of the whole reference and was judged irrelevant
+    t = Task(
+        "judge_chunks",
+        "context_precision",
+        question="Where is the depot?",
+        text="The depot is in Leeds. It ships 40 pallets a day.",
+        items=(
+            Item(0, "The depot is in Leeds."),
+            Item(1, "Penguins eat krill."),
+            Item(2, "It ships 40 pallets a day."),
+        ),
+    )
+    out = ask(t)
+    assert isinstance(out, Verdicts)
+    assert [v.verdict for v in out.verdicts] == ["yes", "no", "yes"]
+    assert out.verdicts[0].reason == (
+        "chunk covers 100% of one reference sentence's weighted content words (33% of the "
+        "reference's in its first sentence; the question adds no other word)"
+    )
+    assert out.verdicts[1].reason.startswith("chunk covers 0% of the reference's weighted")
+
+
 # --------------------------------------------------------------------------- misc
 
 
