@@ -334,8 +334,10 @@ def build_frame(run: _Run) -> pd.DataFrame:
             clash = [c for c in (m, *(f"{m}_{s}" for s in _SUFFIXES)) if c in out.columns]
             if clash:
                 warn_user(
-                    f"ragnotebook: the frame already has column(s) {clash} that ragnotebook did "
-                    f"not write; the result frame replaces them with the {m} scores (the input "
+                    f"ragnotebook: the frame already has column(s) {clash}, the names "
+                    f"ragnotebook writes for {m}, but no run metadata of this frame says it "
+                    "scored them (a scored frame read back from a file, or columns of your "
+                    f"own); the result frame replaces them with the new {m} scores (the input "
                     "frame is unchanged). Rename them to keep both."
                 )
         res = [

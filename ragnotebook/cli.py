@@ -182,7 +182,9 @@ def read_table(path: Path | str) -> Any:
     except DataError:
         raise
     except ImportError as exc:
-        raise DataError(f"{path}: cannot read Parquet without pyarrow ({exc})") from exc
+        raise DataError(
+            f"{path}: reading Parquet needs pyarrow: pip install 'ragnotebook[parquet]'"
+        ) from exc
     except Exception as exc:
         raise DataError(f"{path}: cannot read the file ({type(exc).__name__}: {exc})") from exc
     for col in list(df.columns):
@@ -708,7 +710,9 @@ def _parser() -> argparse.ArgumentParser:
         help="where to write the scored frame (.parquet or .jsonl)",
     )
     qs.add_argument("--model", default="offline", help="judge model (default: offline)")
-    qs.add_argument("--worst", type=int, default=5, help="how many low-scoring rows to show")
+    qs.add_argument(
+        "--worst", type=int, default=5, help="how many low-scoring rows to show (default: 5)"
+    )
 
     ev = sub.add_parser(
         "evaluate",

@@ -633,3 +633,13 @@ def test_quickstart_worst_zero_and_more_than_the_rows(tmp_path, capsys):
 def test_version_option(capsys):
     assert cli.main(["--version"]) == 0
     assert capsys.readouterr().out.strip() == f"ragnotebook {rn.__version__}"
+
+
+def test_parquet_input_without_pyarrow_names_the_extra(tmp_path, monkeypatch, capsys):
+    data = tmp_path / "rows.parquet"
+    data.write_bytes(b"PAR1")  # never read: pyarrow is missing
+    monkeypatch.setitem(sys.modules, "pyarrow", None)
+    code = cli.main(["evaluate", str(data), "--no-progress"])
+    assert code == 3
+    err = capsys.readouterr().err
+    assert "reading Parquet needs pyarrow: pip install 'ragnotebook[parquet]'" in err

@@ -360,7 +360,12 @@ class RagScorer:
         chunks = self.resolve_context(input, output)
         if chunks is None:
             if self.metric != "faithfulness":
-                raise ValueError("context_extractor returned None and no static context was given")
+                raise ValueError(
+                    "context_extractor returned None and no static context was given: the "
+                    f"target's output (a {type(output).__name__}) holds no retrieved chunks "
+                    "that it recognises; return a dict with 'contexts' (or chat messages "
+                    "with tool results) from the target, or pass context=[...]"
+                )
             chunks = []
         return metric_plan(
             self.metric,

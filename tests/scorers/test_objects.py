@@ -149,6 +149,10 @@ def test_missing_ground_truth_and_errors_do_not_raise():
     bad = rn.create_context_recall_scorer(model="offline", context_extractor=lambda i, o: None)
     r = bad.run(ground_truth="g.")
     assert r.status == "error" and "context_extractor returned None" in r.error
+    # the message says what the output was and what would work
+    r = bad.run(output="It is on Pier 4.", ground_truth="g.")
+    assert "the target's output (a str) holds no retrieved chunks" in r.error
+    assert "return a dict with 'contexts'" in r.error
 
 
 def test_arun_inside_running_loop_and_run_too():
