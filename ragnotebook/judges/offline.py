@@ -1051,8 +1051,9 @@ class OfflineJudge:
         q = frozenset(content_tokens(task.question or "", lang)) - ref
         # a chunk that gives one of the reference's sentences is useful for the answer
         # ("The depot is in Leeds." for "The depot is in Leeds. It ships 40 pallets a day.")
-        parts = [frozenset(content_tokens(x, lang)) for x in split_sentences(task.text or "", lang)]
-        parts = [x for x in parts if len(x) >= _REF_PART_MIN] if len(parts) > 1 else []
+        sents = [frozenset(content_tokens(x, lang)) for x in split_sentences(task.text or "", lang)]
+        part_no = [i + 1 for i, x in enumerate(sents) if len(x) >= _REF_PART_MIN]
+        parts = [sents[i - 1] for i in part_no] if len(sents) > 1 else []
         wr = {t: weights(t) for t in ref}
         wq = {t: weights(t) for t in q}
         tr, tq = sum(wr.values()), sum(wq.values())
@@ -1062,11 +1063,10 @@ class OfflineJudge:
             r_cov = sum(wr[t] for t in ref & d.tokens) / tr if tr else None
             of_ref = "the reference's"
             if r_cov is not None and parts:
-                best_part = max(
-                    sum(wr[t] for t in x & d.tokens) / sum(wr[t] for t in x) for x in parts
-                )
-                if best_part > r_cov:
-                    r_cov, of_ref = best_part, "one reference sentence's"
+                covs = [sum(wr[t] for t in x & d.tokens) / sum(wr[t] for t in x) for x in parts]
+                k = max(range(len(covs)), key=lambda i: (covs[i], -i))
+                if covs[k] > r_cov:
+                    r_cov, of_ref = covs[k], f"reference sentence {part_no[k]}'s"
             q_cov = sum(wq[t] for t in q & d.tokens) / tq if tq else None
             if q_cov is not None:
                 # is the chunk's opening sentence about what the question asks?
@@ -1079,17 +1079,19 @@ class OfflineJudge:
             if r_cov is not None and q_cov is not None:
                 why = (
                     f"chunk covers {r:.0%} of {of_ref} weighted content words and "
-                    f"{qq:.0%} of the question's other ones ({topic:.0%} in its first sentence)"
+                    f"{qq:.0%} of the question's other ones; the chunk's first sentence has "
+                    f"{topic:.0%} of those question words"
                 )
             elif r_cov is not None:
                 why = (
-                    f"chunk covers {r:.0%} of {of_ref} weighted content words ({topic:.0%} of "
-                    "the reference's in its first sentence; the question adds no other word)"
+                    f"chunk covers {r:.0%} of {of_ref} weighted content words; the chunk's "
+                    f"first sentence has {topic:.0%} of the reference's (the question has no "
+                    "content word beyond the reference's)"
                 )
             elif q_cov is not None:
                 why = (
-                    f"chunk covers {qq:.0%} of the question's weighted content words "
-                    f"({topic:.0%} in its first sentence)"
+                    f"chunk covers {qq:.0%} of the question's weighted content words; the "
+                    f"chunk's first sentence has {topic:.0%} of them"
                 )
             else:
                 why = "the reference and the question have no content words"

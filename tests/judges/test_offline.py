@@ -329,8 +329,12 @@ def test_judge_chunks_a_chunk_giving_one_reference_sentence_is_relevant() -> Non
     assert isinstance(out, Verdicts)
     assert [v.verdict for v in out.verdicts] == ["yes", "no", "yes"]
     assert out.verdicts[0].reason == (
-        "chunk covers 100% of one reference sentence's weighted content words (33% of the "
-        "reference's in its first sentence; the question adds no other word)"
+        "chunk covers 100% of reference sentence 1's weighted content words; the chunk's "
+        "first sentence has 33% of the reference's (the question has no content word beyond "
+        "the reference's)"
+    )
+    assert out.verdicts[2].reason.startswith(
+        "chunk covers 100% of reference sentence 2's weighted content words"
     )
     assert out.verdicts[1].reason.startswith("chunk covers 0% of the reference's weighted")
 
