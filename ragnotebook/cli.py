@@ -702,7 +702,13 @@ def _parser() -> argparse.ArgumentParser:
 
     parser.add_argument("--version", action="version", version=f"ragnotebook {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
-    qs = sub.add_parser("quickstart", help="score the bundled real sample with the offline judge")
+    qs = sub.add_parser(
+        "quickstart",
+        help="score the bundled real sample with the offline judge",
+        description="Score the bundled real rows (HotpotQA, RAGTruth, HaluEval) on all three "
+        "metrics, print the summary and the lowest-scoring rows with what they miss, and "
+        "write the scored frame (default: ragnotebook_quickstart.jsonl).",
+    )
     qs.add_argument(
         "--out",
         type=Path,
@@ -787,7 +793,11 @@ def _parser() -> argparse.ArgumentParser:
     ev.add_argument("--no-cache", action="store_true", help="do not use the judge-answer cache")
     ev.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
 
-    rp = sub.add_parser("report", help="write the HTML report of a scored file")
+    rp = sub.add_parser(
+        "report",
+        help="write the HTML report of a scored file",
+        description="Write the self-contained HTML report of a scored .parquet or .jsonl file.",
+    )
     rp.add_argument("scored", type=Path, help="a scored .parquet or .jsonl file")
     rp.add_argument("--out", type=Path, required=True, help="the .html file to write")
     return parser
