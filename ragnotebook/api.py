@@ -300,7 +300,30 @@ class _Run:
         self.started = time.time()
 
     def frame(self) -> pd.DataFrame:
-        return build_frame(self)
+        out = build_frame(self)
+        if not out.attrs["ragnotebook"]["last_run"]["interrupted"]:
+            _warn_failures(out, self.metrics)
+        return out
+
+
+def _warn_failures(out: pd.DataFrame, metrics: Sequence[str]) -> None:
+    """One warning when rows ended with status ``error`` (a run where every row failed,
+    e.g. for a missing key, otherwise returns without a word)."""
+    counts = []
+    first = ""
+    for m in metrics:
+        failed = out[f"{m}_status"] == "error"
+        n = int(failed.sum())
+        if n:
+            counts.append(f"{n} of {len(out)} {m}")
+            first = first or str(out.loc[failed.to_numpy(), f"{m}_error"].iloc[0])
+    if counts:
+        warn_user(
+            f"ragnotebook: rows failed ({', '.join(counts)}); first error: {first[:300]}"
+            f"{'...' if len(first) > 300 else ''}. "
+            "They have status 'error', are left out of the means, and summary() shows the "
+            "coverage; the m_error columns say why."
+        )
 
 
 def write_results(out: pd.DataFrame, column: str, results: Sequence[MetricResult]) -> None:

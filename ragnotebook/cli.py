@@ -611,20 +611,38 @@ def evaluate_command(args: argparse.Namespace) -> int:
         _check_pairing_column(args.on, baseline, df, columns)
     print(f"ragnotebook: scoring {len(df)} rows of {args.data} with {model!r}", file=sys.stderr)
     try:
-        scored = rn.evaluate(
-            df,
-            metrics=metrics,
-            model=model,
-            columns=columns or None,
-            concurrency=args.concurrency,
-            progress=not args.no_progress,
-            **options,
-        )
+        with warnings.catch_warnings():
+            # the command prints its own line per metric with the first error (below)
+            warnings.filterwarnings("ignore", message="ragnotebook: rows failed")
+            scored = rn.evaluate(
+                df,
+                metrics=metrics,
+                model=model,
+                columns=columns or None,
+                concurrency=args.concurrency,
+                progress=not args.no_progress,
+                **options,
+            )
     except ValueError as exc:
         hint = " (on the command line: --column ROLE=COLUMN)" if "columns=" in str(exc) else ""
         raise DataError(f"{exc}{hint}") from exc
     except TypeError as exc:
         raise UsageError(str(exc)) from exc
+    last_run = (scored.attrs.get("ragnotebook") or {}).get("last_run") or {}
+    if last_run.get("interrupted"):
+        # the library keeps the finished rows and returns; a CI job must not read that as a
+        # finished run: no checks, exit 130, and the partial frame never under --out's name
+        if args.out is not None:
+            partial = args.out.with_name(f"{args.out.stem}.partial{args.out.suffix}")
+            path = _write_frame(scored, partial)
+            print(
+                f"ragnotebook evaluate: interrupted; the finished rows are in {path} "
+                f"(not {args.out}); no check was run",
+                file=sys.stderr,
+            )
+        else:
+            print("ragnotebook evaluate: interrupted; no check was run", file=sys.stderr)
+        return EXIT_INTERRUPTED
     summary = rn.summary(scored)
     _print_summary(summary, "Summary (mean over scored rows; 'scored' = measured / total):")
     for m in summary.index:

@@ -30,6 +30,37 @@ from ragnotebook.tasks import ANSWER_MODELS, Answer, Task
 
 __all__ = ["Engine", "Job", "RunStats", "run_sync"]
 
+
+def request_bucket(rpm: float) -> tuple[float, float]:
+    """``(max_rate, time_period)`` of the leaky bucket for ``rpm`` requests per minute.
+
+    A bucket of ``(rpm, 60)`` lets a whole minute's quota out at once (``rpm=120``
+    sent 140 requests in the first 10 s), which is what provider quotas answer with
+    429s. The bucket holds one second's worth instead, at least one request: the same
+    rate, a burst of ``rpm / 60`` requests.
+
+    Parameters
+    ----------
+    rpm : float
+        Requests per minute, > 0.
+
+    Returns
+    -------
+    tuple of (float, float)
+        Requests per period and the period in seconds.
+
+    Examples
+    --------
+    >>> from ragnotebook.engine import request_bucket
+    >>> request_bucket(120), request_bucket(30)
+    ((2.0, 1.0), (1.0, 2.0))
+    """
+    per_second = float(rpm) / 60.0
+    if per_second >= 1.0:
+        return per_second, 1.0
+    return 1.0, 1.0 / per_second
+
+
 CANCELLED_MESSAGE = "cancelled: the run was interrupted before this row finished"
 
 
@@ -292,7 +323,7 @@ class Engine:
         if self.rpm or self.tpm:
             from aiolimiter import AsyncLimiter
 
-            self._rate = AsyncLimiter(self.rpm, 60) if self.rpm else None
+            self._rate = AsyncLimiter(*request_bucket(self.rpm)) if self.rpm else None
             self._tokens = AsyncLimiter(self.tpm, 60) if self.tpm else None
         start = time.perf_counter()
         for job in jobs:

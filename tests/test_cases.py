@@ -147,7 +147,14 @@ def test_case7_errors_never_silently_leave_the_mean():
     b_in = frame(
         question=["q1", "q2"], answer=["good answer", "bad answer"], contexts=[["c"], ["c"]]
     )
-    b = rn.faithfulness(b_in, model=judge, progress=False)
+    with pytest.warns(UserWarning) as caught:
+        b = rn.faithfulness(b_in, model=judge, progress=False)
+    # the run says rows failed, with the count and the first error (it said nothing)
+    assert [str(w.message) for w in caught] == [
+        "ragnotebook: rows failed (1 of 2 faithfulness); first error: error: boom. They have "
+        "status 'error', are left out of the means, and summary() shows the coverage; the "
+        "m_error columns say why."
+    ]
     assert b["faithfulness_status"].tolist() == ["ok", "error"]
     assert "boom" in b.loc[1, "faithfulness_error"]
     sa, sb = rn.summary(a), rn.summary(b)

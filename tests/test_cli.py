@@ -643,3 +643,37 @@ def test_parquet_input_without_pyarrow_names_the_extra(tmp_path, monkeypatch, ca
     assert code == 3
     err = capsys.readouterr().err
     assert "reading Parquet needs pyarrow: pip install 'ragnotebook[parquet]'" in err
+
+
+def test_an_interrupted_evaluate_exits_130_and_keeps_the_rows_aside(
+    tmp_path, good, monkeypatch, capsys
+):
+    # the library returns the finished rows on Ctrl-C; the command exited 0, ran its
+    # checks and wrote the partial frame under --out (a later --baseline could use it)
+    real = rn.evaluate
+
+    def interrupted(*args: Any, **kwargs: Any) -> pd.DataFrame:
+        out = real(*args, **kwargs)
+        out.attrs["ragnotebook"]["last_run"]["interrupted"] = True
+        return out
+
+    monkeypatch.setattr(rn, "evaluate", interrupted)
+    out = tmp_path / "scored.jsonl"
+    code = cli.main(
+        [
+            "evaluate",
+            str(good),
+            "--out",
+            str(out),
+            "--no-progress",
+            "--fail-under",
+            "faithfulness=0",
+        ]
+    )
+    captured = capsys.readouterr()
+    assert code == 130
+    assert not out.exists()
+    partial = tmp_path / "scored.partial.jsonl"
+    assert partial.exists()
+    assert f"the finished rows are in {partial} (not {out}); no check was run" in captured.err
+    assert "Checks:" not in captured.out

@@ -236,6 +236,24 @@ def test_rpm_limit_paces_calls(rpm):
     assert (out["faithfulness_status"] == "ok").all()
 
 
+def test_rpm_bucket_holds_a_second_not_a_minute(monkeypatch):
+    # a (rpm, 60 s) bucket let rpm=120 send 140 requests in its first 10 s
+    import aiolimiter
+
+    made = []
+    real = aiolimiter.AsyncLimiter
+
+    def recording(max_rate, time_period=60):
+        made.append((max_rate, time_period))
+        return real(max_rate, time_period)
+
+    monkeypatch.setattr(aiolimiter, "AsyncLimiter", recording)
+    judge = rn.MockJudge(extract_claims=lambda t: ["c"], verify_claims=lambda t: ["yes"])
+    out = run(rows(2), judge, rpm=6000, tpm=600000)
+    assert (out["faithfulness_status"] == "ok").all()
+    assert made == [(100.0, 1.0), (600000, 60)]  # requests: 1 s of quota; tokens: 1 min
+
+
 def test_limiter_hands_slots_over_in_order_and_survives_cancellation():
     async def main():
         lim = AdaptiveLimiter(2)
