@@ -203,10 +203,18 @@ def test_adaptive_limiter_halves_and_recovers():
     assert lim.limit == 8
     lim.on_rate_limited()
     assert lim.limit == 4
+    assert lim.ceiling == 8  # the limit the last 429 was seen at
     for _ in range(4 + 5 + 6):
         lim.on_success()
     assert lim.limit == 7
-    for _ in range(100):
+    # back up to the last 429's limit and beyond, growth is twice as slow: a server that
+    # caps concurrency answered each quick step up with a burst of 429s
+    for _ in range(7 * 2 - 1):
+        lim.on_success()
+    assert lim.limit == 7
+    lim.on_success()
+    assert lim.limit == 8
+    for _ in range(sum(2 * k for k in range(8, 16))):
         lim.on_success()
     assert lim.limit == 16
 
