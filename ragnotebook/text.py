@@ -1118,12 +1118,17 @@ _REFUSAL = re.compile(
 )
 
 
-#: An apology or a hedge that opens a sentence and hands over to "but" ("Sorry, but ...",
-#: "I don't know, but ...", "I'm not sure but ..."): what follows "but" decides.
-_HEDGE_BUT = re.compile(
-    r"^\W*(?:(?:i'?m\s+|i\s+am\s+)?(?:so\s+|very\s+)?sorry"
-    r"|i\s+do\s*n[o']?t\s+know|(?:i'?m\s+|i\s+am\s+)?not\s+(?:really\s+|quite\s+)?sure)"
-    r"\s*,?\s+but\b\s*",
+#: A hedge or apology that opens a sentence and hands over to the fact after it: "Not
+#: really, ...", "I'm not sure, but ...", "I don't know but ...", "Sorry, but ..." (an
+#: apology only before "but"). Its "not" is about the speaker's certainty, not the fact.
+#: Shared by :func:`is_refusal` (what follows decides) and the offline judge (the fact
+#: is checked without it).
+HEDGE_LEAD = re.compile(
+    r"^\W*(?:(?:(?:i'?m|i\s+am|we'?re|we\s+are)\s+)?not\s+(?:really|(?:really\s+|quite\s+)?sure|exactly)"
+    r"\s*(?:[,.;:!]|\s+but\b)"
+    r"|i\s+(?:do\s*n[o']?t|do\s+not)\s+know\s*(?:[,.;:!]|\s+but\b)"
+    r"|(?:(?:i'?m|i\s+am)\s+)?(?:so\s+|very\s+)?sorry\s*,?\s+but\b"
+    r")\s*(?:but\b\s*)?",
     re.IGNORECASE,
 )
 
@@ -1153,8 +1158,7 @@ def is_refusal(sentence: str) -> bool:
     True
     """
     sentence = sentence.replace("\u2019", "'")
-    m = _HEDGE_BUT.match(sentence)
-    if m:
-        rest = sentence[m.end() :]
-        return not re.search(r"\w", rest) or is_refusal(rest)
+    m = HEDGE_LEAD.match(sentence)
+    if m and re.search(r"\w", sentence[m.end() :]):
+        return is_refusal(sentence[m.end() :])
     return bool(_REFUSAL.search(sentence))

@@ -57,6 +57,7 @@ from ragnotebook.scorers._common import end_sentence
 from ragnotebook.tasks import Answer, Claims, Explanation, Task, Verdict, Verdicts
 from ragnotebook.text import (
     _NEG_WORDS,
+    HEDGE_LEAD,
     content_tokens,
     detect_language,
     has_negation,
@@ -308,18 +309,18 @@ def _name_tokens(text: str, lang: str) -> frozenset[str]:
 
 
 #: An answer word opening a claim ("No, it is closed in winter."): it answers the
-#: question and is not part of the fact the claim states. A hedge that opens a claim
-#: ("Not really, ...", "I'm not sure, but ...", "I don't know but ...") is the same: its
-#: "not" is about the speaker's certainty, not a negation of the fact that follows; and
-#: so is an apology before "but" ("Sorry, but ...").
-_ANSWER_WORD = re.compile(
-    r"^\s*(?:(?:yes|no|yeah|nope)\s*[,.;:!]"
-    r"|(?:(?:i'?m|i\s+am)\s+)?not\s+(?:really|sure|quite\s+sure|exactly)\s*(?:[,.;:!]|\s+but\b)"
-    r"|i\s+(?:don'?t|do\s+not)\s+know\s*(?:[,.;:!]|\s+but\b)"
-    r"|(?:(?:i'?m|i\s+am)\s+)?(?:so\s+|very\s+)?sorry\s*,?\s+but\b"
-    r")\s*(?:but\b\s*)?(?=\S)",
-    re.IGNORECASE,
-)
+#: question and is not part of the fact the claim states; nor is an opening hedge or
+#: apology (``text.HEDGE_LEAD``: "I'm not sure, but ...", "Sorry, but ...").
+_ANSWER_WORD = re.compile(r"^\s*(?:yes|no|yeah|nope)\s*[,.;:!]\s*(?=\S)", re.IGNORECASE)
+
+
+def _strip_lead(text: str) -> str:
+    """``text`` without an opening answer word or hedge, if a fact follows it."""
+    for lead in (_ANSWER_WORD, HEDGE_LEAD):
+        m = lead.match(text)
+        if m and text[m.end() :].strip():
+            return text[m.end() :]
+    return text
 
 
 #: A pointer into the retrieved text ("passage 2", "documents 1 and 3", "source 4"): its
@@ -329,7 +330,6 @@ _SOURCE_REF = re.compile(
     r"(?:\s*(?:and|or|to|,|&|-)\s*\d+)*",
     re.IGNORECASE,
 )
-
 
 #: "did not open until 1998" states when it opened: the claim is checked as "did open
 #: 1998" (the cue and "until" are not words the context must repeat).
@@ -341,7 +341,7 @@ _NOT_UNTIL = re.compile(
 @lru_cache(maxsize=4096)
 def _claim_doc(text: str, lang: str) -> _Doc:
     text = normalize(text)
-    text = _ANSWER_WORD.sub("", text)
+    text = _strip_lead(text)
     text = _NOT_UNTIL.sub(r" \1", text)
     text = _SOURCE_REF.sub(lambda m: m.group(1), text)
     sent = _sent(text, lang)
@@ -772,7 +772,8 @@ class OfflineJudge:
         )
         missing = sorted(cdoc.numbers - frozenset().union(*(docs[i].numbers for i in supporting)))
         dated = ""
-        if missing and not is_cjk(lang) and _DATE_SIDE.search(claim):
+        date_sides = not is_cjk(lang) and _DATE_SIDE.search(claim) is not None
+        if missing and date_sides:
             met, dated = _date_side_met(claim, set(missing), toks, docs, w, _NEG_MIN)
             if met:
                 # "before 2005" against "in 1998": 2005 is said right, not missing
@@ -811,7 +812,7 @@ class OfflineJudge:
                 scope=bool(rules["negation_scope"]),
                 fields=bool(rules["record_fields"]),
             )
-            neg_conflict = opp >= match_min * core_total and same < opp - 0.2 * core_total
+            neg_conflict = _outweighs(opp, same, core_total, match_min)
         # opposite words: the sentence that matches the rest of the claim says the opposite
         opposite = None
         use_opp = rules["opposite_words"]
@@ -819,14 +820,7 @@ class OfflineJudge:
             opposite = _opposite_conflict(
                 toks, cdoc.sentences[0], docs, w, lang, match_min, bool(rules["record_fields"])
             )
-        if (
-            use_opp
-            and not opposite
-            and not neg_conflict
-            and not is_cjk(lang)
-            and best_cov >= 0.5
-            and _DATE_SIDE.search(claim)
-        ):
+        if use_opp and date_sides and not opposite and not neg_conflict and best_cov >= 0.5:
             opposite = _date_side_conflict(claim, toks, docs, w, match_min)
         chunk_word = (
             f"the chunks at ranks {names[best] + 1} and {names[second] + 1}"
@@ -1306,6 +1300,13 @@ def _scattered(
     return ""
 
 
+def _outweighs(opp: float, same: float, total: float, match_min: float) -> bool:
+    """The conflict rule shared by negation, opposite words and before/after: the best
+    sentence saying the opposite matches at least ``match_min`` of the claim's weight
+    ``total``, and no sentence saying the same comes within 20 points of it."""
+    return opp >= match_min * total and same < opp - 0.2 * total
+
+
 def _opposite_conflict(
     toks: frozenset[str],
     claim: _Sent,
@@ -1344,7 +1345,7 @@ def _opposite_conflict(
                         opp, other = score, cue[(pair, 1 - side)]
                 else:
                     same = max(same, score)
-        if opp >= match_min * total and same < opp - 0.2 * total:
+        if _outweighs(opp, same, total, match_min):
             return word, other
     return None
 
@@ -1437,7 +1438,7 @@ def _date_side_conflict(
                     same = max(same, score)
                 elif clash and score > opp:
                     opp, other = score, f"{sorted(clash)[0]} {year}"
-        if opp >= match_min * total and same < opp - 0.2 * total:
+        if _outweighs(opp, same, total, match_min):
             return f"{side} {year}", other
     return None
 
@@ -1478,7 +1479,7 @@ def _answer_part_gap(claim: str, question: str, seen: frozenset[str], lang: str)
     question and they make up at least ``_RESTATE_SHARE`` of its content words, at least
     ``_ANSWER_MIN`` of the other words (the answer it adds) must occur in the context.
     """
-    c = content_tokens(_ANSWER_WORD.sub("", normalize(claim)), lang)
+    c = content_tokens(_strip_lead(normalize(claim)), lang)
     if not c:
         return ""
     q = set(content_tokens(question, lang))
