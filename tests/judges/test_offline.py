@@ -938,6 +938,8 @@ def test_an_apology_or_hedge_before_but_is_a_refusal_only_when_the_rest_is() -> 
         "Sorry, but the museum opened in 1998.",
         "I don't know, but the museum opened in 1998.",
         "I’m not sure, but the museum opened in 1998.",
+        "I don't know, the museum opened in 1998.",
+        "Not really.",  # an answer ("no"), not a refusal
     ):
         assert not is_refusal(sentence), sentence
     for sentence in (
