@@ -29,6 +29,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ragnotebook import frame
 from ragnotebook._version import __version__
 from ragnotebook.frame import require_scored
 from ragnotebook.views import _detail as D
@@ -469,6 +470,25 @@ def _figure_payload(key: str, light_fig: Any, dark_fig: Any) -> dict[str, Any]:
     return out
 
 
+def _spend(df: pd.DataFrame) -> str:
+    """What the judge calls behind this frame cost, for the report's header line.
+
+    Sums the per-metric counters of :func:`ragnotebook.summary` (requests actually sent,
+    prompt + completion tokens, USD). Empty when no request was sent (the offline judge, a
+    MockJudge, a run answered from the cache); "cost unknown" when some price was unknown.
+    """
+    s = frame.summary(df)
+    if "requests" not in s.columns:
+        return ""
+    requests = int(s["requests"].fillna(0).sum())
+    if requests == 0:
+        return ""
+    tokens = int(s["prompt_tokens"].fillna(0).sum() + s["completion_tokens"].fillna(0).sum())
+    costs = s["cost_usd"]
+    cost = "cost unknown" if costs.isna().any() else f"${float(costs.sum()):.4f}"
+    return f"{requests:,} judge requests · {tokens:,} tokens · {cost} · "
+
+
 def _order(df: pd.DataFrame, sort_by: str | None, max_rows: int | None) -> list[int]:
     order = np.arange(len(df))
     if sort_by is not None:
@@ -492,6 +512,10 @@ def report(
     top: int = 20,
 ) -> Path:
     """Write one self-contained HTML file with the summary, charts and row drill-down.
+
+    The header names the judge and model and, when judge requests were sent, what they
+    cost: requests, prompt + completion tokens and USD ("cost unknown" when litellm has no
+    price for the model), summed from :func:`ragnotebook.summary`.
 
     Parameters
     ----------
@@ -559,7 +583,7 @@ def report(
     body = f"""<main>
 <header><h1>{escape(title)}</h1>
 <p class="meta">{len(df)} rows · judge {escape(judge)} · model {escape(model)} ·
-ragnotebook {escape(__version__)} · written {escape(when)}</p>
+{escape(_spend(df))}ragnotebook {escape(__version__)} · written {escape(when)}</p>
 <nav><a href="#summary">Summary</a><a href="#charts">Charts</a><a href="#rows">Rows</a></nav>
 </header>
 <section id="summary"><h2>Summary</h2>{summary_html(df)}{_HELP}</section>

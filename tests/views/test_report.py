@@ -207,3 +207,34 @@ def test_report_statuses_text_matches_the_summary(scored, tmp_path):
     assert "nothing to judge, scored 0" not in text
     assert "no answer at all is not scored" in text
     assert "measured 0s" in text
+
+
+def _meta_line(path):
+    page = Path(path).read_text(encoding="utf-8")
+    start = page.index('<p class="meta">')
+    return page[start : page.index("</p>", start)]
+
+
+def test_report_header_says_what_the_judge_calls_cost(llm_server, tmp_path):
+    """Requests, tokens and USD of an LLM run are in the header; an offline run shows none."""
+    import ragnotebook as rn
+    from tests.judge_replies import offline_responder
+
+    llm_server.responder = offline_responder()
+    rows = rn.load_sample("quickstart").dropna(subset=["answer"]).head(2)
+    opts = dict(api_base=llm_server.url, api_key="sk-test", progress=False, cache=False)
+    priced = rn.faithfulness(rows, model="openai/gpt-4o-mini", **opts)
+    s = rn.summary(priced)
+    requests = int(s["requests"].sum())
+    tokens = int(s["prompt_tokens"].sum() + s["completion_tokens"].sum())
+    assert requests == llm_server.requests > 0 and tokens > 0
+    line = _meta_line(report(priced, tmp_path / "priced.html"))
+    cost = float(s["cost_usd"].sum())
+    assert f"{requests:,} judge requests · {tokens:,} tokens · ${cost:.4f} ·" in line
+
+    unpriced = rn.faithfulness(rows, model="openai/test-model", **opts)
+    assert "judge requests" in (line := _meta_line(report(unpriced, tmp_path / "u.html")))
+    assert "cost unknown" in line
+
+    offline = rn.faithfulness(rows, model="offline", progress=False)
+    assert "judge requests" not in _meta_line(report(offline, tmp_path / "o.html"))
