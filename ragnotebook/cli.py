@@ -686,6 +686,10 @@ def evaluate_command(args: argparse.Namespace) -> int:
 
 def report_command(args: argparse.Namespace) -> int:
     """``ragnotebook report``: write the HTML report of a scored file."""
+    if args.out.suffix.lower() not in (".html", ".htm"):
+        raise UsageError(
+            f"--out: {args.out.name!r} must end in .html (the report is one HTML page)"
+        )
     scored = read_table(args.scored)
     from ragnotebook.frame import scored_metrics
 
@@ -701,6 +705,7 @@ def report_command(args: argparse.Namespace) -> int:
             f"({type(exc).__name__}: {exc}); install the views with "
             "pip install 'ragnotebook[plot]' or update ragnotebook"
         ) from exc
+    args.out.parent.mkdir(parents=True, exist_ok=True)  # as evaluate --out does
     path = scored.rag.report(args.out)
     print(f"Report written to {path}")
     return EXIT_OK

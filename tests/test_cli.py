@@ -677,3 +677,16 @@ def test_an_interrupted_evaluate_exits_130_and_keeps_the_rows_aside(
     assert partial.exists()
     assert f"the finished rows are in {partial} (not {out}); no check was run" in captured.err
     assert "Checks:" not in captured.out
+
+
+def test_report_out_must_be_html_and_may_be_in_a_new_folder(tmp_path, good):
+    scored = tmp_path / "scored.jsonl"
+    cli.write_jsonl(
+        rn.evaluate(pd.read_json(good, lines=True), model="offline", progress=False), scored
+    )
+    proc = run_cli("report", str(scored), "--out", str(tmp_path / "r.txt"), cwd=tmp_path)
+    assert proc.returncode == 2 and "must end in .html" in proc.stderr
+    assert not (tmp_path / "r.txt").exists()
+    nested = tmp_path / "new" / "dir" / "r.HTML"
+    assert cli.main(["report", str(scored), "--out", str(nested)]) == 0
+    assert nested.read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
