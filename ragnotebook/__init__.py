@@ -93,7 +93,14 @@ _LAZY = {
 }
 
 
+#: subpackages reachable as attributes without their own import (``ragnotebook.views``);
+#: each imports its heavy dependencies (plotly, ipywidgets, litellm) only when used
+_SUBMODULES = frozenset({"views", "judges", "scorers", "costs", "samples", "runs", "comparison"})
+
+
 def __getattr__(name: str) -> Any:
+    if name in _SUBMODULES:
+        return importlib.import_module(f"ragnotebook.{name}")
     module = _LAZY.get(name)
     if module is None:
         raise AttributeError(f"module 'ragnotebook' has no attribute {name!r}")
@@ -103,6 +110,4 @@ def __getattr__(name: str) -> Any:
 
 
 def __dir__() -> list[str]:
-    return sorted(
-        set(__all__) | {"accessor", "api", "engine", "frame", "judges", "scorers", "tasks"}
-    )
+    return sorted(set(__all__) | {"accessor", "api", "engine", "frame", "tasks"} | _SUBMODULES)

@@ -58,6 +58,27 @@ def test_all_lists_exactly_the_public_names():
         assert getattr(rn, name) is not None
 
 
+def test_subpackages_are_attributes_without_their_own_import():
+    """``ragnotebook.views.compare_table(...)`` works after ``import ragnotebook`` alone,
+    and ``from ragnotebook.views import *`` gives every listed name."""
+    code = (
+        "import sys, ragnotebook\n"
+        "assert 'ragnotebook.views' not in sys.modules\n"
+        "v = ragnotebook.views\n"
+        "assert callable(v.compare_table) and 'plotly' not in sys.modules\n"
+        "ns = {}\n"
+        "exec('from ragnotebook.views import *', ns)\n"
+        "print(sorted(n for n in ns if not n.startswith('__')) == sorted(v.__all__))\n"
+    )
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=str(ROOT)
+    )
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "True"
+    assert "views" in dir(rn)
+
+
 def test_unknown_attribute_raises():
     with pytest.raises(AttributeError):
         rn.no_such_thing  # noqa: B018
@@ -195,8 +216,11 @@ def test_public_docstring_examples_run_when_copied_alone():
     from ragnotebook.accessor import RagAccessor
 
     finder = doctest.DocTestFinder(recurse=True)
+    import ragnotebook.views as views
+
     objects = [(name, getattr(rn, name)) for name in rn.__all__]
     objects.append(("RagAccessor", RagAccessor))
+    objects.extend((f"views.{name}", getattr(views, name)) for name in views.__all__)
     seen: set[str] = set()
     failed: list[str] = []
     flags = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE

@@ -43,7 +43,7 @@ __all__ = [
 ]
 
 _LAZY = {
-    "PlotAccessor": "ragnotebook.views.plots",
+    "PlotAccessor": "ragnotebook.views.plot_accessor",
     "precision_at_k": "ragnotebook.views.plots",
     "scores": "ragnotebook.views.plots",
     "missed_claims": "ragnotebook.views.plots",

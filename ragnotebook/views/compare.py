@@ -126,6 +126,7 @@ def compare_table(
     Examples
     --------
     >>> import pandas as pd, ragnotebook
+    >>> from ragnotebook.views import compare_table
     >>> df = pd.DataFrame({"question": ["q1", "q2"], "answer": ["Sky is blue.", "Grass is red."],
     ...                    "contexts": [["Sky is blue."], ["Grass is green."]]})
     >>> a = ragnotebook.faithfulness(df, model="offline", progress=False)
@@ -176,6 +177,7 @@ def compare(
     Examples
     --------
     >>> import ragnotebook
+    >>> from ragnotebook.views import compare
     >>> a = ragnotebook.load_sample("quickstart").rag.evaluate(model="offline", progress=False)
     >>> fig = compare(a, a.assign(faithfulness=a["faithfulness"] * 0), on=None,
     ...               labels=("base", "zero"))

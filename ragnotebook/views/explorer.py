@@ -93,6 +93,7 @@ class Explorer:
     Examples
     --------
     >>> import ragnotebook
+    >>> from ragnotebook.views import Explorer
     >>> scored = ragnotebook.load_sample("quickstart").rag.evaluate(model="offline",
     ...                                                             progress=False)
     >>> ex = Explorer(scored)
@@ -274,6 +275,7 @@ class Explorer:
         Examples
         --------
         >>> import ragnotebook
+        >>> from ragnotebook.views import Explorer
         >>> s = ragnotebook.load_sample("quickstart").rag.evaluate(model="offline",
         ...                                                        progress=False)
         >>> ex = Explorer(s)
@@ -309,6 +311,7 @@ class Explorer:
         Examples
         --------
         >>> import ragnotebook
+        >>> from ragnotebook.views import Explorer
         >>> s = ragnotebook.load_sample("quickstart").rag.evaluate(model="offline",
         ...                                                        progress=False)
         >>> ex = Explorer(s, page_size=20)
@@ -351,6 +354,7 @@ class Explorer:
         Examples
         --------
         >>> import ragnotebook
+        >>> from ragnotebook.views import Explorer
         >>> s = ragnotebook.load_sample("quickstart").rag.evaluate(model="offline",
         ...                                                        progress=False)
         >>> ex = Explorer(s, page_size=20)

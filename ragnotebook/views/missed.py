@@ -71,6 +71,7 @@ def missed_claims(df: pd.DataFrame, *, top: int = 20, theme: str = "light") -> A
     Examples
     --------
     >>> import pandas as pd, ragnotebook
+    >>> from ragnotebook.views import missed_claims
     >>> df = pd.DataFrame({"question": ["Where?"], "answer": ["It is on Pier 4. It has a cafe."],
     ...                    "contexts": [["The museum is on Pier 4."]]})
     >>> fig = missed_claims(ragnotebook.faithfulness(df, model="offline", progress=False))

@@ -118,7 +118,8 @@ def precision_at_k(
 
     Examples
     --------
-    >>> import ragnotebook
+    >>> import pandas as pd, ragnotebook
+    >>> from ragnotebook.views import precision_at_k
     >>> judge = ragnotebook.MockJudge(judge_chunks=[["no", "yes"], ["yes", "yes"]])
     >>> df = pd.DataFrame({"question": ["a", "b"], "ground_truth": ["a", "b"],
     ...                    "contexts": [["x", "y"], ["z", "w"]]})
@@ -305,6 +306,7 @@ def scores(
     Examples
     --------
     >>> import ragnotebook
+    >>> from ragnotebook.views import scores
     >>> scored = ragnotebook.load_sample("quickstart").rag.evaluate(model="offline", progress=False)
     >>> fig = scores(scored, metrics=["faithfulness"])
     >>> [(t.name, int(sum(t.y))) for t in fig.data if t.name != "rows by status"]

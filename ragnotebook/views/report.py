@@ -547,6 +547,7 @@ def report(
     Examples
     --------
     >>> import pathlib, tempfile, ragnotebook
+    >>> from ragnotebook.views import report
     >>> s = ragnotebook.load_sample("quickstart").rag.evaluate(model="offline",
     ...                                                        progress=False)
     >>> p = report(s, pathlib.Path(tempfile.mkdtemp()) / "worst.html",

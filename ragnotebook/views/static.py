@@ -172,6 +172,7 @@ class StaticExplorer:
     Examples
     --------
     >>> import ragnotebook
+    >>> from ragnotebook.views import StaticExplorer
     >>> s = ragnotebook.load_sample("quickstart").rag.evaluate(model="offline",
     ...                                                        progress=False)
     >>> view = StaticExplorer(s, max_rows=5, sort_by="faithfulness")
@@ -211,6 +212,7 @@ class StaticExplorer:
         Examples
         --------
         >>> import ragnotebook
+        >>> from ragnotebook.views import StaticExplorer
         >>> s = ragnotebook.load_sample("quickstart").rag.evaluate(model="offline",
         ...                                                        progress=False)
         >>> "<script" in StaticExplorer(s).to_html()
@@ -300,6 +302,7 @@ def explore(
     Examples
     --------
     >>> import ragnotebook
+    >>> from ragnotebook.views import explore
     >>> s = ragnotebook.load_sample("quickstart").rag.evaluate(model="offline",
     ...                                                        progress=False)
     >>> type(explore(s, mode="widget")).__name__, type(explore(s)).__name__
