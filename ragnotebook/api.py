@@ -57,6 +57,17 @@ _READS: dict[str, tuple[str, ...]] = {
     "context_precision": ("question", "ground_truth", "answer", "contexts"),
     "faithfulness": ("question", "answer", "contexts"),
 }
+
+
+def _reads(metric: str, reference: str) -> tuple[str, ...]:
+    """The roles ``metric`` reads; precision with a forced reference skips the other."""
+    roles = _READS[metric]
+    if metric == "context_precision" and reference in ("ground_truth", "answer"):
+        other = "answer" if reference == "ground_truth" else "ground_truth"
+        roles = tuple(r for r in roles if r != other)
+    return roles
+
+
 _ALIASES = {
     "recall": "context_recall",
     "precision": "context_precision",
@@ -274,7 +285,7 @@ class _Run:
         )
         self.config = config
         required = sorted({role for m in names for role in _NEEDS[m]})
-        roles = sorted({role for m in names for role in _READS[m]})
+        roles = sorted({role for m in names for role in _reads(m, reference)})
         try:
             self.rows, self.columns = read_rows(df, columns, required=required, roles=roles)
         except ValueError as exc:

@@ -218,8 +218,9 @@ def scored_mask(df: pd.DataFrame, column: str) -> np.ndarray:
         True where ``m_status`` is one of :data:`SCORED_STATUSES` and ``m`` is not
         missing. For faithfulness, rows without an answer (missing or blank in the
         answer column, found through ``attrs["ragnotebook"]["columns"]`` or, for a
-        frame read back from a file, by the usual column names) are not scored: the
-        spec gives them 0 with status ``no_claims``, but that 0 is missing data.
+        frame read back from a file, by the usual column names, or by the scorer's reason
+        for a blank answer when the column is unknown) are not scored: the spec gives
+        them 0 with status ``no_claims``, but that 0 is missing data.
 
     Examples
     --------
@@ -242,6 +243,15 @@ def scored_mask(df: pd.DataFrame, column: str) -> np.ndarray:
                 lambda a: isinstance(a, str) and is_blank(a)
             ).to_numpy(bool)
             mask &= ~blank
+        reasons = f"{column}_reason"
+        if reasons in df.columns:
+            # the scorer's own mark: found even when the answer column is unknown (a file
+            # scored with columns={"answer": ...} and read back without its attrs)
+            from ragnotebook.scorers.faithfulness import BLANK_ANSWER_REASON
+
+            said = df[reasons].astype("string").eq(BLANK_ANSWER_REASON).fillna(False)
+            no_claims = status.eq("no_claims").fillna(False)
+            mask &= ~(said.to_numpy(bool) & no_claims.to_numpy(bool))
     return mask
 
 

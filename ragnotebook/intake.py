@@ -127,6 +127,9 @@ class ContextParseState:
 
     parsed_rows: int = 0
     first_row: Hashable | None = None
+    #: cells that look like a list of strings written as text but do not parse
+    unparsed_rows: int = 0
+    first_unparsed: Hashable | None = None
 
     def warn(self, column: Hashable) -> None:
         """Raise one :class:`UserWarning` summarising the parsed cells, if any.
@@ -155,6 +158,15 @@ class ContextParseState:
         >>> "2 rows" in str(caught[0].message)
         True
         """
+        if self.unparsed_rows > 0:
+            n = self.unparsed_rows
+            rows = "1 row" if n == 1 else f"{n} rows"
+            warn_user(
+                f"the contexts of {rows} in column {column!r} (first: row "
+                f"{self.first_unparsed!r}) look like a list of strings written as text but "
+                "do not parse (a bracket or quote missing, perhaps cut off); each was kept as "
+                "one chunk. Check those cells, or store contexts as lists of strings."
+            )
         if self.parsed_rows <= 0:
             return
         n = self.parsed_rows
@@ -220,6 +232,7 @@ def resolve_columns(
     *,
     required: Iterable[str] = (),
     roles: Iterable[str] | None = None,
+    warn_near_misses: bool = False,
 ) -> dict[str, str | None]:
     """Decide which frame column plays each role.
 
@@ -236,6 +249,10 @@ def resolve_columns(
     roles : Iterable[str], optional
         Only detect these roles (the others get ``None`` unless mapped), so that an
         ambiguity in a column the caller does not use is not an error. Default: all.
+    warn_near_misses : bool, default False
+        Warn (once) when a role in ``roles`` found no column but a column's name
+        suggests it (``"user_question"``, ``"Gold answer"``); :func:`read_rows` turns
+        this on for scoring.
 
     Returns
     -------
@@ -261,6 +278,8 @@ def resolve_columns(
     'notes'
     >>> resolve_columns(df, {"answer": None})["answer"] is None
     True
+    >>> resolve_columns(pd.DataFrame({"Question ": ["q"], "Ground Truth": ["g"]}))
+    {'question': 'Question ', 'answer': None, 'contexts': None, 'ground_truth': 'Ground Truth'}
     """
     explicit = dict(columns or {})
     required = tuple(required)
@@ -291,7 +310,7 @@ def resolve_columns(
         candidates = [
             c
             for c in unique_columns
-            if isinstance(c, str) and c not in claimed and c.casefold() in aliases
+            if isinstance(c, str) and c not in claimed and _alias_form(c) in aliases
         ]
         if len(candidates) > 1:
             names = " and ".join(repr(c) for c in candidates)
@@ -304,11 +323,19 @@ def resolve_columns(
     for role in required:
         if result[role] is None:
             tried = ", ".join(repr(a) for a in ALIASES[role])
+            taken = [
+                f"column {col!r} is mapped to the {other!r} role"
+                for other, col in explicit.items()
+                if isinstance(col, str) and _alias_form(col) in ALIASES[role]
+            ]
             raise ValueError(
-                f"no column found for the {role!r} role (tried {tried}, ignoring case); "
+                f"no column found for the {role!r} role (tried {tried}, ignoring case"
+                f"{'; ' + '; '.join(taken) if taken else ''}); "
                 f"the frame's columns are {_format_columns(df)}. Rename a column or pass "
                 f"columns={{{role!r}: '<column name>'}}"
             )
+    if warn_near_misses:
+        _warn_near_misses(df, result, explicit, wanted)
 
     duplicated = set(df.columns[df.columns.duplicated()])
     for role in ROLES:
@@ -319,6 +346,56 @@ def resolve_columns(
                 "rename the duplicates first"
             )
     return {role: result[role] for role in ROLES}
+
+
+def _alias_form(name: str) -> str:
+    """A column name as aliases are matched: case, outer blanks and inner spaces or dashes
+    ignored (``"Question "``, ``"Ground Truth"``, ``"ground-truth"``)."""
+    return _NAME_SEPARATORS.sub("_", name.strip().casefold())
+
+
+_NAME_SEPARATORS = re.compile(r"[\s\-]+")
+
+#: words that suggest a column plays a role its name does not match exactly
+_ROLE_HINTS: Final[dict[str, tuple[str, ...]]] = {
+    "question": ("question", "query", "prompt"),
+    "answer": ("answer", "response", "output", "generation"),
+    "contexts": ("context", "chunk", "passage", "retriev", "document"),
+    "ground_truth": ("ground_truth", "reference", "gold", "expected", "truth"),
+}
+
+
+def _warn_near_misses(
+    df: pd.DataFrame,
+    result: Mapping[str, str | None],
+    explicit: Mapping[str, str | None],
+    wanted: set[str],
+) -> None:
+    """Warn once when a role the call reads found no column but a column's name suggests it.
+
+    ``"user_question"`` or ``"Gold answer"`` are not aliases; scoring without them would
+    quietly drop the question or ground truth, so the user is told which column looks like
+    it and how to map it.
+    """
+    used = {c for c in result.values() if c is not None}
+    hints: list[str] = []
+    for role in ROLES:
+        if role not in wanted or result.get(role) is not None or role in explicit:
+            continue
+        likely = [
+            c
+            for c in dict.fromkeys(df.columns)
+            if isinstance(c, str)
+            and c not in used
+            and any(h in _alias_form(c) for h in _ROLE_HINTS[role])
+        ]
+        if likely:
+            hints.append(
+                f"no {role!r} column was found, but {', '.join(map(repr, likely[:3]))} looks "
+                f"like one: pass columns={{{role!r}: {likely[0]!r}}} to use it"
+            )
+    if hints:
+        warn_user("; ".join(hints) + ".", UserWarning)
 
 
 def normalize_text(
@@ -371,7 +448,32 @@ def normalize_text(
         raise _fail(row, column, position, f"expected a string, got a boolean ({value!r})")
     if isinstance(value, int | float | np.integer | np.floating):
         return str(value)
-    raise _fail(row, column, position, f"expected a string, got {_type_name(value)}")
+    hint = ""
+    if isinstance(value, list | tuple | np.ndarray):
+        hint = "; one text per cell: join the items (df[col].map(' '.join)) or keep one"
+    raise _fail(row, column, position, f"expected a string, got {_type_name(value)}{hint}")
+
+
+def _ground_truth(value: Any, *, row: Hashable, column: Hashable, position: int) -> str | None:
+    """A ground-truth cell: text, refused as a list whether a real one or written as text.
+
+    A list read back from CSV arrives as ``"['The museum is on Pier 4.', 'Pier 4']"``;
+    taking that as the reference would make its brackets and quotes claims, and the same
+    frame before ``to_csv`` is an error, so both are.
+    """
+    text = normalize_text(value, row=row, column=column, position=position)
+    if text is not None and text.lstrip().startswith("["):
+        items = _parse_list_string(text)
+        if items and all(isinstance(item, str) for item in items):
+            raise _fail(
+                row,
+                column,
+                position,
+                f"this string holds a list of {len(items)} strings written as text (as "
+                "to_csv writes a list); a ground truth is one text: join the items, e.g. "
+                "df[col] = df[col].map(lambda xs: ' '.join(ast.literal_eval(xs))), or keep one",
+            )
+    return text
 
 
 def _parse_list_string(text: str) -> list[Any] | None:
@@ -393,9 +495,39 @@ def _parse_list_string(text: str) -> list[Any] | None:
         parsed = _python_list(stripped)
     if not isinstance(parsed, list | tuple):
         return None
-    if parsed and not any(isinstance(item, str) for item in parsed):
+    if parsed and not any(isinstance(item, str | dict) for item in parsed):
         return None
     return list(parsed)
+
+
+#: the start of a list of strings written as text: ``['``, ``["`` (blanks allowed)
+_LIST_OF_STRINGS_START = re.compile(r"""^\s*\[\s*['"]""")
+
+
+def _looks_like_a_list(text: str) -> bool:
+    """A list of strings written as text that did not parse: it opens like one and closes
+    like one or separates items like one (``"['a', 'b'"``, a cut-off ``to_csv`` cell)."""
+    if not _LIST_OF_STRINGS_START.match(text):
+        return False
+    body = text.rstrip()
+    return body.endswith("]") or "', '" in body or '", "' in body
+
+
+#: keys under which document-like dicts (LangChain, LlamaIndex, Haystack) hold their text
+_TEXT_KEYS: Final[tuple[str, ...]] = ("page_content", "text", "content")
+
+
+def _item_problem(item: Any, i: int, where: str) -> str:
+    """Why list item ``i`` is no chunk, with a recipe when it is a document-like dict."""
+    problem = f"chunk {i}{where} is {_type_name(item)}, expected str"
+    if isinstance(item, dict):
+        key = next((k for k in _TEXT_KEYS if isinstance(item.get(k), str)), None)
+        if key is not None:
+            problem += (
+                f" (a document object; take its text first, e.g. "
+                f"df[col] = df[col].map(lambda docs: [d[{key!r}] for d in docs]))"
+            )
+    return problem
 
 
 def _python_list(text: str) -> list[Any] | None:
@@ -501,12 +633,17 @@ def normalize_contexts(
                     "items (more than 1,000 chunks), so the chunks are lost; write the file "
                     "from lists (df[col].map(list)) or as Parquet / JSON Lines",
                 )
+            if _looks_like_a_list(value):
+                if warn_state is None:
+                    ContextParseState(unparsed_rows=1, first_unparsed=row).warn(column)
+                else:
+                    if warn_state.unparsed_rows == 0:
+                        warn_state.first_unparsed = row
+                    warn_state.unparsed_rows += 1
             return [str(value)]
         for i, item in enumerate(parsed):
             if not isinstance(item, str):
-                problem = (
-                    f"chunk {i} of the list in this string is {_type_name(item)}, expected str"
-                )
+                problem = _item_problem(item, i, " of the list in this string")
                 raise _fail(row, column, position, problem)
         parsed = [str(item) for item in parsed]
         if warn_state is None:
@@ -536,7 +673,7 @@ def normalize_contexts(
         elif isinstance(item, str):
             out.append(str(item))
         else:
-            raise _fail(row, column, position, f"chunk {i} is {_type_name(item)}, expected str")
+            raise _fail(row, column, position, _item_problem(item, i, ""))
     return out
 
 
@@ -601,7 +738,7 @@ def read_rows(
     """
     if not isinstance(df, pd.DataFrame):
         raise TypeError(f"expected a pandas DataFrame, got {type(df).__name__}")
-    mapping = resolve_columns(df, columns, required=required, roles=roles)
+    mapping = resolve_columns(df, columns, required=required, roles=roles, warn_near_misses=True)
     n = len(df)
     labels = df.index.tolist()
 
@@ -640,7 +777,7 @@ def read_rows(
                 ),
                 ground_truth=None
                 if truths is None
-                else normalize_text(truths[i], row=label, column=g_col, position=i),
+                else _ground_truth(truths[i], row=label, column=g_col, position=i),
             )
         except ValueError as exc:  # every bad row is named, not only the first
             problems.append(str(exc))
@@ -654,6 +791,6 @@ def read_rows(
             message += f"\n{len(problems) - 1} more rows have bad cells: " + "; ".join(more)
             message += f"; ... and {extra} more" if extra else ""
         raise ValueError(message)
-    if state.parsed_rows:
+    if state.parsed_rows or state.unparsed_rows:
         state.warn(c_col)
     return rows, mapping

@@ -313,6 +313,31 @@ def test_scored_file_read_back_without_attrs_keeps_the_same_mean(tmp_path):
     assert rn.summary(back).loc["faithfulness", "scored"] == "1/2"
 
 
+def test_a_mapped_answer_column_read_back_without_attrs_keeps_its_unscored_rows(tmp_path):
+    # the answer column is "a": a file read back has no attrs to say so, and "a" is no
+    # alias, so the blank answer is found by the scorer's own reason
+    df = frame(
+        q=["q1", "q2", "q3"],
+        a=["The fee is 12 dollars.", None, "I don't know."],
+        docs=[["The fee is 12 dollars."]] * 3,
+    )
+    out = rn.faithfulness(
+        df,
+        model="offline",
+        progress=False,
+        columns={"question": "q", "answer": "a", "contexts": "docs"},
+    )
+    first = rn.summary(out).loc["faithfulness"]
+    assert (first["scored"], first["no_claims"], first["no_answer"]) == ("2/3", 2, 1)
+    path = tmp_path / "scored.jsonl"
+    out.to_json(path, orient="records", lines=True)
+    back = pd.read_json(path, lines=True)
+    assert not back.attrs
+    again = rn.summary(back).loc["faithfulness"]
+    assert (again["scored"], again["no_answer"], again["mean"]) == ("2/3", 1, 0.5)
+    assert first["mean"] == 0.5  # 1.0 and the refusal's measured 0
+
+
 def test_estimate_accepts_the_same_options_as_evaluate():
     df = frame(question=["q"], answer=["a."], contexts=[["a."]], ground_truth=["a."])
     est = rn.estimate(df, model="openai/gpt-4o-mini", api_base="http://127.0.0.1:1/v1")
@@ -404,3 +429,17 @@ def test_reasons_read_well_for_a_single_claim_or_chunk():
         "The score is 1 (average precision) because the one retrieved chunk is relevant to "
         "the ground truth, at position 1."
     )
+
+
+def test_precision_against_the_answer_ignores_an_ambiguous_ground_truth():
+    df = frame(
+        question=["Where is it?"],
+        answer=["The museum is on Pier 4."],
+        contexts=[["The museum is on Pier 4.", "Tickets cost 12 euros."]],
+        ground_truth=["Pier 4."],
+        reference=["Pier 9."],
+    )
+    out = rn.context_precision(df, model="offline", reference="answer", progress=False)
+    assert out["context_precision"].tolist() == [1.0]
+    with pytest.raises(ValueError, match="columns 'ground_truth' and 'reference' could both be"):
+        rn.context_precision(df, model="offline", progress=False)  # "auto" reads both

@@ -483,3 +483,110 @@ def test_a_numpy_array_shortened_with_dots_in_a_csv_is_an_error_not_one_chunk(tm
     assert _ctx("['see' ... 'more'] is a plain sentence") == [
         "['see' ... 'more'] is a plain sentence"
     ]
+
+
+# --------------------------------------------------------------------------- found by a fresh user
+
+
+def test_column_names_match_aliases_ignoring_outer_blanks_spaces_and_dashes() -> None:
+    df = pd.DataFrame({"Question ": ["q"], "Ground Truth": ["g"], "retrieved-contexts": [["c"]]})
+    assert resolve_columns(df) == {
+        "question": "Question ",
+        "answer": None,
+        "contexts": "retrieved-contexts",
+        "ground_truth": "Ground Truth",
+    }
+    # two spellings of one alias are still an ambiguity naming both
+    with pytest.raises(ValueError, match=r"'question' and 'Question '"):
+        resolve_columns(pd.DataFrame({"question": ["a"], "Question ": ["b"]}))
+
+
+def test_a_column_that_looks_like_a_role_is_named_in_one_warning() -> None:
+    df = pd.DataFrame(
+        {"user_question": ["q"], "answer": ["a"], "contexts": [["c"]], "gold answer": ["g"]}
+    )
+    with pytest.warns(UserWarning) as caught:
+        _, mapping = read_rows(df)
+    assert mapping["question"] is None and mapping["ground_truth"] is None
+    assert len(caught) == 1
+    text = str(caught[0].message)
+    assert "no 'question' column was found, but 'user_question' looks like one" in text
+    assert "columns={'question': 'user_question'}" in text
+    assert "no 'ground_truth' column was found, but 'gold answer' looks like one" in text
+    # mapped explicitly (to a column or to None): no warning
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        read_rows(df, {"question": "user_question", "ground_truth": None})
+    # the summary's own lookup of the answer column never warns
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        resolve_columns(df, roles=("answer",))
+
+
+def test_a_role_column_taken_by_another_mapping_is_named_in_the_error() -> None:
+    df = pd.DataFrame({"question": ["q"], "ground_truth": ["g"], "contexts": [["c"]]})
+    with pytest.raises(ValueError) as info:
+        resolve_columns(df, {"answer": "ground_truth"}, required=["ground_truth"])
+    assert "column 'ground_truth' is mapped to the 'answer' role" in str(info.value)
+
+
+def test_document_dicts_in_a_list_or_in_a_list_string_are_an_error_with_a_recipe() -> None:
+    docs = [{"page_content": "The museum is on Pier 4.", "metadata": {}}]
+    with pytest.raises(ValueError) as real:
+        _ctx(docs)
+    assert str(real.value).startswith("row 'r1', column 'contexts': chunk 0 is dict, expected str")
+    assert "[d['page_content'] for d in docs]" in str(real.value)
+    text = str([*docs, {"page_content": "Tickets cost 12 euros.", "metadata": {}}])
+    assert text.startswith("[{'page_content'")  # what to_csv writes for that cell
+    with pytest.raises(ValueError) as written:
+        _ctx(text)
+    assert "chunk 0 of the list in this string is dict, expected str" in str(written.value)
+    assert "[d['page_content'] for d in docs]" in str(written.value)
+    # a bracketed text with no string or dict item is still one chunk
+    assert _ctx("[1]") == ["[1]"]
+
+
+def test_a_list_string_that_does_not_parse_is_one_chunk_with_one_warning() -> None:
+    df = pd.DataFrame(
+        {
+            "question": ["q1", "q2", "q3"],
+            "contexts": ["['Rome is in Italy.', 'b'", '["cut off', "['see' ... 'more'] a sentence"],
+        },
+        index=["a", "b", "c"],
+    )
+    with pytest.warns(UserWarning) as caught:
+        rows, _ = read_rows(df)
+    assert [r.contexts for r in rows] == [(c,) for c in df["contexts"]]
+    assert len(caught) == 1
+    assert "the contexts of 1 row in column 'contexts' (first: row 'a') look like a list" in str(
+        caught[0].message
+    )
+
+
+def test_a_ground_truth_list_is_an_error_before_and_after_csv(tmp_path) -> None:
+    df = pd.DataFrame(
+        {
+            "question": ["Where is it?"],
+            "contexts": [["The museum is on Pier 4."]],
+            "ground_truth": [["The museum is on Pier 4.", "Pier 4"]],
+        },
+        index=["q1"],
+    )
+    with pytest.raises(ValueError) as real:
+        read_rows(df)
+    assert str(real.value).startswith(
+        "row 'q1', column 'ground_truth': expected a string, got list; one text per cell"
+    )
+    path = tmp_path / "gt.csv"
+    df.to_csv(path)
+    back = pd.read_csv(path, index_col=0)
+    with pytest.raises(ValueError) as written:
+        read_rows(back)
+    assert str(written.value).startswith(
+        "row 'q1', column 'ground_truth': this string holds a list of 2 strings written as text"
+    )
+    # prose that merely starts with a bracket stays a ground truth
+    ok = back.assign(ground_truth=["[Editor's note] The museum is on Pier 4."])
+    with pytest.warns(UserWarning, match="parsed into chunks"):
+        rows, _ = read_rows(ok)
+    assert rows[0].ground_truth == "[Editor's note] The museum is on Pier 4."

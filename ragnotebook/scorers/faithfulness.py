@@ -31,6 +31,11 @@ from ragnotebook.scorers._common import (
     unjudged,
 )
 
+#: The reason of a row whose answer is missing or blank (no judge call). It marks the
+#: row as unscored in a frame read back from a file, where the answer column may be
+#: unknown (see :func:`ragnotebook.frame.scored_mask`).
+BLANK_ANSWER_REASON = "The answer is empty: there is nothing to verify."
+
 METRIC = "faithfulness"
 
 
@@ -71,7 +76,7 @@ def faithfulness_plan(
             METRIC,
             zero,
             "no_claims",
-            reason="The answer is empty: there is nothing to verify.",
+            reason=BLANK_ANSWER_REASON,
             claims=[],
             exact=0.0,
         )
