@@ -40,7 +40,6 @@ from ragnotebook.frame import scored_mask, verdict_records
 
 __all__ = ["compare"]
 
-_ALIASES = {"recall": "context_recall", "precision": "context_precision"}
 _ROLES = ("question", "answer", "contexts", "ground_truth")
 #: Exact enumeration of sign flips up to this many pairs (2**12 = 4096 patterns).
 _EXACT_MAX = 12
@@ -233,9 +232,11 @@ def _metrics(a: pd.DataFrame, b: pd.DataFrame, metrics: Sequence[str] | str | No
         return chosen
     if isinstance(metrics, str):
         metrics = [metrics]
+    from ragnotebook.api import _metric_name
+
     chosen = []
     for m in metrics:
-        name = _ALIASES.get(m, m)
+        name = _metric_name(m)  # the aliases evaluate() accepts; "unknown metric ..." else
         for side, present in (("A", in_a), ("B", in_b)):
             if name not in present:
                 raise ValueError(f"metric {name!r} is not scored in frame {side}")
@@ -329,8 +330,9 @@ def compare(
         the index. Repeated values pair first-with-first (with a warning);
         rows with a missing key are unmatched.
     metrics : str or list of str, optional
-        Metric columns to compare (``"recall"``/``"precision"`` accepted);
-        default every metric scored in both frames.
+        Metric columns to compare, by name or by the aliases
+        :func:`ragnotebook.evaluate` accepts (``"recall"``, ``"precision"``,
+        ``"faithful"``); default every metric scored in both frames.
     n_boot : int, default 2000
         Bootstrap resamples for the CI; also the number of random sign flips
         for the p-value when there are more than 12 pairs (fewer: exact).
@@ -384,7 +386,8 @@ def compare(
     KeyError
         If ``on`` is neither a column nor a role found in a frame.
     ValueError
-        If a requested metric is missing, or the frames share none.
+        If a requested metric is unknown ("unknown metric 'x'; expected one of ...") or
+        not scored in a frame, or the frames share none.
 
     Warns
     -----
@@ -432,12 +435,7 @@ def compare(
     pairing = pair_rows(a, b, on)
     table = [metric_stats(a, b, m, pairing, n_boot=n_boot, seed=seed, alpha=alpha) for m in chosen]
     per_row = [r for m in chosen for r in row_changes(a, b, m, pairing)] if rows else []
-    flagged = [f"{t['metric']}: {t['flag']}" for t in table if t["flag"]]
-    if flagged:
-        warn_user(
-            "ragnotebook.compare: coverage differs, so the means alone mislead; "
-            + " | ".join(flagged)
-        )
+    warn_coverage(table, "ragnotebook.compare")
     info = {
         "on": on,
         "direction": "b - a",
@@ -462,6 +460,30 @@ def compare(
         out = pd.DataFrame(table, columns=["metric", *COLUMNS]).set_index("metric")
     out.attrs["ragnotebook_compare"] = info
     return out
+
+
+def warn_coverage(table: Sequence[dict[str, Any]], who: str) -> None:
+    """Warn when some metric's ``flag`` reports a coverage difference (one warning).
+
+    Parameters
+    ----------
+    table : sequence of dict
+        :func:`metric_stats` results.
+    who : str
+        The function the user called, which the warning names.
+
+    Examples
+    --------
+    >>> import warnings
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     warn_coverage([{"metric": "faithfulness", "flag": "1 row(s) only in A"}], "f()")
+    >>> str(caught[0].message)
+    'f(): coverage differs, so the means alone mislead; faithfulness: 1 row(s) only in A'
+    """
+    flagged = [f"{t['metric']}: {t['flag']}" for t in table if t["flag"]]
+    if flagged:
+        warn_user(f"{who}: coverage differs, so the means alone mislead; " + " | ".join(flagged))
 
 
 def _key_text(key: Any) -> str | None:

@@ -208,6 +208,10 @@ def test_metrics_selection_and_errors():
     b = scored(["q"], [0.5])
     assert rn.compare(a, b).index.tolist() == ["faithfulness"]  # shared metrics only
     assert rn.compare(a, a, metrics="recall").index.tolist() == ["context_recall"]
+    # every alias evaluate(metrics=...) accepts
+    assert rn.compare(a, a, metrics=["faithful"]).index.tolist() == ["faithfulness"]
+    with pytest.raises(ValueError, match="unknown metric 'bogus'; expected one of context_recall"):
+        rn.compare(a, a, metrics=["bogus"])
     with pytest.raises(ValueError, match="not scored in frame B"):
         rn.compare(a, b, metrics=["recall"])
     with pytest.raises(ValueError, match="share no scored metric"):

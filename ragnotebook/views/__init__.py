@@ -27,6 +27,8 @@ Examples
 from __future__ import annotations
 
 import importlib
+import sys
+import types
 from typing import Any
 
 __all__ = [
@@ -67,3 +69,21 @@ def __getattr__(name: str) -> Any:
 
 def __dir__() -> list[str]:
     return sorted(__all__)
+
+
+class _ViewsPackage(types.ModuleType):
+    """This package, whose ``compare`` and ``report`` stay the functions.
+
+    Importing the submodule ``ragnotebook.views.report`` (as ``df.rag.report`` does) makes
+    Python set the package attribute ``report`` to that module, so a later
+    ``from ragnotebook.views import report`` would give a module, not the function. The
+    functions are kept instead; the modules stay importable by their full name.
+    """
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name in _LAZY and isinstance(value, types.ModuleType):
+            value = getattr(value, name, value)
+        super().__setattr__(name, value)
+
+
+sys.modules[__name__].__class__ = _ViewsPackage

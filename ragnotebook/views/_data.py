@@ -20,23 +20,40 @@ Examples
 from __future__ import annotations
 
 import math
+import warnings
+from collections.abc import Sequence
+from contextvars import ContextVar
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from ragnotebook.frame import SCORED_STATUSES, require_scored, scored_mask, verdict_records
+from ragnotebook.frame import (
+    SCORED_STATUSES,
+    require_scored,
+    scored_mask,
+    scored_metrics,
+    verdict_records,
+    warn_text_verdicts,
+)
 
 __all__ = [
     "METRIC_LABELS",
+    "STATUS_ORDER",
+    "UserCall",
+    "ViewCall",
+    "check_count",
     "chunk_texts",
     "fmt_score",
+    "resolve_metric",
     "roles",
     "row_names",
     "score_at",
     "score_table",
+    "status_counts",
     "text_at",
     "text_values",
+    "user_call_name",
     "verdicts",
 ]
 
@@ -314,3 +331,276 @@ def fmt_score(score: float, status: str) -> str:
     if status == "no_claims" and unmeasured:
         return f"{value} (no answer, not scored)"
     return f"{value} ({status.replace('_', ' ')})"
+
+
+#: Statuses in the order the views count them. ``no_answer`` is not a status of its own:
+#: it is a ``no_claims`` faithfulness row whose answer is missing (not scored), counted
+#: apart so ``no_claims`` counts only the measured 0s (:func:`status_counts`).
+STATUS_ORDER = (
+    "ok",
+    "no_claims",
+    "no_answer",
+    "no_context",
+    "no_ground_truth",
+    "no_reference",
+    "error",
+)
+
+
+def status_counts(table: pd.DataFrame, metric: str) -> dict[str, int]:
+    """Rows per status of one metric, with the unscored ``no_claims`` rows as ``no_answer``.
+
+    ``no_claims`` counts the measured 0s (an answer with no claim, e.g. a refusal) and
+    ``no_answer`` the ``no_claims`` rows left out of the mean because the answer is missing,
+    so the counts add up to the number of rows and ``ok + no_claims + no_context`` is the
+    number of scored rows. :func:`ragnotebook.summary` has the same ``no_answer`` count;
+    its ``no_claims`` column counts both kinds.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        A :func:`score_table`.
+    metric : str
+
+    Returns
+    -------
+    dict of str to int
+        Statuses that occur, in :data:`STATUS_ORDER` (other status values after them).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from ragnotebook.views._data import score_table, status_counts
+    >>> df = pd.DataFrame({"answer": ["I don't know.", None], "faithfulness": [0.0, 0.0],
+    ...                    "faithfulness_status": ["no_claims", "no_claims"]})
+    >>> status_counts(score_table(df), "faithfulness")
+    {'no_claims': 1, 'no_answer': 1}
+    """
+    status = table[f"{metric}_status"].astype(str).to_numpy()
+    unscored = np.isnan(table[metric].to_numpy(dtype=float))
+    labels = np.where((status == "no_claims") & unscored, "no_answer", status)
+    counts = pd.Series(labels).value_counts()
+    order = [s for s in STATUS_ORDER if s in counts.index]
+    order += sorted(str(s) for s in counts.index if s not in STATUS_ORDER)
+    return {s: int(counts[s]) for s in order}
+
+
+def resolve_metric(name: Any, present: Sequence[str], param: str = "metric") -> str:
+    """The scored metric that ``name`` stands for, accepting ``evaluate()``'s aliases.
+
+    Parameters
+    ----------
+    name : str
+        A metric name or alias (``recall``, ``precision``, ``faithful``), as
+        :func:`ragnotebook.evaluate` accepts in ``metrics=``.
+    present : sequence of str
+        The metrics scored in the frame.
+    param : str, default "metric"
+        The parameter named in the error.
+
+    Returns
+    -------
+    str
+        The full metric name.
+
+    Raises
+    ------
+    TypeError
+        If ``name`` is not a string.
+    ValueError
+        "unknown metric 'x'; expected one of ..." for a name that is no metric, or
+        "... is not scored in this frame" for a metric the frame lacks.
+
+    Examples
+    --------
+    >>> from ragnotebook.views._data import resolve_metric
+    >>> resolve_metric("recall", ["context_recall", "faithfulness"])
+    'context_recall'
+    >>> resolve_metric("bogus", ["faithfulness"], "sort_by")
+    Traceback (most recent call last):
+    ...
+    ValueError: sort_by: unknown metric 'bogus'; expected one of context_recall, ...
+    """
+    from ragnotebook.api import _metric_name
+
+    if not isinstance(name, str):
+        raise TypeError(f"{param} must be a metric name (str), got {type(name).__name__}")
+    try:
+        metric = _metric_name(name)
+    except ValueError as exc:
+        raise ValueError(f"{param}: {exc}") from None
+    if metric not in present:
+        raise ValueError(
+            f"{param}: {metric!r} is not scored in this frame "
+            f"(scored: {', '.join(present) or 'none'})"
+        )
+    return metric
+
+
+def check_count(value: Any, param: str, minimum: int, *, allow_none: bool = False) -> int | None:
+    """``value`` as an int when it is a whole number of at least ``minimum``.
+
+    Parameters
+    ----------
+    value : int or None
+    param : str
+        The parameter named in the error.
+    minimum : int
+    allow_none : bool, default False
+        Accept (and return) ``None``.
+
+    Returns
+    -------
+    int or None
+
+    Raises
+    ------
+    ValueError
+        Naming ``param``, for a negative, too small, fractional or non-numeric value (a
+        bool is not a number here).
+
+    Examples
+    --------
+    >>> from ragnotebook.views._data import check_count
+    >>> check_count(5, "max_rows", 0)
+    5
+    >>> check_count(-1, "max_rows", 0)
+    Traceback (most recent call last):
+    ...
+    ValueError: max_rows must be a whole number of at least 0, got -1
+    """
+    if value is None and allow_none:
+        return None
+    ok = isinstance(value, int | np.integer | float) and not isinstance(value, bool | np.bool_)
+    if not ok or value != value or int(value) != value or value < minimum:
+        extra = " or None" if allow_none else ""
+        raise ValueError(
+            f"{param} must be a whole number of at least {minimum}{extra}, got {value!r}"
+        )
+    return int(value)
+
+
+# ------------------------------------------------------------ one warning per user call
+
+#: The name of the call the user made, set by the ``df.rag.plot`` methods (:class:`UserCall`).
+_USER_CALL: ContextVar[str | None] = ContextVar("ragnotebook_view_user_call", default=None)
+#: True while an outer view call runs (its warnings are already given).
+_IN_VIEW: ContextVar[bool] = ContextVar("ragnotebook_in_view", default=False)
+#: The frame's own notice about verdict text, which the views replace by one of theirs.
+_FRAME_TEXT_NOTICE = r"(claims|chunks)\(\): columns? '"
+
+
+def user_call_name(default: str) -> str:
+    """The name of the call the user made: the :class:`UserCall` name, else ``default``.
+
+    Parameters
+    ----------
+    default : str
+        The view's own name, used when it was called directly.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> from ragnotebook.views._data import UserCall, user_call_name
+    >>> with UserCall("df.rag.plot.compare()"):
+    ...     user_call_name("compare()")
+    'df.rag.plot.compare()'
+    >>> user_call_name("compare()")
+    'compare()'
+    """
+    return _USER_CALL.get() or default
+
+
+class UserCall:
+    """Name the function the user called, for the warnings of the view it runs.
+
+    ``df.rag.plot.missed_claims()`` runs :func:`~ragnotebook.views.missed_claims`; inside
+    ``with UserCall("df.rag.plot.missed_claims()")`` that view's warnings name the method
+    the user wrote.
+
+    Parameters
+    ----------
+    name : str
+
+    Examples
+    --------
+    >>> from ragnotebook.views._data import UserCall, _USER_CALL
+    >>> with UserCall("df.rag.plot.scores()"):
+    ...     _USER_CALL.get()
+    'df.rag.plot.scores()'
+    """
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self._token: Any = None
+
+    def __enter__(self) -> UserCall:
+        self._token = _USER_CALL.set(_USER_CALL.get() or self.name)
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        _USER_CALL.reset(self._token)
+
+
+class ViewCall:
+    """The body of a public view: its warnings are given once, naming the user's call.
+
+    On entering the outermost view call, one warning says when verdict cells of
+    ``metrics`` are text (a frame read back from CSV), naming the function the user called
+    (the :class:`UserCall` name, else ``name``); the same notice from
+    :func:`ragnotebook.claims` / :func:`ragnotebook.chunks`, which the views call inside,
+    is silenced until the call returns. Nested view calls (the report draws the charts)
+    warn nothing more.
+
+    Parameters
+    ----------
+    name : str
+        The view, as the user would call it (``"report()"``).
+    df : pandas.DataFrame
+    metrics : sequence of str, optional
+        The metrics whose verdicts the view reads (default: every scored one).
+
+    Examples
+    --------
+    >>> import warnings
+    >>> import pandas as pd
+    >>> from ragnotebook.views._data import ViewCall
+    >>> df = pd.DataFrame({"faithfulness": [1.0], "faithfulness_status": ["ok"],
+    ...                    "faithfulness_verdicts": ["[{'index': 0, 'verdict': 'yes'}]"]})
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     with ViewCall("report()", df), ViewCall("missed_claims()", df):
+    ...         pass
+    >>> [str(w.message).split(":")[0] for w in caught]
+    ['report()']
+    """
+
+    def __init__(self, name: str, df: Any, metrics: Sequence[str] | None = None) -> None:
+        self.name = name
+        self.df = df
+        self.metrics = metrics
+        self._token: Any = None
+        self._catch: Any = None
+
+    def __enter__(self) -> ViewCall:
+        if _IN_VIEW.get():
+            return self
+        if isinstance(self.df, pd.DataFrame):
+            present = scored_metrics(self.df)
+            wanted = present if self.metrics is None else [m for m in self.metrics if m in present]
+            warn_text_verdicts(self.df, wanted, user_call_name(self.name))
+        self._token = _IN_VIEW.set(True)
+        self._catch = warnings.catch_warnings()
+        self._catch.__enter__()
+        warnings.filterwarnings("ignore", message=_FRAME_TEXT_NOTICE, category=UserWarning)
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        if self._token is None:
+            return
+        self._catch.__exit__(*exc)
+        _IN_VIEW.reset(self._token)
+        self._token = self._catch = None

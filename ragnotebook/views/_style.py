@@ -41,10 +41,13 @@ GREY = "#8C8C8C"
 
 #: Verdict colours: supported / relevant, contradicted / not found, not verifiable.
 VERDICT_COLORS = {"yes": BLUE, "no": VERMILLION, "unsure": ORANGE}
-#: Status colours; the three scored statuses are blues and green, the rest grey or red.
+#: Status colours; the three scored statuses are blues and green, the rest grey, purple,
+#: yellow or red. ``no_answer`` (a ``no_claims`` row whose answer is missing, not scored)
+#: is counted apart from the measured ``no_claims`` rows.
 STATUS_COLORS = {
     "ok": BLUE,
     "no_claims": SKY,
+    "no_answer": YELLOW,
     "no_context": GREEN,
     "no_ground_truth": GREY,
     "no_reference": PURPLE,
@@ -54,6 +57,7 @@ STATUS_COLORS = {
 STATUS_LABELS = {
     "ok": "ok",
     "no_claims": "no claims",
+    "no_answer": "no answer",
     "no_context": "no context",
     "no_ground_truth": "no ground truth",
     "no_reference": "no reference",

@@ -27,9 +27,9 @@ import numpy as np
 import pandas as pd
 
 from ragnotebook._warn import warn_user
-from ragnotebook.comparison import Pairing, metric_stats, pair_rows, row_changes
+from ragnotebook.comparison import Pairing, metric_stats, pair_rows, row_changes, warn_coverage
 from ragnotebook.frame import require_scored
-from ragnotebook.views._data import METRIC_LABELS
+from ragnotebook.views._data import METRIC_LABELS, user_call_name
 from ragnotebook.views._html import hover_lines, hover_text, plotly_text
 from ragnotebook.views._style import GREY, ORANGE, VERMILLION, check_theme, style_figure
 
@@ -54,9 +54,19 @@ _TABLE_COLUMNS = {
 
 
 def _paired(
-    a: pd.DataFrame, b: pd.DataFrame, on: str | None, n_boot: int, ci: float, seed: int
+    a: pd.DataFrame,
+    b: pd.DataFrame,
+    on: str | None,
+    n_boot: int,
+    ci: float,
+    seed: int,
+    who: str,
 ) -> tuple[Pairing, pd.DataFrame]:
-    """Pair the rows and compute the table (pairing and statistics from ``ragnotebook.compare``)."""
+    """Pair the rows and compute the table (pairing and statistics from ``ragnotebook.compare``).
+
+    Warns as :func:`ragnotebook.compare` does (repeated keys, coverage differences, rows
+    with no partner), naming ``who`` (or the ``df.rag.plot`` method the user called).
+    """
     if not 0 < ci < 1:
         raise ValueError(f"ci must be between 0 and 1, got {ci}")
     in_a, in_b = require_scored(a), require_scored(b)
@@ -66,15 +76,21 @@ def _paired(
     for w in caught:  # re-emit, pointing at the user's line rather than at ours
         warn_user(str(w.message), w.category)
     if not pairing.matched:
-        raise ValueError(f"the two frames share no value of {on!r}")
+        if on is None:
+            raise ValueError(
+                "the two frames have no index label in common, so no row pairs up; "
+                "pass on='question' (or another column) to pair by a column"
+            )
+        raise ValueError(f"the two frames share no value of {on!r}, so no row pairs up")
     metrics = [m for m in in_a if m in in_b]
     if not metrics:
         raise ValueError("the two frames have no scored metric in common")
-    stats = pd.DataFrame(
-        [metric_stats(a, b, m, pairing, n_boot=n_boot, seed=seed, alpha=1 - ci) for m in metrics]
-    ).set_index("metric")
+    rows = [metric_stats(a, b, m, pairing, n_boot=n_boot, seed=seed, alpha=1 - ci) for m in metrics]
+    warn_coverage(rows, user_call_name(who))
+    stats = pd.DataFrame(rows).set_index("metric")
     table = stats[list(_TABLE_COLUMNS)].rename(columns=_TABLE_COLUMNS)
-    table["coverage_flag"] = (stats["n_lost"] > 0) | (stats["n_gained"] > 0)
+    # as ragnotebook.compare's flag: pairs scored in one frame only, or rows with no partner
+    table["coverage_flag"] = stats["flag"] != ""
     return pairing, table
 
 
@@ -112,16 +128,25 @@ def compare_table(
         both), ``mean_a``, ``mean_b``, ``mean_diff`` (mean of ``B - A`` over those
         pairs), ``ci_low``, ``ci_high``, ``scored_only_a``, ``scored_only_b`` (pairs
         scored in one frame only), ``unmatched_a``, ``unmatched_b`` (rows with no
-        partner), ``coverage_flag`` (True when any pair is scored in only one frame).
-        Pairing, bootstrap and coverage are those of :func:`ragnotebook.compare`
-        (its ``n_pairs``, ..., ``n_lost``, ``n_gained``, ``n_only_a``, ``n_only_b``).
+        partner), ``coverage_flag`` (True when coverage differs: a pair is scored in
+        only one frame, or some row has no partner; :func:`ragnotebook.compare`'s
+        ``flag`` is not empty). Pairing, bootstrap and coverage are those of
+        :func:`ragnotebook.compare` (its ``n_pairs``, ..., ``n_lost``, ``n_gained``,
+        ``n_only_a``, ``n_only_b``).
 
     Raises
     ------
     KeyError
         If ``on`` is missing from a frame.
     ValueError
-        If the frames share no key or no scored metric.
+        If the frames share no key (with ``on=None``: no index label) or no scored
+        metric.
+
+    Warns
+    -----
+    UserWarning
+        As :func:`ragnotebook.compare`: when coverage differs (rows scored in one frame
+        only, rows only in A or only in B) and when keys repeat.
 
     Examples
     --------
@@ -136,7 +161,7 @@ def compare_table(
     >>> int(row["n_pairs"]), float(row["mean_diff"]), bool(row["coverage_flag"])
     (2, 0.5, False)
     """
-    return _paired(a, b, on, n_boot, ci, seed)[1]
+    return _paired(a, b, on, n_boot, ci, seed, "compare_table()")[1]
 
 
 def compare(
@@ -153,8 +178,10 @@ def compare(
     """Chart the paired differences ``B - A`` per metric, with bootstrap CIs.
 
     Grey dots are the individual pairs; the large marker is the mean difference with
-    its confidence interval. Metrics where some pairs are scored in one frame only are
-    marked with ⚠ and the counts are written under the axis.
+    its confidence interval. Metrics whose coverage differs (some pairs scored in one
+    frame only, or rows of one frame with no partner in the other) are marked with ⚠ and
+    the counts are written under the axis; a warning says so too, as
+    :func:`ragnotebook.compare` does.
 
     Parameters
     ----------
@@ -191,14 +218,20 @@ def compare(
     go = plotly_go()
 
     check_theme(theme)
-    pairing, table = _paired(a, b, on, n_boot, ci, seed)
+    pairing, table = _paired(a, b, on, n_boot, ci, seed, "compare()")
     la, lb = plotly_text(labels[0]), plotly_text(labels[1])
     ticks = []
     for m, row in table.iterrows():
         flag = " ⚠" if row["coverage_flag"] else ""
+        unmatched = (
+            f"<br><sup>rows with no partner: only in {la}: {row['unmatched_a']}, "
+            f"only in {lb}: {row['unmatched_b']}</sup>"
+            if row["unmatched_a"] or row["unmatched_b"]
+            else ""
+        )
         ticks.append(
             f"{METRIC_LABELS[str(m)]}{flag}<br><sup>{row['n_pairs']} pairs; scored only in "
-            f"{la}: {row['scored_only_a']}, only in {lb}: {row['scored_only_b']}</sup>"
+            f"{la}: {row['scored_only_a']}, only in {lb}: {row['scored_only_b']}</sup>" + unmatched
         )
     xs, ys, hovers = [], [], []
     rng = np.random.default_rng(seed)
@@ -259,7 +292,7 @@ def compare(
     title = (
         f"Paired differences {lb} − {la} per metric (rows paired by {plotly_text(on) if on else 'index'})"
         f"<br><sup>{ci:.0%} bootstrap CI of the mean ({n_boot} resamples, seed {seed}); "
-        "⚠ = some pairs scored in one frame only</sup>"
+        "⚠ = coverage differs: pairs scored in one frame only, or rows with no partner</sup>"
     )
     style_figure(fig, title, theme, height=480)
     fig.update_xaxes(

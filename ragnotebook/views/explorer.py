@@ -30,6 +30,8 @@ from ragnotebook.frame import require_scored
 from ragnotebook.scorers._common import STATUSES
 from ragnotebook.views._data import (
     METRIC_LABELS,
+    check_count,
+    resolve_metric,
     row_names,
     score_at,
     score_table,
@@ -39,7 +41,7 @@ from ragnotebook.views._data import (
 from ragnotebook.views._detail import DETAIL_CSS, row_detail_parts
 from ragnotebook.views._html import escape, shorten
 from ragnotebook.views._row import LIST_LEGEND, in_kernel, row_precision_figure, short_score
-from ragnotebook.views._style import STATUS_LABELS
+from ragnotebook.views._style import STATUS_LABELS, check_theme
 
 __all__ = ["Explorer", "in_kernel", "short_score"]
 
@@ -49,6 +51,16 @@ _QUESTION_CHARS = 70
 _NBSP = "\u00a0"
 _GAP = _NBSP * 2
 _SEP = f"{_NBSP}{_NBSP}│{_NBSP}{_NBSP}"
+
+
+class _NoLabel:
+    """``Explorer.select()`` called without a label (``None`` can be a real index label)."""
+
+    def __repr__(self) -> str:
+        return "<no label>"
+
+
+_NO_LABEL: Any = _NoLabel()
 
 
 def _pad(text: str) -> str:
@@ -64,9 +76,18 @@ class Explorer:
     df : pandas.DataFrame
         A scored frame (never modified; no judge is called).
     page_size : int, default 50
-        Rows rendered in the list at a time.
+        Rows rendered in the list at a time (at least 1).
+    sort_by : str, optional
+        A metric (or an alias :func:`ragnotebook.evaluate` accepts, such as ``"recall"``):
+        the **Sort** control starts at "worst first" by it (unscored rows last).
     theme : {"light", "dark"}, default "light"
         Theme of the precision@k figure.
+
+    Raises
+    ------
+    ValueError
+        If ``page_size`` is below 1 or not a whole number, or ``sort_by`` is not a metric
+        scored in the frame ("unknown metric ..." for a name that is no metric).
 
     Attributes
     ----------
@@ -105,7 +126,14 @@ class Explorer:
     True
     """
 
-    def __init__(self, df: pd.DataFrame, *, page_size: int = 50, theme: str = "light") -> None:
+    def __init__(
+        self,
+        df: pd.DataFrame,
+        *,
+        page_size: int = 50,
+        sort_by: str | None = None,
+        theme: str = "light",
+    ) -> None:
         try:
             import ipywidgets as w
         except ImportError as exc:  # pragma: no cover - exercised without ipywidgets only
@@ -114,8 +142,13 @@ class Explorer:
             ) from exc
         self._metrics = require_scored(df)
         self._df = df
-        self._theme = theme
-        self._page_size = max(1, int(page_size))
+        self._theme = check_theme(theme)
+        self._page_size = int(check_count(page_size, "page_size", 1))  # type: ignore[arg-type]
+        first_sort = (
+            "order"
+            if sort_by is None
+            else f"{resolve_metric(sort_by, self._metrics, 'sort_by')}:asc"
+        )
         self._table = score_table(df)
         self._labels = list(df.index)
         self._names = row_names(df)
@@ -146,7 +179,7 @@ class Explorer:
             style=wide,
             layout=w.Layout(width="420px"),
         )
-        self.sort_by = w.Dropdown(description="Sort", options=sorts, value="order", style=wide)
+        self.sort_by = w.Dropdown(description="Sort", options=sorts, value=first_sort, style=wide)
         self.metric = w.Dropdown(
             description="Filter on",
             options=[(METRIC_LABELS[m], m) for m in self._metrics],
@@ -257,18 +290,21 @@ class Explorer:
         return f"{self.header.value}{self.detail.value}{self.chunk_list.value}"
 
     # ---------------------------------------------------------------- actions
-    def select(self, label: Any = None, *, position: int | None = None) -> None:
+    def select(self, label: Any = _NO_LABEL, *, position: int | None = None) -> None:
         """Show the detail of a row, by index label (first match) or by position.
 
         Parameters
         ----------
         label : hashable, optional
-            Index label of the row.
+            Index label of the row (``None`` too, when the index holds ``None``).
         position : int, optional
-            Position of the row (``df.iloc[position]``); used when given.
+            Position of the row, as in ``df.iloc[position]``: ``0`` to ``len(df) - 1``,
+            or negative to count from the end (``-1`` is the last row). Used when given.
 
         Raises
         ------
+        TypeError
+            If neither a label nor ``position`` is given, or the position is not an int.
         KeyError
             If no row has that label, or the position is out of range.
 
@@ -282,14 +318,26 @@ class Explorer:
         >>> ex.select(position=5)
         >>> ex.selected == s.index[5], ex.listing.value
         (True, 5)
+        >>> ex.select(position=-1)          # like s.iloc[-1]
+        >>> ex.selected == s.index[-1], ex.listing.value
+        (True, 47)
         """
+        n = len(self._labels)
         if position is None:
+            if label is _NO_LABEL:
+                raise TypeError(
+                    "select() needs a row: pass its index label, ex.select(label), "
+                    "or its position, ex.select(position=n)"
+                )
             matches = [i for i, lab in enumerate(self._labels) if lab == label]
             if not matches:
                 raise KeyError(f"no row with index label {label!r}")
             position = matches[0]
-        if not 0 <= position < len(self._labels):
-            raise KeyError(f"row position {position} is out of range")
+        if isinstance(position, bool) or not isinstance(position, int | np.integer):
+            raise TypeError(f"position must be an int, got {type(position).__name__}")
+        if not -n <= position < n:
+            raise KeyError(f"row position {position} is out of range for {n} rows")
+        position = int(position) % n
         where = np.flatnonzero(self._order == position)
         if len(where):
             self.set_page(int(where[0]) // self._page_size, keep=True)

@@ -18,7 +18,7 @@ import pandas as pd
 
 from ragnotebook import frame
 from ragnotebook.frame import require_scored
-from ragnotebook.views._data import row_names, text_values
+from ragnotebook.views._data import ViewCall, row_names, text_values
 from ragnotebook.views._html import hover_lines, hover_text, plotly_text, shorten
 from ragnotebook.views._style import ORANGE, PURPLE, VERMILLION, check_theme, style_figure
 
@@ -68,6 +68,12 @@ def missed_claims(df: pd.DataFrame, *, top: int = 20, theme: str = "light") -> A
     ValueError
         If the frame has no claim-level metric, or ``top`` is below 1.
 
+    Warns
+    -----
+    UserWarning
+        Once, when the verdict columns hold text (a scored frame read back from CSV): they
+        are parsed, and the warning says how to keep the types.
+
     Examples
     --------
     >>> import pandas as pd, ragnotebook
@@ -80,7 +86,7 @@ def missed_claims(df: pd.DataFrame, *, top: int = 20, theme: str = "light") -> A
     """
     from ragnotebook.views._deps import plotly_go
 
-    go = plotly_go()
+    plotly_go()  # without plotly: the ImportError naming the extra, first
 
     check_theme(theme)
     if isinstance(top, bool) or int(top) != top or top < 1:
@@ -89,6 +95,15 @@ def missed_claims(df: pd.DataFrame, *, top: int = 20, theme: str = "light") -> A
     metrics = require_scored(df)
     if not {"context_recall", "faithfulness"} & set(metrics):
         raise ValueError("missed_claims needs context_recall or faithfulness scores")
+    with ViewCall("missed_claims()", df, ["context_recall", "faithfulness"]):
+        return _missed_figure(df, top, theme)
+
+
+def _missed_figure(df: pd.DataFrame, top: int, theme: str) -> Any:
+    from ragnotebook.views._deps import plotly_go
+
+    go = plotly_go()
+    metrics = require_scored(df)
     plain = df.reset_index(drop=True)
     claims = frame.claims(plain)
     n = len(plain)

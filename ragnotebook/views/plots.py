@@ -23,10 +23,17 @@ import pandas as pd
 
 from ragnotebook import frame
 from ragnotebook.frame import SCORED_STATUSES, require_scored
-from ragnotebook.views._data import METRIC_LABELS, score_table
+from ragnotebook.views._data import (
+    METRIC_LABELS,
+    ViewCall,
+    resolve_metric,
+    score_table,
+    status_counts,
+)
 from ragnotebook.views._deps import plotly_go
 from ragnotebook.views._html import hover_lines, plotly_text, shorten
 from ragnotebook.views._style import (
+    GREY,
     GROUP_COLORS,
     STATUS_COLORS,
     STATUS_LABELS,
@@ -115,6 +122,14 @@ def precision_at_k(
     ValueError
         If the frame was not scored with context precision, ``band`` is unknown or
         ``max_k`` is below 1.
+    KeyError
+        If ``by`` is not a column of the frame.
+
+    Warns
+    -----
+    UserWarning
+        Once, when the verdict column holds text (a scored frame read back from CSV): it
+        is parsed, and the warning says how to keep the types.
 
     Examples
     --------
@@ -128,7 +143,7 @@ def precision_at_k(
     >>> line.name, list(line.x), list(line.y)
     ('mean precision@k', [1, 2], [0.5, 0.75])
     """
-    go = plotly_go()
+    plotly_go()  # without plotly: the ImportError naming the extra, first
     check_theme(theme)
     if band not in ("iqr", "ci"):
         raise ValueError(f"band must be 'iqr' or 'ci', got {band!r}")
@@ -136,6 +151,22 @@ def precision_at_k(
         raise ValueError(f"max_k must be a whole number of at least 1, got {max_k!r}")
     if "context_precision" not in require_scored(df):
         raise ValueError("this frame was not scored with context_precision")
+    if by is not None and by not in df.columns:
+        raise KeyError(f"by={by!r} is not a column of the frame")
+    with ViewCall("precision_at_k()", df, ["context_precision"]):
+        return _precision_figure(df, by, band, per_row, max_k, theme, seed)
+
+
+def _precision_figure(
+    df: pd.DataFrame,
+    by: str | None,
+    band: str,
+    per_row: bool,
+    max_k: int | None,
+    theme: str,
+    seed: int,
+) -> Any:
+    go = plotly_go()
     plain = df.reset_index(drop=True)
     table = score_table(plain)
     scored_rows = np.flatnonzero(table["context_precision_status"].isin(SCORED_STATUSES))
@@ -284,14 +315,18 @@ def scores(
     The top row shows the scores of scored rows, stacked by status, so a 0 from
     ``no_claims`` or ``no_context`` is never mistaken for a 0 from a judged row; the
     bottom row counts rows by status, including those with no score at all
-    (``no_ground_truth``, ``no_reference``, ``error``).
+    (``no_ground_truth``, ``no_reference``, ``error``). Faithfulness rows whose answer is
+    missing have status ``no_claims`` but are not scored (:func:`ragnotebook.summary`'s
+    ``no_answer``): they get a bar of their own, "no answer", and "no claims" counts only
+    the measured 0s (e.g. a refusal).
 
     Parameters
     ----------
     df : pandas.DataFrame
         A scored frame.
-    metrics : list of str, optional
-        Metrics to show (default: all scored ones).
+    metrics : str or list of str, optional
+        Metrics to show (default: all scored ones); the names or aliases
+        :func:`ragnotebook.evaluate` accepts (``"recall"``, ``"precision"``, ...).
     kind : {"histogram", "strip"}, default "histogram"
         Bars of counts per score bin, or one dot per row (hover shows the question).
     bins : int, default 10
@@ -303,6 +338,12 @@ def scores(
     plotly.graph_objects.Figure
         Subplots: one column per metric. Histogram traces are named by status.
 
+    Raises
+    ------
+    ValueError
+        If ``kind`` is unknown, a requested metric is unknown ("unknown metric 'x';
+        expected one of ...") or not scored in the frame, or ``metrics`` is empty.
+
     Examples
     --------
     >>> import ragnotebook
@@ -313,7 +354,9 @@ def scores(
     [('ok', 32)]
     >>> status = next(t for t in fig.data if t.name == "rows by status")
     >>> list(status.x), list(status.y)   # the 16 rows without an answer are counted, not scored
-    (['ok', 'no claims'], [32, 16])
+    (['ok', 'no answer'], [32, 16])
+    >>> len(scores(scored, metrics=["recall", "precision"]).layout.annotations)   # aliases
+    2
     """
     go = plotly_go()
     from plotly.subplots import make_subplots
@@ -322,9 +365,13 @@ def scores(
     if kind not in ("histogram", "strip"):
         raise ValueError(f"kind must be 'histogram' or 'strip', got {kind!r}")
     present = require_scored(df)
-    metrics = present if metrics is None else [m for m in metrics if m in present]
-    if not metrics:
-        raise ValueError("none of the requested metrics is scored in this frame")
+    if metrics is None:
+        metrics = present
+    else:
+        asked = [metrics] if isinstance(metrics, str) else list(metrics)
+        if not asked:
+            raise ValueError("metrics is empty; pass at least one of " + ", ".join(present))
+        metrics = list(dict.fromkeys(resolve_metric(m, present, "metrics") for m in asked))
     table = score_table(df)
     names = [plotly_text(n) for n in _row_labels(df)]
     fig = make_subplots(
@@ -381,22 +428,22 @@ def scores(
                     row=1,
                     col=col,
                 )
-        counts_by_status = status.value_counts()
-        cats = [s for s in STATUS_LABELS if counts_by_status.get(s, 0)]
+        counts_by_status = status_counts(table, m)
+        cats = list(counts_by_status)
         fig.add_trace(
             go.Bar(
-                x=[STATUS_LABELS[s] for s in cats],
-                y=[int(counts_by_status[s]) for s in cats],
-                marker={"color": [STATUS_COLORS[s] for s in cats]},
+                x=[STATUS_LABELS.get(s, s) for s in cats],
+                y=[counts_by_status[s] for s in cats],
+                marker={"color": [STATUS_COLORS.get(s, GREY) for s in cats]},
                 name="rows by status",
                 showlegend=False,
-                text=[int(counts_by_status[s]) for s in cats],
+                text=[counts_by_status[s] for s in cats],
                 textposition="outside",
                 cliponaxis=False,
                 hoverinfo="text",
                 hovertext=[
-                    f"{METRIC_LABELS[m]}: {int(counts_by_status[s])} rows {STATUS_LABELS[s]}"
-                    + _unscored_note(s, int(((status == s).to_numpy() & np.isnan(score)).sum()))
+                    f"{METRIC_LABELS[m]}: {_rows(counts_by_status[s])} "
+                    f"{plotly_text(STATUS_LABELS.get(s, s))}{_status_note(s)}"
                     for s in cats
                 ],
             ),
@@ -413,7 +460,7 @@ def scores(
                 row=1,
                 col=col,
             )
-        top = int(counts_by_status.max()) if len(counts_by_status) else 1
+        top = max(counts_by_status.values(), default=1)
         fig.update_yaxes(range=[0, top * 1.25 + 1], row=2, col=col)
     fig.update_yaxes(title_text="rows" if kind == "histogram" else "status", row=1, col=1)
     fig.update_yaxes(title_text="rows", row=2, col=1)
@@ -428,14 +475,18 @@ def scores(
     return fig
 
 
-def _unscored_note(status: str, n_unscored: int) -> str:
+def _rows(n: int) -> str:
+    return f"{n} {_plural(n, 'row')}"
+
+
+def _status_note(status: str) -> str:
+    if status == "no_answer":
+        return " (status no claims, but the answer is missing: not scored)"
+    if status in ("no_claims", "no_context"):
+        return " (a measured 0)"
     if status not in SCORED_STATUSES:
         return " (not scored)"
-    if n_unscored and status == "no_claims":
-        return f"<br>{n_unscored} of them have no answer at all: not scored"
-    if n_unscored:
-        return f"<br>{n_unscored} of them not scored"
-    return " (a measured 0)" if status != "ok" else ""
+    return ""
 
 
 def _row_labels(df: pd.DataFrame) -> list[str]:

@@ -1,7 +1,8 @@
 """A shareable, self-contained HTML report of a scored frame.
 
 One file holds the summary, the charts and a collapsible drill-down of every row; the
-plotly JavaScript is inlined, so the file opens offline and needs no Python. The page
+plotly JavaScript is inlined by default, so the file opens offline and needs no Python
+(``plotly_js="cdn"`` loads it from plotly's CDN instead, for a small file). The page
 contains exactly three script elements, all the toolkit's: the plotly library, the
 chart data (JSON with ``<``, ``>`` and ``&`` escaped, so no data string can end the
 element) and a short script drawing the charts and filtering rows. Every data string
@@ -20,7 +21,9 @@ Examples
 
 from __future__ import annotations
 
+import base64
 import datetime as _dt
+import hashlib
 import json
 import os
 from pathlib import Path
@@ -35,8 +38,11 @@ from ragnotebook.frame import require_scored
 from ragnotebook.views import _detail as D
 from ragnotebook.views._data import (
     METRIC_LABELS,
+    ViewCall,
+    check_count,
     chunk_texts,
     fmt_score,
+    resolve_metric,
     row_names,
     score_at,
     score_table,
@@ -297,8 +303,11 @@ the first k.</dd>
 (<i>contradicted</i> and <i>not verifiable</i> claims count against).</dd>
 <dt>statuses</dt><dd><i>ok</i>: judged. <i>no context</i> (no chunks were retrieved) and
 <i>no claims</i> from a real answer (e.g. a refusal) are measured 0s: scored and counted in the
-mean. A faithfulness row with no answer at all is not scored (it shows <i>no claims</i> with a
-0, but that 0 is missing data and stays out of the mean). <i>no ground truth</i> / <i>no
+mean. A faithfulness row with no answer at all is not scored: its status is <i>no claims</i>
+with a 0, but that 0 is missing data and stays out of the mean, so it is counted under
+<i>no answer</i>, and <i>no claims</i> counts only the measured 0s
+(<code>ragnotebook.summary()</code> has the same <code>no_answer</code> count; its
+<code>no_claims</code> counts both). <i>no ground truth</i> / <i>no
 reference</i>: the metric cannot be measured for the row and is left out of the mean.
 <i>error</i>: the judge failed; the row is left out and the error is shown. The
 <i>scored / rows</i> column shows how many rows each mean covers.</dd>
@@ -492,14 +501,36 @@ def _spend(df: pd.DataFrame) -> str:
 def _order(df: pd.DataFrame, sort_by: str | None, max_rows: int | None) -> list[int]:
     order = np.arange(len(df))
     if sort_by is not None:
-        metrics = require_scored(df)
-        if sort_by not in metrics:
-            raise ValueError(f"sort_by must be one of {metrics}, got {sort_by!r}")
         score = score_table(df)[sort_by].to_numpy()
         order = order[np.lexsort((order, score, np.isnan(score)))]
     if max_rows is not None:
-        order = order[: int(max_rows)]
+        order = order[:max_rows]
     return [int(p) for p in order]
+
+
+def _plotly_cdn_url(version: str) -> str:
+    """Where ``plotly_js="cdn"`` loads plotly.js from (the version bundled with plotly.py)."""
+    return f"https://cdn.plot.ly/plotly-{version}.min.js"
+
+
+def _plotly_script(plotly_js: str) -> str:
+    """The first ``<script>`` of the page: plotly.js inlined, or loaded from its CDN.
+
+    The CDN element pins the version bundled with plotly.py and carries its Subresource
+    Integrity hash (SHA-256 of that bundled file, as plotly's own ``include_plotlyjs="cdn"``
+    does), so the browser runs the library only if the CDN serves exactly that file.
+    """
+    import plotly.offline
+
+    if plotly_js == "inline":
+        return f"<script>{plotly.offline.get_plotlyjs()}</script>"
+    library = plotly.offline.get_plotlyjs().encode("utf-8")
+    integrity = "sha256-" + base64.b64encode(hashlib.sha256(library).digest()).decode("ascii")
+    url = _plotly_cdn_url(plotly.offline.get_plotlyjs_version())
+    return (
+        f'<script src="{escape(url)}" integrity="{integrity}" crossorigin="anonymous" '
+        'referrerpolicy="no-referrer" charset="utf-8"></script>'
+    )
 
 
 def report(
@@ -510,6 +541,7 @@ def report(
     max_rows: int | None = None,
     sort_by: str | None = None,
     top: int = 20,
+    plotly_js: str = "inline",
 ) -> Path:
     """Write one self-contained HTML file with the summary, charts and row drill-down.
 
@@ -526,11 +558,20 @@ def report(
     title : str, default "RAG evaluation report"
         Page title and heading (escaped).
     max_rows : int, optional
-        Include at most this many rows in the drill-down (charts always use all rows).
+        Include at most this many rows in the drill-down (charts always use all rows);
+        ``0`` writes the summary and charts only. Default: every row.
     sort_by : str, optional
-        Order the drill-down by this metric, lowest first (unscored rows last).
+        Order the drill-down by this metric, lowest first (unscored rows last). Metric
+        names and the aliases :func:`ragnotebook.evaluate` accepts (``"recall"``, ...).
     top : int, default 20
         Rows shown in the missed-claims chart.
+    plotly_js : {"inline", "cdn"}, default "inline"
+        ``"inline"`` puts plotly's JavaScript in the file (about 4.8 MB), so it opens
+        offline and fetches nothing. ``"cdn"`` loads it from ``cdn.plot.ly`` instead
+        (the version bundled with plotly.py, pinned by a Subresource Integrity hash), for a
+        file small enough to e-mail (a few kB per row); its charts then need a network
+        connection, while the summary and rows do not. Everything else is the same: every
+        data string is escaped and the page holds the same three scripts.
 
     Returns
     -------
@@ -540,9 +581,17 @@ def report(
     Raises
     ------
     ValueError
-        If the frame has no scores or ``sort_by`` is not a scored metric.
+        If the frame has no scores, ``sort_by`` is not a scored metric ("unknown metric
+        ..." for a name that is no metric), ``max_rows`` is negative or ``plotly_js`` is
+        neither ``"inline"`` nor ``"cdn"``.
     ImportError
         Without plotly (the ``[plot]`` extra); the message says what to install.
+
+    Warns
+    -----
+    UserWarning
+        Once, when the verdict columns hold text (a scored frame read back from CSV): they
+        are parsed, and the warning says how to keep the types.
 
     Examples
     --------
@@ -554,16 +603,40 @@ def report(
     ...            sort_by="context_recall", max_rows=10)
     >>> p.read_text(encoding="utf-8").count("<script")
     3
+    >>> small = report(s, pathlib.Path(tempfile.mkdtemp()) / "mail.html", plotly_js="cdn")
+    >>> small.stat().st_size < 1_000_000 < p.stat().st_size
+    True
     """
     try:
-        import plotly.offline
+        import plotly.offline  # noqa: F401
     except ImportError as exc:
         raise ImportError(
             "the ragnotebook report needs plotly: pip install 'ragnotebook[plot]'"
         ) from exc
 
-    require_scored(df)
-    positions = _order(df, sort_by, max_rows)
+    metrics = require_scored(df)
+    if plotly_js not in ("inline", "cdn"):
+        raise ValueError(f"plotly_js must be 'inline' or 'cdn', got {plotly_js!r}")
+    limit = check_count(max_rows, "max_rows", 0, allow_none=True)
+    if sort_by is not None:
+        sort_by = resolve_metric(sort_by, metrics, "sort_by")
+    check_count(top, "top", 1)
+    with ViewCall("report()", df):
+        page = _page(df, title, _order(df, sort_by, limit), sort_by, top, plotly_js)
+    out = Path(path)
+    out.write_text(page, encoding="utf-8")
+    return out
+
+
+def _page(
+    df: pd.DataFrame,
+    title: str,
+    positions: list[int],
+    sort_by: str | None,
+    top: int,
+    plotly_js: str,
+) -> str:
+    """The report's HTML."""
     figs = _figures(df, top)
     table = score_table(df)
     payload = {
@@ -581,6 +654,11 @@ def report(
         else f"all {len(df)} rows{order_note}"
     )
     charts = "".join(f'<div class="chart" id="chart-{key}"></div>' for key, _, _ in figs)
+    online = (
+        " The charts load plotly.js from cdn.plot.ly, so they need a network connection."
+        if plotly_js == "cdn"
+        else ""
+    )
     body = f"""<main>
 <header><h1>{escape(title)}</h1>
 <p class="meta">{len(df)} rows · judge {escape(judge)} · model {escape(model)} ·
@@ -590,7 +668,7 @@ def report(
 <section id="summary"><h2>Summary</h2>{summary_html(df)}{_HELP}</section>
 <section id="charts"><h2>Charts</h2>
 <noscript>The charts need JavaScript; the summary and rows below do not.</noscript>
-<p class="help">Hover the charts for details; drag to zoom, double-click to reset.</p>
+<p class="help">Hover the charts for details; drag to zoom, double-click to reset.{online}</p>
 {charts}</section>
 <section id="rows"><h2>Rows</h2>
 <p class="help">{escape(shown)}. Click a row to open its claims and chunks.
@@ -609,11 +687,9 @@ their summary lines show.</noscript>
         f'<meta name="generator" content="ragnotebook {escape(__version__)}">'
         f"<title>{escape(title)}</title>"
         f"<style>{_PAGE_CSS}{DETAIL_CSS}{STATIC_CSS}</style></head><body>{body}\n"
-        f"<script>{plotly.offline.get_plotlyjs()}</script>\n"
+        f"{_plotly_script(plotly_js)}\n"
         f'<script type="application/json" id="rnb-data">{script_json(payload, compact=True)}'
         "</script>\n"
         f"<script>{_BOOT_JS}</script>\n</body></html>\n"
     )
-    out = Path(path)
-    out.write_text(page, encoding="utf-8")
-    return out
+    return page

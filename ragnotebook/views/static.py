@@ -29,6 +29,10 @@ from ragnotebook._warn import warn_user
 from ragnotebook.frame import require_scored
 from ragnotebook.views._data import (
     METRIC_LABELS,
+    STATUS_ORDER,
+    ViewCall,
+    check_count,
+    resolve_metric,
     row_names,
     score_at,
     score_table,
@@ -67,32 +71,36 @@ def summary_html(df: pd.DataFrame) -> str:
     -------
     str
         A ``<table class="rnb-sum">``: mean over scored rows, scored rows, and the
-        count of each status that occurs.
+        count of each status that occurs. ``no answer`` counts the rows
+        :func:`ragnotebook.summary` reports as ``no_answer`` (status ``no_claims``, answer
+        missing, not scored), and ``no claims`` only the measured ones (summary()'s
+        ``no_claims`` minus ``no_answer``), so the status columns add up to the rows.
 
     Examples
     --------
     >>> import pandas as pd, ragnotebook
-    >>> df = pd.DataFrame({"question": ["q"], "answer": ["Sky is blue."],
-    ...                    "contexts": [["Sky is blue."]]})
-    >>> "<td>faithfulness</td><td>1.00</td>" in summary_html(
-    ...     ragnotebook.faithfulness(df, model="offline", progress=False))
+    >>> from ragnotebook.views.static import summary_html
+    >>> df = pd.DataFrame({"question": ["q", "r", "s"],
+    ...                    "answer": ["Sky is blue.", "I don't know.", None],
+    ...                    "contexts": [["Sky is blue."]] * 3})
+    >>> html = summary_html(ragnotebook.faithfulness(df, model="offline", progress=False))
+    >>> "<td>faithfulness</td><td>0.50</td><td>2/3</td><td>1</td><td>1</td><td>1</td>" in html
     True
+    >>> [h.split(">")[-1] for h in html.split("</th>")[3:6]]
+    ['ok', 'no claims', 'no answer']
     """
-    s = frame.summary(df)
-    statuses = [
-        c
-        for c in (
-            "ok",
-            "no_claims",
-            "no_context",
-            "no_ground_truth",
-            "no_reference",
-            "error",
-            "missing_verdicts",
-        )
-        if c in s.columns and s[c].sum()
-    ]
-    head = "".join(f"<th>{escape(c.replace('_', ' '))}</th>" for c in statuses)
+    s = frame.summary(df).copy()
+    # summary()'s no_claims counts the unanswered rows too; here they are a column of
+    # their own, so the status columns add up to the rows and ok + no claims + no context
+    # is the scored count
+    s["no_claims"] = s["no_claims"] - s["no_answer"]
+    statuses = [c for c in (*STATUS_ORDER, "missing_verdicts") if c in s.columns and s[c].sum()]
+    head = "".join(
+        f'<th title="{escape(_COLUMN_HELP[c])}">{escape(c.replace("_", " "))}</th>'
+        if c in _COLUMN_HELP
+        else f"<th>{escape(c.replace('_', ' '))}</th>"
+        for c in statuses
+    )
     rows = []
     for m, r in s.iterrows():
         mean = "—" if pd.isna(r["mean"]) else f"{r['mean']:.2f}"
@@ -105,6 +113,15 @@ def summary_html(df: pd.DataFrame) -> str:
         '<table class="rnb-sum"><thead><tr><th>metric</th><th>mean (scored rows)</th>'
         f"<th>scored / rows</th>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
     )
+
+
+#: Hover help of the status columns that are easy to misread.
+_COLUMN_HELP = {
+    "no_claims": "an answer with no claim to check (e.g. a refusal): a measured 0, scored",
+    "no_answer": "status no_claims, but the answer is missing: not scored, left out of the "
+    "mean (summary()'s no_answer; its no_claims counts these rows too)",
+    "missing_verdicts": "items counted against because the judge gave no valid verdict",
+}
 
 
 def rows_html(df: pd.DataFrame, positions: Any = None, *, curve: bool = True) -> str:
@@ -161,13 +178,21 @@ class StaticExplorer:
     ----------
     df : pandas.DataFrame
         A scored frame.
-    max_rows : int, default 200
-        Include at most this many rows (the page says how many were left out).
+    max_rows : int or None, default 200
+        Include at most this many rows (the page says how many were left out); ``0``
+        shows the summary table only, ``None`` every row.
     sort_by : str, optional
-        A metric: order rows by it, lowest first (unscored rows last).
+        A metric (or an alias :func:`ragnotebook.evaluate` accepts, such as
+        ``"recall"``): order rows by it, lowest first (unscored rows last).
     widgets_missing : bool, default False
         The page says ipywidgets is not installed and how to install it (set by
         :func:`explore` inside a Jupyter kernel without ipywidgets).
+
+    Raises
+    ------
+    ValueError
+        If ``max_rows`` is negative or not a whole number, or ``sort_by`` is not a
+        metric scored in the frame ("unknown metric ..." for a name that is no metric).
 
     Examples
     --------
@@ -185,17 +210,17 @@ class StaticExplorer:
         self,
         df: pd.DataFrame,
         *,
-        max_rows: int = 200,
+        max_rows: int | None = 200,
         sort_by: str | None = None,
         widgets_missing: bool = False,
     ) -> None:
         self._metrics = require_scored(df)
         self._df = df
-        self.max_rows = int(max_rows)
+        limit = check_count(max_rows, "max_rows", 0, allow_none=True)
+        self.max_rows = len(df) if limit is None else limit
         order = np.arange(len(df))
         if sort_by is not None:
-            if sort_by not in self._metrics:
-                raise ValueError(f"sort_by must be one of {self._metrics}, got {sort_by!r}")
+            sort_by = resolve_metric(sort_by, self._metrics, "sort_by")
             score = score_table(df)[sort_by].to_numpy()
             order = order[np.lexsort((order, score, np.isnan(score)))]
         self.positions = [int(p) for p in order[: self.max_rows]]
@@ -221,7 +246,12 @@ class StaticExplorer:
         n = len(self._df)
         shown = len(self.positions)
         order = f", worst {METRIC_LABELS[self.sort_by]} first" if self.sort_by else ""
-        note = f"first {shown} of {n} rows{order}" if shown < n else f"all {n} rows{order}"
+        if shown == 0 and n:
+            note = f"no rows listed (max_rows=0) of {n} rows"
+        elif shown < n:
+            note = f"first {shown} of {n} rows{order}"
+        else:
+            note = f"all {n} rows{order}"
         why = (
             "ipywidgets is not installed, so this is a read-only view: click a row to open "
             "it. <code>pip install 'ragnotebook[widgets]'</code> and restart the kernel for "
@@ -276,11 +306,13 @@ def explore(
         ``"auto"`` gives the widget inside a Jupyter kernel with ipywidgets importable,
         else the static view; the others force one.
     page_size : int, default 50
-        Widget: rows rendered per page of the list.
-    max_rows : int, default 200
-        Static view: rows included.
+        Widget: rows rendered per page of the list (at least 1).
+    max_rows : int or None, default 200
+        Static view: rows included (``0``: the summary table only; ``None``: all).
     sort_by : str, optional
-        Static view: order by this metric, lowest first.
+        Order the rows by this metric, lowest first, unscored rows last (the widget's
+        **Sort** control starts there and can be changed). Metric names and the aliases
+        :func:`ragnotebook.evaluate` accepts (``"recall"``, ``"precision"``, ...).
     theme : {"light", "dark"}, default "light"
         Widget: theme of the precision@k figure.
 
@@ -294,10 +326,16 @@ def explore(
         With ``mode="auto"`` inside a Jupyter kernel where ipywidgets is not installed:
         the static view is returned, and the warning says how to install the extra.
 
+    UserWarning
+        Once, when the verdict columns hold text (a scored frame read back from CSV): they
+        are parsed, and the warning says how to keep the types.
+
     Raises
     ------
     ValueError
-        If ``mode`` is unknown or the frame has no scores.
+        If ``mode`` is unknown, the frame has no scores, ``page_size`` is below 1,
+        ``max_rows`` is negative, or ``sort_by`` is not a metric scored in the frame
+        (whatever the mode).
 
     Examples
     --------
@@ -307,10 +345,28 @@ def explore(
     ...                                                        progress=False)
     >>> type(explore(s, mode="widget")).__name__, type(explore(s)).__name__
     ('Explorer', 'StaticExplorer')
+    >>> explore(s, mode="widget", sort_by="recall").sort_by.value
+    'context_recall:asc'
     """
-    require_scored(df)
+    metrics = require_scored(df)
     if mode not in ("auto", "widget", "static"):
         raise ValueError(f"mode must be 'auto', 'widget' or 'static', got {mode!r}")
+    check_count(page_size, "page_size", 1)
+    check_count(max_rows, "max_rows", 0, allow_none=True)
+    if sort_by is not None:
+        sort_by = resolve_metric(sort_by, metrics, "sort_by")
+    with ViewCall("explore()", df):
+        return _explore(df, mode, page_size, max_rows, sort_by, theme)
+
+
+def _explore(
+    df: pd.DataFrame,
+    mode: str,
+    page_size: int,
+    max_rows: int | None,
+    sort_by: str | None,
+    theme: str,
+) -> Any:
     if mode == "auto" and in_kernel() and not _widgets_available():
         warn_user(
             "ipywidgets is not installed, so explore() shows the static view; "
@@ -322,4 +378,4 @@ def explore(
         return StaticExplorer(df, max_rows=max_rows, sort_by=sort_by)
     from ragnotebook.views.explorer import Explorer
 
-    return Explorer(df, page_size=page_size, theme=theme)
+    return Explorer(df, page_size=page_size, sort_by=sort_by, theme=theme)

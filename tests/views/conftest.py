@@ -63,3 +63,29 @@ def precision_frame() -> pd.DataFrame:
         }
     )
     return df.rag.context_precision(model=judge, progress=False)
+
+
+@pytest.fixture(scope="session")
+def unanswered() -> pd.DataFrame:
+    """Three rows: an answer, a refusal (a measured 0) and a missing answer (not scored)."""
+    df = pd.DataFrame(
+        {
+            "question": ["Capital of France?", "Capital of Spain?", "Capital of Italy?"],
+            "answer": ["Paris is the capital of France.", "I don't know.", None],
+            "contexts": [
+                ["Paris is the capital of France."],
+                ["Madrid is the capital of Spain."],
+                ["Rome is the capital of Italy."],
+            ],
+            "ground_truth": ["Paris", "Madrid", "Rome"],
+        }
+    )
+    return df.rag.evaluate(model="offline", progress=False)
+
+
+@pytest.fixture(scope="session")
+def from_csv(scored, tmp_path_factory) -> pd.DataFrame:
+    """The scored sample written to CSV and read back: its verdict cells are text."""
+    path = tmp_path_factory.mktemp("csv") / "scored.csv"
+    scored.to_csv(path)
+    return pd.read_csv(path, index_col=0)

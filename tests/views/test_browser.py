@@ -175,3 +175,74 @@ def test_report_rows_build_lazily_and_open_all_stays_fast(browser, scored, tmp_p
         assert events["errors"] == [] and events["requests"] == []
     finally:
         ctx.close()
+
+
+def _open_cdn(browser, path: Path, library: str | None):
+    """Open a ``plotly_js="cdn"`` report; plotly's CDN answers with ``library`` (None: offline)."""
+    ctx = browser.new_context()
+    page = ctx.new_page()
+    events = {"dialogs": [], "served": [], "refused": [], "errors": []}
+    page.on("dialog", lambda d: (events["dialogs"].append(d.message), d.dismiss()))
+    page.on("pageerror", lambda exc: events["errors"].append(str(exc)))
+
+    def route(r):
+        url = r.request.url
+        if url.startswith("file://"):
+            r.continue_()
+        elif url.startswith("https://cdn.plot.ly/") and library is not None:
+            events["served"].append(url)
+            r.fulfill(
+                status=200,
+                body=library,
+                headers={
+                    "Content-Type": "application/javascript; charset=utf-8",
+                    "Access-Control-Allow-Origin": "*",
+                },
+            )
+        else:
+            events["refused"].append(url)
+            r.abort()
+
+    page.route("**/*", route)
+    page.goto(path.as_uri())
+    return ctx, page, events
+
+
+def test_report_with_plotly_from_the_cdn(browser, hostile, tmp_path):
+    import plotly.offline
+
+    path = report(hostile, tmp_path / "cdn.html", plotly_js="cdn")
+    version = plotly.offline.get_plotlyjs_version()
+    # the CDN serves the bundled file: the integrity hash matches, plotly runs and draws
+    ctx, page, events = _open_cdn(browser, path, plotly.offline.get_plotlyjs())
+    try:
+        page.wait_for_selector("#chart-missed .main-svg", timeout=20_000)
+        assert page.locator(".chart .main-svg").count() >= 3
+        assert events["served"] == [f"https://cdn.plot.ly/plotly-{version}.min.js"]
+        assert events["refused"] == [] and events["errors"] == [] and events["dialogs"] == []
+        first = page.locator("details.rnb-row").nth(0)
+        first.locator(":scope > summary").click()
+        assert HOSTILE["script"] in first.inner_text()
+        assert page.evaluate("typeof window.__xss") == "undefined"
+    finally:
+        ctx.close()
+    # a tampered file fails the integrity check: it never runs
+    ctx, page, events = _open_cdn(browser, path, "window.__xss = 9;")
+    try:
+        page.wait_for_timeout(500)
+        assert page.evaluate("typeof window.__xss") == "undefined"
+        assert page.evaluate("typeof window.Plotly") == "undefined"
+    finally:
+        ctx.close()
+    # offline: no charts, but the summary and the rows still work
+    ctx, page, events = _open_cdn(browser, path, None)
+    try:
+        page.wait_for_timeout(300)
+        assert page.locator(".chart .main-svg").count() == 0
+        assert events["errors"] == []
+        first = page.locator("details.rnb-row").nth(0)
+        first.locator(":scope > summary").click()
+        assert HOSTILE["bold_br"] in first.inner_text()
+        assert page.locator("table.rnb-sum").count() == 1
+    finally:
+        ctx.close()

@@ -247,3 +247,67 @@ def test_legend_is_tidy_and_names_the_keyboard_route(ex):
     legend = ex.widget.children[2].value
     assert "line-height:1.35" in legend and "<small>" not in legend
     assert "next row ▶" in legend and "JupyterLab" in legend
+
+
+@pytest.mark.parametrize("bad", [0, -3, 1.5, True])
+def test_page_size_must_be_at_least_1(scored, bad):
+    with pytest.raises(ValueError, match="page_size must be a whole number of at least 1"):
+        explore(scored, mode="widget", page_size=bad)
+    with pytest.raises(ValueError, match="page_size"):
+        Explorer(scored, page_size=bad)
+    with pytest.raises(ValueError, match="page_size"):  # whatever the mode
+        explore(scored, mode="static", page_size=bad)
+
+
+def test_widget_applies_sort_by_to_its_sort_control(scored):
+    ex = explore(scored, mode="widget", sort_by="faithfulness")
+    assert ex.sort_by.value == "faithfulness:asc"
+    values = scored["faithfulness"].astype(float).loc[ex.rows[:32]].tolist()
+    assert values == sorted(values) and ex.rows != list(scored.index)
+    assert ex.selected == ex.rows[0]
+    # the aliases evaluate() accepts, as in static mode
+    assert Explorer(scored, sort_by="recall").sort_by.value == "context_recall:asc"
+    assert explore(scored, mode="static", sort_by="recall").positions[:10] == [
+        int(p) for p in explore(scored, mode="widget", sort_by="recall").positions[:10]
+    ]
+
+
+def test_widget_rejects_an_unknown_sort_by(scored, precision_frame):
+    with pytest.raises(ValueError, match="sort_by: unknown metric 'bogus'; expected one of"):
+        explore(scored, mode="widget", sort_by="bogus")
+    with pytest.raises(ValueError, match="'faithfulness' is not scored in this frame"):
+        Explorer(precision_frame, sort_by="faithfulness")
+
+
+def test_select_without_a_row_says_what_to_pass(ex):
+    with pytest.raises(TypeError, match=r"pass its index label.*or its position"):
+        ex.select()
+    with pytest.raises(TypeError, match="position must be an int"):
+        ex.select(position=True)
+
+
+def test_select_takes_negative_positions_like_iloc(ex, scored):
+    ex.select(position=-1)
+    assert ex.selected == scored.index[-1] and ex.listing.value == 47
+    ex.select(position=-48)
+    assert ex.selected == scored.index[0]
+    with pytest.raises(KeyError, match="out of range for 48 rows"):
+        ex.select(position=-49)
+    with pytest.raises(KeyError, match="out of range"):
+        ex.select(position=48)
+
+
+def test_select_finds_a_none_index_label():
+    import ragnotebook
+
+    df = pd.DataFrame(
+        {
+            "question": ["a", "b"],
+            "answer": ["Sky is blue.", "Grass is green."],
+            "contexts": [["Sky is blue."], ["Grass is green."]],
+        },
+        index=pd.Index(["r1", None], dtype=object),
+    )
+    ex = Explorer(ragnotebook.faithfulness(df, model="offline", progress=False))
+    ex.select(None)
+    assert ex.listing.value == 1 and ex.selected is None

@@ -7,6 +7,7 @@ import pandas as pd
 import plotly.graph_objects as go
 import pytest
 
+import ragnotebook
 from ragnotebook.views import compare, compare_table, missed_claims, precision_at_k, scores
 from ragnotebook.views._style import STATUS_COLORS, VERDICT_COLORS
 
@@ -137,8 +138,10 @@ def test_scores_keep_statuses_apart(scored):
     assert recall == {"ok": status["context_recall"]["ok"]}
     # the 16 HotpotQA rows have no answer: counted by status, never scored as 0
     assert faith == {"ok": status["faithfulness"]["ok"]}
-    counts = [t for t in fig.data if t.name == "rows by status" and t.xaxis == "x6"]
-    assert dict(zip(counts[0].x, counts[0].y, strict=True))["no claims"] == 16
+    counts = next(t for t in fig.data if t.name == "rows by status" and t.xaxis == "x6")
+    # they have status no_claims, but no answer: a bar of their own, not "no claims"
+    assert list(counts.x) == ["ok", "no answer"] and list(counts.y) == [32, 16]
+    assert "not scored" in counts.hovertext[1]
     # bottom row: every row by status, including unscored ones
     recall_status = next(t for t in fig.data if t.name == "rows by status" and t.xaxis == "x4")
     assert list(recall_status.x) == ["ok", "no ground truth"]
@@ -150,15 +153,32 @@ def test_scores_keep_statuses_apart(scored):
     assert fig.layout.xaxis.title.text == "score (0–1)"
 
 
-def test_scores_show_a_measured_zero_apart(scored):
-    refusal = scored.copy()
-    answer = refusal.attrs["ragnotebook"]["columns"]["answer"]
-    hotpot = refusal[answer].isna()
-    refusal.loc[hotpot, answer] = "Sorry, I could not find that in the provided documents."
+def test_scores_show_a_measured_zero_apart():
+    sample = ragnotebook.load_sample("quickstart")
+    refused = sample["answer"].fillna("Sorry, I could not find that in the provided documents.")
+    refusal = sample.assign(answer=refused).rag.faithfulness(model="offline", progress=False)
     fig = scores(refusal, metrics=["faithfulness"])
     no_claims = next(t for t in fig.data if t.name == "no claims")
     assert list(no_claims.y) == [16] + [0] * 9  # a refusal is a real 0, shown in its own colour
     assert no_claims.marker.color == STATUS_COLORS["no_claims"]
+    counts = next(t for t in fig.data if t.name == "rows by status")
+    assert list(counts.x) == ["ok", "no claims"] and list(counts.y) == [32, 16]
+    assert "(a measured 0)" in counts.hovertext[1]
+
+
+def test_scores_count_no_answer_apart_as_summary_does(unanswered):
+    """A refusal is a measured 0, a missing answer is not scored: two bars, as summary()."""
+    s = unanswered.rag.summary().loc["faithfulness"]
+    assert (s["scored"], s["ok"], s["no_claims"], s["no_answer"]) == ("2/3", 1, 2, 1)
+    fig = scores(unanswered, metrics=["faithfulness"])
+    counts = next(t for t in fig.data if t.name == "rows by status")
+    assert list(counts.x) == ["ok", "no claims", "no answer"]
+    assert list(counts.y) == [s["ok"], s["no_claims"] - s["no_answer"], s["no_answer"]]
+    assert counts.marker.color[2] == STATUS_COLORS["no_answer"] != STATUS_COLORS["no_claims"]
+    assert "1 row no answer" in counts.hovertext[2] and "not scored" in counts.hovertext[2]
+    # the histogram holds the two scored rows only: the refusal's 0 in "no claims"
+    hist = {t.name: int(sum(t.y)) for t in fig.data if t.name != "rows by status"}
+    assert hist == {"ok": 1, "no claims": 1}
 
 
 def test_scores_bins_and_values(precision_frame):
@@ -178,8 +198,24 @@ def test_scores_strip_and_metric_selection(hostile):
     assert any("&lt;i&gt;r1&lt;/i&gt;" in h for h in dots.hovertext)
     with pytest.raises(ValueError, match="kind"):
         scores(hostile, kind="violin")
-    with pytest.raises(ValueError, match="none of the requested"):
+    with pytest.raises(ValueError, match="unknown metric 'relevancy'; expected one of"):
         scores(hostile, metrics=["relevancy"])
+
+
+def test_scores_accept_the_metric_aliases_evaluate_accepts(scored, precision_frame):
+    titles = [a.text for a in scored.rag.plot.scores(metrics=["recall"]).layout.annotations]
+    assert titles == ["context recall"]
+    fig = scores(scored, metrics=["faithful", "precision", "context_precision"])
+    assert [a.text for a in fig.layout.annotations] == ["faithfulness", "context precision"]
+    assert [a.text for a in scores(scored, metrics="recall").layout.annotations] == [
+        "context recall"
+    ]
+    with pytest.raises(ValueError, match="unknown metric 'bogus'; expected one of context_recall"):
+        scored.rag.plot.scores(metrics=["bogus"])
+    with pytest.raises(ValueError, match="'faithfulness' is not scored in this frame"):
+        scores(precision_frame, metrics=["faithfulness"])
+    with pytest.raises(ValueError, match="metrics is empty"):
+        scores(scored, metrics=[])
 
 
 def test_dark_theme_has_dark_background(scored):
@@ -290,15 +326,20 @@ def test_compare_flags_coverage_and_unmatched(scored):
     other.loc[first, "context_recall_status"] = "error"
     other.loc[first, "context_recall"] = pd.NA
     other = other.drop(other.index[1])
-    t = compare_table(scored, other, on=None)
+    with pytest.warns(UserWarning, match="compare_table\\(\\): coverage differs"):
+        t = compare_table(scored, other, on=None)
     assert t.loc["context_recall", "scored_only_a"] == 1
     assert t.loc["context_recall", "coverage_flag"]
     assert t.loc["context_recall", "unmatched_a"] == 1
-    assert not t.loc["context_precision", "coverage_flag"]
-    fig = compare(scored, other, on=None, labels=("BM25", "<dense>"))
+    # no pair is scored on one side only, but a row of A has no partner: flagged too
+    assert t.loc["context_precision", "scored_only_a"] == 0
+    assert t.loc["context_precision", "coverage_flag"]
+    with pytest.warns(UserWarning, match="1 row\\(s\\) only in A"):
+        fig = compare(scored, other, on=None, labels=("BM25", "<dense>"))
     ticks = list(fig.layout.xaxis.ticktext)
     assert ticks[0].startswith("context recall ⚠")
-    assert "only in BM25: 1" in ticks[0]
+    assert "scored only in BM25: 1" in ticks[0]
+    assert "rows with no partner: only in BM25: 1, only in &lt;dense&gt;: 0" in ticks[1]
     assert "&lt;dense&gt;" in fig.layout.title.text
     assert_pseudo_html_safe(fig)
     mean = fig.data[1]
@@ -319,11 +360,34 @@ def test_compare_on_a_column_with_repeats_warns_and_pairs_in_order(scored):
     assert t.loc["context_precision", "n_pairs"] == 48
 
 
+def test_compare_by_index_labels_that_only_partly_overlap_warns_and_shows_them(scored):
+    a, c = scored.iloc[:4], scored.iloc[2:6]  # labels 2 and 3 in both; 2 only in A, 2 only in B
+    with pytest.warns(UserWarning) as want:
+        ragnotebook.compare(a, c, on=None)
+    with pytest.warns(UserWarning) as got:
+        t = compare_table(a, c, on=None)
+    assert {w.filename for w in got} == {__file__}
+    [message] = [str(w.message) for w in got]
+    assert message.startswith("compare_table(): coverage differs")
+    assert "2 row(s) only in A; 2 row(s) only in B" in message
+    # the same sentence as ragnotebook.compare, after the name of the function called
+    assert message.split(": ", 1)[1] == str(want[0].message).split(": ", 1)[1]
+    assert t["unmatched_a"].tolist() == t["unmatched_b"].tolist() == [2, 2, 2]
+    assert t["coverage_flag"].tolist() == [True, True, True]
+    with pytest.warns(UserWarning, match=r"^df\.rag\.plot\.compare\(\): coverage differs"):
+        fig = a.rag.plot.compare(c, on=None)
+    for tick in fig.layout.xaxis.ticktext:
+        assert "⚠" in tick and "rows with no partner: only in A: 2, only in B: 2" in tick
+    assert "rows with no partner" in fig.layout.title.text
+
+
 def test_compare_errors(scored, hostile):
     with pytest.raises(KeyError, match="nope"):
         compare_table(scored, scored, on="nope")
-    with pytest.raises(ValueError, match="share no value"):
+    with pytest.raises(ValueError, match="no index label in common"):
         compare_table(scored, hostile, on=None)
+    with pytest.raises(ValueError, match="share no value of 'question'"):
+        compare_table(hostile, hostile.assign(question=["x", "y"]), on="question")
     with pytest.raises(ValueError, match="ci must be"):
         compare_table(scored, scored, on=None, ci=1.5)
 
@@ -368,3 +432,56 @@ def test_every_chart_without_plotly_names_the_extra(scored, monkeypatch, draw):
     monkeypatch.setitem(sys.modules, "plotly.graph_objects", None)
     with pytest.raises(ImportError, match=r"pip install 'ragnotebook\[plot\]'"):
         draw(scored)
+
+
+# --------------------------------------------------------------------------- warnings
+
+
+def _text_warnings(caught):
+    return [str(w.message) for w in caught if "hold" in str(w.message) and "text" in str(w.message)]
+
+
+@pytest.mark.parametrize(
+    ("draw", "name", "columns"),
+    [
+        (
+            lambda d: d.rag.plot.missed_claims(),
+            "df.rag.plot.missed_claims()",
+            "columns 'context_recall_verdicts' and 'faithfulness_verdicts' hold",
+        ),
+        (lambda d: missed_claims(d), "missed_claims()", "faithfulness_verdicts"),
+        (
+            lambda d: d.rag.plot.precision_at_k(),
+            "df.rag.plot.precision_at_k()",
+            "column 'context_precision_verdicts' holds",
+        ),
+        (lambda d: precision_at_k(d, band="ci"), "precision_at_k()", "context_precision"),
+    ],
+    ids=["plot.missed_claims", "missed_claims", "plot.precision_at_k", "precision_at_k"],
+)
+def test_a_frame_read_back_from_csv_warns_once_naming_the_call(from_csv, draw, name, columns):
+    with pytest.warns(UserWarning) as caught:
+        draw(from_csv)
+    [message] = _text_warnings(caught)  # once, and not as claims() / chunks()
+    assert message.startswith(f"{name}: ") and columns in message
+    assert {w.filename for w in caught} == {__file__}
+
+
+def test_the_views_functions_stay_functions_after_their_modules_are_imported(scored):
+    """``df.rag.report`` imports ragnotebook.views.report, which used to shadow the function."""
+    import importlib
+
+    import ragnotebook.views as views
+
+    importlib.import_module("ragnotebook.views.report")
+    importlib.import_module("ragnotebook.views.compare")
+    scored.rag.plot.compare(scored, on=None)
+    from ragnotebook.views import compare as compare_fn
+    from ragnotebook.views import report as report_fn
+
+    assert callable(compare_fn) and compare_fn.__name__ == "compare"
+    assert callable(report_fn) and report_fn.__name__ == "report"
+    assert views.report is report_fn and views.compare is compare_fn
+    from ragnotebook.views.report import SCRIPT_COUNT  # the module is still importable
+
+    assert SCRIPT_COUNT == 3

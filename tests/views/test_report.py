@@ -238,3 +238,118 @@ def test_report_header_says_what_the_judge_calls_cost(llm_server, tmp_path):
 
     offline = rn.faithfulness(rows, model="offline", progress=False)
     assert "judge requests" not in _meta_line(report(offline, tmp_path / "o.html"))
+
+
+def _rows_in(path):
+    return [int(a["data-row"]) for t, a in _scan(path).tags if t == "details" and "data-row" in a]
+
+
+@pytest.mark.parametrize("bad", [-1, -48, 1.5, True, "3"])
+def test_report_max_rows_must_be_a_whole_number_from_0(scored, tmp_path, bad):
+    with pytest.raises(ValueError, match="max_rows must be a whole number of at least 0"):
+        report(scored, tmp_path / "r.html", max_rows=bad)
+    assert not (tmp_path / "r.html").exists()
+
+
+def test_report_max_rows_0_writes_summary_and_charts_only(scored, tmp_path):
+    out = report(scored, tmp_path / "r.html", max_rows=0)
+    scan = _scan(out)
+    assert _rows_in(out) == []
+    assert json.loads(scan.scripts[1][1])["rows"] == {}
+    assert "0 of 48 rows" in " ".join(scan.text)
+    assert len(json.loads(scan.scripts[1][1])["figures"]) == 3
+
+
+def test_report_sort_by_takes_the_metric_aliases(scored, tmp_path):
+    by_alias = _rows_in(report(scored, tmp_path / "a.html", sort_by="recall", max_rows=6))
+    by_name = _rows_in(report(scored, tmp_path / "n.html", sort_by="context_recall", max_rows=6))
+    assert by_alias == by_name
+    assert by_alias != list(range(6))  # really sorted
+    with pytest.raises(ValueError, match="unknown metric 'bogus'; expected one of"):
+        report(scored, tmp_path / "x.html", sort_by="bogus")
+
+
+def test_report_summary_counts_no_answer_apart(unanswered, tmp_path):
+    html = report(unanswered, tmp_path / "u.html").read_text(encoding="utf-8")
+    s = unanswered.rag.summary().loc["faithfulness"]
+    # scored 2/3: ok 1, no claims 1 (the refusal, measured), no answer 1 (not scored)
+    cells = f"<td>faithfulness</td><td>0.50</td><td>2/3</td><td>{s['ok']}</td>"
+    cells += f"<td>{s['no_claims'] - s['no_answer']}</td><td>{s['no_answer']}</td>"
+    assert cells == "<td>faithfulness</td><td>0.50</td><td>2/3</td><td>1</td><td>1</td><td>1</td>"
+    assert cells in html
+    head = html[html.index('<table class="rnb-sum">') : html.index("</thead>")]
+    assert ">no claims</th>" in head and ">no answer</th>" in head
+
+
+def test_report_of_a_frame_read_back_from_csv_warns_once(from_csv, tmp_path):
+    with pytest.warns(UserWarning) as caught:
+        from_csv.rag.report(tmp_path / "csv.html")
+    texts = [str(w.message) for w in caught if "text" in str(w.message)]
+    assert len(texts) == 1, texts
+    assert texts[0].startswith("report(): columns ")  # not claims() / chunks()
+    for col in ("context_recall_verdicts", "context_precision_verdicts", "faithfulness_verdicts"):
+        assert col in texts[0]
+    assert {w.filename for w in caught} == {__file__}
+
+
+# --------------------------------------------------------------------------- plotly_js="cdn"
+
+
+@pytest.fixture(scope="module")
+def cdn_report(hostile, tmp_path_factory):
+    path = tmp_path_factory.mktemp("c") / "cdn.html"
+    return report(hostile, path, title="<b>T</b> & co", plotly_js="cdn")
+
+
+def test_report_cdn_loads_pinned_plotly_with_its_integrity_hash(scored, tmp_path):
+    import base64
+    import hashlib
+
+    import plotly.offline
+
+    out = report(scored, tmp_path / "cdn.html", plotly_js="cdn")
+    scan = _scan(out)
+    assert len(scan.scripts) == SCRIPT_COUNT
+    lib, data, boot = scan.scripts
+    version = plotly.offline.get_plotlyjs_version()
+    digest = hashlib.sha256(plotly.offline.get_plotlyjs().encode("utf-8")).digest()
+    assert lib[0]["src"] == f"https://cdn.plot.ly/plotly-{version}.min.js"
+    assert lib[0]["integrity"] == "sha256-" + base64.b64encode(digest).decode()
+    assert lib[0]["crossorigin"] == "anonymous" and lib[1] == ""
+    assert data[0] == {"type": "application/json", "id": "rnb-data"} and boot[0] == {}
+    # the only remote address is plotly's, on the library's script element
+    remote = [
+        (t, k)
+        for t, a in scan.tags
+        for k, v in a.items()
+        if "//" in (v or "") and (t, k) != ("svg", "xmlns")
+    ]
+    assert remote == [("script", "src")]
+    assert "need a network connection" in " ".join(scan.text)
+    inline = report(scored, tmp_path / "inline.html").stat().st_size
+    assert out.stat().st_size < 1_000_000 < 4_000_000 < inline
+    assert inline - out.stat().st_size == pytest.approx(
+        len(plotly.offline.get_plotlyjs()), rel=0.01
+    )
+
+
+def test_report_cdn_escapes_every_hostile_string(cdn_report):
+    html = cdn_report.read_text(encoding="utf-8")
+    scan = _scan(cdn_report)
+    assert len(scan.scripts) == SCRIPT_COUNT
+    assert not any(tag in ("img", "iframe", "object", "embed") for tag, _ in scan.tags)
+    assert not any(k.startswith("on") for _, attrs in scan.tags for k in attrs)
+    text = "".join(scan.text)
+    assert HOSTILE["bold_br"] in text and HOSTILE["link"] in text
+    assert "<title>&lt;b&gt;T&lt;/b&gt; &amp; co</title>" in html
+    assert "<i>r1</i>" in text and "<b>T</b>" not in html
+    data = scan.scripts[1][1]
+    assert "<" not in data and ">" not in data
+    rows = json.dumps(json.loads(data)["rows"], ensure_ascii=False)
+    for value in HOSTILE.values():
+        assert json.dumps(value, ensure_ascii=False)[1:-1] in rows, value
+
+
+def test_report_plotly_js_must_be_inline_or_cdn(scored, tmp_path):
+    with pytest.raises(ValueError, match="plotly_js must be 'inline' or 'cdn', got 'none'"):
+        report(scored, tmp_path / "x.html", plotly_js="none")

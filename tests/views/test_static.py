@@ -88,3 +88,64 @@ def test_explore_in_a_kernel_without_ipywidgets_says_how_to_install(scored, monk
         warnings.simplefilter("error")
         html = scored.rag.explore().to_html()
     assert "No widget front end was found" in html
+
+
+def test_summary_table_counts_no_answer_as_summary_does(unanswered):
+    s = unanswered.rag.summary().loc["faithfulness"]
+    assert (s["scored"], s["ok"], s["no_claims"], s["no_answer"]) == ("2/3", 1, 2, 1)
+    html = StaticExplorer(unanswered).to_html()
+    head = html[html.index('<table class="rnb-sum">') : html.index("</thead>")]
+    headers = [h.rsplit(">", 1)[-1] for h in head.split("</th>")[:-1]]
+    assert headers == [
+        "metric",
+        "mean (scored rows)",
+        "scored / rows",
+        "ok",
+        "no claims",
+        "no answer",
+    ]
+    # no claims = the refusal (a measured 0); no answer = the missing one (not scored)
+    assert "<td>faithfulness</td><td>0.50</td><td>2/3</td><td>1</td><td>1</td><td>1</td>" in html
+    assert "<td>context recall</td><td>1.00</td><td>3/3</td><td>3</td><td>0</td><td>0</td>" in html
+
+
+def test_summary_table_of_the_sample(scored):
+    table = summary_html(scored)
+    # the 16 HotpotQA rows have no answer: not "no claims" (none is a measured 0)
+    assert "<td>faithfulness</td><td>" in table and ">no answer</th>" in table
+    assert ">no claims</th>" not in table
+    row = table[table.index("<td>faithfulness</td>") :].split("</tr>")[0]
+    assert row.endswith("<td>32/48</td><td>32</td><td>16</td><td>0</td>")  # ok, no answer, n/gt
+
+
+@pytest.mark.parametrize("bad", [-1, -3, 2.5, False])
+def test_static_max_rows_must_be_a_whole_number_from_0(scored, bad):
+    with pytest.raises(ValueError, match="max_rows must be a whole number of at least 0"):
+        StaticExplorer(scored, max_rows=bad)
+    with pytest.raises(ValueError, match="max_rows"):
+        scored.rag.explore(mode="static", max_rows=bad)
+
+
+def test_static_max_rows_0_and_none(scored):
+    html = StaticExplorer(scored, max_rows=0).to_html()
+    assert 'class="rnb-row"' not in html and "no rows listed (max_rows=0) of 48 rows" in html
+    assert '<table class="rnb-sum">' in html
+    assert len(StaticExplorer(scored, max_rows=None).positions) == 48
+
+
+def test_static_sort_by_takes_the_metric_aliases(scored):
+    assert StaticExplorer(scored, max_rows=8, sort_by="precision").positions == (
+        StaticExplorer(scored, max_rows=8, sort_by="context_precision").positions
+    )
+    view = scored.rag.explore(mode="static", sort_by="recall")
+    assert view.sort_by == "context_recall" and "worst context recall first" in view.to_html()
+    with pytest.raises(ValueError, match="unknown metric 'bogus'; expected one of"):
+        StaticExplorer(scored, sort_by="bogus")
+
+
+def test_explore_of_a_frame_read_back_from_csv_warns_once(from_csv):
+    with pytest.warns(UserWarning) as caught:
+        from_csv.rag.explore(mode="static").to_html()
+    [message] = [str(w.message) for w in caught]
+    assert message.startswith("explore(): columns ") and "faithfulness_verdicts" in message
+    assert {w.filename for w in caught} == {__file__}
