@@ -180,8 +180,9 @@ class RagAccessor:
         Parameters
         ----------
         **kwargs
-            ``mode`` (``"auto"``, ``"widget"``, ``"static"``), ``page_size``,
-            ``max_rows``.
+            ``mode`` (``"auto"``, ``"widget"``, ``"static"``), ``page_size`` (rows per
+            page), ``max_rows`` (rows in the static view), ``sort_by`` (a metric or its
+            alias, worst first) and ``theme`` (``"light"``, ``"dark"``).
 
         Returns
         -------
@@ -208,7 +209,11 @@ class RagAccessor:
         path : str or os.PathLike
             Where to write the ``.html`` file.
         **kwargs
-            ``title``, ``max_rows``, ``top``.
+            ``title``, ``max_rows`` (rows in the drill-down; 0 for summary and charts
+            only), ``sort_by`` (a metric or its alias, worst first), ``top`` (rows in the
+            missed-claims chart) and ``plotly_js`` (``"inline"``, the default, a
+            self-contained file of about 5 MB; ``"cdn"``, about 50 kB plus 6 kB per row,
+            charts need a network connection).
 
         Returns
         -------

@@ -170,7 +170,7 @@ def _metric_name(metric: str) -> str:
     if name not in METRICS:
         raise ValueError(
             f"unknown metric {metric!r}; expected one of {', '.join(METRICS)} "
-            "(or recall, precision)"
+            f"(or {', '.join(_ALIASES)})"
         )
     return name
 
