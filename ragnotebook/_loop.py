@@ -10,11 +10,12 @@ event loop, without ``nest_asyncio``.
 from __future__ import annotations
 
 import asyncio
+import collections
 import concurrent.futures
 import contextlib
 import threading
 from collections.abc import Callable, Coroutine
-from typing import Any, TypeVar
+from typing import Any, Generic, TypeVar
 
 from ragnotebook._warn import flush_notices
 
@@ -101,8 +102,12 @@ def run_sync(
             "await the a-prefixed twin there (aevaluate, afaithfulness, ...) or make the call "
             "outside"
         )
-    future = asyncio.run_coroutine_threadsafe(make_coro(), loop)
+    run = _Cancellable(make_coro)
+    future: concurrent.futures.Future[T] | None = None
     try:
+        # submitted inside the try: a Ctrl-C can come while this thread hands the run
+        # over, after the loop thread has started it
+        future = asyncio.run_coroutine_threadsafe(run.main(), loop)
         while True:
             try:
                 result = future.result(timeout=poll_interval)
@@ -112,10 +117,12 @@ def run_sync(
                 if poll is not None:
                     poll()
     except KeyboardInterrupt:
-        future.cancel()
-        # wait until the loop thread has finished cancelling the run
+        # stop the run before the loop takes its next step, and wait until it has
+        # settled (a second Ctrl-C stops the wait)
         with contextlib.suppress(BaseException):
-            _wait_cancelled(loop, future)
+            run.cancel_and_wait(loop)
+        if future is not None:
+            future.cancel()
         flush_notices()
         if poll is not None:
             poll()
@@ -131,21 +138,66 @@ def run_sync(
     return result
 
 
-def _wait_cancelled(
-    loop: asyncio.AbstractEventLoop, future: concurrent.futures.Future[Any]
-) -> None:
-    """Block until every task the cancelled run spawned on ``loop`` has settled."""
-    done = threading.Event()
+#: Seconds an interrupted call waits for its run to settle; a run settles once the
+#: step it is in returns (it is cancelled before the loop's next step).
+_SETTLE_TIMEOUT = 5.0
 
-    async def settle() -> None:
-        for _ in range(200):  # bounded: at most ~2 s
-            pending = [
-                t for t in asyncio.all_tasks() if t is not asyncio.current_task() and not t.done()
-            ]
-            if not pending:
-                break
-            await asyncio.sleep(0.01)
-        done.set()
 
-    asyncio.run_coroutine_threadsafe(settle(), loop)
-    done.wait(timeout=5)
+class _Cancellable(Generic[T]):
+    """One run on the loop thread that the calling thread can cancel at once.
+
+    Why not ``future.cancel()``: that schedules the task's cancellation with
+    ``call_soon_threadsafe``, at the back of the loop's ready queue. A run of many
+    jobs whose judge answers without awaiting (the offline judge, a MockJudge
+    without latency) queues thousands of job steps there at its start, and each of
+    them scores a whole row: the cancellation would wait until nearly every row is
+    scored, and the caller with it.
+    """
+
+    def __init__(self, make_coro: Callable[[], Coroutine[Any, Any, T]]) -> None:
+        self._make_coro = make_coro
+        self._task: asyncio.Task[Any] | None = None
+        self._stopped = False  # set on the loop thread only
+        self.settled = threading.Event()
+
+    async def main(self) -> T:
+        """The run itself (on the loop thread); it does not start once cancelled."""
+        if self._stopped:
+            raise asyncio.CancelledError
+        task = asyncio.current_task()
+        assert task is not None
+        self._task = task
+        task.add_done_callback(lambda _: self.settled.set())
+        return await self._make_coro()
+
+    def _stop(self) -> None:
+        """On the loop thread: cancel the run, or keep it from starting."""
+        self._stopped = True
+        if self._task is None:
+            self.settled.set()  # nothing ran and nothing will
+        else:
+            self._task.cancel()
+
+    def cancel_and_wait(self, loop: asyncio.AbstractEventLoop) -> None:
+        """From the calling thread: cancel the run next and block until it has settled."""
+        _call_next(loop, self._stop)
+        self.settled.wait(timeout=_SETTLE_TIMEOUT)
+
+
+def _call_next(loop: asyncio.AbstractEventLoop, callback: Callable[[], None]) -> None:
+    """Run ``callback`` on ``loop`` before any callback already waiting there (thread-safe).
+
+    The event loops of the standard library keep their ready callbacks in a deque,
+    ``_ready``, popped from the left one at a time; appending on the left puts the
+    callback right after the one running now. Other loops get ``call_soon_threadsafe``.
+    """
+    ready = getattr(loop, "_ready", None)
+    if isinstance(ready, collections.deque):
+        ready.appendleft(asyncio.Handle(callback, (), loop))
+        loop.call_soon_threadsafe(_nothing)  # wakes a loop waiting for I/O
+    else:
+        loop.call_soon_threadsafe(callback)
+
+
+def _nothing() -> None:
+    pass

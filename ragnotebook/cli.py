@@ -21,15 +21,17 @@ Exit codes
     ``--min-coverage``, or a regression against ``--baseline``.
 2
     Usage error: unknown option or metric, malformed ``--fail-under`` or
-    ``--column``, an output suffix that is not ``.parquet``/``.jsonl``.
+    ``--column``, a ``--fail-under`` / ``--min-coverage`` / ``--max-drop`` outside
+    0..1, an output suffix other than ``.parquet``/``.pq``/``.jsonl``/``.ndjson``.
 3
     Input or data error: a file that is missing, unreadable or of an unknown
-    format, a column that is missing or malformed.
+    format, a column that is missing or malformed (the ``--on`` column included),
+    a ``--baseline`` without any evaluated metric.
 4
     Runtime error: the report module or an optional dependency is not
     available, or an unexpected failure.
 130
-    Interrupted (Ctrl-C).
+    Interrupted (Ctrl-C) before every row was scored.
 
 See ``docs/cli.md`` for the full reference.
 """
@@ -38,15 +40,18 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import csv
 import json
 import math
+import os
+import re
 import sys
 import textwrap
 import time
 import warnings
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, Literal, TextIO
 
 __all__ = ["main"]
 
@@ -137,30 +142,124 @@ def write_jsonl(df: Any, path: Path) -> None:
 
 
 def _write_frame(df: Any, out: Path) -> Path:
-    """Write a scored frame as Parquet (keeps ``attrs``) or JSON Lines, by suffix."""
+    """Write a scored frame as Parquet (keeps ``attrs``) or JSON Lines, by suffix.
+
+    The frame is written next to ``out`` and then renamed, so an interrupted or failed
+    write never leaves a truncated file under ``out``'s name.
+    """
     out.parent.mkdir(parents=True, exist_ok=True)
-    if out.suffix.lower() in _PARQUET:
-        df.to_parquet(out)
-    else:
-        write_jsonl(df, out)
+    tmp = out.with_name(f".{out.name}.{os.getpid()}.tmp")
+    try:
+        if out.suffix.lower() in _PARQUET:
+            df.to_parquet(tmp)
+        else:
+            write_jsonl(df, tmp)
+        os.replace(tmp, out)
+    finally:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
     return out
 
 
 def read_table(path: Path | str) -> Any:
-    """Read a CSV, JSON Lines (``.jsonl``/``.ndjson``; ``.json``: lines or one array) or
-    Parquet file into a DataFrame.
+    """Read a CSV, JSON Lines (``.jsonl``/``.ndjson``), JSON or Parquet file into a DataFrame.
+
+    A ``.json`` file may be JSON Lines, a JSON array of records
+    (``df.to_json(path, orient="records")``) or what pandas' ``to_json`` writes with
+    the orients ``"columns"`` (its default), ``"index"``, ``"split"`` or ``"table"``.
+    Text files may start with a UTF-8 byte order mark.
 
     A scored file read back gets its metric columns' dtypes restored (``m``
     Float64, ``m_status`` string, ``m_verdicts`` lists of dicts where Parquet gives
     arrays), so ``summary()``, ``claims()``, the report and
     :func:`ragnotebook.compare` work on it.
 
+    Parameters
+    ----------
+    path : str or Path
+        The file; its suffix says how to read it (``.csv``, ``.json``, ``.jsonl``,
+        ``.ndjson``, ``.parquet``, ``.pq``).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per record, with a 0..n-1 index unless the file kept row labels
+        (pandas' ``"index"``/``"columns"`` orients with labels other than 0..n-1).
+
     Raises
     ------
     DataError
-        For a missing or unreadable file, or an unknown suffix.
+        For a missing or unreadable file, an unknown suffix, or a JSON file of
+        another shape.
+
+    Examples
+    --------
+    >>> import pathlib, tempfile
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "rows.jsonl"
+    >>> _ = path.write_text('{"question": "Where?", "answer": "Here."}\\n', encoding="utf-8")
+    >>> read_table(path).to_dict("records")
+    [{'question': 'Where?', 'answer': 'Here.'}]
     """
-    path = Path(path)
+    return _read_located(Path(path))[0]
+
+
+class _RowPlaces:
+    """Where the rows of a file the command read are: "row 3" of a frame is its 0-based
+    position, which is not the line a user opens the file at.
+
+    Parameters
+    ----------
+    path : Path
+        The file.
+    lines : list of int, optional
+        The line each row starts on (JSON Lines); computed on demand for CSV
+        (quoted cells may span lines); None for formats without lines.
+    """
+
+    #: "row 3, column ..." (a bad cell) and "(first: row 3)" (a warning about cells)
+    _ROW = re.compile(r"\brow (\d+)(?=, column |\))")
+
+    def __init__(self, path: Path, lines: list[int] | None = None) -> None:
+        self.path = path
+        self._lines = lines
+        self._csv = path.suffix.lower() == ".csv"
+
+    def _line(self, position: int) -> int | None:
+        if self._lines is None and self._csv:
+            self._lines = _csv_row_lines(self.path)
+        if self._lines is None or not 0 <= position < len(self._lines):
+            return None
+        return self._lines[position]
+
+    def where(self, position: int) -> str:
+        """``"line 4 of rows.csv"``, or ``"0-based"`` when the file has no lines."""
+        line = self._line(position)
+        return "0-based" if line is None else f"line {line} of {self.path.name}"
+
+    def rewrite(self, text: str) -> str:
+        """``text`` with each ``row N`` of the library's messages placed in the file."""
+        return self._ROW.sub(lambda m: f"row {m[1]} ({self.where(int(m[1]))})", text)
+
+
+def _csv_row_lines(path: Path) -> list[int] | None:
+    """The line each data row of a CSV file starts on (after the header; blank lines
+    skipped, as ``pd.read_csv`` does), or None when the file cannot be walked."""
+    try:
+        with path.open(encoding="utf-8-sig", newline="") as fh:
+            reader = csv.reader(fh)
+            starts: list[int] = []
+            end = 0
+            for record in reader:
+                start, end = end + 1, reader.line_num
+                if record:
+                    starts.append(start)
+    except (OSError, UnicodeDecodeError, csv.Error):
+        return None
+    return starts[1:]
+
+
+def _read_located(path: Path) -> tuple[Any, _RowPlaces]:
+    """:func:`read_table`, with where each row is in the file (for messages)."""
     import pandas as pd
 
     from ragnotebook.frame import verdict_records
@@ -172,13 +271,14 @@ def read_table(path: Path | str) -> Any:
         raise DataError(
             f"{path}: unknown format {suffix or '(no suffix)'!r}; use " + ", ".join(_READABLE)
         )
+    lines: list[int] | None = None
     try:
         if suffix == ".csv":
-            df = pd.read_csv(path)
+            df = pd.read_csv(path, encoding="utf-8-sig")
         elif suffix in _PARQUET:
             df = pd.read_parquet(path)
         else:
-            df = pd.DataFrame.from_records(_read_json_records(path))
+            df, lines = _read_json(path)
     except DataError:
         raise
     except ImportError as exc:
@@ -194,28 +294,142 @@ def read_table(path: Path | str) -> Any:
             if f"{col}_verdicts" in df.columns:  # Parquet gives arrays of dicts
                 cells = [verdict_records(v) for v in df[f"{col}_verdicts"].tolist()]
                 df[f"{col}_verdicts"] = pd.Series(cells, index=df.index, dtype=object)
-    return df
+    return df, _RowPlaces(path, lines)
 
 
-def _read_json_records(path: Path) -> list[dict[str, Any]]:
-    text = path.read_text(encoding="utf-8")
-    if path.suffix.lower() == ".json" and text.lstrip().startswith("["):
-        data = json.loads(text)
-        if not all(isinstance(r, dict) for r in data):
-            raise DataError(f"{path}: expected a JSON array of objects")
-        return list(data)
-    records = []
-    for n, line in enumerate(text.splitlines(), start=1):
+#: What a .json input may hold, for the messages about one that does not.
+_JSON_SHAPES = (
+    "a .json file must be JSON Lines (one object per line), a JSON array of records "
+    "(df.to_json(path, orient='records')), or pandas' df.to_json(path) (orient 'columns', "
+    "'index', 'split' or 'table')"
+)
+
+
+#: The orients of pandas' ``to_json`` a .json input is read in (besides records).
+_Orient = Literal["columns", "index", "split", "table"]
+
+
+def _read_json(path: Path) -> tuple[Any, list[int] | None]:
+    """A JSON Lines or JSON file as a frame, with each row's line (JSON Lines only)."""
+    import pandas as pd
+
+    text = path.read_text(encoding="utf-8-sig")
+    is_json = path.suffix.lower() == ".json"
+    head = text.lstrip()[:1]
+    if is_json and head in ("[", "{"):
+        try:
+            whole = json.loads(text)
+        except json.JSONDecodeError as exc:
+            if head == "[":
+                raise DataError(
+                    f"{path}, line {exc.lineno}: not valid JSON ({exc.msg}); {_JSON_SHAPES}"
+                ) from exc
+            whole = None  # several lines: JSON Lines, read below
+        if isinstance(whole, list):
+            if not all(isinstance(r, dict) for r in whole):
+                raise DataError(f"{path}: expected a JSON array of objects; {_JSON_SHAPES}")
+            return pd.DataFrame.from_records(whole), None
+        if isinstance(whole, dict):
+            orient = _pandas_orient(whole)
+            if orient is not None:
+                return _from_pandas_json(whole, orient), None
+            if "\n" in text.strip():  # one object over several lines: no table
+                raise DataError(f"{path}: {_object_problem(whole)}; {_JSON_SHAPES}")
+            # one line holding one object: JSON Lines with one row
+    records: list[dict[str, Any]] = []
+    lines: list[int] = []
+    # lines end at "\n" only: str.splitlines() also splits at U+2028, U+0085, ..., which
+    # JSON strings hold unescaped (write_jsonl writes them so)
+    for n, line in enumerate(text.split("\n"), start=1):
         if not line.strip():
             continue
         try:
             record = json.loads(line)
         except json.JSONDecodeError as exc:
-            raise DataError(f"{path}, line {n}: not valid JSON ({exc.msg})") from exc
+            shapes = f"; {_JSON_SHAPES}" if is_json else ""
+            raise DataError(f"{path}, line {n}: not valid JSON ({exc.msg}){shapes}") from exc
         if not isinstance(record, dict):
             raise DataError(f"{path}, line {n}: expected a JSON object")
         records.append(record)
-    return records
+        lines.append(n)
+    return pd.DataFrame.from_records(records), lines
+
+
+def _pandas_orient(obj: dict[str, Any]) -> _Orient | None:
+    """The ``orient`` pandas' ``to_json`` wrote ``obj`` with, or None for another object.
+
+    ``"split"`` and ``"table"`` have their own keys. ``"columns"`` (the default) and
+    ``"index"`` are objects of objects: column -> label -> value, or label -> column ->
+    value; the one whose column names include a role name (``question``,
+    ``contexts``, ...) wins, and ``"columns"`` when neither does, as in ``pd.read_json``.
+    """
+    from ragnotebook.intake import ALIASES, _alias_form
+
+    keys = set(obj)
+    if {"columns", "data"} <= keys <= {"columns", "data", "index", "name"}:
+        return "split" if isinstance(obj["data"], list) else None
+    if keys == {"schema", "data"} and isinstance(obj["data"], list):
+        return "table"
+    if not obj or not all(isinstance(v, dict) for v in obj.values()):
+        return None
+    roles = {alias for names in ALIASES.values() for alias in names}
+
+    def has_role(names: Any) -> bool:
+        return any(isinstance(n, str) and _alias_form(n) in roles for n in names)
+
+    inner = next(iter(obj.values()))
+    if has_role(inner) and not has_role(obj):
+        return "index"
+    return "columns"
+
+
+def _from_pandas_json(obj: dict[str, Any], orient: _Orient) -> Any:
+    """The frame of an object pandas' ``to_json`` wrote, cells as JSON gave them (no
+    dtype or date guessing); labels 0..n-1 (written as ``"0"``, ``"1"``, ...) become a
+    plain index."""
+    import pandas as pd
+
+    labels: list[Any] | None
+    if orient == "split":
+        df = pd.DataFrame(obj["data"], columns=obj["columns"])
+        labels = obj.get("index")
+    elif orient == "table":
+        df = pd.DataFrame.from_records(obj["data"])
+        key = (obj.get("schema") or {}).get("primaryKey") or []
+        labels = df.pop(key[0]).tolist() if len(key) == 1 and key[0] in df.columns else None
+    else:
+        outer = list(obj)
+        inner = list(dict.fromkeys(k for cells in obj.values() for k in cells))
+        if orient == "columns":
+            df = pd.DataFrame({c: [obj[c].get(k) for k in inner] for c in outer}, columns=outer)
+            labels = inner
+        else:
+            rows = [[obj[r].get(c) for c in inner] for r in outer]
+            df = pd.DataFrame(rows, columns=inner)
+            labels = outer
+    if labels is not None:
+        if all(isinstance(x, str) and x.lstrip("-").isdigit() for x in labels):
+            labels = [int(x) for x in labels]
+        if labels != list(range(len(df))):
+            df.index = pd.Index(labels)
+    return df
+
+
+def _object_problem(obj: dict[str, Any]) -> str:
+    """Why a JSON object over several lines is not a table, with where its rows may be."""
+    names = ", ".join(repr(k) for k in list(obj)[:5]) + (", ..." if len(obj) > 5 else "")
+    lists = [
+        k
+        for k, v in obj.items()
+        if isinstance(v, list) and v and all(isinstance(r, dict) for r in v)
+    ]
+    where = (
+        f" (its key {lists[0]!r} holds a list of {len(obj[lists[0]])} objects: write that "
+        "list alone)"
+        if lists
+        else ""
+    )
+    return f"one JSON object with the keys {names} is not a table of rows{where}"
 
 
 # --------------------------------------------------------------------------- quickstart
@@ -306,6 +520,10 @@ def quickstart(out: Path | None, model: str, n_worst: int) -> int:
         warnings.simplefilter("ignore", UserWarning)
         scored = rn.evaluate(df, model=model, progress=sys.stderr.isatty())
     elapsed = time.perf_counter() - t0
+    last_run = (scored.attrs.get("ragnotebook") or {}).get("last_run") or {}
+    if last_run.get("interrupted") and _unfinished(scored, rn.frame.scored_metrics(scored)):
+        print("ragnotebook quickstart: interrupted; nothing was written", file=sys.stderr)
+        return EXIT_INTERRUPTED
     summary = rn.summary(scored)
     with pd.option_context("display.width", 120, "display.max_columns", 20):
         print("\nSummary (mean over scored rows; 'scored' = rows measured / rows in the frame):")
@@ -346,10 +564,26 @@ def quickstart(out: Path | None, model: str, n_worst: int) -> int:
     path = _write_frame(scored, out or _default_out())
     print(f"\nScored frame ({len(scored)} rows, {len(scored.columns)} columns) written to {path}")
     print(
-        f"Done in {elapsed:.1f} s. Next: open notebooks/01_quickstart.ipynb, or in Python:\n"
+        f"Done in {elapsed:.1f} s. Next: {_next_step()}, or in Python:\n"
         "    scored = df.rag.evaluate(model='openai/gpt-4o-mini')"
     )
     return EXIT_OK
+
+
+#: Where the example notebooks and the documentation are online (``[project.urls]``).
+_REPO_URL = "https://github.com/ragnotebook/ragnotebook/tree/main"
+
+
+def _next_step() -> str:
+    """The quickstart notebook when it is on disk (a source checkout), else its address:
+    ``pip install`` installs the package only."""
+    notebook = Path(__file__).resolve().parent.parent / "notebooks" / "01_quickstart.ipynb"
+    if notebook.is_file():
+        return f"open {notebook}"
+    return (
+        f"the example notebooks are at {_REPO_URL}/notebooks (the docs, among them the "
+        f"command line's, at {_REPO_URL}/docs)"
+    )
 
 
 # --------------------------------------------------------------------------- evaluate
@@ -425,7 +659,8 @@ def _check_out(path: Path | None) -> None:
     """Refuse an ``--out`` that could not be written, before any row is scored."""
     if path is not None and path.suffix.lower() not in (*_PARQUET, *_JSONL):
         raise UsageError(
-            f"--out: {path.name!r} must end in .parquet (keeps run metadata) or .jsonl"
+            f"--out: {path.name!r} must end in .parquet or .pq (Parquet, keeps the run "
+            "metadata), or .jsonl or .ndjson (JSON Lines)"
         )
     if path is not None and path.suffix.lower() in _PARQUET:
         try:
@@ -487,24 +722,134 @@ def check_thresholds(
     return failures
 
 
-def _check_pairing_column(
-    on: str, baseline: Any, data: Any, columns: Mapping[str, str] | None
-) -> None:
-    """Refuse, before any scoring, a ``--on`` column missing from either file."""
-    from ragnotebook.comparison import _key_column
+def _warning(text: str, command: str = "evaluate") -> None:
+    """Print ``ragnotebook <command>: warning: <text>`` on stderr (every time: a
+    Python warning would be shown once per process)."""
+    print(f"ragnotebook {command}: warning: {text}", file=sys.stderr)
 
-    sides = (("the baseline file", baseline), ("the data file", data))
-    for side, frame in sides:
-        if columns and on in columns and columns[on] in frame.columns:
-            continue
+
+def parse_max_drop(value: float) -> float:
+    """Check ``--max-drop``: a share of the 0..1 score scale (and of coverage).
+
+    Raises
+    ------
+    UsageError
+        For a value that is not a finite number from 0 to 1.
+    """
+    if not math.isfinite(value) or not 0.0 <= value <= 1.0:
+        raise UsageError(
+            f"--max-drop: {value:g} is not between 0 and 1 (it is a drop in mean score and "
+            "in coverage, which both run from 0 to 1)"
+        )
+    return value
+
+
+def _check_baseline_file(path: Path, baseline: Any, metrics: Sequence[str]) -> None:
+    """Before any scoring: refuse a baseline without any evaluated metric, and warn
+    about one that is the partial file of an interrupted run."""
+    from ragnotebook.engine import CANCELLED_MESSAGE
+    from ragnotebook.frame import scored_metrics
+
+    have = scored_metrics(baseline)
+    if not any(m in have for m in metrics):
+        raise DataError(
+            f"--baseline {path}: the file has none of the evaluated metrics "
+            f"({', '.join(metrics)}); it has "
+            + (", ".join(have) if have else "no ragnotebook scores")
+            + ". Pass a file written by 'ragnotebook evaluate --out'"
+        )
+    cancelled = sum(
+        int((baseline[f"{m}_error"].astype("string") == CANCELLED_MESSAGE).sum())
+        for m in have
+        if f"{m}_error" in baseline.columns
+    )
+    partial_name = path.stem.lower().endswith(".partial")
+    if cancelled or partial_name:
+        why = (
+            f"{cancelled} of its row-metrics were cancelled"
+            if cancelled
+            else "its name is that of one"
+        )
+        _warning(
+            f"--baseline {path.name} looks like the partial file of an interrupted run "
+            f"({why}): its unfinished rows are errors, not scores, so this run is compared "
+            "with an incomplete baseline"
+        )
+
+
+def _pairing_columns(
+    on: str, baseline: Any, data: Any, columns: Mapping[str, str] | None
+) -> tuple[str, str]:
+    """The ``--on`` column of the baseline and of the data, checked before any scoring.
+
+    For the data it is the column the scoring reads for the role ``on`` names (with
+    ``--column`` or by the role's usual names), else the column called ``on``. The
+    baseline's is the data's column when it has one by that name (a baseline written by
+    the same command), else the column called ``on``, else the role's column.
+
+    Raises
+    ------
+    DataError
+        When either file has no such column.
+    """
+    from ragnotebook.comparison import _key_column
+    from ragnotebook.intake import ROLES, resolve_columns
+
+    def missing(side: str, frame: Any) -> DataError:
+        names = ", ".join(map(str, frame.columns))
+        return DataError(
+            f"--on {on!r} is not a column of {side} (its columns: {names}); "
+            "pass --on COLUMN naming a column both files have"
+        )
+
+    mapped = (columns or {}).get(on)
+    if mapped is not None:
+        if mapped not in data.columns:
+            raise missing("the data file", data)
+        data_col = mapped
+    elif on in data.columns:
+        data_col = on
+    elif on in ROLES:
         try:
-            _key_column(frame, on, side)
-        except KeyError:
-            names = ", ".join(map(str, frame.columns))
-            raise DataError(
-                f"--on {on!r} is not a column of {side} (its columns: {names}); "
-                "pass --on COLUMN naming a column both files have"
-            ) from None
+            found = resolve_columns(data, columns, roles=[on]).get(on)
+        except ValueError as exc:
+            raise DataError(f"--on {on!r}: {exc}") from None
+        if found is None:
+            raise missing("the data file", data)
+        data_col = found
+    else:
+        raise missing("the data file", data)
+    if data_col in baseline.columns:
+        return data_col, data_col
+    try:
+        return _key_column(baseline, on, "A"), data_col
+    except KeyError:
+        raise missing("the baseline file", baseline) from None
+
+
+#: an ``id``-like column name, suggested to pair rows when ``--on`` repeats values
+_ID_NAME = re.compile(r"(?i)^(row|(.*_)?(id|uid|uuid|key))$")
+
+
+def _repeats(frame: Any, column: str) -> int:
+    """How many values of ``column`` are repeats of an earlier one (missing ones aside)."""
+    values = frame[column].dropna()
+    try:
+        return int(values.duplicated().sum())
+    except TypeError:  # unhashable cells (lists): compare their text
+        return int(values.map(lambda v: json.dumps(_jsonable(v))).duplicated().sum())
+
+
+def _id_column(baseline: Any, scored: Any, on: str) -> str | None:
+    """An ``id``-like column with one value per row in both frames, or None."""
+    for col in scored.columns:
+        if col == on or not isinstance(col, str) or not _ID_NAME.match(col):
+            continue
+        if col not in baseline.columns or scored[col].isna().any() or baseline[col].isna().any():
+            continue
+        if _repeats(scored, col) == 0 and _repeats(baseline, col) == 0:
+            return col
+    return None
 
 
 def check_baseline(
@@ -514,7 +859,30 @@ def check_baseline(
 
     A metric fails when its paired mean difference (new - baseline) is below
     ``-max_drop`` with ``p_value < 0.05``, or when its coverage drops by more
-    than ``max_drop``.
+    than ``max_drop``. The comparison's warnings (repeated pairing values,
+    coverage differences) are shown on stderr, with a better ``--on`` when the
+    pairing column repeats values.
+
+    Parameters
+    ----------
+    baseline, scored : pandas.DataFrame
+        The baseline (``a``) and this run (``b``).
+    metrics : sequence of str
+        The evaluated metrics; those the baseline was not scored on are skipped.
+    on : str or None
+        The column pairing the rows (see :func:`ragnotebook.compare`).
+    max_drop : float
+        The tolerated drop in mean and in coverage.
+
+    Returns
+    -------
+    list of str
+        One message per failed check; also printed, with the passed ones, to stdout.
+
+    Raises
+    ------
+    DataError
+        When the baseline has none of ``metrics``.
     """
     import pandas as pd
 
@@ -527,9 +895,24 @@ def check_baseline(
         print(f"baseline: not scored on {', '.join(skipped)}; not compared", file=sys.stderr)
     if not shared:
         raise DataError("--baseline: the baseline file has none of the evaluated metrics")
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", UserWarning)  # the flags are printed below
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
         table = compare(baseline, scored, on=on, metrics=shared)
+    for w in caught:
+        text = str(w.message).removeprefix("ragnotebook.compare: ")
+        _warning(f"against the baseline (A = the baseline, B = this run): {text}")
+    if on is not None and (_repeats(baseline, on) or _repeats(scored, on)):
+        better = _id_column(baseline, scored, on)
+        _warning(
+            f"rows are paired by {on!r}, which repeats values, so a row may be compared with "
+            "another row that has the same value; "
+            + (
+                f"pass --on {better} (one value per row in both files)"
+                if better
+                else "give the rows an id column and pass --on id (the JSON Lines files "
+                "'ragnotebook evaluate --out' writes keep rows' labels in a first column)"
+            )
+        )
     cols = [
         "n_pairs",
         "mean_a",
@@ -563,11 +946,55 @@ def check_baseline(
         if cov_diff < -max_drop:
             msg = (
                 f"{m}: coverage dropped against the baseline: {row['coverage_a']:.3f} -> "
-                f"{row['coverage_b']:.3f} ({int(row['n_lost'])} rows lost)"
+                f"{row['coverage_b']:.3f} ({_coverage_causes(row)})"
             )
             failures.append(msg)
             print(f"FAIL {msg}")
     return failures
+
+
+def _unfinished(scored: Any, metrics: Sequence[str]) -> int:
+    """How many row-metrics an interrupted run left unscored (status ``error``, cancelled)."""
+    from ragnotebook.engine import CANCELLED_MESSAGE
+
+    return sum(
+        int((scored[f"{m}_error"].astype("string") == CANCELLED_MESSAGE).sum()) for m in metrics
+    )
+
+
+@contextlib.contextmanager
+def _rewritten_warnings(rewrite: Callable[[str], str]) -> Iterator[None]:
+    """Pass every warning's text through ``rewrite`` before it is shown."""
+    shown = warnings.showwarning
+
+    def show(
+        message: Warning | str,
+        category: type[Warning],
+        filename: str,
+        lineno: int,
+        file: TextIO | None = None,
+        line: str | None = None,
+    ) -> None:
+        shown(rewrite(str(message)), category, filename, lineno, file, line)
+
+    warnings.showwarning = show
+    try:
+        yield
+    finally:
+        warnings.showwarning = shown
+
+
+def _coverage_causes(row: Any) -> str:
+    """What a coverage drop is made of: baseline rows absent from this run, rows that
+    lost their score, and rows new in this run that are not scored."""
+    only_a, lost, only_b = (int(row[c]) for c in ("n_only_a", "n_lost", "n_only_b"))
+    parts = [
+        f"{only_a} baseline row(s) missing from this run",
+        f"{lost} row(s) scored in the baseline lost their score",
+    ]
+    if only_b:
+        parts.append(f"{only_b} row(s) of this run not in the baseline")
+    return ", ".join(parts)
 
 
 def evaluate_command(args: argparse.Namespace) -> int:
@@ -605,15 +1032,26 @@ def evaluate_command(args: argparse.Namespace) -> int:
     if args.no_cache:
         options["cache"] = False
 
-    df = read_table(args.data)
-    baseline = read_table(args.baseline) if args.baseline is not None else None
-    if baseline is not None:
-        _check_pairing_column(args.on, baseline, df, columns)
+    max_drop = parse_max_drop(args.max_drop)
+
+    df, places = _read_located(args.data)
+    baseline = None
+    on: str | None = args.on
+    if args.baseline is not None:
+        baseline = read_table(args.baseline)
+        _check_baseline_file(args.baseline, baseline, metrics)
+        base_col, on = _pairing_columns(args.on, baseline, df, columns)
+        if base_col != on:  # e.g. --column question=q here, "question" in the baseline
+            baseline = baseline.rename(columns={base_col: on})
     print(f"ragnotebook: scoring {len(df)} rows of {args.data} with {model!r}", file=sys.stderr)
     try:
-        with warnings.catch_warnings():
+        with warnings.catch_warnings(), _rewritten_warnings(places.rewrite):
             # the command prints its own line per metric with the first error (below)
             warnings.filterwarnings("ignore", message="ragnotebook: rows failed")
+            # a Ctrl-C after the last row: the run is complete (below), not "interrupted"
+            warnings.filterwarnings(
+                "ignore", message=r"ragnotebook: interrupted; (\d+) of \1 row-metrics finished"
+            )
             scored = rn.evaluate(
                 df,
                 metrics=metrics,
@@ -625,11 +1063,11 @@ def evaluate_command(args: argparse.Namespace) -> int:
             )
     except ValueError as exc:
         hint = " (on the command line: --column ROLE=COLUMN)" if "columns=" in str(exc) else ""
-        raise DataError(f"{exc}{hint}") from exc
+        raise DataError(f"{places.rewrite(str(exc))}{hint}") from exc
     except TypeError as exc:
         raise UsageError(str(exc)) from exc
     last_run = (scored.attrs.get("ragnotebook") or {}).get("last_run") or {}
-    if last_run.get("interrupted"):
+    if last_run.get("interrupted") and _unfinished(scored, metrics):
         # the library keeps the finished rows and returns; a CI job must not read that as a
         # finished run: no checks, exit 130, and the partial frame never under --out's name
         if args.out is not None:
@@ -643,6 +1081,13 @@ def evaluate_command(args: argparse.Namespace) -> int:
         else:
             print("ragnotebook evaluate: interrupted; no check was run", file=sys.stderr)
         return EXIT_INTERRUPTED
+    if last_run.get("interrupted"):
+        # Ctrl-C came when every row-metric had finished: nothing is missing
+        last_run["interrupted"] = False
+        print(
+            "ragnotebook evaluate: Ctrl-C came after every row was scored; the run is complete",
+            file=sys.stderr,
+        )
     summary = rn.summary(scored)
     _print_summary(summary, "Summary (mean over scored rows; 'scored' = measured / total):")
     for m in summary.index:
@@ -671,7 +1116,7 @@ def evaluate_command(args: argparse.Namespace) -> int:
         print("\nChecks:")
         failures += check_thresholds(summary, thresholds, args.min_coverage)
     if baseline is not None:
-        failures += check_baseline(baseline, scored, metrics, on=args.on, max_drop=args.max_drop)
+        failures += check_baseline(baseline, scored, metrics, on=on, max_drop=max_drop)
     if failures:
         print(
             f"ragnotebook: {len(failures)} check(s) failed: " + "; ".join(failures),
@@ -736,7 +1181,7 @@ def _parser() -> argparse.ArgumentParser:
         "--out",
         type=Path,
         default=None,
-        help="where to write the scored frame (.parquet or .jsonl)",
+        help="where to write the scored frame (.parquet / .pq or .jsonl / .ndjson)",
     )
     qs.add_argument("--model", default="offline", help="judge model (default: offline)")
     qs.add_argument(
@@ -760,7 +1205,9 @@ def _parser() -> argparse.ArgumentParser:
         help="litellm model, e.g. openai/gpt-4o-mini, or 'offline' "
         "(default: $RAGNOTEBOOK_MODEL, else offline)",
     )
-    ev.add_argument("--out", type=Path, default=None, help="scored frame: .parquet or .jsonl")
+    ev.add_argument(
+        "--out", type=Path, default=None, help="scored frame: .parquet / .pq or .jsonl / .ndjson"
+    )
     ev.add_argument(
         "--column",
         action="append",
@@ -810,7 +1257,7 @@ def _parser() -> argparse.ArgumentParser:
         "--max-drop",
         type=float,
         default=0.02,
-        help="--baseline tolerance for the mean and coverage drop (default 0.02)",
+        help="--baseline tolerance for the mean and coverage drop, from 0 to 1 (default 0.02)",
     )
     ev.add_argument("--concurrency", type=int, default=16, help="judge calls in flight")
     ev.add_argument("--no-cache", action="store_true", help="do not use the judge-answer cache")
@@ -883,12 +1330,13 @@ def main(argv: list[str] | None = None) -> int:
     ok   faithfulness: coverage 1.000 >= 1
     0
     """
-    parser = _parser()
+    who = "ragnotebook"  # "ragnotebook <command>" once the command is known
     try:
-        args = parser.parse_args(argv)
-    except SystemExit as exc:  # argparse: --help (0) or a usage error (2)
-        return int(exc.code) if isinstance(exc.code, int) else EXIT_USAGE
-    try:
+        try:
+            args = _parser().parse_args(argv)
+        except SystemExit as exc:  # argparse: --help (0) or a usage error (2)
+            return int(exc.code) if isinstance(exc.code, int) else EXIT_USAGE
+        who = f"ragnotebook {args.command}"
         with _plain_warnings(args.command):
             if args.command == "quickstart":
                 return quickstart(args.out, args.model, args.worst)
@@ -896,17 +1344,17 @@ def main(argv: list[str] | None = None) -> int:
                 return evaluate_command(args)
             if args.command == "report":
                 return report_command(args)
-    except KeyboardInterrupt:
-        print("interrupted", file=sys.stderr)
+    except KeyboardInterrupt:  # at any point: reading, writing, the checks
+        print(f"{who}: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
     except UsageError as exc:
-        print(f"ragnotebook {args.command}: usage error: {exc}", file=sys.stderr)
+        print(f"{who}: usage error: {exc}", file=sys.stderr)
         return EXIT_USAGE
     except DataError as exc:
-        print(f"ragnotebook {args.command}: input error: {exc}", file=sys.stderr)
+        print(f"{who}: input error: {exc}", file=sys.stderr)
         return EXIT_DATA
     except Exception as exc:
-        print(f"ragnotebook {args.command}: error: {exc}", file=sys.stderr)
+        print(f"{who}: error: {exc}", file=sys.stderr)
         return EXIT_RUNTIME
     return EXIT_USAGE
 

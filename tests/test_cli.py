@@ -183,10 +183,147 @@ def test_baseline_pairing_column_is_checked_before_scoring(tmp_path, good, capsy
     assert cli.main(args) == 3
     out, err = capsys.readouterr()
     assert "scoring" not in err and "Summary" not in out  # refused before any scoring
-    assert "--on 'nope' is not a column of the baseline file (its columns: question, " in err
+    assert "--on 'nope' is not a column of the data file (its columns: question, " in err
     assert "pass --on COLUMN naming a column both files have" in err
     # a role name works through the column detection, as compare() does
     assert cli.main([*args[:-3], "--on", "question", "--no-progress"]) == 0
+    # a column only the data file has: the baseline is named
+    with_id = write_jsonl(tmp_path / "with_id.jsonl", [{**r, "qid": i} for i, r in enumerate(GOOD)])
+    capsys.readouterr()
+    assert cli.main(["evaluate", str(with_id), "--baseline", str(baseline), "--on", "qid"]) == 3
+    err = capsys.readouterr().err
+    assert "scoring" not in err
+    assert "--on 'qid' is not a column of the baseline file (its columns: question, " in err
+
+
+def _mapped_rows(tmp_path: Path, name: str) -> Path:
+    """GOOD with the question in a column ``q`` (read with ``--column question=q``)."""
+    rows = [{"q": r["question"], **{k: v for k, v in r.items() if k != "question"}} for r in GOOD]
+    return write_jsonl(tmp_path / name, rows)
+
+
+def test_the_default_on_follows_the_question_column_mapping(tmp_path, capsys):
+    # --on question (the default) is the column the scoring reads as the question: here q,
+    # in this run and in a baseline written by the same command; it was exit 4 after
+    # scoring every row ("on='question' is not a column of frame A ...")
+    data = _mapped_rows(tmp_path, "mapped.jsonl")
+    baseline = tmp_path / "baseline.jsonl"
+    common = ["--column", "question=q", "--model", "offline", "--no-progress"]
+    assert cli.main(["evaluate", str(data), *common, "--out", str(baseline)]) == 0
+    capsys.readouterr()
+    assert cli.main(["evaluate", str(data), *common, "--baseline", str(baseline)]) == 0
+    out, err = capsys.readouterr()
+    assert re.search(r"faithfulness\s+8\s+1\.0", out)  # 8 pairs
+    assert "ok   faithfulness: no significant drop (mean diff +0.000, p=1.0000)" in out
+    # a baseline whose question column is "question" pairs with q all the same
+    other = tmp_path / "other.jsonl"
+    assert (
+        cli.main(
+            [
+                "evaluate",
+                str(write_jsonl(tmp_path / "g.jsonl", GOOD)),
+                "--out",
+                str(other),
+                "--model",
+                "offline",
+                "--no-progress",
+            ]
+        )
+        == 0
+    )
+    capsys.readouterr()
+    assert cli.main(["evaluate", str(data), *common, "--baseline", str(other)]) == 0
+    assert re.search(r"faithfulness\s+8\s+1\.0", capsys.readouterr().out)
+    # unmapped, the data file has no question column: refused before scoring, exit 3
+    assert cli.main(["evaluate", str(data), "--no-progress", "--baseline", str(baseline)]) == 3
+    err = capsys.readouterr().err
+    assert "scoring" not in err
+    assert "--on 'question' is not a column of the data file (its columns: q, answer" in err
+
+
+def test_a_baseline_without_scores_is_refused_before_scoring(tmp_path, good, capsys):
+    # the unscored input as its own baseline: it scored every row, then exited 3
+    out = tmp_path / "scored.jsonl"
+    args = ["evaluate", str(good), "--no-progress", "--out", str(out), "--baseline", str(good)]
+    assert cli.main(args) == 3
+    captured = capsys.readouterr()
+    assert "scoring" not in captured.err and captured.out == "" and not out.exists()
+    assert (
+        f"input error: --baseline {good}: the file has none of the evaluated metrics "
+        "(context_recall, context_precision, faithfulness); it has no ragnotebook scores"
+    ) in captured.err
+    # one of them is enough; the others are skipped with a note
+    recall_only = tmp_path / "recall.jsonl"
+    assert (
+        cli.main(
+            [
+                "evaluate",
+                str(good),
+                "--metrics",
+                "recall",
+                "--out",
+                str(recall_only),
+                "--no-progress",
+            ]
+        )
+        == 0
+    )
+    capsys.readouterr()
+    assert cli.main(["evaluate", str(good), "--no-progress", "--baseline", str(recall_only)]) == 0
+    assert "baseline: not scored on context_precision, faithfulness; not compared" in (
+        capsys.readouterr().err
+    )
+
+
+def test_repeated_pairing_values_are_warned_about_with_an_id_to_pair_on(tmp_path, capsys):
+    # every question asked twice, as in the bundled quickstart sample; the rows have ids
+    rows = [{"id": f"r{i}", **GOOD[i % 4]} for i in range(8)]
+    data = write_jsonl(tmp_path / "twice.jsonl", rows)
+    baseline = tmp_path / "baseline.jsonl"
+    assert cli.main(["evaluate", str(data), "--out", str(baseline), "--no-progress"]) == 0
+    capsys.readouterr()
+    assert cli.main(["evaluate", str(data), "--baseline", str(baseline), "--no-progress"]) == 0
+    err = capsys.readouterr().err
+    assert (
+        "ragnotebook evaluate: warning: against the baseline (A = the baseline, B = this run): "
+        "'question' repeats 4 value(s) in frame A; repeated values are paired in order of "
+        "appearance"
+    ) in err
+    assert (
+        "ragnotebook evaluate: warning: rows are paired by 'question', which repeats values, "
+        "so a row may be compared with another row that has the same value; pass --on id "
+        "(one value per row in both files)"
+    ) in err
+    assert (
+        cli.main(
+            ["evaluate", str(data), "--baseline", str(baseline), "--on", "id", "--no-progress"]
+        )
+        == 0
+    )
+    assert "warning" not in capsys.readouterr().err
+    # no id column to propose: say how to get one
+    plain = write_jsonl(tmp_path / "plain.jsonl", [GOOD[i % 4] for i in range(8)])
+    assert cli.main(["evaluate", str(plain), "--baseline", str(baseline), "--no-progress"]) == 0
+    assert "give the rows an id column and pass --on id" in capsys.readouterr().err
+
+
+def test_the_coverage_warning_of_the_comparison_is_shown(tmp_path, good, capsys):
+    baseline = tmp_path / "baseline.jsonl"
+    assert cli.main(["evaluate", str(good), "--out", str(baseline), "--no-progress"]) == 0
+    capsys.readouterr()
+    half = write_jsonl(tmp_path / "half.jsonl", GOOD[:4])
+    assert cli.main(["evaluate", str(half), "--baseline", str(baseline), "--no-progress"]) == 1
+    captured = capsys.readouterr()
+    assert (
+        "ragnotebook evaluate: warning: against the baseline (A = the baseline, B = this run): "
+        "coverage differs, so the means alone mislead; context_recall: coverage A 1.00 vs B "
+        "0.50; 4 row(s) only in A"
+    ) in captured.err
+    # the coverage check counts the baseline rows this run does not have, and says so
+    assert (
+        "FAIL faithfulness: coverage dropped against the baseline: 1.000 -> 0.500 (4 baseline "
+        "row(s) missing from this run, 0 row(s) scored in the baseline lost their score)"
+    ) in captured.out
 
 
 def test_baseline_fails_when_coverage_drops(tmp_path, good):
@@ -200,9 +337,10 @@ def test_baseline_fails_when_coverage_drops(tmp_path, good):
     data = write_jsonl(tmp_path / "fewer.jsonl", rows)
     proc = evaluate(data, "--metrics", "recall", "--baseline", str(baseline), cwd=tmp_path)
     assert proc.returncode == 1
-    assert "FAIL context_recall: coverage dropped against the baseline: 1.000 -> 0.625" in (
-        proc.stdout
-    )
+    assert (
+        "FAIL context_recall: coverage dropped against the baseline: 1.000 -> 0.625 (0 baseline "
+        "row(s) missing from this run, 3 row(s) scored in the baseline lost their score)"
+    ) in proc.stdout
 
 
 def test_parquet_output_keeps_metadata_and_csv_input_with_column_mapping(tmp_path):
@@ -240,7 +378,11 @@ def test_parquet_output_keeps_metadata_and_csv_input_with_column_mapping(tmp_pat
         (("--fail-under", "recall"), "expected metric=value"),
         (("--fail-under", "recall=high"), "'high' is not a number"),
         (("--metrics", "recall", "--fail-under", "faithfulness=0.5"), "not in --metrics"),
-        (("--out", "scored.txt"), "must end in .parquet"),
+        (
+            ("--out", "scored.txt"),
+            "must end in .parquet or .pq (Parquet, keeps the run metadata), "
+            "or .jsonl or .ndjson (JSON Lines)",
+        ),
         (("--column", "docs"), "expected role=column"),
         (("--column", "passages=docs"), "unknown role 'passages'"),
         (("--api-base", "http://127.0.0.1:1/v1"), "not the offline judge"),
@@ -249,6 +391,9 @@ def test_parquet_output_keeps_metadata_and_csv_input_with_column_mapping(tmp_pat
         (("--min-coverage", "2"), "between 0 and 1"),
         (("--fail-under", "recall=1.5"), "'recall=1.5': scores run from 0 to 1"),
         (("--fail-under", "faithfulness=-0.1"), "a minimum must be between 0 and 1"),
+        (("--max-drop", "-1"), "--max-drop: -1 is not between 0 and 1"),
+        (("--max-drop", "1.5"), "--max-drop: 1.5 is not between 0 and 1"),
+        (("--max-drop", "nan"), "--max-drop: nan is not between 0 and 1"),
     ],
 )
 def test_usage_errors_exit_2(good, args, message, capsys):
@@ -595,7 +740,8 @@ def test_parquet_out_without_pyarrow_is_refused_before_scoring(tmp_path, good, m
         (("--worst", "-1"), "--worst: expected 0 or more rows, got -1"),
         (
             ("--out", "qs.csv"),
-            "--out: 'qs.csv' must end in .parquet (keeps run metadata) or .jsonl",
+            "--out: 'qs.csv' must end in .parquet or .pq (Parquet, keeps the run metadata), "
+            "or .jsonl or .ndjson (JSON Lines)",
         ),
     ],
 )
@@ -645,19 +791,32 @@ def test_parquet_input_without_pyarrow_names_the_extra(tmp_path, monkeypatch, ca
     assert "reading Parquet needs pyarrow: pip install 'ragnotebook[parquet]'" in err
 
 
-def test_an_interrupted_evaluate_exits_130_and_keeps_the_rows_aside(
-    tmp_path, good, monkeypatch, capsys
-):
-    # the library returns the finished rows on Ctrl-C; the command exited 0, ran its
-    # checks and wrote the partial frame under --out (a later --baseline could use it)
+def _interrupted_evaluate(monkeypatch: pytest.MonkeyPatch, unfinished: int) -> None:
+    """``rn.evaluate`` as if Ctrl-C had come with ``unfinished`` rows left (their
+    faithfulness cancelled, as the library marks them)."""
+    from ragnotebook.engine import CANCELLED_MESSAGE
+
     real = rn.evaluate
 
     def interrupted(*args: Any, **kwargs: Any) -> pd.DataFrame:
         out = real(*args, **kwargs)
         out.attrs["ragnotebook"]["last_run"]["interrupted"] = True
+        if unfinished:
+            rows = out.index[-unfinished:]
+            out.loc[rows, "faithfulness"] = pd.NA
+            out.loc[rows, "faithfulness_status"] = "error"
+            out.loc[rows, "faithfulness_error"] = CANCELLED_MESSAGE
         return out
 
     monkeypatch.setattr(rn, "evaluate", interrupted)
+
+
+def test_an_interrupted_evaluate_exits_130_and_keeps_the_rows_aside(
+    tmp_path, good, monkeypatch, capsys
+):
+    # the library returns the finished rows on Ctrl-C; the command exited 0, ran its
+    # checks and wrote the partial frame under --out (a later --baseline could use it)
+    _interrupted_evaluate(monkeypatch, unfinished=3)
     out = tmp_path / "scored.jsonl"
     code = cli.main(
         [
@@ -679,6 +838,60 @@ def test_an_interrupted_evaluate_exits_130_and_keeps_the_rows_aside(
     assert "Checks:" not in captured.out
 
 
+def test_a_ctrl_c_after_the_last_row_leaves_a_complete_run(tmp_path, good, monkeypatch, capsys):
+    # every row-metric finished: it printed "interrupted; 24 of 24 row-metrics finished ...
+    # the others have status 'error' (cancelled)", exited 130 and wrote no --out
+    _interrupted_evaluate(monkeypatch, unfinished=0)
+    out = tmp_path / "scored.jsonl"
+    args = ["evaluate", str(good), "--out", str(out), "--no-progress"]
+    assert cli.main([*args, "--fail-under", "faithfulness=0.9"]) == 0
+    captured = capsys.readouterr()
+    assert (
+        "ragnotebook evaluate: Ctrl-C came after every row was scored; the run is complete"
+    ) in captured.err
+    assert "interrupted" not in captured.err
+    assert "ok   faithfulness: mean 1.000 >= 0.9" in captured.out
+    assert len(out.read_text(encoding="utf-8").splitlines()) == len(GOOD)
+    assert not (tmp_path / "scored.partial.jsonl").exists()
+    # and the checks decide the exit code as in any run
+    worse = write_jsonl(tmp_path / "worse.jsonl", WORSE)
+    assert (
+        cli.main(["evaluate", str(worse), "--no-progress", "--fail-under", "faithfulness=0.9"]) == 1
+    )
+
+
+def test_quickstart_interrupted_writes_nothing(tmp_path, monkeypatch, capsys):
+    _interrupted_evaluate(monkeypatch, unfinished=5)
+    out = tmp_path / "q.jsonl"
+    assert cli.main(["quickstart", "--out", str(out)]) == 130
+    assert "ragnotebook quickstart: interrupted; nothing was written" in capsys.readouterr().err
+    assert not out.exists()
+
+
+def test_ctrl_c_while_parsing_the_options_is_a_clean_exit(monkeypatch, capsys):
+    # a KeyboardInterrupt before the command ran escaped main() with a traceback
+    def interrupted() -> Any:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli, "_parser", interrupted)
+    assert cli.main(["evaluate", "x.jsonl"]) == 130
+    assert capsys.readouterr().err == "ragnotebook: interrupted\n"
+
+
+def test_ctrl_c_while_writing_out_leaves_no_half_written_file(tmp_path, good, monkeypatch, capsys):
+    out = tmp_path / "scored.jsonl"
+    real = cli.write_jsonl
+
+    def cut_short(df: pd.DataFrame, path: Path) -> None:
+        real(df.head(2), path)  # part of the rows are on disk ...
+        raise KeyboardInterrupt  # ... when Ctrl-C comes
+
+    monkeypatch.setattr(cli, "write_jsonl", cut_short)
+    assert cli.main(["evaluate", str(good), "--out", str(out), "--no-progress"]) == 130
+    assert "ragnotebook evaluate: interrupted" in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == [good]  # neither --out nor a temporary file
+
+
 def test_report_out_must_be_html_and_may_be_in_a_new_folder(tmp_path, good):
     scored = tmp_path / "scored.jsonl"
     cli.write_jsonl(
@@ -690,3 +903,171 @@ def test_report_out_must_be_html_and_may_be_in_a_new_folder(tmp_path, good):
     nested = tmp_path / "new" / "dir" / "r.HTML"
     assert cli.main(["report", str(scored), "--out", str(nested)]) == 0
     assert nested.read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
+
+
+# ------------------------------------------------------------------ reading inputs
+
+
+def test_text_inputs_may_start_with_a_byte_order_mark(tmp_path):
+    jsonl = tmp_path / "bom.jsonl"
+    jsonl.write_text("".join(json.dumps(r) + "\n" for r in GOOD), encoding="utf-8-sig")
+    assert jsonl.read_bytes().startswith(b"\xef\xbb\xbf")
+    assert cli.read_table(jsonl).to_dict("records") == GOOD
+    as_json = tmp_path / "bom.json"
+    as_json.write_text(json.dumps(GOOD, indent=2), encoding="utf-8-sig")
+    assert cli.read_table(as_json).to_dict("records") == GOOD
+    csv_file = tmp_path / "bom.csv"
+    pd.DataFrame(GOOD).drop(columns="contexts").to_csv(csv_file, index=False, encoding="utf-8-sig")
+    assert cli.read_table(csv_file).columns[0] == "question"
+
+
+def test_jsonl_text_with_unicode_line_separators_reads_back(tmp_path):
+    # write_jsonl leaves U+2028, U+0085, ... unescaped in strings; the reader split lines there
+    df = pd.DataFrame({"question": ["a\u2028b"], "answer": ["x\x85y\r"], "n": [1]})
+    cli.write_jsonl(df, tmp_path / "ls.jsonl")
+    (tmp_path / "crlf.jsonl").write_bytes(b'{"n": 1}\r\n\r\n{"n": 2}\r\n')
+    assert cli.read_table(tmp_path / "ls.jsonl").to_dict("records") == df.to_dict("records")
+    assert cli.read_table(tmp_path / "crlf.jsonl")["n"].tolist() == [1, 2]
+
+
+@pytest.mark.parametrize("orient", [None, "records", "columns", "index", "split", "table"])
+def test_json_written_by_pandas_reads_back(tmp_path, orient):
+    # df.to_json(path) writes orient="columns": it was one record of dicts ("row 0, column
+    # 'question': expected a string, got dict")
+    df = pd.DataFrame(GOOD)
+    path = tmp_path / "rows.json"
+    df.to_json(path) if orient is None else df.to_json(path, orient=orient)
+    back = cli.read_table(path)
+    assert back.index.tolist() == list(range(len(GOOD)))
+    assert back.to_dict("records") == GOOD
+    assert cli.main(["evaluate", str(path), "--no-progress", "--metrics", "faithfulness"]) == 0
+
+
+def test_json_labels_other_than_positions_are_kept(tmp_path):
+    df = pd.DataFrame(GOOD, index=[f"q{i}" for i in range(len(GOOD))])
+    df.to_json(tmp_path / "rows.json", orient="index")
+    back = cli.read_table(tmp_path / "rows.json")
+    assert back.index.tolist() == df.index.tolist()
+    assert back.to_dict("records") == GOOD
+
+
+def test_a_json_object_that_is_no_table_says_what_a_json_file_must_be(tmp_path, capsys):
+    wrapped = tmp_path / "wrapped.json"
+    wrapped.write_text(json.dumps({"data": GOOD}, indent=2), encoding="utf-8")
+    assert cli.main(["evaluate", str(wrapped), "--no-progress"]) == 3
+    err = capsys.readouterr().err
+    assert (
+        f"input error: {wrapped}: one JSON object with the keys 'data' is not a table of rows "
+        "(its key 'data' holds a list of 8 objects: write that list alone); a .json file must "
+        "be JSON Lines (one object per line), a JSON array of records (df.to_json(path, "
+        "orient='records')), or pandas' df.to_json(path) (orient 'columns', 'index', 'split' "
+        "or 'table')"
+    ) in err
+    # a file of JSON Lines with a bad line names the line, and for .json the shapes
+    broken = tmp_path / "broken.json"
+    broken.write_text(json.dumps(GOOD[0]) + "\n{oops\n", encoding="utf-8")
+    assert cli.main(["evaluate", str(broken), "--no-progress"]) == 3
+    err = capsys.readouterr().err
+    assert f"{broken}, line 2: not valid JSON (" in err and "a .json file must be" in err
+    # a one-line object is one row, as a line of JSON Lines is
+    one = tmp_path / "one.json"
+    one.write_text(json.dumps(GOOD[0]), encoding="utf-8")
+    assert cli.read_table(one).to_dict("records") == GOOD[:1]
+
+
+def test_a_bad_cell_is_named_by_its_line_in_the_file(tmp_path, capsys):
+    bad = {**GOOD[1], "answer": {"text": "nested"}}
+    jsonl = tmp_path / "rows.jsonl"
+    # a blank line: the bad rows are frame positions 2 and 3, on lines 4 and 5
+    jsonl.write_text(
+        "\n".join([json.dumps(GOOD[0]), "", json.dumps(GOOD[1]), json.dumps(bad), json.dumps(bad)])
+        + "\n",
+        encoding="utf-8",
+    )
+    assert cli.main(["evaluate", str(jsonl), "--no-progress"]) == 3
+    err = capsys.readouterr().err
+    assert (
+        "input error: row 2 (line 4 of rows.jsonl), column 'answer': expected a string, got dict"
+    ) in err
+    assert "row 3 (line 5 of rows.jsonl), column 'answer'" in err
+    # CSV: line 1 is the header, and a quoted cell may span lines
+    rows = [dict(GOOD[0]), {**GOOD[1], "answer": "Line one.\nLine two."}, dict(GOOD[2])]
+    rows[2]["contexts"] = "['a chunk', 3]"
+    frame = pd.DataFrame(rows)
+    frame["contexts"] = [json.dumps(c) if isinstance(c, list) else c for c in frame["contexts"]]
+    frame.to_csv(tmp_path / "rows.csv", index=False)
+    assert cli.main(["evaluate", str(tmp_path / "rows.csv"), "--no-progress"]) == 3
+    err = capsys.readouterr().err
+    assert "input error: row 2 (line 5 of rows.csv), column 'contexts': chunk 1 " in err
+    # the Python API keeps its frame positions
+    with pytest.raises(ValueError, match=r"^row 2, column 'contexts'"):
+        rn.evaluate(cli.read_table(tmp_path / "rows.csv"), model="offline", progress=False)
+
+
+def test_a_warning_about_cells_names_the_line_too(tmp_path, capsys):
+    frame = pd.DataFrame(GOOD)
+    frame["contexts"] = [json.dumps(c) for c in frame["contexts"]]
+    frame.to_csv(tmp_path / "rows.csv", index=False)
+    assert cli.main(["evaluate", str(tmp_path / "rows.csv"), "--no-progress"]) == 0
+    err = capsys.readouterr().err
+    assert "(first: row 0 (line 2 of rows.csv))" in err
+
+
+def test_a_parquet_row_is_named_0_based(tmp_path, capsys):
+    pytest.importorskip("pyarrow")
+    frame = pd.DataFrame([GOOD[0], GOOD[1], {**GOOD[2], "contexts": ["a chunk", None]}])
+    frame.to_parquet(tmp_path / "rows.parquet")
+    assert cli.main(["evaluate", str(tmp_path / "rows.parquet"), "--no-progress"]) == 3
+    assert "row 2 (0-based), column 'contexts'" in capsys.readouterr().err
+
+
+# ------------------------------------------------------------------ docs and messages
+
+
+def test_the_docs_list_every_column_name_that_is_detected():
+    from ragnotebook.intake import ALIASES
+
+    text = (ROOT / "docs" / "cli.md").read_text(encoding="utf-8")
+    for role, names in ALIASES.items():
+        for name in names:
+            assert f"`{name}`" in text, (role, name)
+
+
+def test_a_partial_baseline_is_warned_about(tmp_path, good, capsys):
+    scored = rn.evaluate(pd.DataFrame(GOOD), model="offline", progress=False)
+    partial = tmp_path / "main.partial.jsonl"
+    cli.write_jsonl(scored, partial)
+    assert cli.main(["evaluate", str(good), "--baseline", str(partial), "--no-progress"]) == 0
+    err = capsys.readouterr().err
+    assert (
+        "ragnotebook evaluate: warning: --baseline main.partial.jsonl looks like the partial "
+        "file of an interrupted run (its name is that of one)"
+    ) in err
+    # whatever its name: cancelled rows give it away
+    from ragnotebook.engine import CANCELLED_MESSAGE
+
+    cut = scored.copy()
+    cut["faithfulness_status"] = pd.array(["ok"] * 6 + ["error"] * 2, dtype="string")
+    cut["faithfulness_error"] = pd.array([None] * 6 + [CANCELLED_MESSAGE] * 2, dtype="string")
+    renamed = tmp_path / "main.jsonl"
+    cli.write_jsonl(cut, renamed)
+    assert cli.main(["evaluate", str(good), "--baseline", str(renamed), "--no-progress"]) == 0
+    assert "main.jsonl looks like the partial file of an interrupted run (2 of its " in (
+        capsys.readouterr().err
+    )
+    cli.write_jsonl(scored, renamed)
+    assert cli.main(["evaluate", str(good), "--baseline", str(renamed), "--no-progress"]) == 0
+    assert "looks like the partial file" not in capsys.readouterr().err
+
+
+def test_quickstart_points_to_notebooks_that_exist(tmp_path, monkeypatch):
+    # in this checkout the notebook is next to the package
+    assert cli._next_step() == f"open {ROOT / 'notebooks' / '01_quickstart.ipynb'}"
+    # after pip install it is not: the address
+    monkeypatch.setattr(cli, "__file__", str(tmp_path / "site-packages" / "ragnotebook" / "cli.py"))
+    step = cli._next_step()
+    assert "notebooks/01_quickstart.ipynb" not in step
+    assert step.startswith(
+        "the example notebooks are at https://github.com/ragnotebook/ragnotebook/tree/main/"
+        "notebooks"
+    )
