@@ -434,6 +434,10 @@ def _json_safe(value: Any) -> Any:
 def _interrupted(run: _Run) -> pd.DataFrame:
     run.bar.close()
     done = len(run.engine.results)
+    if done == len(run.jobs):
+        # Ctrl-C after the last row-metric finished: the run is complete, not cancelled
+        run.engine.stats.interrupted = False
+        return run.frame()
     warn_user(
         f"ragnotebook: interrupted; {done} of {len(run.jobs)} row-metrics finished and are "
         "kept; the others have status 'error' (cancelled)."

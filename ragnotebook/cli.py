@@ -1048,10 +1048,6 @@ def evaluate_command(args: argparse.Namespace) -> int:
         with warnings.catch_warnings(), _rewritten_warnings(places.rewrite):
             # the command prints its own line per metric with the first error (below)
             warnings.filterwarnings("ignore", message="ragnotebook: rows failed")
-            # a Ctrl-C after the last row: the run is complete (below), not "interrupted"
-            warnings.filterwarnings(
-                "ignore", message=r"ragnotebook: interrupted; (\d+) of \1 row-metrics finished"
-            )
             scored = rn.evaluate(
                 df,
                 metrics=metrics,
@@ -1081,13 +1077,6 @@ def evaluate_command(args: argparse.Namespace) -> int:
         else:
             print("ragnotebook evaluate: interrupted; no check was run", file=sys.stderr)
         return EXIT_INTERRUPTED
-    if last_run.get("interrupted"):
-        # Ctrl-C came when every row-metric had finished: nothing is missing
-        last_run["interrupted"] = False
-        print(
-            "ragnotebook evaluate: Ctrl-C came after every row was scored; the run is complete",
-            file=sys.stderr,
-        )
     summary = rn.summary(scored)
     _print_summary(summary, "Summary (mean over scored rows; 'scored' = measured / total):")
     for m in summary.index:
