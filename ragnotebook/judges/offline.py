@@ -69,6 +69,7 @@ from ragnotebook.text import (
     opposite_cues,
     split_claims,
     split_sentences,
+    stem,
 )
 
 __all__ = ["OfflineJudge"]
@@ -94,7 +95,7 @@ _MIN_PAIRS = 3
 _LONG_SENTENCES = 20
 _LONG_WORDING_MIN = 0.35
 
-_VERSION = "offline-v5"
+_VERSION = "offline-v6"
 #: The shipped setting of each switchable verdict rule (see ``OfflineJudge``).
 _DEFAULT_RULES: dict[str, bool | int] = {
     "negation_scope": True,
@@ -194,7 +195,7 @@ class _Sent:
     neg_targets: frozenset[str] | None = None
     #: words with a listed opposite: ((pair, side), word)
     opposites: tuple[tuple[tuple[int, int], str], ...] = ()
-    #: pairs of consecutive lowercase words, function words included (not for CJK)
+    #: pairs of consecutive lowercase words, stemmed, function words included (not for CJK)
     wording: frozenset[tuple[str, str]] = frozenset()
     #: the sentence's text (normalised)
     text: str = ""
@@ -209,7 +210,8 @@ def _sent(text: str, lang: str) -> _Sent:
     opp = tuple(opposite_cues(text, lang).items())
     wording: frozenset[tuple[str, str]] = frozenset()
     if not is_cjk(lang):
-        words = _PLAIN_WORD.findall(text.lower())
+        # stemmed as content tokens are: "focus on" in the claim repeats "focused on"
+        words = [stem(w) for w in _PLAIN_WORD.findall(text.lower())]
         wording = frozenset(pairwise(words))
     return _Sent(frozenset(content_tokens(text, lang)), negated, targets, opp, wording, text)
 
@@ -612,7 +614,7 @@ class OfflineJudge:
 
     @property
     def judge_id(self) -> str:
-        """Stable identifier of this judge: ``"offline-v5"``."""
+        """Stable identifier of this judge: ``"offline-v6"``."""
         return _VERSION
 
     def identity(self) -> dict[str, Any]:
@@ -621,13 +623,13 @@ class OfflineJudge:
         Returns
         -------
         dict
-            ``{"judge": "offline-v5", ...thresholds}``.
+            ``{"judge": "offline-v6", ...thresholds}``.
 
         Examples
         --------
         >>> from ragnotebook import OfflineJudge
         >>> OfflineJudge().identity()["judge"]
-        'offline-v5'
+        'offline-v6'
         """
         out: dict[str, Any] = {
             "judge": _VERSION,

@@ -68,9 +68,9 @@ def extract(text: str) -> list[str]:
 
 def test_identity_and_id() -> None:
     judge = OfflineJudge()
-    assert judge.judge_id == "offline-v5"
+    assert judge.judge_id == "offline-v6"
     ident = judge.identity()
-    assert ident["judge"] == "offline-v5"
+    assert ident["judge"] == "offline-v6"
     assert ident["support_threshold"] == judge.support_threshold
     assert OfflineJudge(support_threshold=0.9).identity() != ident
 
@@ -1102,7 +1102,15 @@ def test_grouped_claim_said_of_each_name_is_supported() -> None:
         "Lumen Harbor is a Canadian folk band formed in 1968. It won many awards over five "
         "decades. Kestrel Vale is an American folk band formed in 1973."
     ]
-    v = verify(["Yes, both Lumen Harbor and Kestrel Vale are folk bands."], ctx).verdicts[0]
+    # "folk bands" repeats the context's "folk band": the wording is found as it is
+    plain = verify(["Yes, both Lumen Harbor and Kestrel Vale are folk bands."], ctx).verdicts[0]
+    assert plain.verdict == "yes" and ";" not in plain.reason
+    # the same claim against other wording: upgraded because it is said of each name
+    apart = [
+        "Lumen Harbor is a Canadian band of folk singers formed in 1968. It won many awards "
+        "over five decades. Kestrel Vale is an American band of folk singers formed in 1973."
+    ]
+    v = verify(["Yes, both Lumen Harbor and Kestrel Vale are folk bands."], apart).verdicts[0]
     assert v.verdict == "yes"
     assert v.reason.endswith(
         "the context says 'folk', 'bands' of both Lumen Harbor and Kestrel Vale"
