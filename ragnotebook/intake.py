@@ -328,11 +328,14 @@ def resolve_columns(
                 for other, col in explicit.items()
                 if isinstance(col, str) and _alias_form(col) in ALIASES[role]
             ]
+            likely = _look_alikes(df, role, {c for c in result.values() if c is not None})
+            pick = likely[0] if likely else "<column name>"
             raise ValueError(
                 f"no column found for the {role!r} role (tried {tried}, ignoring case"
                 f"{'; ' + '; '.join(taken) if taken else ''}); "
-                f"the frame's columns are {_format_columns(df)}. Rename a column or pass "
-                f"columns={{{role!r}: '<column name>'}}"
+                f"the frame's columns are {_format_columns(df)}. "
+                + (f"{', '.join(map(repr, likely[:3]))} looks like it: " if likely else "")
+                + f"rename a column or pass columns={{{role!r}: {pick!r}}}"
             )
     if warn_near_misses:
         _warn_near_misses(df, result, explicit, wanted)
@@ -365,6 +368,17 @@ _ROLE_HINTS: Final[dict[str, tuple[str, ...]]] = {
 }
 
 
+def _look_alikes(df: pd.DataFrame, role: str, used: set[Any]) -> list[str]:
+    """Columns not yet used whose name suggests ``role`` (``"gold answer"``, ``"ground_truths"``)."""
+    return [
+        c
+        for c in dict.fromkeys(df.columns)
+        if isinstance(c, str)
+        and c not in used
+        and any(h in _alias_form(c) for h in _ROLE_HINTS[role])
+    ]
+
+
 def _warn_near_misses(
     df: pd.DataFrame,
     result: Mapping[str, str | None],
@@ -382,13 +396,7 @@ def _warn_near_misses(
     for role in ROLES:
         if role not in wanted or result.get(role) is not None or role in explicit:
             continue
-        likely = [
-            c
-            for c in dict.fromkeys(df.columns)
-            if isinstance(c, str)
-            and c not in used
-            and any(h in _alias_form(c) for h in _ROLE_HINTS[role])
-        ]
+        likely = _look_alikes(df, role, used)
         if likely:
             hints.append(
                 f"no {role!r} column was found, but {', '.join(map(repr, likely[:3]))} looks "
@@ -527,6 +535,14 @@ def _item_problem(item: Any, i: int, where: str) -> str:
                 f" (a document object; take its text first, e.g. "
                 f"df[col] = df[col].map(lambda docs: [d[{key!r}] for d in docs]))"
             )
+    else:
+        # a LangChain Document, a LlamaIndex node: the text is an attribute
+        attr = next((k for k in _TEXT_KEYS if isinstance(getattr(item, k, None), str)), None)
+        if attr is not None:
+            problem += (
+                f" (a document object; take its text first, e.g. "
+                f"df[col] = df[col].map(lambda docs: [d.{attr} for d in docs]))"
+            )
     return problem
 
 
@@ -541,8 +557,9 @@ def _python_list(text: str) -> list[Any] | None:
     except (tokenize.TokenError, SyntaxError, ValueError):
         return None
     inner = tokens[1:-1]
-    # NumPy's form: two or more items and not one comma ("['a' 'b']", "['a' None]")
-    numpy_form = len(inner) >= 2 and not any(t.string == "," for t in inner)
+    # NumPy's form: two or more items and not one comma ("['a' 'b']", "['a' None]"); a
+    # dict item ("[{'page_content': 'x'}]") has no comma either, but a colon
+    numpy_form = len(inner) >= 2 and not any(t.string in (",", ":", "{") for t in inner)
     if not numpy_form:
         try:
             parsed = ast.literal_eval(text)

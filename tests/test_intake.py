@@ -590,3 +590,40 @@ def test_a_ground_truth_list_is_an_error_before_and_after_csv(tmp_path) -> None:
     with pytest.warns(UserWarning, match="parsed into chunks"):
         rows, _ = read_rows(ok)
     assert rows[0].ground_truth == "[Editor's note] The museum is on Pier 4."
+
+
+def test_one_document_dict_written_as_text_is_refused_too() -> None:
+    # one dict has no comma between items: it was read as NumPy's comma-less form, failed,
+    # and the whole text became one chunk (scored 1.0 against its own words)
+    for text in ("[{'page_content': 'The museum sits on Pier 4.'}]", '[{"text": "Pier 4."}]'):
+        with pytest.raises(ValueError, match="chunk 0 of the list in this string is dict"):
+            _ctx(text)
+    assert _ctx("['a' 'b']", ContextParseState()) == ["a", "b"]  # NumPy's form still reads
+
+
+def test_document_objects_get_the_attribute_recipe() -> None:
+    class Document:  # the shape of a LangChain Document
+        def __init__(self, page_content: str) -> None:
+            self.page_content = page_content
+
+    with pytest.raises(ValueError) as info:
+        _ctx([Document("The museum sits on Pier 4.")])
+    assert "chunk 0 is Document, expected str" in str(info.value)
+    assert "[d.page_content for d in docs]" in str(info.value)
+
+
+def test_a_required_role_error_names_the_look_alike_column() -> None:
+    df = pd.DataFrame(
+        {
+            "question": ["Where?"],
+            "answer": ["Pier 4."],
+            "contexts": [["Pier 4."]],
+            "gold answer": ["Pier 4."],
+        }
+    )
+    with pytest.raises(ValueError) as info:
+        resolve_columns(df, required=["ground_truth"])
+    assert (
+        "'gold answer' looks like it: rename a column or pass columns={'ground_truth': 'gold answer'}"
+        in str(info.value)
+    )
