@@ -695,6 +695,7 @@ def timing(judge_factory: Callable[[], OfflineJudge], n_rows: int = 1000) -> tup
         offline._analyse,
         offline._claim_doc,
         offline._name_tokens,
+        text.stem,
         text._tokens_cached,
         text.split_sentences,
         text.detect_language,

@@ -630,6 +630,7 @@ def _strip_joint(piece: str) -> str:
     return piece
 
 
+@lru_cache(maxsize=1 << 17)
 def stem(word: str) -> str:
     """Crude English suffix stripping so that "opened", "opens" and "opening" meet.
 

@@ -201,10 +201,6 @@ class _Sent:
     text: str = ""
 
 
-#: the stemmer, cached: every word of every sentence passes through it
-_stem = lru_cache(maxsize=1 << 16)(stem)
-
-
 def _sent(text: str, lang: str) -> _Sent:
     cues = has_negation(text, lang)
     negated = cues % 2 == 1
@@ -215,7 +211,7 @@ def _sent(text: str, lang: str) -> _Sent:
     wording: frozenset[tuple[str, str]] = frozenset()
     if not is_cjk(lang):
         # stemmed as content tokens are: "focus on" in the claim repeats "focused on"
-        words = [_stem(w) for w in _PLAIN_WORD.findall(text.lower())]
+        words = [stem(w) for w in _PLAIN_WORD.findall(text.lower())]
         wording = frozenset(pairwise(words))
     return _Sent(frozenset(content_tokens(text, lang)), negated, targets, opp, wording, text)
 
