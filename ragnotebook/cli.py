@@ -41,6 +41,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import csv
+import io
 import json
 import math
 import os
@@ -332,7 +333,11 @@ def _read_json(path: Path) -> tuple[Any, list[int] | None]:
         if isinstance(whole, dict):
             orient = _pandas_orient(whole)
             if orient is not None:
-                return _from_pandas_json(whole, orient), None
+                # cells as JSON gave them (dtype=False: no number or date guessing)
+                df = pd.read_json(io.StringIO(text), orient=orient, dtype=False)
+                if list(df.index) == list(range(len(df))):
+                    df = df.reset_index(drop=True)  # labels 0..n-1: a plain index
+                return df, None
             if "\n" in text.strip():  # one object over several lines: no table
                 raise DataError(f"{path}: {_object_problem(whole)}; {_JSON_SHAPES}")
             # one line holding one object: JSON Lines with one row
@@ -381,38 +386,6 @@ def _pandas_orient(obj: dict[str, Any]) -> _Orient | None:
     if has_role(inner) and not has_role(obj):
         return "index"
     return "columns"
-
-
-def _from_pandas_json(obj: dict[str, Any], orient: _Orient) -> Any:
-    """The frame of an object pandas' ``to_json`` wrote, cells as JSON gave them (no
-    dtype or date guessing); labels 0..n-1 (written as ``"0"``, ``"1"``, ...) become a
-    plain index."""
-    import pandas as pd
-
-    labels: list[Any] | None
-    if orient == "split":
-        df = pd.DataFrame(obj["data"], columns=obj["columns"])
-        labels = obj.get("index")
-    elif orient == "table":
-        df = pd.DataFrame.from_records(obj["data"])
-        key = (obj.get("schema") or {}).get("primaryKey") or []
-        labels = df.pop(key[0]).tolist() if len(key) == 1 and key[0] in df.columns else None
-    else:
-        outer = list(obj)
-        inner = list(dict.fromkeys(k for cells in obj.values() for k in cells))
-        if orient == "columns":
-            df = pd.DataFrame({c: [obj[c].get(k) for k in inner] for c in outer}, columns=outer)
-            labels = inner
-        else:
-            rows = [[obj[r].get(c) for c in inner] for r in outer]
-            df = pd.DataFrame(rows, columns=inner)
-            labels = outer
-    if labels is not None:
-        if all(isinstance(x, str) and x.lstrip("-").isdigit() for x in labels):
-            labels = [int(x) for x in labels]
-        if labels != list(range(len(df))):
-            df.index = pd.Index(labels)
-    return df
 
 
 def _object_problem(obj: dict[str, Any]) -> str:
