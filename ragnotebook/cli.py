@@ -720,7 +720,6 @@ def parse_max_drop(value: float) -> float:
 def _check_baseline_file(path: Path, baseline: Any, metrics: Sequence[str]) -> None:
     """Before any scoring: refuse a baseline without any evaluated metric, and warn
     about one that is the partial file of an interrupted run."""
-    from ragnotebook.engine import CANCELLED_MESSAGE
     from ragnotebook.frame import scored_metrics
 
     have = scored_metrics(baseline)
@@ -731,11 +730,7 @@ def _check_baseline_file(path: Path, baseline: Any, metrics: Sequence[str]) -> N
             + (", ".join(have) if have else "no ragnotebook scores")
             + ". Pass a file written by 'ragnotebook evaluate --out'"
         )
-    cancelled = sum(
-        int((baseline[f"{m}_error"].astype("string") == CANCELLED_MESSAGE).sum())
-        for m in have
-        if f"{m}_error" in baseline.columns
-    )
+    cancelled = _unfinished(baseline, [m for m in have if f"{m}_error" in baseline.columns])
     partial_name = path.stem.lower().endswith(".partial")
     if cancelled or partial_name:
         why = (
