@@ -40,7 +40,6 @@ from ragnotebook.frame import (
 __all__ = [
     "METRIC_LABELS",
     "STATUS_ORDER",
-    "UserCall",
     "ViewCall",
     "check_count",
     "chunk_texts",
@@ -53,7 +52,6 @@ __all__ = [
     "status_counts",
     "text_at",
     "text_values",
-    "user_call_name",
     "verdicts",
 ]
 
@@ -482,75 +480,17 @@ def check_count(value: Any, param: str, minimum: int, *, allow_none: bool = Fals
 
 # ------------------------------------------------------------ one warning per user call
 
-#: The name of the call the user made, set by the ``df.rag.plot`` methods (:class:`UserCall`).
-_USER_CALL: ContextVar[str | None] = ContextVar("ragnotebook_view_user_call", default=None)
 #: True while an outer view call runs (its warnings are already given).
 _IN_VIEW: ContextVar[bool] = ContextVar("ragnotebook_in_view", default=False)
 #: The frame's own notice about verdict text, which the views replace by one of theirs.
 _FRAME_TEXT_NOTICE = r"(claims|chunks)\(\): columns? '"
 
 
-def user_call_name(default: str) -> str:
-    """The name of the call the user made: the :class:`UserCall` name, else ``default``.
-
-    Parameters
-    ----------
-    default : str
-        The view's own name, used when it was called directly.
-
-    Returns
-    -------
-    str
-
-    Examples
-    --------
-    >>> from ragnotebook.views._data import UserCall, user_call_name
-    >>> with UserCall("df.rag.plot.compare()"):
-    ...     user_call_name("compare()")
-    'df.rag.plot.compare()'
-    >>> user_call_name("compare()")
-    'compare()'
-    """
-    return _USER_CALL.get() or default
-
-
-class UserCall:
-    """Name the function the user called, for the warnings of the view it runs.
-
-    ``df.rag.plot.missed_claims()`` runs :func:`~ragnotebook.views.missed_claims`; inside
-    ``with UserCall("df.rag.plot.missed_claims()")`` that view's warnings name the method
-    the user wrote.
-
-    Parameters
-    ----------
-    name : str
-
-    Examples
-    --------
-    >>> from ragnotebook.views._data import UserCall, _USER_CALL
-    >>> with UserCall("df.rag.plot.scores()"):
-    ...     _USER_CALL.get()
-    'df.rag.plot.scores()'
-    """
-
-    def __init__(self, name: str) -> None:
-        self.name = name
-        self._token: Any = None
-
-    def __enter__(self) -> UserCall:
-        self._token = _USER_CALL.set(_USER_CALL.get() or self.name)
-        return self
-
-    def __exit__(self, *exc: Any) -> None:
-        _USER_CALL.reset(self._token)
-
-
 class ViewCall:
     """The body of a public view: its warnings are given once, naming the user's call.
 
     On entering the outermost view call, one warning says when verdict cells of
-    ``metrics`` are text (a frame read back from CSV), naming the function the user called
-    (the :class:`UserCall` name, else ``name``); the same notice from
+    ``metrics`` are text (a frame read back from CSV), naming this view; the same notice from
     :func:`ragnotebook.claims` / :func:`ragnotebook.chunks`, which the views call inside,
     is silenced until the call returns. Nested view calls (the report draws the charts)
     warn nothing more.
@@ -558,7 +498,8 @@ class ViewCall:
     Parameters
     ----------
     name : str
-        The view, as the user would call it (``"report()"``).
+        The view, as the user would call it (``"report()"``); ``df.rag.plot.x()`` runs
+        the view ``x()`` and its warnings name that.
     df : pandas.DataFrame
     metrics : sequence of str, optional
         The metrics whose verdicts the view reads (default: every scored one).
@@ -591,7 +532,7 @@ class ViewCall:
         if isinstance(self.df, pd.DataFrame):
             present = scored_metrics(self.df)
             wanted = present if self.metrics is None else [m for m in self.metrics if m in present]
-            warn_text_verdicts(self.df, wanted, user_call_name(self.name))
+            warn_text_verdicts(self.df, wanted, self.name)
         self._token = _IN_VIEW.set(True)
         self._catch = warnings.catch_warnings()
         self._catch.__enter__()

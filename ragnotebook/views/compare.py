@@ -29,7 +29,7 @@ import pandas as pd
 from ragnotebook._warn import warn_user
 from ragnotebook.comparison import Pairing, metric_stats, pair_rows, row_changes, warn_coverage
 from ragnotebook.frame import require_scored
-from ragnotebook.views._data import METRIC_LABELS, user_call_name
+from ragnotebook.views._data import METRIC_LABELS
 from ragnotebook.views._html import hover_lines, hover_text, plotly_text
 from ragnotebook.views._style import GREY, ORANGE, VERMILLION, check_theme, style_figure
 
@@ -65,7 +65,7 @@ def _paired(
     """Pair the rows and compute the table (pairing and statistics from ``ragnotebook.compare``).
 
     Warns as :func:`ragnotebook.compare` does (repeated keys, coverage differences, rows
-    with no partner), naming ``who`` (or the ``df.rag.plot`` method the user called).
+    with no partner), naming ``who``.
     """
     if not 0 < ci < 1:
         raise ValueError(f"ci must be between 0 and 1, got {ci}")
@@ -86,7 +86,7 @@ def _paired(
     if not metrics:
         raise ValueError("the two frames have no scored metric in common")
     rows = [metric_stats(a, b, m, pairing, n_boot=n_boot, seed=seed, alpha=1 - ci) for m in metrics]
-    warn_coverage(rows, user_call_name(who))
+    warn_coverage(rows, who)
     stats = pd.DataFrame(rows).set_index("metric")
     table = stats[list(_TABLE_COLUMNS)].rename(columns=_TABLE_COLUMNS)
     # as ragnotebook.compare's flag: pairs scored in one frame only, or rows with no partner

@@ -14,8 +14,6 @@ from typing import Any
 
 import pandas as pd
 
-from ragnotebook.views._data import UserCall
-
 __all__ = ["PlotAccessor"]
 
 
@@ -65,8 +63,7 @@ class PlotAccessor:
         """
         from ragnotebook.views.plots import precision_at_k
 
-        with UserCall("df.rag.plot.precision_at_k()"):
-            return precision_at_k(self._df, **kwargs)
+        return precision_at_k(self._df, **kwargs)
 
     def scores(self, **kwargs: Any) -> Any:
         """Score distributions with statuses apart; see :func:`ragnotebook.views.plots.scores`.
@@ -90,8 +87,7 @@ class PlotAccessor:
         """
         from ragnotebook.views.plots import scores
 
-        with UserCall("df.rag.plot.scores()"):
-            return scores(self._df, **kwargs)
+        return scores(self._df, **kwargs)
 
     def missed_claims(self, **kwargs: Any) -> Any:
         """Problem claims per row, worst first; see :func:`ragnotebook.views.missed.missed_claims`.
@@ -115,8 +111,7 @@ class PlotAccessor:
         """
         from ragnotebook.views.missed import missed_claims
 
-        with UserCall("df.rag.plot.missed_claims()"):
-            return missed_claims(self._df, **kwargs)
+        return missed_claims(self._df, **kwargs)
 
     def compare(self, other: pd.DataFrame, on: str | None = "question", **kwargs: Any) -> Any:
         """Paired differences ``other - this`` per metric; see :func:`ragnotebook.views.compare.compare`.
@@ -144,5 +139,4 @@ class PlotAccessor:
         """
         from ragnotebook.views.compare import compare
 
-        with UserCall("df.rag.plot.compare()"):
-            return compare(self._df, other, on=on, **kwargs)
+        return compare(self._df, other, on=on, **kwargs)

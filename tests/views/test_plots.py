@@ -374,7 +374,7 @@ def test_compare_by_index_labels_that_only_partly_overlap_warns_and_shows_them(s
     assert message.split(": ", 1)[1] == str(want[0].message).split(": ", 1)[1]
     assert t["unmatched_a"].tolist() == t["unmatched_b"].tolist() == [2, 2, 2]
     assert t["coverage_flag"].tolist() == [True, True, True]
-    with pytest.warns(UserWarning, match=r"^df\.rag\.plot\.compare\(\): coverage differs"):
+    with pytest.warns(UserWarning, match=r"^compare\(\): coverage differs"):
         fig = a.rag.plot.compare(c, on=None)
     for tick in fig.layout.xaxis.ticktext:
         assert "⚠" in tick and "rows with no partner: only in A: 2, only in B: 2" in tick
@@ -446,13 +446,13 @@ def _text_warnings(caught):
     [
         (
             lambda d: d.rag.plot.missed_claims(),
-            "df.rag.plot.missed_claims()",
+            "missed_claims()",
             "columns 'context_recall_verdicts' and 'faithfulness_verdicts' hold",
         ),
         (lambda d: missed_claims(d), "missed_claims()", "faithfulness_verdicts"),
         (
             lambda d: d.rag.plot.precision_at_k(),
-            "df.rag.plot.precision_at_k()",
+            "precision_at_k()",
             "column 'context_precision_verdicts' holds",
         ),
         (lambda d: precision_at_k(d, band="ci"), "precision_at_k()", "context_precision"),
