@@ -202,7 +202,7 @@ class RagAccessor:
         return explore(self._df, **kwargs)
 
     def report(self, path: Any, **kwargs: Any) -> Any:
-        """Write a self-contained HTML report; see :func:`ragnotebook.views.report.report`.
+        """Write a self-contained HTML report; see :func:`ragnotebook.views.report`.
 
         Parameters
         ----------
@@ -229,7 +229,7 @@ class RagAccessor:
         >>> out.name, out.stat().st_size > 1_000_000
         ('report.html', True)
         """
-        from ragnotebook.views.report import report
+        from ragnotebook.views._report import report
 
         return report(self._df, path, **kwargs)
 

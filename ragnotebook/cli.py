@@ -1100,7 +1100,7 @@ def report_command(args: argparse.Namespace) -> int:
     try:
         import plotly.offline  # noqa: F401
 
-        import ragnotebook.views.report  # noqa: F401
+        import ragnotebook.views._report  # noqa: F401
     except ImportError as exc:
         raise RuntimeError(
             "the HTML report is not available in this installation "

@@ -445,7 +445,7 @@ def test_report_writes_html_or_says_why_not(tmp_path, good):
     html = tmp_path / "report.html"
     proc = run_cli("report", str(scored), "--out", str(html), cwd=tmp_path)
     try:
-        import ragnotebook.views.report  # noqa: F401
+        import ragnotebook.views._report  # noqa: F401
     except ImportError:
         assert proc.returncode == 4
         assert "the HTML report is not available" in proc.stderr
@@ -460,7 +460,7 @@ def test_report_without_the_views_module_is_a_clear_error(tmp_path, good, monkey
     cli.write_jsonl(
         rn.evaluate(pd.read_json(good, lines=True), model="offline", progress=False), scored
     )
-    monkeypatch.setitem(sys.modules, "ragnotebook.views.report", None)  # import fails
+    monkeypatch.setitem(sys.modules, "ragnotebook.views._report", None)  # import fails
     code = cli.main(["report", str(scored), "--out", str(tmp_path / "r.html")])
     assert code == 4
     err = capsys.readouterr().err

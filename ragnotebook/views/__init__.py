@@ -27,8 +27,6 @@ Examples
 from __future__ import annotations
 
 import importlib
-import sys
-import types
 from typing import Any
 
 __all__ = [
@@ -44,17 +42,20 @@ __all__ = [
     "scores",
 ]
 
+# Public name -> the module defining it, imported on first access. The modules behind
+# ``compare`` and ``report`` are private (``_compare``, ``_report``): a submodule named
+# like a function would replace that function as the package attribute once imported.
 _LAZY = {
     "PlotAccessor": "ragnotebook.views.plot_accessor",
     "precision_at_k": "ragnotebook.views.plots",
     "scores": "ragnotebook.views.plots",
     "missed_claims": "ragnotebook.views.plots",
-    "compare": "ragnotebook.views.compare",
-    "compare_table": "ragnotebook.views.compare",
+    "compare": "ragnotebook.views._compare",
+    "compare_table": "ragnotebook.views._compare",
     "Explorer": "ragnotebook.views.explorer",
     "StaticExplorer": "ragnotebook.views.static",
     "explore": "ragnotebook.views.static",
-    "report": "ragnotebook.views.report",
+    "report": "ragnotebook.views._report",
 }
 
 
@@ -69,21 +70,3 @@ def __getattr__(name: str) -> Any:
 
 def __dir__() -> list[str]:
     return sorted(__all__)
-
-
-class _ViewsPackage(types.ModuleType):
-    """This package, whose ``compare`` and ``report`` stay the functions.
-
-    Importing the submodule ``ragnotebook.views.report`` (as ``df.rag.report`` does) makes
-    Python set the package attribute ``report`` to that module, so a later
-    ``from ragnotebook.views import report`` would give a module, not the function. The
-    functions are kept instead; the modules stay importable by their full name.
-    """
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        if name in _LAZY and isinstance(value, types.ModuleType):
-            value = getattr(value, name, value)
-        super().__setattr__(name, value)
-
-
-sys.modules[__name__].__class__ = _ViewsPackage

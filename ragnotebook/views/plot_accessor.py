@@ -114,7 +114,7 @@ class PlotAccessor:
         return missed_claims(self._df, **kwargs)
 
     def compare(self, other: pd.DataFrame, on: str | None = "question", **kwargs: Any) -> Any:
-        """Paired differences ``other - this`` per metric; see :func:`ragnotebook.views.compare.compare`.
+        """Paired differences ``other - this`` per metric; see :func:`ragnotebook.views.compare`.
 
         Parameters
         ----------
@@ -137,6 +137,6 @@ class PlotAccessor:
         >>> list(s.rag.plot.compare(s, on=None).data[1].y)   # on=None: pair by index
         [0.0, 0.0, 0.0]
         """
-        from ragnotebook.views.compare import compare
+        from ragnotebook.views._compare import compare
 
         return compare(self._df, other, on=on, **kwargs)

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from ragnotebook.views.report import report
+from ragnotebook.views._report import report
 
 from .conftest import HOSTILE
 

@@ -1,6 +1,10 @@
 """Figure data of the charts: positions, values, trace names, escaping."""
 
+import os
 import re
+import subprocess
+import sys
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -11,6 +15,7 @@ import ragnotebook
 from ragnotebook.views import compare, compare_table, missed_claims, precision_at_k, scores
 from ragnotebook.views._style import STATUS_COLORS, VERDICT_COLORS
 
+ROOT = Path(__file__).resolve().parents[2]
 ALLOWED_TAGS = {"<br>", "<b>", "</b>", "<sup>", "</sup>"}
 
 
@@ -467,21 +472,64 @@ def test_a_frame_read_back_from_csv_warns_once_naming_the_call(from_csv, draw, n
     assert {w.filename for w in caught} == {__file__}
 
 
-def test_the_views_functions_stay_functions_after_their_modules_are_imported(scored):
-    """``df.rag.report`` imports ragnotebook.views.report, which used to shadow the function."""
+def test_the_views_functions_stay_functions_after_their_modules_are_imported(scored, tmp_path):
+    """The modules behind ``report`` and ``compare`` are the private ``_report`` and
+    ``_compare``: importing them (as ``df.rag.report`` does) leaves the functions in place."""
     import importlib
+    import types
 
     import ragnotebook.views as views
 
-    importlib.import_module("ragnotebook.views.report")
-    importlib.import_module("ragnotebook.views.compare")
-    scored.rag.plot.compare(scored, on=None)
+    report_module = importlib.import_module("ragnotebook.views._report")
+    compare_module = importlib.import_module("ragnotebook.views._compare")
     from ragnotebook.views import compare as compare_fn
     from ragnotebook.views import report as report_fn
 
-    assert callable(compare_fn) and compare_fn.__name__ == "compare"
-    assert callable(report_fn) and report_fn.__name__ == "report"
-    assert views.report is report_fn and views.compare is compare_fn
-    from ragnotebook.views.report import SCRIPT_COUNT  # the module is still importable
+    assert isinstance(compare_fn, types.FunctionType) and compare_fn is compare_module.compare
+    assert isinstance(report_fn, types.FunctionType) and report_fn is report_module.report
+    assert compare_fn is compare  # the name this test module imported at the top
 
-    assert SCRIPT_COUNT == 3
+    path = scored.rag.report(tmp_path / "r.html", max_rows=1, plotly_js="cdn")
+    assert path == tmp_path / "r.html" and path.read_text(encoding="utf-8").count("<script") == 3
+    scored.rag.plot.compare(scored, on=None)
+    from ragnotebook.views import compare as compare_after
+    from ragnotebook.views import report as report_after
+
+    assert report_after is report_fn and views.report is report_fn
+    assert compare_after is compare_fn and views.compare is compare_fn
+
+
+def test_importing_the_private_modules_first_keeps_the_functions_in_a_fresh_interpreter(tmp_path):
+    """Nothing in ``ragnotebook.views`` is bound yet when ``_report`` and ``_compare`` are
+    imported; the public names are the functions, and no module is named after them."""
+    code = (
+        "import importlib.util, pathlib, sys, types\n"
+        "import pandas as pd\n"
+        "import ragnotebook.views._compare\n"
+        "import ragnotebook.views._report\n"
+        "from ragnotebook.views import compare, report\n"
+        "import ragnotebook.views as views\n"
+        "assert isinstance(report, types.FunctionType), report\n"
+        "assert isinstance(compare, types.FunctionType), compare\n"
+        "assert report is views._report.report and compare is views._compare.compare\n"
+        "for name in views.__all__:\n"
+        "    assert importlib.util.find_spec(f'ragnotebook.views.{name}') is None, name\n"
+        "df = pd.DataFrame({'question': ['q'], 'answer': ['Sky is blue.'],\n"
+        "                   'contexts': [['Sky is blue.']]})\n"
+        "scored = ragnotebook.faithfulness(df, model='offline', progress=False)\n"
+        "out = scored.rag.report(pathlib.Path(sys.argv[1]) / 'r.html', plotly_js='cdn')\n"
+        "assert out.stat().st_size > 1000\n"
+        "from ragnotebook.views import report as again\n"
+        "print(again is report and views.report is report)\n"
+    )
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "LITELLM_LOCAL_MODEL_COST_MAP": "True"}
+    out = subprocess.run(
+        [sys.executable, "-c", code, str(tmp_path)],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=str(ROOT),
+        check=False,
+    )
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "True"

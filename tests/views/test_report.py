@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from ragnotebook.views.report import SCRIPT_COUNT, report
+from ragnotebook.views._report import SCRIPT_COUNT, report
 
 from .conftest import HOSTILE
 

@@ -11,7 +11,7 @@ in the page is HTML-escaped.
 Examples
 --------
 >>> import pathlib, tempfile, ragnotebook
->>> from ragnotebook.views.report import report
+>>> from ragnotebook.views import report
 >>> scored = ragnotebook.load_sample("quickstart").rag.evaluate(model="offline", progress=False)
 >>> path = report(scored, pathlib.Path(tempfile.mkdtemp()) / "r.html", title="Quickstart")
 >>> html = path.read_text(encoding="utf-8")

@@ -8,7 +8,7 @@ flagged, never silently dropped.
 Examples
 --------
 >>> import ragnotebook
->>> from ragnotebook.views.compare import compare_table
+>>> from ragnotebook.views import compare_table
 >>> a = ragnotebook.load_sample("quickstart").rag.evaluate(model="offline", progress=False)
 >>> b = a.assign(context_recall=a["context_recall"] * 0.5)
 >>> t = compare_table(a, b, on=None)   # pair by the index
