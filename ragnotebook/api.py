@@ -22,7 +22,7 @@ import pandas as pd
 from ragnotebook._version import __version__
 from ragnotebook._warn import warn_user
 from ragnotebook.engine import CANCELLED_MESSAGE, Engine, Job, run_sync
-from ragnotebook.intake import RagRow, read_rows
+from ragnotebook.intake import ALIASES, RagRow, _look_alikes, read_rows, resolve_columns
 from ragnotebook.judges import resolve_judge
 from ragnotebook.judges.base import Judge
 from ragnotebook.scorers._common import MetricResult, Plan, ScorerConfig
@@ -533,9 +533,56 @@ def _run_for(args: Mapping[str, Any], metric: str | None = None) -> _Run:
     for key in _CONFIG_OPTIONS:  # e.g. reference= given to context_recall: a scorer option
         if key in judge_options and key not in options:
             options[key] = judge_options.pop(key)
+    if metric is None and metrics is METRICS:  # evaluate() without metrics=
+        metrics = _default_metrics(df, options.get("columns"))
     if not isinstance(metrics, str):
         metrics = tuple(metrics)
     return _Run(df, metrics, judge_options=judge_options, **options)
+
+
+def _default_metrics(df: Any, columns: Mapping[str, str | None] | None) -> tuple[str, ...]:
+    """``evaluate()``'s default metrics, less those whose input the frame does not have.
+
+    A frame without references (most production logs) still gets context precision
+    and faithfulness; a retrieval-only frame without answers gets recall and
+    precision. One warning says what was left out and how to score it. A column whose
+    name looks like the missing role (``"gold answer"``) keeps the metric, so the run
+    stops with the error that names that column; so does an explicit ``metrics=``.
+    """
+    if not isinstance(df, pd.DataFrame):
+        return METRICS  # the run reports it
+    optional = ("answer", "ground_truth")
+    try:
+        found = resolve_columns(df, columns, roles=optional)
+    except ValueError:
+        return METRICS  # the run reports the problem with its full message
+    explicit = dict(columns or {})
+    used = {c for c in found.values() if c is not None}
+    absent = [
+        role
+        for role in optional
+        if found[role] is None and (role in explicit or not _look_alikes(df, role, used))
+    ]
+    keep = tuple(m for m in METRICS if not set(_NEEDS[m]) & set(absent))
+    if keep == METRICS or len(absent) == len(optional):
+        # with neither answers nor references, precision has nothing to judge chunks
+        # against (every row would be no_reference): the run's error says what to map
+        return METRICS
+    left = [m for m in METRICS if m not in keep]
+    why = "; ".join(
+        f"no {role!r} column (mapped to None)"
+        if role in explicit
+        else f"no {role!r} column (tried {', '.join(map(repr, ALIASES[role]))}, ignoring case)"
+        for role in absent
+    )
+    warn_user(
+        f"evaluate() left out {', '.join(left)}: the frame has {why}. It scored "
+        f"{', '.join(keep)}. To score the rest, name the column with "
+        f"columns={{{absent[0]!r}: '<column name>'}}; metrics=[...] chooses the metrics "
+        "(and makes a missing column an error).",
+        UserWarning,
+    )
+    return keep
 
 
 def evaluate(
@@ -734,7 +781,12 @@ async def afaithfulness(
 
 _METRICS_DOC = """    metrics : iterable of str, default all three
         Any of ``"context_recall"``, ``"context_precision"``, ``"faithfulness"``
-        (or ``"recall"``, ``"precision"``).
+        (or ``"recall"``, ``"precision"``). Left at its default, a metric whose
+        input column the frame does not have is left out with one warning: no
+        ground-truth column (production logs) scores precision and faithfulness, no
+        answer column (retrieval only) recall and precision. A column whose name
+        looks like the missing one (``"gold answer"``), a frame with neither, or
+        metrics named explicitly make a missing column a ``ValueError`` instead.
 """
 
 _EVALUATE_EXAMPLE = """

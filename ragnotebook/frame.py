@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 import re
 from collections.abc import Sequence
+from html import escape
 from typing import Any
 
 import numpy as np
@@ -41,6 +42,66 @@ _RUN_COUNTS = (
     "completion_tokens",
     "cost_usd",
 )
+
+
+#: Columns the summary's short display shows whatever their values.
+_ALWAYS_SHOWN = ("metric", "column", "mean", "scored", "coverage")
+#: Columns it leaves out because ``scored`` (``"n_scored/n_total"``) already says them.
+_SAID_BY_SCORED = ("n_total", "n_scored")
+
+
+class _Summary(pd.DataFrame):
+    """The frame :func:`summary` returns: its display leaves out the counts that say nothing.
+
+    A summary has about 25 columns, more than pandas prints side by side, so the status
+    counts would hide behind ``...``. The display (``repr`` and the notebook's HTML) shows
+    ``mean``, ``scored``, ``coverage`` and every count column that is not 0 or ``<NA>`` in
+    every row, then names the columns it left out. Only the display changes:
+    indexing, ``to_string()``, ``to_csv()`` and every operation see all the columns, and
+    anything derived from it is a plain :class:`pandas.DataFrame`.
+    """
+
+    @property
+    def _constructor(self) -> type[pd.DataFrame]:
+        return pd.DataFrame
+
+    def _shown(self) -> tuple[pd.DataFrame, list[str]]:
+        keep: list[str] = []
+        hidden: list[str] = []
+        for col in self.columns:
+            values = self[col]
+            quiet = col in _SAID_BY_SCORED or (
+                col not in _ALWAYS_SHOWN
+                and pd.api.types.is_numeric_dtype(values.dtype)
+                and bool(values.fillna(0).eq(0).all())
+            )
+            (hidden if quiet else keep).append(col)
+        return pd.DataFrame(self[keep]), hidden
+
+    def _note(self, hidden: list[str]) -> str:
+        if not hidden:
+            return ""
+        zero = [c for c in hidden if c not in _SAID_BY_SCORED]
+        said = "n_total and n_scored: see 'scored'"
+        if zero:
+            said = f"not shown, all 0 or <NA>: {', '.join(zero)}; {said}"
+        return f"({said}; all {self.shape[1]} columns: .to_string())"
+
+    def __repr__(self) -> str:
+        shown, hidden = self._shown()
+        with pd.option_context("display.max_columns", None):  # wrap, never "..."
+            text = repr(shown)
+        note = self._note(hidden)
+        return f"{text}\n{note}" if note else text
+
+    def _repr_html_(self) -> str | None:
+        shown, hidden = self._shown()
+        with pd.option_context("display.max_columns", None):
+            html = pd.DataFrame._repr_html_(shown)  # type: ignore[attr-defined]
+        note = self._note(hidden)
+        if html is None or not note:
+            return html
+        return f"{html}<p><small>{escape(note)}</small></p>"
 
 
 def scored_metrics(df: pd.DataFrame) -> list[str]:
@@ -421,6 +482,11 @@ def summary(df: pd.DataFrame) -> pd.DataFrame:
         their score and the template reason),
         ``prompt_tokens``, ``completion_tokens`` (tokens) and ``cost_usd`` (Float64,
         USD; ``<NA>`` when a price is unknown).
+        Its display (``repr`` and the notebook's HTML) leaves out the count columns
+        that are 0 or ``<NA>`` in every row, and ``n_total``/``n_scored`` (``scored``
+        says both), and names them under the table; ``to_string()``, indexing and
+        every operation see all the columns, and what is derived from it is a plain
+        DataFrame.
 
     Raises
     ------
@@ -480,4 +546,4 @@ def summary(df: pd.DataFrame) -> pd.DataFrame:
             pd.NA if v is None else (float(v) if key == "cost_usd" else int(v)) for v in out[key]
         ]
         out[key] = pd.array(values, dtype=kind)
-    return out
+    return _Summary(out)

@@ -430,7 +430,8 @@ def normalize_text(
     -------
     str or None
         The string unchanged; ``None`` for ``None``, ``NaN``, ``pd.NA`` or
-        ``pd.NaT``; ``str(value)`` for an int, float or NumPy number.
+        ``pd.NaT``; ``str(value)`` for an int, float or NumPy number, a whole float
+        without its ``.0`` (a numeric CSV column with a gap is read as floats).
 
     Raises
     ------
@@ -445,6 +446,8 @@ def normalize_text(
     True
     >>> normalize_text(42, row=0, column="answer")
     '42'
+    >>> normalize_text(42.0, row=0, column="answer"), normalize_text(2.5, row=0, column="answer")
+    ('42', '2.5')
     """
     if type(value) is str:
         return value
@@ -454,6 +457,9 @@ def normalize_text(
         return None
     if isinstance(value, bool | np.bool_):
         raise _fail(row, column, position, f"expected a string, got a boolean ({value!r})")
+    if isinstance(value, float | np.floating) and float(value).is_integer():
+        # pandas stores a numeric column with a gap as floats: 42 reads back as 42.0
+        return str(int(value))
     if isinstance(value, int | float | np.integer | np.floating):
         return str(value)
     hint = ""

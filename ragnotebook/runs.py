@@ -378,7 +378,7 @@ class EvalRunResult:
         >>> res.summary().loc["faithfulness-scorer", ["metric", "scored"]].tolist()
         ['faithfulness', '1/1']
         """
-        from ragnotebook.frame import summary
+        from ragnotebook.frame import _Summary, summary
 
         meta = self.frame.attrs.get("ragnotebook", {}) or {}
         rows = []
@@ -398,8 +398,7 @@ class EvalRunResult:
         columns = ["scorer", "metric", "column"]
         if rows:
             columns += [c for c in rows[0] if c not in columns]
-        out = pd.DataFrame(rows, columns=columns).set_index("scorer")
-        return out
+        return _Summary(pd.DataFrame(rows, columns=columns).set_index("scorer"))
 
     def __repr__(self) -> str:
         parts = [

@@ -391,16 +391,68 @@ def test_reason_shows_the_score_as_rounded_at_a_large_scale():
 
 def test_a_missing_ground_truth_column_names_the_metric_and_the_way_out():
     df = frame(question=["q"], answer=["a"], contexts=[["c"]])
-    with pytest.raises(ValueError) as info:
-        rn.evaluate(df, model="offline", progress=False)
+    with pytest.raises(ValueError) as info:  # recall asked for by name: an error
+        rn.evaluate(df, metrics=["context_recall", "faithfulness"], model="offline")
     message = str(info.value)
     assert "no column found for the 'ground_truth' role" in message
     assert message.endswith(
-        "(context_recall needs it; score the rest with "
-        "metrics=['context_precision', 'faithfulness'])"
+        "(context_recall needs it; score the rest with metrics=['faithfulness'])"
     )
     rest = rn.evaluate(df, metrics=["context_precision", "faithfulness"], model="offline")
     assert rest["faithfulness_status"].tolist() == ["ok"]
+
+
+def test_default_metrics_leave_out_the_one_whose_column_the_frame_lacks():
+    judge = rn.MockJudge(
+        extract_claims=lambda t: ["It is on Pier 4."],
+        verify_claims=lambda t: ["yes"],
+        attribute_claims=lambda t: ["yes"],
+        judge_chunks=lambda t: ["yes"] * len(t.items),
+    )
+    logs = frame(question=["Where?"], answer=["It is on Pier 4."], contexts=[["Pier 4."]])
+    with pytest.warns(UserWarning) as caught:
+        out = rn.evaluate(logs, model=judge, progress=False)
+    assert [str(w.message) for w in caught] == [
+        "evaluate() left out context_recall: the frame has no 'ground_truth' column (tried "
+        "'ground_truth', 'reference', 'expected_output', ignoring case). It scored "
+        "context_precision, faithfulness. To score the rest, name the column with "
+        "columns={'ground_truth': '<column name>'}; metrics=[...] chooses the metrics (and "
+        "makes a missing column an error)."
+    ]
+    assert caught[0].filename == __file__  # points at the caller's line
+    assert "context_recall" not in out.columns
+    assert out[["context_precision", "faithfulness"]].iloc[0].tolist() == [1.0, 1.0]
+    assert list(rn.summary(out).index) == ["context_precision", "faithfulness"]
+    assert {t.kind for t in judge.tasks} == {"extract_claims", "verify_claims", "judge_chunks"}
+
+    retrieval_only = frame(question=["Where?"], ground_truth=["Pier 4."], contexts=[["Pier 4."]])
+    with pytest.warns(UserWarning, match=r"left out faithfulness: the frame has no 'answer'"):
+        got = rn.evaluate(retrieval_only, model=judge, progress=False)
+    assert got[["context_recall", "context_precision"]].iloc[0].tolist() == [1.0, 1.0]
+    assert "faithfulness" not in got.columns
+    with pytest.warns(UserWarning, match="left out faithfulness"):  # the async twin too
+        again = asyncio.run(rn.aevaluate(retrieval_only, model=judge, progress=False))
+    assert again["context_recall"].tolist() == [1.0]
+
+    # mapped to None: the user said there is none
+    with pytest.warns(UserWarning, match=r"no 'ground_truth' column \(mapped to None\)"):
+        rn.evaluate(logs.assign(reference="x"), columns={"ground_truth": None}, model=judge)
+
+
+@pytest.mark.parametrize(
+    "columns",
+    [
+        # a look-alike column: the user probably meant it, so stop and name it
+        {"question": ["q"], "answer": ["a"], "contexts": [["c"]], "gold answer": ["a"]},
+        # neither answers nor references: precision would have nothing to judge against
+        {"question": ["q"], "contexts": [["c"]]},
+    ],
+)
+def test_default_metrics_still_stop_when_leaving_one_out_would_mislead(columns):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no "left out" warning first
+        with pytest.raises(ValueError, match=r"no column found for the '(ground_truth|answer)'"):
+            rn.evaluate(pd.DataFrame(columns), model="offline", progress=False)
 
 
 def test_reasons_read_well_for_a_single_claim_or_chunk():

@@ -627,3 +627,19 @@ def test_a_required_role_error_names_the_look_alike_column() -> None:
         "'gold answer' looks like it: rename a column or pass columns={'ground_truth': 'gold answer'}"
         in str(info.value)
     )
+
+
+def test_numeric_answers_read_back_from_csv_keep_their_written_form(tmp_path) -> None:
+    path = tmp_path / "rows.csv"
+    pd.DataFrame(
+        {
+            "question": ["How many?", "How tall, in metres?", "How many?"],
+            "answer": [42, 2.5, None],  # the gap makes pandas read the column as floats
+            "contexts": ["['There are 42.']", "['It is 2.5 metres tall.']", "['None.']"],
+        }
+    ).to_csv(path, index=False)
+    back = pd.read_csv(path)
+    assert back["answer"].tolist()[:2] == [42.0, 2.5]
+    with pytest.warns(UserWarning, match="strings holding a list"):
+        rows, _ = read_rows(back, required=["answer"])
+    assert [r.answer for r in rows] == ["42", "2.5", None]

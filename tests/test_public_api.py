@@ -255,3 +255,37 @@ def test_summary_of_a_slice_leaves_the_run_counters_out():
     assert part.loc["faithfulness", "scored"] == "2/2"  # the rows' own numbers stay
     assert pd.isna(part.loc["faithfulness", "calls"])  # the run's 8 calls are not theirs
     assert pd.isna(part.loc["faithfulness", "cost_usd"])
+
+
+def test_summary_display_shows_the_counts_that_are_not_zero_and_names_the_rest():
+    judge = rn.MockJudge(
+        extract_claims=lambda t: ["c"] if t.text != "boom." else RuntimeError("judge down"),
+        verify_claims=lambda t: ["yes"],
+    )
+    df = pd.DataFrame(
+        {
+            "question": ["q"] * 3,
+            "answer": ["a.", "boom.", "a."],
+            "contexts": [["a."], ["a."], []],
+        }
+    )
+    with pytest.warns(UserWarning, match="rows failed"):
+        scored = rn.faithfulness(df, model=judge, progress=False)
+    s = scored.rag.summary()
+    assert s.shape[1] == 25  # every column is still there
+    text = repr(s)
+    first, note = text.rsplit("\n", 1)
+    # shown: the score, its coverage, and the status counts that happened
+    for col in ("mean", "scored", "coverage", "ok", "no_context", "error", "n_error", "calls"):
+        assert col in first, col
+    assert "..." not in first  # no column hidden behind pandas' ellipsis
+    # named, not shown: the counts that are 0 in every row, and n_total/n_scored
+    assert note.startswith("(not shown, all 0 or <NA>: no_ground_truth, no_reference,")
+    assert "n_total and n_scored: see 'scored'" in note and "all 25 columns" in note
+    assert "no_ground_truth" not in first and "cost_usd" not in first
+    assert "<p><small>(not shown" in s._repr_html_()
+    # the data and what is derived from it are untouched, and plain frames
+    assert s.loc["faithfulness", "no_ground_truth"] == 0
+    assert "cost_usd" in s.to_string()
+    assert type(s[["mean"]]) is pd.DataFrame and type(s.head(1)) is pd.DataFrame
+    assert s.loc["faithfulness", "scored"] == "2/3" and s.loc["faithfulness", "n_error"] == 1
