@@ -46,6 +46,7 @@ import json
 import math
 import os
 import re
+import shlex
 import sys
 import textwrap
 import time
@@ -965,6 +966,25 @@ def _coverage_causes(row: Any) -> str:
     return ", ".join(parts)
 
 
+def _as_options(message: str) -> str:
+    """An API message's remedies as this command's options: ``metrics=['context_precision',
+    'faithfulness']`` as ``--metrics precision,faithfulness``, ``columns={'ground_truth':
+    'gold answer'}`` as ``--column "ground_truth=gold answer"``."""
+
+    def metrics(found: re.Match[str]) -> str:
+        names = re.findall(r"'(\w+)'", found.group(1))
+        return "--metrics " + ",".join(n.removeprefix("context_") for n in names)
+
+    def column(found: re.Match[str]) -> str:
+        name = found.group(2)
+        if name == "<column name>":
+            return f"--column {found.group(1)}=COLUMN"
+        return f"--column {shlex.quote(f'{found.group(1)}={name}')}"
+
+    message = re.sub(r"metrics=\[([^\]]*)\]", metrics, message)
+    return re.sub(r"columns=\{'(\w+)': '([^'{}]*)'\}", column, message)
+
+
 def evaluate_command(args: argparse.Namespace) -> int:
     """``ragnotebook evaluate``: score a file, print the summary, write it, run the checks."""
     import ragnotebook as rn
@@ -1026,8 +1046,9 @@ def evaluate_command(args: argparse.Namespace) -> int:
                 **options,
             )
     except ValueError as exc:
-        hint = " (on the command line: --column ROLE=COLUMN)" if "columns=" in str(exc) else ""
-        raise DataError(f"{places.rewrite(str(exc))}{hint}") from exc
+        message = _as_options(str(exc))
+        hint = " (on the command line: --column ROLE=COLUMN)" if "columns=" in message else ""
+        raise DataError(f"{places.rewrite(message)}{hint}") from exc
     except TypeError as exc:
         raise UsageError(str(exc)) from exc
     last_run = (scored.attrs.get("ragnotebook") or {}).get("last_run") or {}

@@ -433,7 +433,46 @@ def test_input_errors_exit_3(tmp_path, good, capsys):
     nocol = write_jsonl(tmp_path / "nocol.jsonl", [{"prompt": "q", "answer": "a"}])
     proc = run_cli("evaluate", str(nocol), "--model", "offline", cwd=tmp_path)
     assert proc.returncode == 3 and "no column found for the 'contexts' role" in proc.stderr
-    assert "--column ROLE=COLUMN" in proc.stderr
+    assert "rename a column or pass --column contexts=COLUMN" in proc.stderr
+    assert "columns=" not in proc.stderr
+
+
+def test_a_missing_column_error_names_this_commands_options(tmp_path, capsys):
+    # the API's remedies (columns=..., metrics=[...]) are given as the options that do it
+    logs = write_jsonl(
+        tmp_path / "logs.jsonl",
+        [{"question": "Where?", "answer": "Pier 4.", "contexts": ["It is on Pier 4."]}],
+    )
+    code = cli.main(["evaluate", str(logs), "--model", "offline", "--no-progress"])
+    err = capsys.readouterr().err
+    assert code == 3 and "no column found for the 'ground_truth' role" in err
+    assert "pass --column ground_truth=COLUMN (context_recall needs it; score the rest " in err
+    assert err.rstrip().endswith("with --metrics precision,faithfulness)")
+    gold = write_jsonl(
+        tmp_path / "gold.jsonl",
+        [{"question": "Where?", "answer": "Pier 4.", "contexts": ["Pier 4."], "gold answer": "x"}],
+    )
+    code = cli.main(["evaluate", str(gold), "--model", "offline", "--metrics", "recall"])
+    err = capsys.readouterr().err
+    assert code == 3 and "'gold answer' looks like it: rename a column or pass " in err
+    assert "--column 'ground_truth=gold answer' (context_recall needs it)" in err
+    # what the message says works
+    code = cli.main(
+        [
+            "evaluate",
+            str(gold),
+            "--model",
+            "offline",
+            "--no-progress",
+            "--metrics",
+            "recall",
+            "--column",
+            "ground_truth=gold answer",
+            "--out",
+            str(tmp_path / "o.jsonl"),
+        ]
+    )
+    assert code == 0
 
 
 # ------------------------------------------------------------------ report, quickstart
