@@ -540,12 +540,23 @@ def _run_for(args: Mapping[str, Any], metric: str | None = None) -> _Run:
     return _Run(df, metrics, judge_options=judge_options, **options)
 
 
+def _is_empty(value: Any) -> bool:
+    """A cell with no text: None, NaN, ``pd.NA`` or a blank string."""
+    if isinstance(value, str):
+        return not value.strip()
+    try:
+        return bool(pd.isna(value))
+    except (TypeError, ValueError):  # a list or an array: not empty here
+        return False
+
+
 def _default_metrics(df: Any, columns: Mapping[str, str | None] | None) -> tuple[str, ...]:
     """``evaluate()``'s default metrics, less those whose input the frame does not have.
 
     A frame without references (most production logs) still gets context precision
     and faithfulness; a retrieval-only frame without answers gets recall and
-    precision. One warning says what was left out and how to score it. A column whose
+    precision; so does a frame whose answer (or ground-truth) column is empty in every
+    row. One warning says what was left out and how to score it. A column whose
     name looks like the missing role (``"gold answer"``) keeps the metric, so the run
     stops with the error that names that column; so does an explicit ``metrics=``.
     """
@@ -558,28 +569,34 @@ def _default_metrics(df: Any, columns: Mapping[str, str | None] | None) -> tuple
         return METRICS  # the run reports the problem with its full message
     explicit = dict(columns or {})
     used = {c for c in found.values() if c is not None}
-    absent = [
-        role
-        for role in optional
-        if found[role] is None and (role in explicit or not _look_alikes(df, role, used))
-    ]
+    why: dict[str, str] = {}
+    for role in optional:
+        col = found[role]
+        if col is None and role in explicit:
+            why[role] = f"the frame has no {role!r} column (mapped to None)"
+        elif col is None and not _look_alikes(df, role, used):
+            tried = ", ".join(map(repr, ALIASES[role]))
+            why[role] = f"the frame has no {role!r} column (tried {tried}, ignoring case)"
+        elif col is not None and len(df) and all(map(_is_empty, df[col].tolist())):
+            which = f"{col!r} column" if col == role else f"{col!r} column (the {role})"
+            why[role] = f"the {which} is empty in every row"
+    absent = list(why)
     keep = tuple(m for m in METRICS if not set(_NEEDS[m]) & set(absent))
     if keep == METRICS or len(absent) == len(optional):
         # with neither answers nor references, precision has nothing to judge chunks
         # against (every row would be no_reference): the run's error says what to map
         return METRICS
     left = [m for m in METRICS if m not in keep]
-    why = "; ".join(
-        f"no {role!r} column (mapped to None)"
-        if role in explicit
-        else f"no {role!r} column (tried {', '.join(map(repr, ALIASES[role]))}, ignoring case)"
-        for role in absent
+    role = absent[0]
+    remedy = (
+        "fill it, or pass metrics=[...] to score it anyway (every row as missing data)"
+        if found[role] is not None
+        else f"name the column with columns={{{role!r}: '<column name>'}}; metrics=[...] "
+        "chooses the metrics (and makes a missing column an error)"
     )
     warn_user(
-        f"evaluate() left out {', '.join(left)}: the frame has {why}. It scored "
-        f"{', '.join(keep)}. To score the rest, name the column with "
-        f"columns={{{absent[0]!r}: '<column name>'}}; metrics=[...] chooses the metrics "
-        "(and makes a missing column an error).",
+        f"evaluate() left out {', '.join(left)}: {why[role]}. It scored "
+        f"{', '.join(keep)}. To score the rest, {remedy}.",
         UserWarning,
     )
     return keep
@@ -784,8 +801,8 @@ _METRICS_DOC = """    metrics : iterable of str, default all three
         (or ``"recall"``, ``"precision"``). Left at its default, a metric whose
         input column the frame does not have is left out with one warning: no
         ground-truth column (production logs) scores precision and faithfulness, no
-        answer column (retrieval only) recall and precision. A column whose name
-        looks like the missing one (``"gold answer"``), a frame with neither, or
+        answer column (retrieval only) recall and precision; a column empty in every
+        row counts as missing. A column whose name looks like the missing one (``"gold answer"``), a frame with neither, or
         metrics named explicitly make a missing column a ``ValueError`` instead.
 """
 

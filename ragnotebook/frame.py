@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import re
+import shutil
 from collections.abc import Sequence
 from html import escape
 from typing import Any
@@ -78,27 +79,37 @@ class _Summary(pd.DataFrame):
             (hidden if quiet else keep).append(col)
         return pd.DataFrame(self[keep]), hidden
 
-    def _note(self, hidden: list[str]) -> str:
-        if not hidden:
-            return ""
+    def _note(self, shown: pd.DataFrame, hidden: list[str]) -> str:
+        parts = []
+        if "no_answer" in shown.columns:
+            parts.append("no_answer: the no_claims rows with no answer at all, not averaged")
         zero = [c for c in hidden if c not in _SAID_BY_SCORED]
-        said = "n_total and n_scored: see 'scored'"
         if zero:
-            said = f"not shown, all 0 or <NA>: {', '.join(zero)}; {said}"
-        return f"({said}; all {self.shape[1]} columns: .to_string())"
+            parts.append(f"not shown, all 0 or <NA>: {', '.join(zero)}")
+        if any(c in _SAID_BY_SCORED for c in hidden):
+            parts.append("n_total and n_scored: see 'scored'")
+        if hidden:
+            parts.append(f"all {self.shape[1]} columns: .to_string()")
+        return f"({'; '.join(parts)})" if parts else ""
+
+    @staticmethod
+    def _options() -> tuple[Any, ...]:
+        # every shown column, wrapped at the terminal's width; means to 3 decimals
+        width = shutil.get_terminal_size((int(pd.get_option("display.width")), 24)).columns
+        return ("display.max_columns", None, "display.width", width, "display.precision", 3)
 
     def __repr__(self) -> str:
         shown, hidden = self._shown()
-        with pd.option_context("display.max_columns", None):  # wrap, never "..."
+        with pd.option_context(*self._options()):
             text = repr(shown)
-        note = self._note(hidden)
+        note = self._note(shown, hidden)
         return f"{text}\n{note}" if note else text
 
     def _repr_html_(self) -> str | None:
         shown, hidden = self._shown()
-        with pd.option_context("display.max_columns", None):
+        with pd.option_context(*self._options()):
             html = pd.DataFrame._repr_html_(shown)  # type: ignore[attr-defined]
-        note = self._note(hidden)
+        note = self._note(shown, hidden)
         if html is None or not note:
             return html
         return f"{html}<p><small>{escape(note)}</small></p>"

@@ -334,8 +334,8 @@ def resolve_columns(
                 f"no column found for the {role!r} role (tried {tried}, ignoring case"
                 f"{'; ' + '; '.join(taken) if taken else ''}); "
                 f"the frame's columns are {_format_columns(df)}. "
-                + (f"{', '.join(map(repr, likely[:3]))} looks like it: " if likely else "")
-                + f"rename a column or pass columns={{{role!r}: {pick!r}}}"
+                + (f"{', '.join(map(repr, likely[:3]))} looks like it: r" if likely else "R")
+                + f"ename a column or pass columns={{{role!r}: {pick!r}}}"
             )
     if warn_near_misses:
         _warn_near_misses(df, result, explicit, wanted)

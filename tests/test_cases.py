@@ -439,6 +439,26 @@ def test_default_metrics_leave_out_the_one_whose_column_the_frame_lacks():
         rn.evaluate(logs.assign(reference="x"), columns={"ground_truth": None}, model=judge)
 
 
+def test_default_metrics_treat_a_column_empty_in_every_row_as_missing():
+    # the bundled HotpotQA sample has an answer column with no answers (retrieval only)
+    rows = rn.load_sample("hotpotqa").head(3)
+    assert rows["answer"].isna().all()
+    with pytest.warns(UserWarning) as caught:
+        out = rn.evaluate(rows, model="offline", progress=False)
+    assert [str(w.message) for w in caught] == [
+        "evaluate() left out faithfulness: the 'answer' column is empty in every row. It "
+        "scored context_recall, context_precision. To score the rest, fill it, or pass "
+        "metrics=[...] to score it anyway (every row as missing data)."
+    ]
+    assert "faithfulness" not in out.columns and out["context_recall_status"].eq("ok").all()
+    blank = frame(q=["x"], response=["  "], contexts=[["c"]], reference=["c"])
+    with pytest.warns(UserWarning, match=r"the 'response' column \(the answer\) is empty"):
+        rn.evaluate(blank, model="offline", progress=False)
+    # named explicitly, it is scored as missing data, as before
+    asked = rn.evaluate(rows, metrics=["faithfulness"], model="offline", progress=False)
+    assert rn.summary(asked).loc["faithfulness", "scored"] == "0/3"
+
+
 @pytest.mark.parametrize(
     "columns",
     [

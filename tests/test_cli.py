@@ -366,7 +366,7 @@ def test_parquet_output_keeps_metadata_and_csv_input_with_column_mapping(tmp_pat
     assert warned[0].startswith("ragnotebook evaluate: warning: the contexts of 8 rows")
     scored = pd.read_parquet(out)
     assert scored.attrs["ragnotebook"]["columns"]["contexts"] == "docs"
-    assert scored.attrs["ragnotebook"]["judge"] == "offline-v6"
+    assert scored.attrs["ragnotebook"]["judge"] == "offline-v7"
     assert (scored["faithfulness"] == 1.0).all()
     assert rn.summary(scored).loc["context_precision", "scored"] == "8/8"
 
@@ -433,7 +433,7 @@ def test_input_errors_exit_3(tmp_path, good, capsys):
     nocol = write_jsonl(tmp_path / "nocol.jsonl", [{"prompt": "q", "answer": "a"}])
     proc = run_cli("evaluate", str(nocol), "--model", "offline", cwd=tmp_path)
     assert proc.returncode == 3 and "no column found for the 'contexts' role" in proc.stderr
-    assert "rename a column or pass --column contexts=COLUMN" in proc.stderr
+    assert "Rename a column or pass --column contexts=COLUMN" in proc.stderr
     assert "columns=" not in proc.stderr
 
 

@@ -132,7 +132,7 @@ def test_metadata_is_json_safe():
     out = rn.evaluate(df, model="offline", progress=False)
     meta = out.attrs["ragnotebook"]
     json.dumps(meta)
-    assert meta["judge"] == "offline-v6"
+    assert meta["judge"] == "offline-v7"
     assert set(meta["metrics"]) == {"context_recall", "context_precision", "faithfulness"}
     assert meta["columns"]["contexts"] == "contexts"
 
@@ -289,3 +289,22 @@ def test_summary_display_shows_the_counts_that_are_not_zero_and_names_the_rest()
     assert "cost_usd" in s.to_string()
     assert type(s[["mean"]]) is pd.DataFrame and type(s.head(1)) is pd.DataFrame
     assert s.loc["faithfulness", "scored"] == "2/3" and s.loc["faithfulness", "n_error"] == 1
+
+
+def test_summary_display_explains_no_answer_and_rounds_means():
+    df = pd.DataFrame(
+        {
+            "question": ["q"] * 4,
+            "answer": ["a.", "b.", "c.", None],
+            "contexts": [["a."]] * 4,
+        },
+    )
+    judge = rn.MockJudge(
+        extract_claims=[["a"], ["b"], ["c"]], verify_claims=[["yes"], ["no"], ["yes"]]
+    )
+    s = rn.faithfulness(df, model=judge, progress=False).rag.summary()
+    text = repr(s)
+    assert "no_answer: the no_claims rows with no answer at all, not averaged" in text
+    assert s.loc["faithfulness", "mean"] == pytest.approx(2 / 3)
+    assert "0.667" in text and "0.6666" not in text  # the display rounds; the data does not
+    assert "n_total and n_scored: see 'scored'" in text

@@ -40,6 +40,7 @@ import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from decimal import ROUND_DOWN, ROUND_HALF_UP, Decimal, InvalidOperation
 from functools import lru_cache
 from itertools import pairwise
 from typing import Any
@@ -95,7 +96,7 @@ _MIN_PAIRS = 3
 _LONG_SENTENCES = 20
 _LONG_WORDING_MIN = 0.35
 
-_VERSION = "offline-v6"
+_VERSION = "offline-v7"
 #: The shipped setting of each switchable verdict rule (see ``OfflineJudge``).
 _DEFAULT_RULES: dict[str, bool | int] = {
     "negation_scope": True,
@@ -614,7 +615,7 @@ class OfflineJudge:
 
     @property
     def judge_id(self) -> str:
-        """Stable identifier of this judge: ``"offline-v6"``."""
+        """Stable identifier of this judge: ``"offline-v7"``."""
         return _VERSION
 
     def identity(self) -> dict[str, Any]:
@@ -623,13 +624,13 @@ class OfflineJudge:
         Returns
         -------
         dict
-            ``{"judge": "offline-v6", ...thresholds}``.
+            ``{"judge": "offline-v7", ...thresholds}``.
 
         Examples
         --------
         >>> from ragnotebook import OfflineJudge
         >>> OfflineJudge().identity()["judge"]
-        'offline-v6'
+        'offline-v7'
         """
         out: dict[str, Any] = {
             "judge": _VERSION,
@@ -772,7 +773,14 @@ class OfflineJudge:
             if local
             else []
         )
-        missing = sorted(cdoc.numbers - frozenset().union(*(docs[i].numbers for i in supporting)))
+        in_chunks = frozenset().union(*(docs[i].numbers for i in supporting))
+        missing = sorted(cdoc.numbers - in_chunks)
+        rounded = {n: m for n in missing if (m := _rounded_from(n, in_chunks)) is not None}
+        if rounded:
+            # "3.14" against "3.14159", "2.5 million" against "2.46 million": the same value
+            missing = [n for n in missing if n not in rounded]
+            gain = sum(w.get(n, 0.0) for n in rounded) / total
+            support, best_cov = min(1.0, support + gain), min(1.0, best_cov + gain)
         dated = ""
         date_sides = not is_cjk(lang) and _DATE_SIDE.search(claim) is not None
         if missing and date_sides:
@@ -847,6 +855,8 @@ class OfflineJudge:
             parts.append(f"the claim says '{opposite[0]}' where the chunk says '{opposite[1]}'")
         if dated:
             parts.append(dated)
+        if rounded:
+            parts.append(", ".join(f"{n} is {m} rounded" for n, m in sorted(rounded.items())))
         reason = "; ".join(parts)
 
         if number_conflict or neg_conflict or opposite:
@@ -1360,6 +1370,33 @@ _DATE_AT = re.compile(
 
 
 _OTHER_SIDE = {"before": "after", "after": "before"}
+
+
+def _rounded_from(number: str, pool: frozenset[str]) -> str | None:
+    """The number of ``pool`` that ``number`` gives rounded or cut to fewer decimals.
+
+    "3.14" is 3.14159 rounded, "2.5" is 2.46 rounded, "40" is 40.2 rounded, "3.1" is 3.14
+    cut; "3.15" is not 3.14159, and a one-digit number ("3" for 3.4) is never read as a
+    rounding (too likely a different count). Returns ``None`` when none is.
+    """
+    try:
+        value = Decimal(number)
+    except InvalidOperation:  # a clock time "21:00"
+        return None
+    if not value.is_finite() or len(number.replace(".", "").lstrip("0")) < 2:
+        return None
+    places = len(number.partition(".")[2])
+    step = Decimal(1).scaleb(-places)
+    for other in sorted(pool):
+        if len(other.partition(".")[2]) <= places:
+            continue  # only a number written with more decimals rounds to this one
+        try:
+            exact = Decimal(other)
+        except InvalidOperation:
+            continue
+        if value in (exact.quantize(step, ROUND_HALF_UP), exact.quantize(step, ROUND_DOWN)):
+            return other
+    return None
 
 
 def _date_side_met(

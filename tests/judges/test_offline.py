@@ -68,9 +68,9 @@ def extract(text: str) -> list[str]:
 
 def test_identity_and_id() -> None:
     judge = OfflineJudge()
-    assert judge.judge_id == "offline-v6"
+    assert judge.judge_id == "offline-v7"
     ident = judge.identity()
-    assert ident["judge"] == "offline-v6"
+    assert ident["judge"] == "offline-v7"
     assert ident["support_threshold"] == judge.support_threshold
     assert OfflineJudge(support_threshold=0.9).identity() != ident
 
@@ -106,6 +106,34 @@ def test_number_mismatch_is_no() -> None:
     assert verdict.supporting_chunks == []
     assert "1999 not found" in verdict.reason
     assert "1998" in verdict.reason
+
+
+@pytest.mark.parametrize(
+    ("claim", "chunk", "verdict", "why"),
+    [
+        ("Pi is about 3.14.", "Pi is approximately 3.14159.", "yes", "3.14 is 3.14159 rounded"),
+        (
+            "The city has 2.5 million people.",
+            "The city has 2.46 million people.",
+            "yes",
+            "2.5 is 2.46 rounded",
+        ),
+        (
+            "The tower is 40 metres tall.",
+            "The tower is 40.2 metres tall.",
+            "yes",
+            "40 is 40.2 rounded",
+        ),
+        ("Pi is about 3.1.", "Pi is approximately 3.14159.", "yes", "3.1 is 3.14159 rounded"),
+        # not a rounding: another value, a one-digit count, more decimals than the context
+        ("Pi is about 3.15.", "Pi is approximately 3.14159.", "no", "3.15 not found"),
+        ("The trip takes 3 hours.", "The trip takes 3.4 hours.", "no", "3 not found"),
+        ("Pi is 3.1416.", "Pi is approximately 3.14.", "no", "3.1416 not found"),
+    ],
+)
+def test_a_number_written_rounded_matches_the_exact_one(claim, chunk, verdict, why) -> None:
+    v = verify([claim], [chunk]).verdicts[0]
+    assert (v.verdict, why in v.reason) == (verdict, True), v.reason
 
 
 def test_supported_claim_is_yes_with_reason() -> None:

@@ -209,7 +209,8 @@ def test_a_run_reuses_one_session_and_closes_it(server, monkeypatch):
     df = rn.load_sample("quickstart").head(6)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        out = rn.evaluate(df, model=j, progress=False, cache=False)
+        # every metric, the no-answer rows' faithfulness too
+        out = rn.evaluate(df, metrics=list(METRICS), model=j, progress=False, cache=False)
         gc.collect()
     assert out.attrs["ragnotebook"]["judge_transport"] == "openai"
     assert (out[[f"{m}_status" for m in METRICS]] != "error").all().all()
@@ -219,7 +220,9 @@ def test_a_run_reuses_one_session_and_closes_it(server, monkeypatch):
     assert all(session.closed for session in opened)
     assert j._direct is not None and len(j._direct._sessions) == 0  # closed after the run
     assert not [w for w in caught if "Unclosed" in str(w.message)]
-    via = rn.evaluate(df, model=judge(server, "litellm"), progress=False, cache=False)
+    via = rn.evaluate(
+        df, metrics=list(METRICS), model=judge(server, "litellm"), progress=False, cache=False
+    )
     assert via.attrs["ragnotebook"]["judge_transport"] == "litellm"
     assert out[list(METRICS)].equals(via[list(METRICS)])
 
@@ -263,13 +266,16 @@ def test_a_cached_rerun_in_a_new_process_never_loads_litellm(server, tmp_path):
 
     cache = tmp_path / "answers.sqlite3"
     df = rn.load_sample("quickstart").head(4)
-    first = rn.evaluate(df, model=judge(server, "openai"), progress=False, cache=cache)
+    first = rn.evaluate(
+        df, metrics=list(METRICS), model=judge(server, "openai"), progress=False, cache=cache
+    )
     assert first.attrs["ragnotebook"]["last_run"]["attempts"] > 0
     script = textwrap.dedent(
         f"""
         import sys, ragnotebook as rn
         df = rn.load_sample("quickstart").head(4)
-        out = rn.evaluate(df, model="{MODEL}", api_base="{server.url}", api_key="{KEY}",
+        out = rn.evaluate(df, metrics={list(METRICS)!r}, model="{MODEL}",
+                          api_base="{server.url}", api_key="{KEY}",
                           timeout=5, progress=False, cache=r"{cache}")
         print(out.attrs["ragnotebook"]["last_run"]["attempts"], "litellm" in sys.modules)
         """
