@@ -363,17 +363,24 @@ def build_frame(run: _Run) -> pd.DataFrame:
     results = run.engine.results
     interrupted = run.engine.stats.interrupted or len(results) < len(run.jobs)
     scored_before = set((run.df.attrs.get("ragnotebook", {}) or {}).get("metrics", {}) or {})
+    clashes = {
+        m: [c for c in (m, *(f"{m}_{s}" for s in _SUFFIXES)) if c in out.columns]
+        for m in run.metrics
+        if m not in scored_before
+    }
+    clashes = {m: cols for m, cols in clashes.items() if cols}
+    if clashes:  # one warning for the run, however many metrics it re-scores
+        names = [c for cols in clashes.values() for c in cols]
+        shown = f"{names}" if len(names) <= 5 else f"{names[:5]} and {len(names) - 5} more"
+        which = ", ".join(clashes)
+        warn_user(
+            f"ragnotebook: the frame already has column(s) {shown}, the names ragnotebook "
+            f"writes for {which}, but no run metadata of this frame says it scored them (a "
+            "scored frame read back from a file, or columns of your own); the result frame "
+            f"replaces them with the new scores (the input frame is unchanged). Rename them "
+            "to keep both."
+        )
     for m in run.metrics:
-        if m not in scored_before:
-            clash = [c for c in (m, *(f"{m}_{s}" for s in _SUFFIXES)) if c in out.columns]
-            if clash:
-                warn_user(
-                    f"ragnotebook: the frame already has column(s) {clash}, the names "
-                    f"ragnotebook writes for {m}, but no run metadata of this frame says it "
-                    "scored them (a scored frame read back from a file, or columns of your "
-                    f"own); the result frame replaces them with the new {m} scores (the input "
-                    "frame is unchanged). Rename them to keep both."
-                )
         res = [
             results.get((pos, m)) or MetricResult.failed(m, CANCELLED_MESSAGE) for pos in range(n)
         ]

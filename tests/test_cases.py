@@ -299,6 +299,34 @@ def test_overwriting_a_users_column_warns():
         out.rag.faithfulness(model="offline", progress=False)  # re-scoring our own columns
 
 
+def test_rescoring_a_frame_read_back_warns_once_for_every_metric(tmp_path):
+    df = frame(
+        question=["Q?"],
+        answer=["The sky is blue."],
+        contexts=[["The sky is blue."]],
+        ground_truth=["The sky is blue."],
+    )
+    rn.evaluate(df, model="offline", progress=False).to_json(
+        tmp_path / "s.jsonl", orient="records", lines=True
+    )
+    back = pd.read_json(tmp_path / "s.jsonl", lines=True)  # no attrs: no run metadata
+    with pytest.warns(UserWarning) as caught:
+        again = rn.evaluate(back, model="offline", progress=False)
+    said = [str(w.message) for w in caught if "already has column" in str(w.message)]
+    assert len(said) == 1, said
+    assert said[0].startswith(
+        "ragnotebook: the frame already has column(s) ['context_recall', "
+        "'context_recall_reason', 'context_recall_verdicts', 'context_recall_status', "
+        "'context_recall_error'] and 10 more, the names ragnotebook writes for context_recall, "
+        "context_precision, faithfulness, but no run metadata"
+    )
+    assert again[["context_recall", "context_precision", "faithfulness"]].iloc[0].tolist() == [
+        1.0,
+        1.0,
+        1.0,
+    ]
+
+
 def test_scored_file_read_back_without_attrs_keeps_the_same_mean(tmp_path):
     df = frame(
         question=["q1", "q2"],
