@@ -290,6 +290,7 @@ class _Run:
             self.rows, self.columns = read_rows(df, columns, required=required, roles=roles)
         except ValueError as exc:
             raise _name_the_metrics(exc, names) from None
+        _warn_empty_inputs(self.rows, self.columns, names)
         chosen = model_or_default(model)
         options = dict(judge_options)
         engine_options = {k: options.pop(k) for k in _ENGINE_OPTIONS if k in options}
@@ -315,6 +316,56 @@ class _Run:
         if not out.attrs["ragnotebook"]["last_run"]["interrupted"]:
             _warn_failures(out, self.metrics)
         return out
+
+
+class EmptyColumnWarning(UserWarning):
+    """A metric the call names reads a column that is empty in every row.
+
+    The command line turns it into an input error (a CI job must not pass on a column
+    that lost its values); the API warns and scores every row as missing data.
+    """
+
+
+def _warn_empty_inputs(
+    rows: Sequence[RagRow], columns: Mapping[str, str | None], metrics: Sequence[str]
+) -> None:
+    """Warn once when the answer or ground-truth column a metric needs has no value at all."""
+    if not rows:
+        return
+    empty: dict[str, list[str]] = {}
+    for role in ("answer", "ground_truth"):
+        column = columns.get(role)
+        needing = [m for m in metrics if role in _NEEDS[m]]
+        if column is None or not needing:
+            continue
+        if all(not (getattr(r, role) or "").strip() for r in rows):
+            empty[role] = needing
+    if not empty:
+        return
+    hit = [m for ms in empty.values() for m in ms]
+    rest = [m for m in metrics if m not in hit]
+    said = "; ".join(
+        f"the {_column_of(role, columns[role])} is empty in every row, so {', '.join(ms)} "
+        f"has nothing to score: every row is missing data ({_EMPTY_STATUS[role]}, none "
+        "enters the mean)"
+        for role, ms in empty.items()
+    )
+    tail = f"; score the rest with metrics={rest!r}" if rest else ""
+    warn_user(f"{said}. Fill the column{tail}.", EmptyColumnWarning)
+
+
+def _column_of(role: str, column: Any) -> str:
+    """``"'answer' column"``, or ``"'response' column (the answer)"`` when named otherwise."""
+    if column == role:
+        return f"{column!r} column"
+    return f"{column!r} column (the {role.replace('_', ' ')})"
+
+
+#: The status a row gets when the role's text is missing.
+_EMPTY_STATUS = {
+    "answer": "status no_claims, counted in no_answer",
+    "ground_truth": "no_ground_truth",
+}
 
 
 def _warn_failures(out: pd.DataFrame, metrics: Sequence[str]) -> None:
@@ -583,10 +634,11 @@ def _default_metrics(df: Any, columns: Mapping[str, str | None] | None) -> tuple
             why[role] = f"the frame has no {role!r} column (mapped to None)"
         elif col is None and not _look_alikes(df, role, used):
             tried = ", ".join(map(repr, ALIASES[role]))
-            why[role] = f"the frame has no {role!r} column (tried {tried}, ignoring case)"
+            why[role] = (
+                f"the frame has no {role!r} column (tried {tried}, ignoring case, spaces and dashes)"
+            )
         elif col is not None and len(df) and all(map(_is_empty, df[col].tolist())):
-            which = f"{col!r} column" if col == role else f"{col!r} column (the {role})"
-            why[role] = f"the {which} is empty in every row"
+            why[role] = f"the {_column_of(role, col)} is empty in every row"
     absent = list(why)
     keep = tuple(m for m in METRICS if not set(_NEEDS[m]) & set(absent))
     if keep == METRICS or len(absent) == len(optional):

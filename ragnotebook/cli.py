@@ -988,6 +988,7 @@ def _as_options(message: str) -> str:
 def evaluate_command(args: argparse.Namespace) -> int:
     """``ragnotebook evaluate``: score a file, print the summary, write it, run the checks."""
     import ragnotebook as rn
+    from ragnotebook.api import EmptyColumnWarning
 
     metrics = parse_metrics(args.metrics)
     thresholds = parse_thresholds(args.fail_under or [])
@@ -1036,6 +1037,8 @@ def evaluate_command(args: argparse.Namespace) -> int:
         with warnings.catch_warnings(), _rewritten_warnings(places.rewrite):
             # the command prints its own line per metric with the first error (below)
             warnings.filterwarnings("ignore", message="ragnotebook: rows failed")
+            # a column with no value at all fails the command, as a missing one does
+            warnings.filterwarnings("error", category=EmptyColumnWarning)
             scored = rn.evaluate(
                 df,
                 metrics=metrics,
@@ -1045,6 +1048,10 @@ def evaluate_command(args: argparse.Namespace) -> int:
                 progress=not args.no_progress,
                 **options,
             )
+    except EmptyColumnWarning as exc:
+        message = _as_options(str(exc))
+        hint = "" if "--metrics" in message else " (or name other metrics with --metrics)"
+        raise DataError(message + hint) from exc
     except ValueError as exc:
         message = _as_options(str(exc))
         hint = " (on the command line: --column ROLE=COLUMN)" if "columns=" in message else ""

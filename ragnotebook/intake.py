@@ -331,7 +331,7 @@ def resolve_columns(
             likely = _look_alikes(df, role, {c for c in result.values() if c is not None})
             pick = likely[0] if likely else "<column name>"
             raise ValueError(
-                f"no column found for the {role!r} role (tried {tried}, ignoring case"
+                f"no column found for the {role!r} role (tried {tried}, ignoring case, spaces and dashes"
                 f"{'; ' + '; '.join(taken) if taken else ''}); "
                 f"the frame's columns are {_format_columns(df)}. "
                 + (f"{', '.join(map(repr, likely[:3]))} looks like it: r" if likely else "R")

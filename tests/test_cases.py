@@ -442,7 +442,7 @@ def test_default_metrics_leave_out_the_one_whose_column_the_frame_lacks():
         out = rn.evaluate(logs, model=judge, progress=False)
     assert [str(w.message) for w in caught] == [
         "evaluate() left out context_recall: the frame has no 'ground_truth' column (tried "
-        "'ground_truth', 'reference', 'expected_output', ignoring case). It scored "
+        "'ground_truth', 'reference', 'expected_output', ignoring case, spaces and dashes). It scored "
         "context_precision, faithfulness. To score the rest, name the column with "
         "columns={'ground_truth': '<column name>'}; metrics=[...] chooses the metrics (and "
         "makes a missing column an error)."
@@ -482,9 +482,22 @@ def test_default_metrics_treat_a_column_empty_in_every_row_as_missing():
     blank = frame(q=["x"], response=["  "], contexts=[["c"]], reference=["c"])
     with pytest.warns(UserWarning, match=r"the 'response' column \(the answer\) is empty"):
         rn.evaluate(blank, model="offline", progress=False)
-    # named explicitly, it is scored as missing data, as before
-    asked = rn.evaluate(rows, metrics=["faithfulness"], model="offline", progress=False)
+    # named explicitly, it is scored as missing data, with one warning that says so
+    with pytest.warns(rn.api.EmptyColumnWarning) as caught:
+        asked = rn.evaluate(
+            rows, metrics=["faithfulness", "recall"], model="offline", progress=False
+        )
+    assert [str(w.message) for w in caught] == [
+        "the 'answer' column is empty in every row, so faithfulness has nothing to score: "
+        "every row is missing data (status no_claims, counted in no_answer, none enters the "
+        "mean). Fill the column; score the rest with metrics=['context_recall']."
+    ]
+    assert caught[0].filename == __file__
     assert rn.summary(asked).loc["faithfulness", "scored"] == "0/3"
+    assert rn.summary(asked).loc["context_recall", "scored"] == "3/3"
+    no_refs = frame(q=["x", "y"], answer=["a", "b"], contexts=[["c"]] * 2, reference=[None, " "])
+    with pytest.warns(rn.api.EmptyColumnWarning, match=r"'reference' column \(the ground "):
+        rn.evaluate(no_refs, metrics=["recall"], model="offline", progress=False)
 
 
 @pytest.mark.parametrize(

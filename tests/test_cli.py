@@ -437,6 +437,33 @@ def test_input_errors_exit_3(tmp_path, good, capsys):
     assert "columns=" not in proc.stderr
 
 
+def test_a_column_empty_in_every_row_fails_the_command(tmp_path, capsys):
+    rows = [{"question": "Where?", "answer": None, "contexts": ["Pier 4."], "ground_truth": "4"}]
+    data = write_jsonl(tmp_path / "no_answers.jsonl", rows * 2)
+    code = cli.main(["evaluate", str(data), "--model", "offline", "--no-progress"])
+    err = capsys.readouterr().err
+    assert code == 3, err
+    assert err.rstrip().endswith(
+        "input error: the 'answer' column is empty in every row, so faithfulness has nothing "
+        "to score: every row is missing data (status no_claims, counted in no_answer, none "
+        "enters the mean). Fill the column; score the rest with --metrics recall,precision."
+    )
+    code = cli.main(
+        [
+            "evaluate",
+            str(data),
+            "--model",
+            "offline",
+            "--no-progress",
+            "--metrics",
+            "recall,precision",
+            "--out",
+            str(tmp_path / "o.jsonl"),
+        ]
+    )
+    assert code == 0
+
+
 def test_a_missing_column_error_names_this_commands_options(tmp_path, capsys):
     # the API's remedies (columns=..., metrics=[...]) are given as the options that do it
     logs = write_jsonl(

@@ -234,9 +234,8 @@ def test_empty_pairs_give_nan_not_errors():
 def test_compare_on_evaluated_frames_and_jsonl_round_trip(tmp_path):
     from ragnotebook.cli import read_table, write_jsonl
 
-    df = rn.load_sample("quickstart").head(8)  # no answers: name every metric
-    every = ["context_recall", "context_precision", "faithfulness"]
-    a = rn.evaluate(df, metrics=every, model="offline", progress=False)
+    df = rn.load_sample("quickstart").iloc[::6]  # 8 rows of all three sources
+    a = rn.evaluate(df, model="offline", progress=False)
     path = tmp_path / "a.jsonl"
     write_jsonl(a, path)
     back = read_table(path)

@@ -775,7 +775,19 @@ class OfflineJudge:
         )
         in_chunks = frozenset().union(*(docs[i].numbers for i in supporting))
         missing = sorted(cdoc.numbers - in_chunks)
-        rounded = {n: m for n in missing if (m := _rounded_from(n, in_chunks)) is not None}
+        rounded: dict[str, str] = {}
+        for n in missing:
+            # the supporting chunks first; then any chunk, which then supports the claim
+            # too (a bare "3.14" shares no word with "Pi is approximately 3.14159")
+            for i in [*supporting, *(i for i in range(len(docs)) if i not in supporting)]:
+                exact = _rounded_from(n, docs[i].numbers)
+                if exact is not None:
+                    rounded[n] = exact
+                    if i not in supporting:
+                        supporting = sorted([*supporting, i])
+                        if not best_cov:
+                            best = i
+                    break
         if rounded:
             # "3.14" against "3.14159", "2.5 million" against "2.46 million": the same value
             missing = [n for n in missing if n not in rounded]

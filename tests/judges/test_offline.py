@@ -136,6 +136,16 @@ def test_a_number_written_rounded_matches_the_exact_one(claim, chunk, verdict, w
     assert (v.verdict, why in v.reason) == (verdict, True), v.reason
 
 
+def test_a_bare_number_written_rounded_finds_its_chunk() -> None:
+    # "3.14" shares no word with any chunk: the chunk holding 3.14159 supports it
+    chunks = ["Einstein was born in Ulm.", "Pi is approximately 3.14159."]
+    for ask_judge in (verify, attribute):
+        v = ask_judge(["3.14", "3.15"], chunks, "What is pi, to two decimals?").verdicts
+        assert (v[0].verdict, v[0].supporting_chunks) == ("yes", [1]), v[0].reason
+        assert v[0].reason.endswith("in the chunk at rank 2; 3.14 is 3.14159 rounded")
+        assert v[1].verdict != "yes" and "3.15 not found" in v[1].reason
+
+
 def test_supported_claim_is_yes_with_reason() -> None:
     v = verify(["The Harbor Museum opened in 1998."], ["The Harbor Museum opened in 1998."])
     verdict = v.verdicts[0]
