@@ -23,6 +23,7 @@ from typing import Any
 from ragnotebook import accessor as _accessor  # noqa: F401  (registers df.rag)
 from ragnotebook._version import __version__
 from ragnotebook.api import (
+    EmptyColumnWarning,
     acontext_precision,
     acontext_recall,
     aevaluate,
@@ -40,6 +41,7 @@ from ragnotebook.judges.base import Judge, JudgeError
 from ragnotebook.judges.mock import MockJudge
 
 __all__ = [
+    "EmptyColumnWarning",
     "EvalRunResult",
     "Judge",
     "JudgeError",

@@ -319,10 +319,27 @@ class _Run:
 
 
 class EmptyColumnWarning(UserWarning):
-    """A metric the call names reads a column that is empty in every row.
+    """A metric named in ``metrics=`` reads a column that is empty in every row.
 
-    The command line turns it into an input error (a CI job must not pass on a column
-    that lost its values); the API warns and scores every row as missing data.
+    Raised as a warning (once per call) when the answer column (faithfulness) or the
+    ground-truth column (context recall) holds only missing or blank values: every row
+    of that metric is then missing data (``no_claims`` counted in ``no_answer``, or
+    ``no_ground_truth``) and none enters the mean. ``evaluate()`` without ``metrics=``
+    leaves such a metric out instead, and the command line makes it an input error (a
+    CI job must not pass on a column that lost its values).
+
+    Examples
+    --------
+    >>> import warnings, pandas as pd, ragnotebook
+    >>> df = pd.DataFrame({"question": ["Where?"], "answer": [None],
+    ...                    "contexts": [["It is on Pier 4."]]})
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     out = ragnotebook.faithfulness(df, model="offline", progress=False)
+    >>> [w.category.__name__ for w in caught]
+    ['EmptyColumnWarning']
+    >>> str(out.loc[0, "faithfulness_status"])
+    'no_claims'
     """
 
 

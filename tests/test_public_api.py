@@ -17,6 +17,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 EXPECTED = {
     "EvalRunResult",
+    "EmptyColumnWarning",
     "Judge",
     "JudgeError",
     "LiteLLMJudge",
