@@ -346,9 +346,22 @@ class EmptyColumnWarning(UserWarning):
 def _warn_empty_inputs(
     rows: Sequence[RagRow], columns: Mapping[str, str | None], metrics: Sequence[str]
 ) -> None:
-    """Warn once when the answer or ground-truth column a metric needs has no value at all."""
+    """Warn once when the answer or ground-truth column a metric needs has no value at all,
+    and once when no row has a retrieved chunk."""
     if not rows:
         return
+    contexts = columns.get("contexts")
+    if contexts is not None and not any(c.strip() for r in rows for c in r.contexts):
+        measured = [m for m in metrics if m != "context_precision"]
+        what = (
+            f"a measured 0 for {', '.join(measured)}" if measured else "precision is undefined"
+        )
+        warn_user(
+            f"no row has a retrieved chunk in the {contexts!r} column: every row is no_context "
+            f"({what}). If your retriever did return chunks, check which column holds them "
+            "(columns={'contexts': ...}).",
+            UserWarning,
+        )
     empty: dict[str, list[str]] = {}
     for role in ("answer", "ground_truth"):
         column = columns.get(role)

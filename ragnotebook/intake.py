@@ -368,14 +368,26 @@ _ROLE_HINTS: Final[dict[str, tuple[str, ...]]] = {
 }
 
 
+#: short words that suggest a role only as a whole word of the name (``"answer_gt"``)
+_ROLE_WORDS: Final[dict[str, frozenset[str]]] = {
+    "question": frozenset({"q"}),
+    "answer": frozenset({"pred", "prediction"}),
+    "contexts": frozenset({"docs", "ctx", "ctxs"}),
+    "ground_truth": frozenset({"gt", "ref", "refs"}),
+}
+
+
 def _look_alikes(df: pd.DataFrame, role: str, used: set[Any]) -> list[str]:
-    """Columns not yet used whose name suggests ``role`` (``"gold answer"``, ``"ground_truths"``)."""
+    """Columns not yet used whose name suggests ``role`` (``"gold answer"``, ``"answer_gt"``)."""
     return [
         c
         for c in dict.fromkeys(df.columns)
         if isinstance(c, str)
         and c not in used
-        and any(h in _alias_form(c) for h in _ROLE_HINTS[role])
+        and (
+            any(h in _alias_form(c) for h in _ROLE_HINTS[role])
+            or bool(_ROLE_WORDS[role] & set(re.split(r"[_.]+", _alias_form(c))))
+        )
     ]
 
 

@@ -24,9 +24,16 @@ def test_case1_empty_contexts(contexts):
         contexts=[contexts],
         ground_truth=["The Harbor Museum opened in 1998. It sits on Pier 4."],
     )
-    out = rn.evaluate(
-        df, metrics=["context_recall", "context_precision"], model=judge, progress=False
-    )
+    with pytest.warns(UserWarning) as caught:
+        out = rn.evaluate(
+            df, metrics=["context_recall", "context_precision"], model=judge, progress=False
+        )
+    # no row of the frame has a chunk: said once, as the retriever or the column may be wrong
+    assert [str(w.message) for w in caught] == [
+        "no row has a retrieved chunk in the 'contexts' column: every row is no_context (a "
+        "measured 0 for context_recall). If your retriever did return chunks, check which "
+        "column holds them (columns={'contexts': ...})."
+    ]
     assert out.loc[0, "context_recall"] == 0.0
     assert out.loc[0, "context_recall_status"] == "no_context"
     assert judge.tasks_of("attribute_claims") == []  # no attribution call
@@ -479,7 +486,7 @@ def test_default_metrics_treat_a_column_empty_in_every_row_as_missing():
         "metrics=[...] to score it anyway (every row as missing data)."
     ]
     assert "faithfulness" not in out.columns and out["context_recall_status"].eq("ok").all()
-    blank = frame(q=["x"], response=["  "], contexts=[["c"]], reference=["c"])
+    blank = frame(question=["x"], response=["  "], contexts=[["c"]], reference=["c"])
     with pytest.warns(UserWarning, match=r"the 'response' column \(the answer\) is empty"):
         rn.evaluate(blank, model="offline", progress=False)
     # named explicitly, it is scored as missing data, with one warning that says so
@@ -495,7 +502,9 @@ def test_default_metrics_treat_a_column_empty_in_every_row_as_missing():
     assert caught[0].filename == __file__
     assert rn.summary(asked).loc["faithfulness", "scored"] == "0/3"
     assert rn.summary(asked).loc["context_recall", "scored"] == "3/3"
-    no_refs = frame(q=["x", "y"], answer=["a", "b"], contexts=[["c"]] * 2, reference=[None, " "])
+    no_refs = frame(
+        question=["x", "y"], answer=["a", "b"], contexts=[["c"]] * 2, reference=[None, " "]
+    )
     with pytest.warns(rn.api.EmptyColumnWarning, match=r"'reference' column \(the ground "):
         rn.evaluate(no_refs, metrics=["recall"], model="offline", progress=False)
 

@@ -13,6 +13,7 @@ from ragnotebook.intake import (
     ROLES,
     ContextParseState,
     RagRow,
+    _look_alikes,
     normalize_contexts,
     normalize_text,
     read_rows,
@@ -521,6 +522,24 @@ def test_a_column_that_looks_like_a_role_is_named_in_one_warning() -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         resolve_columns(df, roles=("answer",))
+
+
+@pytest.mark.parametrize(
+    ("name", "role"),
+    [
+        ("answer_gt", "ground_truth"),
+        ("gt", "ground_truth"),
+        ("Ref", "ground_truth"),
+        ("q", "question"),
+        ("ctx", "contexts"),
+        ("docs", "contexts"),
+        ("pred", "answer"),
+    ],
+)
+def test_short_names_suggest_a_role_only_as_whole_words(name, role) -> None:
+    assert _look_alikes(pd.DataFrame({name: ["x"]}), role, set()) == [name]
+    # inside another word they suggest nothing ("length" holds "gt", "quote" holds "q")
+    assert _look_alikes(pd.DataFrame({"length": [1], "quote": [1]}), role, set()) == []
 
 
 def test_a_role_column_taken_by_another_mapping_is_named_in_the_error() -> None:
