@@ -353,9 +353,7 @@ def _warn_empty_inputs(
     contexts = columns.get("contexts")
     if contexts is not None and not any(c.strip() for r in rows for c in r.contexts):
         measured = [m for m in metrics if m != "context_precision"]
-        what = (
-            f"a measured 0 for {', '.join(measured)}" if measured else "precision is undefined"
-        )
+        what = f"a measured 0 for {', '.join(measured)}" if measured else "precision is undefined"
         warn_user(
             f"no row has a retrieved chunk in the {contexts!r} column: every row is no_context "
             f"({what}). If your retriever did return chunks, check which column holds them "
