@@ -22,10 +22,17 @@ import pandas as pd
 from ragnotebook._version import __version__
 from ragnotebook._warn import warn_user
 from ragnotebook.engine import CANCELLED_MESSAGE, Engine, Job, run_sync
-from ragnotebook.intake import ALIASES, RagRow, _look_alikes, read_rows, resolve_columns
+from ragnotebook.intake import (
+    ALIASES,
+    RagRow,
+    _is_missing,
+    _look_alikes,
+    read_rows,
+    resolve_columns,
+)
 from ragnotebook.judges import resolve_judge
 from ragnotebook.judges.base import Judge
-from ragnotebook.scorers._common import MetricResult, Plan, ScorerConfig
+from ragnotebook.scorers._common import MetricResult, Plan, ScorerConfig, is_blank
 from ragnotebook.scorers.plans import metric_plan
 
 __all__ = [
@@ -343,6 +350,12 @@ class EmptyColumnWarning(UserWarning):
     """
 
 
+def _no_text(value: Any) -> bool:
+    """A cell, raw or read, that holds no text: None, NaN, ``pd.NA`` or a blank string
+    (blank as the scorers read it, so the rows it finds are the ones they leave unscored)."""
+    return _is_missing(value) or (isinstance(value, str) and is_blank(value))
+
+
 def _warn_empty_inputs(
     rows: Sequence[RagRow], columns: Mapping[str, str | None], metrics: Sequence[str]
 ) -> None:
@@ -351,7 +364,7 @@ def _warn_empty_inputs(
     if not rows:
         return
     contexts = columns.get("contexts")
-    if contexts is not None and not any(c.strip() for r in rows for c in r.contexts):
+    if contexts is not None and all(_no_text(c) for r in rows for c in r.contexts):
         measured = [m for m in metrics if m != "context_precision"]
         what = f"a measured 0 for {', '.join(measured)}" if measured else "precision is undefined"
         warn_user(
@@ -366,7 +379,7 @@ def _warn_empty_inputs(
         needing = [m for m in metrics if role in _NEEDS[m]]
         if column is None or not needing:
             continue
-        if all(not (getattr(r, role) or "").strip() for r in rows):
+        if all(_no_text(getattr(r, role)) for r in rows):
             empty[role] = needing
     if not empty:
         return
@@ -626,16 +639,6 @@ def _run_for(args: Mapping[str, Any], metric: str | None = None) -> _Run:
     return _Run(df, metrics, judge_options=judge_options, **options)
 
 
-def _is_empty(value: Any) -> bool:
-    """A cell with no text: None, NaN, ``pd.NA`` or a blank string."""
-    if isinstance(value, str):
-        return not value.strip()
-    try:
-        return bool(pd.isna(value))
-    except (TypeError, ValueError):  # a list or an array: not empty here
-        return False
-
-
 def _default_metrics(df: Any, columns: Mapping[str, str | None] | None) -> tuple[str, ...]:
     """``evaluate()``'s default metrics, less those whose input the frame does not have.
 
@@ -665,7 +668,7 @@ def _default_metrics(df: Any, columns: Mapping[str, str | None] | None) -> tuple
             why[role] = (
                 f"the frame has no {role!r} column (tried {tried}, ignoring case, spaces and dashes)"
             )
-        elif col is not None and len(df) and all(map(_is_empty, df[col].tolist())):
+        elif col is not None and len(df) and all(map(_no_text, df[col].tolist())):
             why[role] = f"the {_column_of(role, col)} is empty in every row"
     absent = list(why)
     keep = tuple(m for m in METRICS if not set(_NEEDS[m]) & set(absent))
@@ -889,8 +892,10 @@ _METRICS_DOC = """    metrics : iterable of str, default all three
         input column the frame does not have is left out with one warning: no
         ground-truth column (production logs) scores precision and faithfulness, no
         answer column (retrieval only) recall and precision; a column empty in every
-        row counts as missing. A column whose name looks like the missing one (``"gold answer"``), a frame with neither, or
-        metrics named explicitly make a missing column a ``ValueError`` instead.
+        row counts as missing. A column whose name looks like the missing one
+        (``"gold answer"``), a frame with neither, or metrics named explicitly make a
+        missing column a ``ValueError`` instead (an empty one an
+        :class:`EmptyColumnWarning`).
 """
 
 _EVALUATE_EXAMPLE = """

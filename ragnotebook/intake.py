@@ -330,12 +330,13 @@ def resolve_columns(
             ]
             likely = _look_alikes(df, role, {c for c in result.values() if c is not None})
             pick = likely[0] if likely else "<column name>"
+            remedy = f"rename a column or pass columns={{{role!r}: {pick!r}}}"
+            if likely:
+                remedy = f"{', '.join(map(repr, likely[:3]))} looks like it: {remedy}"
             raise ValueError(
-                f"no column found for the {role!r} role (tried {tried}, ignoring case, spaces and dashes"
-                f"{'; ' + '; '.join(taken) if taken else ''}); "
-                f"the frame's columns are {_format_columns(df)}. "
-                + (f"{', '.join(map(repr, likely[:3]))} looks like it: r" if likely else "R")
-                + f"ename a column or pass columns={{{role!r}: {pick!r}}}"
+                f"no column found for the {role!r} role (tried {tried}, ignoring case, "
+                f"spaces and dashes{'; ' + '; '.join(taken) if taken else ''}); "
+                f"the frame's columns are {_format_columns(df)}. " + remedy[0].upper() + remedy[1:]
             )
     if warn_near_misses:
         _warn_near_misses(df, result, explicit, wanted)
