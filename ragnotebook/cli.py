@@ -932,11 +932,14 @@ def _unfinished(scored: Any, metrics: Sequence[str]) -> int:
 
 
 @contextlib.contextmanager
-def _rewritten_warnings(rewrite: Callable[[str], str]) -> Iterator[None]:
-    """Pass every warning's text through ``rewrite`` before it is shown."""
+def _showing_warnings(
+    show: Callable[[str, TextIO | None, Callable[[str], None]], None],
+) -> Iterator[None]:
+    """Route every warning shown in the block through ``show(text, file, previous)``;
+    ``previous(text)`` shows ``text`` the way the replaced ``warnings.showwarning`` would."""
     shown = warnings.showwarning
 
-    def show(
+    def hook(
         message: Warning | str,
         category: type[Warning],
         filename: str,
@@ -944,13 +947,18 @@ def _rewritten_warnings(rewrite: Callable[[str], str]) -> Iterator[None]:
         file: TextIO | None = None,
         line: str | None = None,
     ) -> None:
-        shown(rewrite(str(message)), category, filename, lineno, file, line)
+        show(str(message), file, lambda text: shown(text, category, filename, lineno, file, line))
 
-    warnings.showwarning = show
+    warnings.showwarning = hook
     try:
         yield
     finally:
         warnings.showwarning = shown
+
+
+def _rewritten_warnings(rewrite: Callable[[str], str]) -> contextlib.AbstractContextManager[None]:
+    """Pass every warning's text through ``rewrite`` before it is shown."""
+    return _showing_warnings(lambda text, _file, previous: previous(rewrite(text)))
 
 
 def _coverage_causes(row: Any) -> str:
@@ -1258,30 +1266,17 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-@contextlib.contextmanager
-def _plain_warnings(command: str) -> Iterator[None]:
+def _plain_warnings(command: str) -> contextlib.AbstractContextManager[None]:
     """Show warnings as ``ragnotebook <command>: warning: ...`` on stderr.
 
     Python's format names the file and line that warned, which for a command is the
     ``ragnotebook`` launcher script: noise to someone running it from a shell.
     """
-    shown = warnings.showwarning
 
-    def show(
-        message: Warning | str,
-        category: type[Warning],
-        filename: str,
-        lineno: int,
-        file: TextIO | None = None,
-        line: str | None = None,
-    ) -> None:
-        print(f"ragnotebook {command}: warning: {message}", file=file or sys.stderr)
+    def plain(text: str, file: TextIO | None, _previous: Callable[[str], None]) -> None:
+        print(f"ragnotebook {command}: warning: {text}", file=file or sys.stderr)
 
-    warnings.showwarning = show
-    try:
-        yield
-    finally:
-        warnings.showwarning = shown
+    return _showing_warnings(plain)
 
 
 def main(argv: list[str] | None = None) -> int:
