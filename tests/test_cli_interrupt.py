@@ -90,6 +90,14 @@ def write_rows(path: Path, n: int) -> Path:
     return path
 
 
+def run_evaluate(tmp_path: Path, at: int, data: Path, out: Path):
+    """``ragnotebook evaluate`` scoring faithfulness with a check, SIGINT at judge call ``at``."""
+    args = ["--metrics", "faithfulness", "--out", str(out), "--no-progress"]
+    return run_driver(
+        tmp_path, at, "evaluate", str(data), *args, "--fail-under", "faithfulness=0.5"
+    )
+
+
 def test_ctrl_c_stops_the_run_at_once_and_keeps_the_finished_rows(tmp_path):
     # 2 judge calls per row; SIGINT at the 41st. The cancellation used to wait at the back
     # of the loop's queue, behind a step of every row not yet started, each scoring its
@@ -97,19 +105,7 @@ def test_ctrl_c_stops_the_run_at_once_and_keeps_the_finished_rows(tmp_path):
     # rows), and the wait for it ran out while the loop thread was still scoring
     data = write_rows(tmp_path / "rows.jsonl", 300)
     out = tmp_path / "scored.jsonl"
-    proc, calls = run_driver(
-        tmp_path,
-        41,
-        "evaluate",
-        str(data),
-        "--metrics",
-        "faithfulness",
-        "--out",
-        str(out),
-        "--no-progress",
-        "--fail-under",
-        "faithfulness=0.5",
-    )
+    proc, calls = run_evaluate(tmp_path, 41, data, out)
     assert proc.returncode == 130, proc.stderr
     assert calls <= 44  # the row in progress finishes; no other row starts
     done = re.search(r"interrupted; (\d+) of 300 row-metrics finished", proc.stderr)
@@ -128,19 +124,7 @@ def test_ctrl_c_during_the_last_call_leaves_a_complete_run(tmp_path):
     # 'error' (cancelled)", skipped the checks, wrote no --out and exited 130
     data = write_rows(tmp_path / "rows.jsonl", 30)
     out = tmp_path / "scored.jsonl"
-    proc, calls = run_driver(
-        tmp_path,
-        60,
-        "evaluate",
-        str(data),
-        "--metrics",
-        "faithfulness",
-        "--out",
-        str(out),
-        "--no-progress",
-        "--fail-under",
-        "faithfulness=0.5",
-    )
+    proc, calls = run_evaluate(tmp_path, 60, data, out)
     assert calls == 60
     assert proc.returncode == 0, proc.stderr
     assert "interrupted" not in proc.stderr and "cancelled" not in proc.stderr
