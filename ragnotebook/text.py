@@ -630,6 +630,17 @@ def _strip_joint(piece: str) -> str:
     return piece
 
 
+#: Period adjectives that suffix stripping would not bring to their noun: "$120 a year"
+#: and "the annual fee" both say "year", "daily" says "day".
+_PERIOD_STEMS = {
+    "annual": "year",
+    "annually": "year",
+    "yearly": "year",
+    "annum": "year",
+    "daily": "day",
+}
+
+
 @lru_cache(maxsize=1 << 17)
 def stem(word: str) -> str:
     """Crude English suffix stripping so that "opened", "opens" and "opening" meet.
@@ -640,9 +651,13 @@ def stem(word: str) -> str:
     ['open', 'museum', 'runn', 'class']
     >>> stem("families") == stem("family")
     True
+    >>> stem("annual"), stem("daily"), stem("monthly")
+    ('year', 'day', 'month')
     """
     if len(word) < 4 or "'" in word:
         return word
+    if word in _PERIOD_STEMS:
+        return _PERIOD_STEMS[word]
     if word.endswith("ies") and len(word) > 5:
         return stem(word[:-3] + "y")  # "families" -> "family" -> as "family" is
     for suffix in ("ing", "ed", "es", "s", "ly", "e"):
@@ -1059,11 +1074,58 @@ _OPPOSITE_PAIRS: dict[str, tuple[tuple[str, str], ...]] = {
         ("찬성", "반대"),
     ),
 }
-_OPPOSITES: dict[str, tuple[tuple[frozenset[str], frozenset[str]], ...]] = {
-    lang: tuple((frozenset(a.split()), frozenset(b.split())) for a, b in pairs)
+_OPPOSITES: dict[str, tuple[tuple[frozenset[str], ...], ...]] = {
+    lang: tuple(tuple(frozenset(side.split()) for side in sides) for sides in pairs)
     for lang, pairs in _OPPOSITE_PAIRS.items()
 }
 _LOWER_WORD = re.compile(r"[a-z]+")
+
+#: Rates by period, one group of five sides that exclude each other: a claim's fee
+#: "per month" against the matching sentence's "annual" fee, or a bus "every hour"
+#: against one "every day", is a contradiction as "rose" against "fell" is.
+PERIODS = ("hour", "day", "week", "month", "year")
+_PERIOD_EN = re.compile(
+    r"\b(?:(?P<adj>hourly|daily|weekly|monthly|yearly|annual|annually|per\s+annum)"
+    r"|(?P<every>(?:per|each|every)\s+(?P<unit>hour|day|week|month|year))"
+    # "$120 a year", "twice a day", "10,000 visitors a year"; not "5 a year ago"
+    r"|(?:\d[\d,.]*|once|twice|thrice|times)(?:\s+[a-z]+){0,2}?\s+"
+    r"(?P<rate>an?\s+(?P<rate_unit>hour|day|week|month|year))"
+    r"(?!\s+(?:ago|later|earlier|after|before|from|or)\b))\b"
+)
+_PERIOD_ADJ = {"hourly": 0, "daily": 1, "weekly": 2, "monthly": 3}
+_PERIOD_CJK: dict[str, tuple[str, ...]] = {
+    # written forms per side, matched as substrings; durations such as 年間 (also "for
+    # N years") are left out
+    "zh": (
+        "每小时 每小時",
+        "每天 每日 日均",
+        "每周 每週 每星期",
+        "每月 每个月 月费 月度",
+        "每年 年费 年度",
+    ),
+    "ja": ("毎時 時給", "毎日 日額 日給", "毎週 週給", "毎月 月額 月給", "毎年 年額 年俸"),
+    "ko": ("매시간 시간당", "매일 일당", "매주 주당", "매달 매월 월급", "매년 해마다 연봉"),
+}
+
+
+def _period_cues(text: str, lang: str) -> dict[int, str]:
+    """The rate periods ``text`` states, as ``{index in PERIODS: written form}``."""
+    out: dict[int, str] = {}
+    if is_cjk(lang):
+        for side, forms in enumerate(_PERIOD_CJK.get(lang, ())):
+            hit = next((f for f in forms.split() if f in text), None)
+            if hit is not None:
+                out[side] = hit
+        return out
+    for m in _PERIOD_EN.finditer(text.lower()):
+        if m["adj"]:
+            side, form = _PERIOD_ADJ.get(m["adj"], 4), m["adj"]  # the rest say "year"
+        elif m["every"]:
+            side, form = PERIODS.index(m["unit"]), m["every"]
+        else:
+            side, form = PERIODS.index(m["rate_unit"]), m["rate"]
+        out.setdefault(side, form)
+    return out
 
 
 def opposite_cues(text: str, lang: str | None = None) -> dict[tuple[int, int], str]:
@@ -1071,6 +1133,9 @@ def opposite_cues(text: str, lang: str | None = None) -> dict[tuple[int, int], s
 
     English words are matched whole and lowercased ("rose" vs "fell", "men" vs
     "women"); Chinese, Japanese and Korean forms as substrings ("座っ" vs "立っ").
+    After the pairs comes one group of five sides, the rate periods of ``PERIODS``
+    (hour, day, week, month, year: "hourly", "per day", "twice a week", "monthly",
+    "$120 a year", "annual", 每年, 毎月, 매일); any two of its sides exclude each other.
 
     Examples
     --------
@@ -1078,6 +1143,8 @@ def opposite_cues(text: str, lang: str | None = None) -> dict[tuple[int, int], s
     {(0, 0): 'rose'}
     >>> opposite_cues("男性が座っている。")
     {(6, 0): '男', (8, 0): '座っ'}
+    >>> opposite_cues("The fee is $120 a year.")
+    {(38, 4): 'a year'}
     """
     text = normalize(text)
     lang = lang or detect_language(text)
@@ -1090,13 +1157,16 @@ def opposite_cues(text: str, lang: str | None = None) -> dict[tuple[int, int], s
                     if form in text:
                         out[(i, side)] = form
                         break
-        return out
-    words = set(_LOWER_WORD.findall(text.lower()))
-    for i, sides in enumerate(pairs):
-        for side, forms in enumerate(sides):
-            hit = words & forms
-            if hit:
-                out[(i, side)] = min(hit)
+    else:
+        words = set(_LOWER_WORD.findall(text.lower()))
+        for i, sides in enumerate(pairs):
+            for side, forms in enumerate(sides):
+                hit = words & forms
+                if hit:
+                    out[(i, side)] = min(hit)
+    # the rate periods: one more group, after the pairs
+    for side, form in _period_cues(text, lang).items():
+        out[(len(pairs), side)] = form
     return out
 
 

@@ -96,7 +96,7 @@ _MIN_PAIRS = 3
 _LONG_SENTENCES = 20
 _LONG_WORDING_MIN = 0.35
 
-_VERSION = "offline-v7"
+_VERSION = "offline-v8"
 #: The shipped setting of each switchable verdict rule (see ``OfflineJudge``).
 _DEFAULT_RULES: dict[str, bool | int] = {
     "negation_scope": True,
@@ -112,6 +112,7 @@ _DEFAULT_RULES: dict[str, bool | int] = {
     "name_units": False,
     "subject_window": 1,
     "record_fields": True,
+    "swapped_names": True,
 }
 #: Subject binding (``subject_window`` > 0): minimum share of the weight of what a claim
 #: says about its leading name (its content words seen in the context) that must stand in
@@ -554,6 +555,14 @@ class OfflineJudge:
         one ``"no"`` anywhere in them made every claim they matched a contradiction
         (offline-v4; before it, 35 of 40 ``no`` verdicts on RAGTruth data-to-text claims
         fell on claims the annotators left unmarked).
+    swapped_names : bool, default True
+        A claim naming someone or something else than the context in the same place is
+        not ``yes`` but ``unsure`` (offline-v8): the prose sentence that best matches the claim's
+        words other than one of its capitalised names (at least 70% of their weight, no
+        sentence holding the name within 20 points) has another name next to the same
+        word ("Sydney is the capital of Australia" against "Canberra is the capital of
+        Australia"). A name written short ("US", "Apr") for the other is no swap; a
+        question checked for a bare "Yes."/"No." is not read this way.
 
     Examples
     --------
@@ -593,6 +602,7 @@ class OfflineJudge:
         name_units: bool = False,
         subject_window: int = 1,
         record_fields: bool = True,
+        swapped_names: bool = True,
     ) -> None:
         self.support_threshold = float(support_threshold)
         self.cjk_support_threshold = float(cjk_support_threshold)
@@ -611,11 +621,12 @@ class OfflineJudge:
             "name_units": bool(name_units),
             "subject_window": int(subject_window),
             "record_fields": bool(record_fields),
+            "swapped_names": bool(swapped_names),
         }
 
     @property
     def judge_id(self) -> str:
-        """Stable identifier of this judge: ``"offline-v7"``."""
+        """Stable identifier of this judge: ``"offline-v8"``."""
         return _VERSION
 
     def identity(self) -> dict[str, Any]:
@@ -624,13 +635,13 @@ class OfflineJudge:
         Returns
         -------
         dict
-            ``{"judge": "offline-v7", ...thresholds}``.
+            ``{"judge": "offline-v8", ...thresholds}``.
 
         Examples
         --------
         >>> from ragnotebook import OfflineJudge
         >>> OfflineJudge().identity()["judge"]
-        'offline-v7'
+        'offline-v8'
         """
         out: dict[str, Any] = {
             "judge": _VERSION,
@@ -875,6 +886,12 @@ class OfflineJudge:
             return support, "no", [], reason
         novel = len(novel_chars) > _JA_NOVEL_MAX
         if support >= threshold and not (missing or unseen or personal or novel):
+            # not for a question checked in place of a bare "Yes." ("Are both X and Y?")
+            if local and rules["swapped_names"]:
+                swapped = _swapped_name(cdoc, docs, w, lang, match_min)
+                if swapped:
+                    said = f"the sentence saying the rest names '{swapped[1]}', not '{swapped[0]}'"
+                    return support, "unsure", supporting, f"{reason}; {said}"
             local = local and bool(rules["local_evidence"])
             if local and not is_cjk(lang) and not docs[best].structured:
                 long_min = _LONG_WORDING_MIN if rules["long_context_wording"] else None
@@ -1324,6 +1341,116 @@ def _scattered(
     return ""
 
 
+def _swapped_name(
+    cdoc: _Doc,
+    docs: Sequence[_Doc],
+    w: dict[str, float],
+    lang: str,
+    match_min: float,
+) -> tuple[str, str] | None:
+    """(claim's name, chunk's name) when the context says the claim's fact of another name.
+
+    For each capitalised name of the claim ("Sydney is the capital of Australia"), its
+    other content words are compared with every sentence of the prose chunks. A sentence
+    without the name that matches them (at least ``match_min`` of their weight) and has
+    another capitalised name in the same place, next to the same content word of the
+    claim ("Canberra is the capital of Australia"), says it of another name; a sentence
+    that holds the name must not come within 20 points of it (``_outweighs``). The
+    verdict is then ``unsure``, not ``no``: "B is owned by X" does not rule out that A is
+    too, though it is what the context says.
+    """
+    if is_cjk(lang):
+        return None
+    names = list(cdoc.names)
+    # names the context writes capitalised inside a sentence
+    known = frozenset().union(*(_name_tokens(d.text, lang) for d in docs if not d.structured))
+    if cdoc.sequence and cdoc.sequence[0] in known:
+        # a claim's first word is capitalised anyway: a name when the context writes it
+        # capitalised inside a sentence ("Sydney is the capital ...")
+        first = _WORD.search(normalize(cdoc.sentences[0].text))
+        listed = any(tok == cdoc.sequence[0] for _, tok in names)
+        if first and not listed and content_tokens(first.group(), lang) == [cdoc.sequence[0]]:
+            names.insert(0, (first.group(), cdoc.sequence[0]))
+    named = frozenset(tok for _, tok in names)
+    units = cdoc.units
+    for k, unit in enumerate(units):
+        if not unit or not unit <= named:
+            continue
+        core = cdoc.tokens - unit
+        total = sum(w.get(t, 0.0) for t in core)
+        if len(core) < 2 or not total:
+            continue
+        before = units[k - 1] if k else frozenset()
+        after = units[k + 1] if k + 1 < len(units) else frozenset()
+        if (before and before <= named) or (after and after <= named):
+            continue  # names side by side group things ("Both A and B are ...", "A or B")
+        # a number is no anchor for the place ("A in 1998 and B in 1994")
+        before, after = before - cdoc.numbers, after - cdoc.numbers
+        same = opp = 0.0
+        other = ""
+        for d in docs:
+            if d.structured:
+                continue
+            for s in d.sentences:
+                score = sum(w.get(t, 0.0) for t in core & s.tokens)
+                if unit & s.tokens:
+                    same = max(same, score)
+                elif score > opp and score >= match_min * total:
+                    name = _name_in_place(s.text, lang, before, after, cdoc.tokens, known)
+                    if name:
+                        opp, other = score, name
+        if other and _outweighs(opp, same, total, match_min):
+            word = " ".join(dict.fromkeys(m for m, tok in names if tok in unit))
+            if not (_abbreviates(word, other) or _abbreviates(other, word)):
+                return word, other
+    return None
+
+
+def _name_in_place(
+    text: str,
+    lang: str,
+    before: frozenset[str],
+    after: frozenset[str],
+    claim: frozenset[str],
+    known: frozenset[str],
+) -> str:
+    """A capitalised name of the sentence ``text`` that the claim does not use, standing
+    right after a content word of ``before`` or right before one of ``after`` ("" if none).
+
+    A single capitalised word opening the sentence is a name only when it is in
+    ``known`` (written capitalised inside some sentence of the context)."""
+    seq = content_tokens(text, lang)
+    for start, run in _name_runs(text, lang):
+        if not run or set(run) & claim:
+            continue
+        if start == 0 and len(run) == 1 and run[0] not in known:
+            continue
+        for p in range(len(seq) - len(run) + 1):
+            if tuple(seq[p : p + len(run)]) != run:
+                continue
+            prev = seq[p - 1] if p else None
+            nxt = seq[p + len(run)] if p + len(run) < len(seq) else None
+            if (prev is not None and prev in before) or (nxt is not None and nxt in after):
+                caps = [
+                    x
+                    for x in _WORD.findall(text)[start:]
+                    if x[0].isupper() and x.lower() not in _ARTICLES
+                ]
+                return " ".join(caps[: len(run)])
+    return ""
+
+
+def _abbreviates(short: str, long: str) -> bool:
+    """Whether the name ``short`` is written short for ``long``: its initials ("US",
+    "USA" for "United States"), or its start ("Apr" for "April")."""
+    words = [x for x in long.split() if x.lower() not in _NAME_PARTICLES]
+    letters = short.replace(".", "").upper()
+    initials = "".join(x[0] for x in words).upper()
+    if len(letters) >= 2 and (initials.startswith(letters) or letters.startswith(initials)):
+        return True
+    return len(short) >= 3 and any(x.lower().startswith(short.lower()) for x in words)
+
+
 def _outweighs(opp: float, same: float, total: float, match_min: float) -> bool:
     """The conflict rule shared by negation, opposite words and before/after: the best
     sentence saying the opposite matches at least ``match_min`` of the claim's weight
@@ -1342,15 +1469,16 @@ def _opposite_conflict(
 ) -> tuple[str, str] | None:
     """(claim word, chunk word) when the sentence matching the claim says the opposite.
 
-    For each word of the claim with a listed opposite ("rose"/"fell", "座っ"/"立っ"), the
-    claim's other content words are compared with every context sentence: the best
-    sentence that has the opposite word (and not the claim's) must match at least
+    For each word of the claim with a listed opposite ("rose"/"fell", "座っ"/"立っ", or
+    another side of a group: "per month"/"annual"), the claim's other content words are
+    compared with every context sentence: the best sentence that has the opposite word
+    (and not the claim's) must match at least
     ``match_min`` of their weight, and no other sentence may come within 20 points of it.
     """
     cues = dict(claim.opposites)
     for (pair, side), word in cues.items():
-        if (pair, 1 - side) in cues:
-            continue  # the claim names both sides ("men and women")
+        if any(p == pair and s != side for p, s in cues):
+            continue  # the claim names two sides ("men and women", "daily or weekly")
         if is_cjk(lang):
             core = frozenset(t for t in toks if not set(t) & set(word))
         else:
@@ -1364,9 +1492,10 @@ def _opposite_conflict(
             for s in d.fields if d.structured and fields else d.sentences:
                 score = sum(w[t] for t in core & s.tokens)
                 cue = dict(s.opposites)
-                if (pair, 1 - side) in cue and (pair, side) not in cue:
+                said = [w for (p, k), w in cue.items() if p == pair and k != side]
+                if said and (pair, side) not in cue:
                     if score > opp:
-                        opp, other = score, cue[(pair, 1 - side)]
+                        opp, other = score, said[0]
                 else:
                     same = max(same, score)
         if _outweighs(opp, same, total, match_min):

@@ -6,7 +6,7 @@ import asyncio
 
 import pytest
 
-from ragnotebook.judges.offline import OfflineJudge
+from ragnotebook.judges.offline import OfflineJudge, _abbreviates
 from ragnotebook.tasks import Claims, Explanation, Item, Task, Verdicts
 from ragnotebook.text import (
     content_tokens,
@@ -68,9 +68,9 @@ def extract(text: str) -> list[str]:
 
 def test_identity_and_id() -> None:
     judge = OfflineJudge()
-    assert judge.judge_id == "offline-v7"
+    assert judge.judge_id == "offline-v8"
     ident = judge.identity()
-    assert ident["judge"] == "offline-v7"
+    assert ident["judge"] == "offline-v8"
     assert ident["support_threshold"] == judge.support_threshold
     assert OfflineJudge(support_threshold=0.9).identity() != ident
 
@@ -659,6 +659,41 @@ def test_opposite_cues() -> None:
     assert opposite_cues("Men and women voted.") == {(13, 0): "men", (13, 1): "women"}
     assert opposite_cues("男性が座っている。") == {(6, 0): "男", (8, 0): "座っ"}
     assert opposite_cues("The museum hosted a show.") == {}
+    # the rate periods: one group after the pairs (index 38 in English), five sides
+    assert opposite_cues("The fee is $120 a year.") == {(38, 4): "a year"}
+    assert opposite_cues("Buses run every hour and twice a day.") == {
+        (38, 0): "every hour",
+        (38, 1): "a day",
+    }
+    assert opposite_cues("It is paid monthly, not per annum.") == {
+        (38, 3): "monthly",
+        (38, 4): "per annum",
+    }
+    # "a year" without an amount before it, or followed by "ago", is no rate
+    assert opposite_cues("He was 5 a year ago.") == {}
+    assert opposite_cues("In 2010, a year after the war, it reopened.") == {}
+    assert opposite_cues("年度会员费为120元。") == {(14, 4): "年度"}
+    assert opposite_cues("毎月の会費") == {(55, 3): "毎月"}
+
+
+def test_rate_per_other_period_is_a_contradiction() -> None:
+    chunk = "The annual membership fee is $120."
+    v = verify(["The fee is $120 per month."], [chunk])
+    assert v.verdicts[0].verdict == "no"
+    assert "the claim says 'per month' where the chunk says 'annual'" in v.verdicts[0].reason
+    # the same period in other words is support: "a year" and "annual" both say year
+    assert verify(["The fee is $120 a year."], [chunk]).verdicts[0].verdict == "yes"
+    v = verify(["The bus runs every hour."], ["The bus runs every day."])
+    assert v.verdicts[0].verdict == "no"
+    assert "'every hour' where the chunk says 'every day'" in v.verdicts[0].reason
+    assert verify(["The bus runs hourly."], ["The bus runs every hour."]).verdicts[0].verdict == (
+        "yes"
+    )
+    # Chinese: the question of case 8 asked per month instead of per year
+    assert verify(["会员费每年120元。"], ["年度会员费为120元。"]).verdicts[0].verdict == "yes"
+    v = verify(["会员费每月120元。"], ["年度会员费为120元。"])
+    assert v.verdicts[0].verdict == "no"
+    assert "'每月' where the chunk says '年度'" in v.verdicts[0].reason
 
 
 def test_claim_assembled_from_scattered_words_is_not_yes() -> None:
@@ -703,6 +738,7 @@ def test_claim_whose_wording_is_nowhere_in_the_context_is_not_yes() -> None:
 
 COMPARE = OfflineJudge(choice=True)  # date order and grouped subjects are on by default
 PLAIN = OfflineJudge(date_order=False, grouped_subjects=False)
+CHOICE_ONLY = OfflineJudge(choice=True, swapped_names=False)  # the choice check alone
 PEOPLE = [
     "Ines Varga (born 4 May 1971) is a Hungarian film editor.",
     "Tomas Reld (born 2 June 1908 in Riga) was a Latvian stage director.",
@@ -771,11 +807,15 @@ def test_choice_between_two_names_follows_the_context() -> None:
         "Which one is owned by Time Inc., Mira Post or Bay Review?",
         "Mira Post and Bay Review are papers, but which one is owned by Time Inc.?",
     ):
-        wrong = verify(["Mira Post is owned by Time Inc."], ctx, q, COMPARE).verdicts[0]
+        wrong = verify(["Mira Post is owned by Time Inc."], ctx, q, CHOICE_ONLY).verdicts[0]
         assert wrong.verdict == "unsure", q
         assert wrong.reason.endswith(
             "the context says 'owned', 'Time', 'Inc' of Bay Review rather than of Mira Post"
         )
+        # with the name-swap rule on (the default) the claim is unsure before this check
+        wrong = verify(["Mira Post is owned by Time Inc."], ctx, q, COMPARE).verdicts[0]
+        assert wrong.verdict == "unsure", q
+        assert wrong.reason.endswith("names 'Bay Review', not 'Mira Post'")
         right = verify(["Bay Review is owned by Time Inc."], ctx, q, COMPARE).verdicts[0]
         assert right.verdict == "yes", q
     # no choice in the question: the check does not apply
@@ -1306,3 +1346,59 @@ def test_offline_chunk_verdicts_do_not_depend_on_batching() -> None:
     # looked rare enough for two of them to pass
     assert verdicts == [["no"] * 4] * 3
     assert runs[0]["context_precision"].iloc[0] == runs[2]["context_precision"].iloc[0] == 0
+
+
+def test_claim_naming_someone_else_in_the_matching_sentence_is_not_yes() -> None:
+    chunks = [
+        "Canberra is the capital of Australia. Parliament meets in Canberra.",
+        "The largest city in Australia is Sydney.",
+    ]
+    # every word is somewhere in the context, but the sentence that says "the capital of
+    # Australia" names Canberra where the claim names Sydney
+    v = verify(["Sydney is the capital of Australia."], chunks)
+    assert v.verdicts[0].verdict == "unsure"
+    assert v.verdicts[0].reason == (
+        "100% of the claim's weighted content words appear in the chunks at ranks 1 and 2; "
+        "the sentence saying the rest names 'Canberra', not 'Sydney'"
+    )
+    assert verify(["Canberra is the capital of Australia."], chunks).verdicts[0].verdict == "yes"
+    # a multi-word name, next to the word after it
+    chunk = "The ceremony was chaired by Isabelle Mergault. Jean Reno received the first award."
+    v = verify(["The ceremony was chaired by Jean Reno."], [chunk])
+    assert v.verdicts[0].verdict == "unsure"
+    assert v.verdicts[0].reason.endswith("names 'Isabelle Mergault', not 'Jean Reno'")
+    # the same name written short is no swap ("US" for "United States", "Apr" for "April")
+    us = [
+        "Cheerleading originated in the United States and is popular there.",
+        "The US has many cheerleading teams.",
+    ]
+    v = verify(["Cheerleading originated in the US and is popular there."], us)
+    assert v.verdicts[0].verdict == "yes"
+    assert _abbreviates("US", "United States") and _abbreviates("USA", "United States")
+    assert _abbreviates("Apr", "April") and not _abbreviates("Bay Review", "Mira Post")
+    # a sentence holding the claim's name as well is no swap
+    chunk = "Mary Shelley wrote the novel, and Percy Shelley wrote its preface."
+    assert verify(["Percy Shelley wrote the preface."], [chunk]).verdicts[0].verdict == "yes"
+    # the rule is a switch, on by default
+    off = OfflineJudge(swapped_names=False)
+    v = verify(["Sydney is the capital of Australia."], chunks, judge=off)
+    assert v.verdicts[0].verdict == "yes"
+    assert OfflineJudge().identity()["judge"] == "offline-v8"
+    assert OfflineJudge(swapped_names=False).identity()["rules"] == {"swapped_names": False}
+
+
+def test_bare_yes_to_a_comparison_question_is_not_a_name_swap() -> None:
+    # the question "Are both X and Y ...?" is checked in place of "Yes.": two names with
+    # the same words around them are what it asks about, not a swap
+    chunks = [
+        "Upper Crust Pizzeria is a restaurant chain in Boston.",
+        "Eatza Pizza was a buffet restaurant chain.",
+    ]
+    q = "Are both Upper Crust Pizzeria and Eatza Pizza restaurants?"
+    v = verify(["Yes."], chunks, question=q)
+    assert (v.verdicts[0].verdict, v.verdicts[0].reason) == (
+        "yes",
+        "a bare answer, checked through its question: 100% of the claim's weighted content "
+        "words appear in the chunks at ranks 1 and 2; the context says 'restaurants' of both "
+        "Upper Crust Pizzeria and Eatza Pizza",
+    )
