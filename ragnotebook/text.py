@@ -324,6 +324,13 @@ _SPOKEN_YEAR = re.compile(
 )
 
 
+_FREQUENCY = re.compile(
+    r"\b(once|twice|thrice)(?=\s+(?:an?|per|every|each|daily|weekly|monthly|yearly)\b)",
+    re.IGNORECASE,
+)
+_FREQUENCY_COUNT = {"once": "1 time", "twice": "2 times", "thrice": "3 times"}
+
+
 def _join_number_words(text: str) -> str:
     """Write compound number words with digits ("Twenty-five" -> "25").
 
@@ -337,6 +344,8 @@ def _join_number_words(text: str) -> str:
         return str(tens + int(_NUMBER_WORDS[m.group(2).lower()]))
 
     text = _COMPOUND_NUMBER.sub(value, text)
+    # a frequency: "twice a day" is 2 a day, against "once a day" (1)
+    text = _FREQUENCY.sub(lambda m: _FREQUENCY_COUNT[m.group(1).lower()], text)
 
     def year(m: re.Match[str]) -> str:
         low = m.group(2).lower()
@@ -988,6 +997,7 @@ _OPPOSITE_PAIRS: dict[str, tuple[tuple[str, str], ...]] = {
         ("full", "empty"),
         ("sitting sat seated", "standing stood"),
         ("asleep sleeping", "awake"),
+        ("before", "after"),
     ),
     "ja": (
         ("大き", "小さ"),
@@ -1080,32 +1090,58 @@ _OPPOSITES: dict[str, tuple[tuple[frozenset[str], ...], ...]] = {
 }
 _LOWER_WORD = re.compile(r"[a-z]+")
 
-#: Rates by period, one group of five sides that exclude each other: a claim's fee
+#: Rates by period, one group of six sides that exclude each other: a claim's fee
 #: "per month" against the matching sentence's "annual" fee, or a bus "every hour"
-#: against one "every day", is a contradiction as "rose" against "fell" is.
-PERIODS = ("hour", "day", "week", "month", "year")
+#: against one "every day", is a contradiction as "rose" against "fell" is. A night is
+#: read as a day ("$90 a night" against "$90 a week").
+PERIODS = ("hour", "day", "week", "month", "quarter", "year")
+_UNIT = r"(?P<{0}>hours?|days?|nights?|weeks?|months?|quarters?|years?)"
 _PERIOD_EN = re.compile(
-    r"\b(?:(?P<adj>hourly|daily|weekly|monthly|yearly|annual|annually|per\s+annum)"
-    r"|(?P<every>(?:per|each|every)\s+(?P<unit>hour|day|week|month|year))"
+    r"\b(?:(?P<adj>hourly|daily|nightly|weekly|monthly|quarterly|yearly|annual|annually"
+    r"|per\s+annum)"
+    # "per month", "every week", "every two weeks", "every other day"
+    r"|(?P<every>(?:per|each|every)\s+(?:(?:\d+|two|three|four|five|six|other|few)\s+)?"
+    + _UNIT.format("unit")
+    + r")"
     # "$120 a year", "twice a day", "10,000 visitors a year"; not "5 a year ago"
     r"|(?:\d[\d,.]*|once|twice|thrice|times)(?:\s+[a-z]+){0,2}?\s+"
-    r"(?P<rate>an?\s+(?P<rate_unit>hour|day|week|month|year))"
+    r"(?P<rate>an?\s+" + _UNIT.format("rate_unit") + r")"
     r"(?!\s+(?:ago|later|earlier|after|before|from|or)\b))\b"
 )
-_PERIOD_ADJ = {"hourly": 0, "daily": 1, "weekly": 2, "monthly": 3}
+_PERIOD_ADJ = {"hourly": 0, "daily": 1, "nightly": 1, "weekly": 2, "monthly": 3, "quarterly": 4}
 _PERIOD_CJK: dict[str, tuple[str, ...]] = {
     # written forms per side, matched as substrings; durations such as 年間 (also "for
     # N years") are left out
     "zh": (
         "每小时 每小時",
-        "每天 每日 日均",
+        "每天 每日 日均 每晚",
         "每周 每週 每星期",
-        "每月 每个月 月费 月度",
-        "每年 年费 年度",
+        "每月 每个月 月费 月度 月会费",
+        "每季度 每季 季度",
+        "每年 年费 年度 年会费",
     ),
-    "ja": ("毎時 時給", "毎日 日額 日給", "毎週 週給", "毎月 月額 月給", "毎年 年額 年俸"),
-    "ko": ("매시간 시간당", "매일 일당", "매주 주당", "매달 매월 월급", "매년 해마다 연봉"),
+    "ja": (
+        "毎時 時給",
+        "毎日 日額 日給 一泊",
+        "毎週 週給",
+        "毎月 月額 月給 月会費",
+        "四半期 毎季",
+        "毎年 年額 年俸 年会費",
+    ),
+    "ko": (
+        "매시간 시간당",
+        "매일 일당 하룻밤",
+        "매주 주당",
+        "매달 매월 월급 월회비",
+        "분기별 매분기",
+        "매년 해마다 연봉 연회비",
+    ),
 }
+
+
+def _unit_side(word: str) -> int:
+    unit = word.rstrip("s")
+    return PERIODS.index("day" if unit == "night" else unit)
 
 
 def _period_cues(text: str, lang: str) -> dict[int, str]:
@@ -1119,13 +1155,41 @@ def _period_cues(text: str, lang: str) -> dict[int, str]:
         return out
     for m in _PERIOD_EN.finditer(text.lower()):
         if m["adj"]:
-            side, form = _PERIOD_ADJ.get(m["adj"], 4), m["adj"]  # the rest say "year"
+            side, form = _PERIOD_ADJ.get(m["adj"], 5), m["adj"]  # the rest say "year"
         elif m["every"]:
-            side, form = PERIODS.index(m["unit"]), m["every"]
+            side, form = _unit_side(m["unit"]), m["every"]
         else:
-            side, form = PERIODS.index(m["rate_unit"]), m["rate"]
+            side, form = _unit_side(m["rate_unit"]), m["rate"]
         out.setdefault(side, form)
     return out
+
+
+#: Units that exclude each other after an amount, one group each after the periods:
+#: currencies ("$120" against "€120"), masses ("500 mg" against "500 g") and distances
+#: ("5 km" against "5 miles"). Symbols are matched anywhere, words and abbreviations
+#: after a number; "pound" (money or weight) and "m" (metres or million) are left out.
+_UNIT_GROUPS: tuple[tuple[re.Pattern[str], ...], ...] = (
+    (
+        re.compile(r"\$|\b(?:us\s?d|dollars?)\b"),
+        re.compile(r"€|\b(?:eur|euros?)\b"),
+        re.compile(r"£|\bgbp\b"),
+        re.compile(r"¥|\b(?:jpy|yen)\b"),
+    ),
+    (
+        re.compile(r"\d\s?(?:mg|milligrams?)\b"),
+        re.compile(r"\d\s?(?:g|grams?)\b"),
+        re.compile(r"\d\s?(?:kg|kilograms?|kilos?)\b"),
+    ),
+    (
+        re.compile(r"\d\s?(?:km|kilomet(?:er|re)s?)\b"),
+        re.compile(r"\d\s?(?:mi|miles?)\b"),
+    ),
+)
+
+
+def period_group(lang: str) -> int:
+    """Index of the rate-period group in :func:`opposite_cues`' keys for ``lang``."""
+    return len(_OPPOSITES.get(lang if is_cjk(lang) else "en", ()))
 
 
 def opposite_cues(text: str, lang: str | None = None) -> dict[tuple[int, int], str]:
@@ -1133,9 +1197,12 @@ def opposite_cues(text: str, lang: str | None = None) -> dict[tuple[int, int], s
 
     English words are matched whole and lowercased ("rose" vs "fell", "men" vs
     "women"); Chinese, Japanese and Korean forms as substrings ("座っ" vs "立っ").
-    After the pairs comes one group of five sides, the rate periods of ``PERIODS``
-    (hour, day, week, month, year: "hourly", "per day", "twice a week", "monthly",
-    "$120 a year", "annual", 每年, 毎月, 매일); any two of its sides exclude each other.
+    After the pairs comes one group of six sides, the rate periods of ``PERIODS``
+    (hour, day, week, month, quarter, year: "hourly", "per night", "twice a week",
+    "every two weeks", "monthly", "$120 a year", "annual", 每年, 毎月, 매일); any two of
+    its sides exclude each other. In languages other than Chinese, Japanese and Korean
+    three groups of units follow: currencies ($, €, £, ¥), masses (mg, g, kg after a
+    number) and distances (km, miles after a number).
 
     Examples
     --------
@@ -1144,7 +1211,7 @@ def opposite_cues(text: str, lang: str | None = None) -> dict[tuple[int, int], s
     >>> opposite_cues("男性が座っている。")
     {(6, 0): '男', (8, 0): '座っ'}
     >>> opposite_cues("The fee is $120 a year.")
-    {(38, 4): 'a year'}
+    {(39, 5): 'a year', (40, 0): '$'}
     """
     text = normalize(text)
     lang = lang or detect_language(text)
@@ -1164,9 +1231,16 @@ def opposite_cues(text: str, lang: str | None = None) -> dict[tuple[int, int], s
                 hit = words & forms
                 if hit:
                     out[(i, side)] = min(hit)
-    # the rate periods: one more group, after the pairs
+    # the rate periods: one more group, after the pairs; then the units of amounts
     for side, form in _period_cues(text, lang).items():
         out[(len(pairs), side)] = form
+    if not is_cjk(lang):
+        low = text.lower()
+        for g, sides in enumerate(_UNIT_GROUPS, start=len(pairs) + 1):
+            for side, pattern in enumerate(sides):
+                hit = pattern.search(low)
+                if hit is not None:
+                    out[(g, side)] = hit.group().lstrip("0123456789 ")
     return out
 
 

@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from decimal import ROUND_DOWN, ROUND_HALF_UP, Decimal, InvalidOperation
 from functools import lru_cache
@@ -68,6 +68,7 @@ from ragnotebook.text import (
     normalize,
     numbers,
     opposite_cues,
+    period_group,
     split_claims,
     split_sentences,
     stem,
@@ -849,12 +850,22 @@ class OfflineJudge:
         # opposite words: the sentence that matches the rest of the claim says the opposite
         opposite = None
         use_opp = rules["opposite_words"]
-        if use_opp and cdoc.sentences[0].opposites and best_cov >= 0.5 and not neg_conflict:
+        # a rate or unit word is a large share of a short claim ("restocks every week"
+        # against "restocks daily"): its own conflict match below decides
+        groups = period_group(lang)
+        measured = any(p >= groups for (p, _), _ in cdoc.sentences[0].opposites)
+        # "after 2001" against "before 2001" first: its reason names the year
+        if use_opp and date_sides and not neg_conflict and best_cov >= 0.5:
+            opposite = _date_side_conflict(claim, toks, docs, w, match_min)
+        if (
+            use_opp
+            and cdoc.sentences[0].opposites
+            and not (neg_conflict or opposite)
+            and (best_cov >= 0.5 or measured)
+        ):
             opposite = _opposite_conflict(
                 toks, cdoc.sentences[0], docs, w, lang, match_min, bool(rules["record_fields"])
             )
-        if use_opp and date_sides and not opposite and not neg_conflict and best_cov >= 0.5:
-            opposite = _date_side_conflict(claim, toks, docs, w, match_min)
         chunk_word = (
             f"the chunks at ranks {names[best] + 1} and {names[second] + 1}"
             if support > best_cov and second >= 0
@@ -1341,6 +1352,10 @@ def _scattered(
     return ""
 
 
+#: What stands between two names that a claim groups ("A and B", "A or B", "A, B").
+_GROUPING = r"(?:,|&|/|\band\b|\bor\b|\bnor\b)"
+
+
 def _swapped_name(
     cdoc: _Doc,
     docs: Sequence[_Doc],
@@ -1353,24 +1368,42 @@ def _swapped_name(
     For each capitalised name of the claim ("Sydney is the capital of Australia"), its
     other content words are compared with every sentence of the prose chunks. A sentence
     without the name that matches them (at least ``match_min`` of their weight) and has
-    another capitalised name in the same place, next to the same content word of the
-    claim ("Canberra is the capital of Australia"), says it of another name; a sentence
-    that holds the name must not come within 20 points of it (``_outweighs``). The
+    another name in the same place, next to the same content word of the claim
+    ("Canberra is the capital of Australia"), or that matches at least
+    ``_SWAP_ALONE`` of them and has exactly one name the claim does not use, says it of
+    another name; a sentence that holds the name must not come within 20 points of it
+    (``_outweighs``). Names the claim groups ("Both A and B are ...", "A or B") are left
+    out, and so is a name written short for the other ("US", "United States"). The
     verdict is then ``unsure``, not ``no``: "B is owned by X" does not rule out that A is
     too, though it is what the context says.
     """
-    if is_cjk(lang):
+    prose = [d for d in docs if not d.structured]
+    if is_cjk(lang) or not prose:
         return None
-    names = list(cdoc.names)
+    text = normalize(cdoc.sentences[0].text)
     # names the context writes capitalised inside a sentence
-    known = frozenset().union(*(_name_tokens(d.text, lang) for d in docs if not d.structured))
-    if cdoc.sequence and cdoc.sequence[0] in known:
-        # a claim's first word is capitalised anyway: a name when the context writes it
-        # capitalised inside a sentence ("Sydney is the capital ...")
-        first = _WORD.search(normalize(cdoc.sentences[0].text))
-        listed = any(tok == cdoc.sequence[0] for _, tok in names)
-        if first and not listed and content_tokens(first.group(), lang) == [cdoc.sequence[0]]:
-            names.insert(0, (first.group(), cdoc.sequence[0]))
+    known = frozenset().union(*(_name_tokens(d.text, lang) for d in prose))
+
+    def weak(word: str) -> bool:
+        """A capitalised word seen only opening sentences: a name ("Sydney is ...") or an
+        instruction's verb ("Combine the flour ...") when the context never writes it in
+        lowercase."""
+        low = re.compile(rf"\b{re.escape(word.lower())}\b")
+        return any(word in d.text for d in prose) and not any(low.search(d.text) for d in prose)
+
+    names = list(cdoc.names)
+    first = _WORD.search(text)
+    weak_first = False
+    if (
+        first
+        and first.group()[0].isupper()
+        and cdoc.sequence
+        and not any(tok == cdoc.sequence[0] for _, tok in names)
+        and content_tokens(first.group(), lang) == [cdoc.sequence[0]]
+        and (cdoc.sequence[0] in known or weak(first.group()))
+    ):
+        names.insert(0, (first.group(), cdoc.sequence[0]))
+        weak_first = cdoc.sequence[0] not in known
     named = frozenset(tok for _, tok in names)
     units = cdoc.units
     for k, unit in enumerate(units):
@@ -1380,30 +1413,42 @@ def _swapped_name(
         total = sum(w.get(t, 0.0) for t in core)
         if len(core) < 2 or not total:
             continue
-        before = units[k - 1] if k else frozenset()
-        after = units[k + 1] if k + 1 < len(units) else frozenset()
-        if (before and before <= named) or (after and after <= named):
-            continue  # names side by side group things ("Both A and B are ...", "A or B")
-        # a number is no anchor for the place ("A in 1998 and B in 1994")
-        before, after = before - cdoc.numbers, after - cdoc.numbers
+        words = list(dict.fromkeys(m for m, tok in names if tok in unit))
+        head, tail = re.escape(words[0]), re.escape(words[-1])
+        if re.search(rf"[A-Z][\w'’.-]*\s*{_GROUPING}\s*(?:the\s+)?{head}\b", text) or re.search(
+            rf"\b{tail}\s*{_GROUPING}\s*(?:the\s+)?[A-Z]", text
+        ):
+            continue  # names grouped ("Both A and B are ...", "A or B")
+        # the place: the neighbouring content words, a number excepted ("A in 1998 and ...")
+        before = (units[k - 1] if k else frozenset()) - cdoc.numbers - named
+        after = (units[k + 1] if k + 1 < len(units) else frozenset()) - cdoc.numbers - named
         same = opp = 0.0
         other = ""
-        for d in docs:
-            if d.structured:
-                continue
-            for s in d.sentences:
-                score = sum(w.get(t, 0.0) for t in core & s.tokens)
-                if unit & s.tokens:
+        for d in prose:
+            for sent in d.sentences:
+                score = sum(w.get(t, 0.0) for t in core & sent.tokens)
+                if unit & sent.tokens:
                     same = max(same, score)
                 elif score > opp and score >= match_min * total:
-                    name = _name_in_place(s.text, lang, before, after, cdoc.tokens, known)
+                    alone = score >= _SWAP_ALONE * total
+                    # two weak names are no evidence ("Combine ..." against "Submerge ...")
+                    opener = None if k == 0 and weak_first else weak
+                    name = _name_in_place(
+                        sent.text, lang, before, after, cdoc.tokens, known, opener, alone
+                    )
                     if name:
                         opp, other = score, name
-        if other and _outweighs(opp, same, total, match_min):
-            word = " ".join(dict.fromkeys(m for m, tok in names if tok in unit))
-            if not (_abbreviates(word, other) or _abbreviates(other, word)):
-                return word, other
+        word = " ".join(words)
+        short = bool(other) and (_abbreviates(word, other) or _abbreviates(other, word))
+        if other and not short and _outweighs(opp, same, total, match_min):
+            return word, other
     return None
+
+
+#: Share of the rest of a claim a sentence must match for its one unused name to be read
+#: as swapped in, whatever its place ("The capital of Australia is Sydney" against
+#: "Canberra is the capital of Australia").
+_SWAP_ALONE = 0.9
 
 
 def _name_in_place(
@@ -1413,31 +1458,37 @@ def _name_in_place(
     after: frozenset[str],
     claim: frozenset[str],
     known: frozenset[str],
+    opener: Callable[[str], bool] | None,
+    alone: bool,
 ) -> str:
-    """A capitalised name of the sentence ``text`` that the claim does not use, standing
-    right after a content word of ``before`` or right before one of ``after`` ("" if none).
+    """A name of the sentence ``text`` that the claim does not use, standing right after a
+    content word of ``before`` or right before one of ``after``; with ``alone``, also the
+    sentence's only such name wherever it stands ("" if none).
 
-    A single capitalised word opening the sentence is a name only when it is in
-    ``known`` (written capitalised inside some sentence of the context)."""
+    A single capitalised word opening the sentence is a name when it is in ``known``
+    (written capitalised inside a sentence of the context) or ``opener`` accepts it."""
     seq = content_tokens(text, lang)
+    words = _WORD.findall(text)
+    unused: list[str] = []
     for start, run in _name_runs(text, lang):
         if not run or set(run) & claim:
             continue
-        if start == 0 and len(run) == 1 and run[0] not in known:
+        opening = start == 0 and len(run) == 1 and run[0] not in known
+        if opening and (opener is None or not opener(words[0])):
             continue
+        caps = [x for x in words[start:] if x[0].isupper() and x.lower() not in _ARTICLES]
+        surface = " ".join(caps[: len(run)])
+        if len(run) > 1 and surface.isupper():
+            continue  # a label or heading in capitals ("RECOVERY MODE"), not a name
+        unused.append(surface)
         for p in range(len(seq) - len(run) + 1):
             if tuple(seq[p : p + len(run)]) != run:
                 continue
             prev = seq[p - 1] if p else None
             nxt = seq[p + len(run)] if p + len(run) < len(seq) else None
             if (prev is not None and prev in before) or (nxt is not None and nxt in after):
-                caps = [
-                    x
-                    for x in _WORD.findall(text)[start:]
-                    if x[0].isupper() and x.lower() not in _ARTICLES
-                ]
-                return " ".join(caps[: len(run)])
-    return ""
+                return surface
+    return unused[0] if alone and len(unused) == 1 else ""
 
 
 def _abbreviates(short: str, long: str) -> bool:

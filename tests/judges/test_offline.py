@@ -659,20 +659,34 @@ def test_opposite_cues() -> None:
     assert opposite_cues("Men and women voted.") == {(13, 0): "men", (13, 1): "women"}
     assert opposite_cues("男性が座っている。") == {(6, 0): "男", (8, 0): "座っ"}
     assert opposite_cues("The museum hosted a show.") == {}
-    # the rate periods: one group after the pairs (index 38 in English), five sides
-    assert opposite_cues("The fee is $120 a year.") == {(38, 4): "a year"}
+    # the rate periods: one group after the pairs (index 39 in English), six sides
+    # (hour, day, week, month, quarter, year), then currencies, masses and distances
+    assert opposite_cues("The fee is 120 a year.") == {(39, 5): "a year"}
+    assert opposite_cues("The fee is $120 a year.") == {(39, 5): "a year", (40, 0): "$"}
     assert opposite_cues("Buses run every hour and twice a day.") == {
-        (38, 0): "every hour",
-        (38, 1): "a day",
+        (39, 0): "every hour",
+        (39, 1): "a day",
     }
     assert opposite_cues("It is paid monthly, not per annum.") == {
-        (38, 3): "monthly",
-        (38, 4): "per annum",
+        (39, 3): "monthly",
+        (39, 5): "per annum",
     }
+    assert opposite_cues("Rooms cost 90 per night, reports come quarterly.") == {
+        (39, 1): "per night",
+        (39, 4): "quarterly",
+    }
+    assert opposite_cues("The bus comes every two weeks.") == {(39, 2): "every two weeks"}
+    assert opposite_cues("A 500 mg dose, 2 kg of flour, a 5 km walk, €3.") == {
+        (40, 1): "€",
+        (41, 0): "mg",
+        (41, 2): "kg",
+        (42, 0): "km",
+    }
+    assert opposite_cues("Submit it before the deadline.") == {(38, 0): "before"}
     # "a year" without an amount before it, or followed by "ago", is no rate
     assert opposite_cues("He was 5 a year ago.") == {}
-    assert opposite_cues("In 2010, a year after the war, it reopened.") == {}
-    assert opposite_cues("年度会员费为120元。") == {(14, 4): "年度"}
+    assert opposite_cues("In 2010, a year after the war, it reopened.") == {(38, 1): "after"}
+    assert opposite_cues("年度会员费为120元。") == {(14, 5): "年度"}
     assert opposite_cues("毎月の会費") == {(55, 3): "毎月"}
 
 
@@ -689,6 +703,27 @@ def test_rate_per_other_period_is_a_contradiction() -> None:
     assert verify(["The bus runs hourly."], ["The bus runs every hour."]).verdicts[0].verdict == (
         "yes"
     )
+    # a short claim whose period weighs much: the rate rule still reads it
+    v = verify(["The pharmacy restocks every week."], ["The pharmacy restocks daily."])
+    assert v.verdicts[0].reason.endswith("the claim says 'every week' where the chunk says 'daily'")
+    v = verify(["Reports are filed quarterly."], ["Reports are filed annually."])
+    assert v.verdicts[0].verdict == "no"
+    v = verify(["The room costs $90 per night."], ["The room costs $90 per week."])
+    assert v.verdicts[0].verdict == "no"
+    assert verify(["The room costs $90 per night."], ["Rooms cost $90 a night."]).verdicts[
+        0
+    ].verdict == ("yes")
+    v = verify(["The bus runs every two weeks."], ["The bus runs every two months."])
+    assert v.verdicts[0].verdict == "no"
+    # how often: "twice a year" is 2 a year
+    v = verify(["Reports are filed twice a year."], ["Reports are filed once a year."])
+    assert v.verdicts[0].verdict == "no"
+    assert "number 2 not found (the chunk has 1)" in v.verdicts[0].reason
+    ok = verify(["Take the medicine twice daily."], ["Take the medicine two times a day."])
+    assert ok.verdicts[0].verdict == "yes"
+    # Japanese: a monthly fee against the annual one (年会費)
+    v = verify(["会費は月額120ドルです。"], ["年会費は120ドルです。"])
+    assert v.verdicts[0].verdict == "no"
     # Chinese: the question of case 8 asked per month instead of per year
     assert verify(["会员费每年120元。"], ["年度会员费为120元。"]).verdicts[0].verdict == "yes"
     v = verify(["会员费每月120元。"], ["年度会员费为120元。"])
@@ -874,11 +909,17 @@ def test_subject_binding_needs_the_predicate_near_the_subject() -> None:
         "Red Falcon is a monthly car magazine about racing engines."
     )
     claim = "Red Falcon was founded in 1985."
-    # the words are all there and mostly together: without the binding rule, yes
-    unbound = OfflineJudge(subject_window=0)
+    # the words are all there and mostly together: without the binding rule (and the
+    # swapped-name check, which reads the same mistake), yes
+    unbound = OfflineJudge(subject_window=0, swapped_names=False)
     assert verify([claim], [chunk], judge=unbound).verdicts[0].verdict == "yes"
-    assert unbound.identity()["rules"] == {"subject_window": 0}
-    bound = OfflineJudge()  # shipped: the subject's sentence and the next one
+    assert unbound.identity()["rules"] == {"subject_window": 0, "swapped_names": False}
+    v = verify([claim], [chunk], judge=OfflineJudge(subject_window=0)).verdicts[0]
+    assert v.verdict == "unsure"
+    assert v.reason.endswith("the sentence saying the rest names 'Blue Harbor', not 'Red Falcon'")
+    # shipped: the subject's sentence and the next one (the swapped-name check, on by
+    # default, reads this claim first; off here to see the binding rule's own reason)
+    bound = OfflineJudge(swapped_names=False)
     v = verify([claim], [chunk], judge=bound)
     assert v.verdicts[0].verdict == "unsure"
     assert v.verdicts[0].reason.endswith(
@@ -893,7 +934,7 @@ def test_subject_binding_needs_the_predicate_near_the_subject() -> None:
     recipe = "Mix the flour with water and salt. Bake the dough in a hot oven for 20 minutes."
     claim2 = "Bake the dough for 20 minutes."
     assert verify([claim2], [recipe], judge=bound).verdicts[0].verdict == "yes"
-    assert "rules" not in bound.identity()
+    assert bound.identity()["rules"] == {"swapped_names": False}
 
 
 def test_name_units_count_a_long_name_once_in_the_links() -> None:
@@ -1402,3 +1443,63 @@ def test_bare_yes_to_a_comparison_question_is_not_a_name_swap() -> None:
         "words appear in the chunks at ranks 1 and 2; the context says 'restaurants' of both "
         "Upper Crust Pizzeria and Eatza Pizza",
     )
+
+
+def test_amount_in_another_unit_is_a_contradiction() -> None:
+    fee = ["The annual membership fee is $120."]
+    v = verify(["The fee is €120 a year."], fee).verdicts[0]
+    assert (v.verdict, v.reason.endswith("the claim says '€' where the chunk says '$'")) == (
+        "no",
+        True,
+    )
+    v = verify(["The dose is 500 g."], ["The dose is 500 mg."]).verdicts[0]
+    assert (v.verdict, v.reason.endswith("the claim says 'g' where the chunk says 'mg'")) == (
+        "no",
+        True,
+    )
+    assert verify(["The trail is 5 miles long."], ["The trail is 5 km long."]).verdicts[
+        0
+    ].verdict == ("no")
+    assert verify(["The dose is 500 mg."], ["The dose is 500 mg."]).verdicts[0].verdict == "yes"
+    # before / after is an opposite pair
+    v = verify(
+        ["Forms must be submitted after the deadline."],
+        ["Forms must be submitted before the deadline."],
+    )
+    assert v.verdicts[0].verdict == "no"
+    # with a year the date rule says which year
+    v = verify(["The bridge opened after 2001."], ["The bridge opened before 2001."])
+    assert v.verdicts[0].reason.endswith("'after 2001' where the chunk says 'before 2001'")
+
+
+def test_swapped_name_in_another_word_order_or_chunk() -> None:
+    capital = [
+        "Canberra is the capital of Australia. Parliament meets in Canberra.",
+        "The largest city in Australia is Sydney.",
+    ]
+    # the sentence matches all the rest and has one name the claim does not use
+    v = verify(["The capital of Australia is Sydney."], capital).verdicts[0]
+    assert v.verdict == "unsure"
+    assert v.reason.endswith("names 'Canberra', not 'Sydney'")
+    v = verify(["Canberra is the largest city in Australia."], capital).verdicts[0]
+    assert v.reason.endswith("names 'Sydney', not 'Canberra'")
+    # a name seen only opening sentences counts when the other one is a name for sure
+    alone = ["Canberra is the capital of Australia.", "The largest city in Australia is Sydney."]
+    v = verify(["Sydney is the capital of Australia."], alone).verdicts[0]
+    assert v.reason.endswith("names 'Canberra', not 'Sydney'")
+    ceo = ["Tim Cook is the CEO of Apple.", "Satya Nadella is the CEO of Microsoft."]
+    v = verify(["Satya Nadella is the CEO of Apple."], ceo).verdicts[0]
+    assert v.reason.endswith("names 'Tim Cook', not 'Satya Nadella'")
+    assert verify(["Tim Cook is the CEO of Apple."], ceo).verdicts[0].verdict == "yes"
+    # two words that only open sentences are no evidence: instructions start with verbs
+    steps = ["Submerge the sausages in the beer. Remove them after ten minutes."]
+    assert verify(["Combine the sausages in the beer."], steps).verdicts[0].reason.find(
+        "names"
+    ) == (-1)
+    # a label written in capitals is not a name
+    menu = ["From the menu, choose RECOVERY MODE using the volume buttons."]
+    v = verify(["From the menu, choose Factory Reset using the volume buttons."], menu)
+    assert "names 'RECOVERY MODE'" not in v.verdicts[0].reason
+    # grouped names and a place name after a comma are left alone
+    paris = ["The Eiffel Tower stands in Paris, the capital of France."]
+    assert verify(["The Eiffel Tower is in Paris, France."], paris).verdicts[0].verdict == "yes"
