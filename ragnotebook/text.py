@@ -1236,11 +1236,11 @@ def opposite_cues(text: str, lang: str | None = None) -> dict[tuple[int, int], s
         out[(len(pairs), side)] = form
     if not is_cjk(lang):
         low = text.lower()
-        for g, sides in enumerate(_UNIT_GROUPS, start=len(pairs) + 1):
-            for side, pattern in enumerate(sides):
-                hit = pattern.search(low)
-                if hit is not None:
-                    out[(g, side)] = hit.group().lstrip("0123456789 ")
+        for g, patterns in enumerate(_UNIT_GROUPS, start=len(pairs) + 1):
+            for side, pattern in enumerate(patterns):
+                found = pattern.search(low)
+                if found is not None:
+                    out[(g, side)] = found.group().lstrip("0123456789 ")
     return out
 
 
