@@ -1187,6 +1187,10 @@ _UNIT_GROUPS: tuple[tuple[re.Pattern[str], ...], ...] = (
 )
 
 
+#: Text that may hold a unit of :data:`_UNIT_GROUPS` (a digit, a currency sign or name).
+_UNIT_HINT = re.compile(r"[\d$€£¥]|dollar|euro|\byen\b|\busd\b|\beur\b|\bgbp\b|\bjpy\b")
+
+
 def period_group(lang: str) -> int:
     """Index of the rate-period group in :func:`opposite_cues`' keys for ``lang``."""
     return len(_OPPOSITES.get(lang if is_cjk(lang) else "en", ()))
@@ -1234,8 +1238,8 @@ def opposite_cues(text: str, lang: str | None = None) -> dict[tuple[int, int], s
     # the rate periods: one more group, after the pairs; then the units of amounts
     for side, form in _period_cues(text, lang).items():
         out[(len(pairs), side)] = form
-    if not is_cjk(lang):
-        low = text.lower()
+    low = text.lower()
+    if not is_cjk(lang) and _UNIT_HINT.search(low):
         for g, patterns in enumerate(_UNIT_GROUPS, start=len(pairs) + 1):
             for side, pattern in enumerate(patterns):
                 found = pattern.search(low)

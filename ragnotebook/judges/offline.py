@@ -1381,15 +1381,20 @@ def _swapped_name(
     if is_cjk(lang) or not prose:
         return None
     text = normalize(cdoc.sentences[0].text)
-    # names the context writes capitalised inside a sentence
-    known = frozenset().union(*(_name_tokens(d.text, lang) for d in prose))
+    found: list[frozenset[str]] = []
+
+    def known() -> frozenset[str]:
+        """Names the context writes capitalised inside a sentence (computed once, late)."""
+        if not found:
+            found.append(frozenset().union(*(_name_tokens(d.text, lang) for d in prose)))
+        return found[0]
 
     def weak(word: str) -> bool:
         """A capitalised word seen only opening sentences: a name ("Sydney is ...") or an
         instruction's verb ("Combine the flour ...") when the context never writes it in
         lowercase."""
         low = re.compile(rf"\b{re.escape(word.lower())}\b")
-        return any(word in d.text for d in prose) and not any(low.search(d.text) for d in prose)
+        return not any(low.search(d.text) for d in prose)
 
     names = list(cdoc.names)
     first = _WORD.search(text)
@@ -1400,10 +1405,13 @@ def _swapped_name(
         and cdoc.sequence
         and not any(tok == cdoc.sequence[0] for _, tok in names)
         and content_tokens(first.group(), lang) == [cdoc.sequence[0]]
-        and (cdoc.sequence[0] in known or weak(first.group()))
+        and (
+            cdoc.sequence[0] in known()
+            or (any(first.group() in d.text for d in prose) and weak(first.group()))
+        )
     ):
         names.insert(0, (first.group(), cdoc.sequence[0]))
-        weak_first = cdoc.sequence[0] not in known
+        weak_first = cdoc.sequence[0] not in known()
     named = frozenset(tok for _, tok in names)
     units = cdoc.units
     for k, unit in enumerate(units):
@@ -1413,12 +1421,6 @@ def _swapped_name(
         total = sum(w.get(t, 0.0) for t in core)
         if len(core) < 2 or not total:
             continue
-        words = list(dict.fromkeys(m for m, tok in names if tok in unit))
-        head, tail = re.escape(words[0]), re.escape(words[-1])
-        if re.search(rf"[A-Z][\w'’.-]*\s*{_GROUPING}\s*(?:the\s+)?{head}\b", text) or re.search(
-            rf"\b{tail}\s*{_GROUPING}\s*(?:the\s+)?[A-Z]", text
-        ):
-            continue  # names grouped ("Both A and B are ...", "A or B")
         # the place: the neighbouring content words, a number excepted ("A in 1998 and ...")
         before = (units[k - 1] if k else frozenset()) - cdoc.numbers - named
         after = (units[k + 1] if k + 1 < len(units) else frozenset()) - cdoc.numbers - named
@@ -1434,13 +1436,20 @@ def _swapped_name(
                     # two weak names are no evidence ("Combine ..." against "Submerge ...")
                     opener = None if k == 0 and weak_first else weak
                     name = _name_in_place(
-                        sent.text, lang, before, after, cdoc.tokens, known, opener, alone
+                        sent.text, lang, before, after, cdoc.tokens, known(), opener, alone
                     )
                     if name:
                         opp, other = score, name
+        if not other or not _outweighs(opp, same, total, match_min):
+            continue
+        words = list(dict.fromkeys(m for m, tok in names if tok in unit))
+        head, tail = re.escape(words[0]), re.escape(words[-1])
+        if re.search(rf"[A-Z][\w'’.-]*\s*{_GROUPING}\s*(?:the\s+)?{head}\b", text) or re.search(
+            rf"\b{tail}\s*{_GROUPING}\s*(?:the\s+)?[A-Z]", text
+        ):
+            continue  # names grouped ("Both A and B are ...", "A or B")
         word = " ".join(words)
-        short = bool(other) and (_abbreviates(word, other) or _abbreviates(other, word))
-        if other and not short and _outweighs(opp, same, total, match_min):
+        if not (_abbreviates(word, other) or _abbreviates(other, word)):
             return word, other
     return None
 
