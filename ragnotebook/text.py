@@ -1090,31 +1090,56 @@ _OPPOSITES: dict[str, tuple[tuple[frozenset[str], ...], ...]] = {
 }
 _LOWER_WORD = re.compile(r"[a-z]+")
 
-#: Rates by period, one group of six sides that exclude each other: a claim's fee
-#: "per month" against the matching sentence's "annual" fee, or a bus "every hour"
-#: against one "every day", is a contradiction as "rose" against "fell" is. A night is
-#: read as a day ("$90 a night" against "$90 a week").
-PERIODS = ("hour", "day", "week", "month", "quarter", "year")
-_UNIT = r"(?P<{0}>hours?|days?|nights?|weeks?|months?|quarters?|years?)"
+#: Rates by period, one group whose sides exclude each other: a claim's fee "per month"
+#: against the matching sentence's "annual" fee, or a bus "every hour" against one "every
+#: day", is a contradiction as "rose" against "fell" is. A side is a period and how many
+#: of it: "every two weeks" (week, 2) is another side than "weekly" (week, 1).
+PERIODS = ("hour", "day", "night", "week", "month", "quarter", "year")
 _PERIOD_EN = re.compile(
-    r"\b(?:(?P<adj>hourly|daily|nightly|weekly|monthly|quarterly|yearly|annual|annually"
-    r"|per\s+annum)"
+    r"\b(?P<adj>hourly|daily|nightly|weekly|fortnightly|monthly|quarterly|yearly|annual"
+    r"|annually|per\s+annum)\b"
     # "per month", "every week", "every two weeks", "every other day"
-    r"|(?P<every>(?:per|each|every)\s+(?:(?:\d+|two|three|four|five|six|other|few)\s+)?"
-    + _UNIT.format("unit")
-    + r")"
+    r"|\b(?P<every>(?:per|each|every)\s+(?:(?P<count>\d+|two|three|four|five|six|seven|eight"
+    r"|nine|ten|twelve|other)\s+)?(?P<unit>hours?|days?|nights?|weeks?|months?|quarters?"
+    r"|years?))\b"
+    # "$500/month", "$8/hr"
+    r"|(?P<slash>/\s*(?P<slash_unit>hours?|hrs?|days?|nights?|weeks?|wks?|months?|mos?"
+    r"|quarters?|qtrs?|years?|yrs?))\b"
     # "$120 a year", "twice a day", "10,000 visitors a year"; not "5 a year ago"
-    r"|(?:\d[\d,.]*|once|twice|thrice|times)(?:\s+[a-z]+){0,2}?\s+"
-    r"(?P<rate>an?\s+" + _UNIT.format("rate_unit") + r")"
-    r"(?!\s+(?:ago|later|earlier|after|before|from|or)\b))\b"
+    r"|(?:\b\d[\d,.]*|\b(?:once|twice|thrice|times))(?:\s+[a-z]+){0,2}?\s+"
+    r"(?P<rate>an?\s+(?P<rate_unit>hour|day|night|week|month|quarter|year))\b"
+    r"(?!\s+(?:ago|later|earlier|after|before|from|or)\b)"
 )
-_PERIOD_ADJ = {"hourly": 0, "daily": 1, "nightly": 1, "weekly": 2, "monthly": 3, "quarterly": 4}
+_PERIOD_ADJ = {
+    "hourly": (0, 1),
+    "daily": (1, 1),
+    "nightly": (2, 1),
+    "weekly": (3, 1),
+    "fortnightly": (3, 2),
+    "monthly": (4, 1),
+    "quarterly": (5, 1),
+}
+_PERIOD_SHORT = {"hr": "hour", "wk": "week", "mo": "month", "qtr": "quarter", "yr": "year"}
+_PERIOD_COUNT = {
+    "two": 2,
+    "other": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+    "twelve": 12,
+}
 _PERIOD_CJK: dict[str, tuple[str, ...]] = {
     # written forms per side, matched as substrings; durations such as 年間 (also "for
     # N years") are left out
     "zh": (
         "每小时 每小時",
-        "每天 每日 日均 每晚",
+        "每天 每日 日均",
+        "每晚",
         "每周 每週 每星期",
         "每月 每个月 月费 月度 月会费",
         "每季度 每季 季度",
@@ -1122,7 +1147,8 @@ _PERIOD_CJK: dict[str, tuple[str, ...]] = {
     ),
     "ja": (
         "毎時 時給",
-        "毎日 日額 日給 一泊",
+        "毎日 日額 日給",
+        "一泊",
         "毎週 週給",
         "毎月 月額 月給 月会費",
         "四半期 毎季",
@@ -1130,7 +1156,8 @@ _PERIOD_CJK: dict[str, tuple[str, ...]] = {
     ),
     "ko": (
         "매시간 시간당",
-        "매일 일당 하룻밤",
+        "매일 일당",
+        "하룻밤",
         "매주 주당",
         "매달 매월 월급 월회비",
         "분기별 매분기",
@@ -1139,13 +1166,16 @@ _PERIOD_CJK: dict[str, tuple[str, ...]] = {
 }
 
 
-def _unit_side(word: str) -> int:
-    unit = word.rstrip("s")
-    return PERIODS.index("day" if unit == "night" else unit)
+def _period_side(unit: str, count: int = 1) -> int:
+    """Side of the period group for ``count`` ``unit`` ("weeks", 2): the unit's index in
+    ``PERIODS``, plus ``len(PERIODS)`` for each count above one."""
+    unit = unit.rstrip("s")
+    unit = _PERIOD_SHORT.get(unit, unit)
+    return PERIODS.index(unit) + len(PERIODS) * (count - 1)
 
 
 def _period_cues(text: str, lang: str) -> dict[int, str]:
-    """The rate periods ``text`` states, as ``{index in PERIODS: written form}``."""
+    """The rate periods ``text`` states, as ``{side: written form}`` (see ``_period_side``)."""
     out: dict[int, str] = {}
     if is_cjk(lang):
         for side, forms in enumerate(_PERIOD_CJK.get(lang, ())):
@@ -1155,11 +1185,16 @@ def _period_cues(text: str, lang: str) -> dict[int, str]:
         return out
     for m in _PERIOD_EN.finditer(text.lower()):
         if m["adj"]:
-            side, form = _PERIOD_ADJ.get(m["adj"], 5), m["adj"]  # the rest say "year"
+            unit, count = _PERIOD_ADJ.get(m["adj"], (6, 1))  # the rest say "year"
+            side, form = unit + len(PERIODS) * (count - 1), m["adj"]
         elif m["every"]:
-            side, form = _unit_side(m["unit"]), m["every"]
+            word = m["count"] or "1"
+            count = int(word) if word.isdigit() else _PERIOD_COUNT.get(word, 1)
+            side, form = _period_side(m["unit"], max(count, 1)), m["every"]
+        elif m["slash"]:
+            side, form = _period_side(m["slash_unit"]), m["slash"]
         else:
-            side, form = _unit_side(m["rate_unit"]), m["rate"]
+            side, form = _period_side(m["rate_unit"]), m["rate"]
         out.setdefault(side, form)
     return out
 
@@ -1201,10 +1236,10 @@ def opposite_cues(text: str, lang: str | None = None) -> dict[tuple[int, int], s
 
     English words are matched whole and lowercased ("rose" vs "fell", "men" vs
     "women"); Chinese, Japanese and Korean forms as substrings ("座っ" vs "立っ").
-    After the pairs comes one group of six sides, the rate periods of ``PERIODS``
-    (hour, day, week, month, quarter, year: "hourly", "per night", "twice a week",
-    "every two weeks", "monthly", "$120 a year", "annual", 每年, 毎月, 매일); any two of
-    its sides exclude each other. In languages other than Chinese, Japanese and Korean
+    After the pairs comes one group for the rate periods of ``PERIODS`` (hour, day, night,
+    week, month, quarter, year: "hourly", "per night", "twice a week", "$500/month",
+    "monthly", "$120 a year", "annual", 每年, 毎月, 매일), a side per period and count
+    ("every two weeks" is week, 2: side 3 + 7); any two of its sides exclude each other. In languages other than Chinese, Japanese and Korean
     three groups of units follow: currencies ($, €, £, ¥), masses (mg, g, kg after a
     number) and distances (km, miles after a number).
 
@@ -1215,7 +1250,7 @@ def opposite_cues(text: str, lang: str | None = None) -> dict[tuple[int, int], s
     >>> opposite_cues("男性が座っている。")
     {(6, 0): '男', (8, 0): '座っ'}
     >>> opposite_cues("The fee is $120 a year.")
-    {(39, 5): 'a year', (40, 0): '$'}
+    {(39, 6): 'a year', (40, 0): '$'}
     """
     text = normalize(text)
     lang = lang or detect_language(text)

@@ -818,7 +818,10 @@ class OfflineJudge:
         unseen = [
             word
             for word, tok in cdoc.names
-            if tok not in seen and tok not in cdoc.numbers and not _short_form(tok, docs, lang)
+            if tok not in seen
+            and tok not in cdoc.numbers
+            and not _short_form(tok, docs, lang)
+            and not _initials_in(word, docs)
         ]
         threshold = self.cjk_support_threshold if is_cjk(lang) else self.support_threshold
         rules = self.rules
@@ -901,7 +904,7 @@ class OfflineJudge:
             if local and rules["swapped_names"]:
                 swapped = _swapped_name(cdoc, docs, w, lang, match_min)
                 if swapped:
-                    said = f"the sentence saying the rest names '{swapped[1]}', not '{swapped[0]}'"
+                    said = f"the chunk names '{swapped[1]}' where the claim names '{swapped[0]}'"
                     return support, "unsure", supporting, f"{reason}; {said}"
             local = local and bool(rules["local_evidence"])
             if local and not is_cjk(lang) and not docs[best].structured:
@@ -1352,6 +1355,26 @@ def _scattered(
     return ""
 
 
+#: Words that follow an instruction's verb, not a name, at the start of a sentence
+#: ("Combine the flour", "Remove them"): a capitalised opener they follow is no name.
+_VERB_OBJECTS = frozenset(
+    {"the", "a", "an", "your", "my", "our", "their", "his", "her", "its", "this", "that"}
+    | {"these", "those", "them", "it", "all", "each", "some", "any", "one", "two", "both"}
+    | {"up", "down", "out", "off", "in", "on", "to"}
+)
+
+
+def _follower(text: str, lead: Sequence[str]) -> str:
+    """What follows the first word ``lead[0]`` of ``text``: "," when a comma does,
+    else the next word ``lead[1]`` ("" when there is none)."""
+    if not lead:
+        return ""
+    rest = text.lstrip()[len(lead[0]) :].lstrip()
+    if rest.startswith(","):
+        return ","
+    return lead[1] if len(lead) > 1 else ""
+
+
 #: What stands between two names that a claim groups ("A and B", "A or B", "A, B").
 _GROUPING = r"(?:,|&|/|\band\b|\bor\b|\bnor\b)"
 
@@ -1389,29 +1412,28 @@ def _swapped_name(
             found.append(frozenset().union(*(_name_tokens(d.text, lang) for d in prose)))
         return found[0]
 
-    def weak(word: str) -> bool:
-        """A capitalised word seen only opening sentences: a name ("Sydney is ...") or an
-        instruction's verb ("Combine the flour ...") when the context never writes it in
-        lowercase."""
+    def weak(word: str, follower: str) -> bool:
+        """Whether a capitalised word that opens a sentence, and that the context writes
+        nowhere inside one, is a name ("Saturn has ...", "Google makes ..."): the context
+        never writes it in lowercase, and no article or pronoun follows it, as one
+        follows an instruction's verb ("Combine the flour ...", "Remove them ..."), nor
+        a comma, as one follows an opening adverb ("Finally, fold ...")."""
+        if follower.lower() in _VERB_OBJECTS or follower == ",":
+            return False
         low = re.compile(rf"\b{re.escape(word.lower())}\b")
         return not any(low.search(d.text) for d in prose)
 
     names = list(cdoc.names)
-    first = _WORD.search(text)
-    weak_first = False
+    lead = _WORD.findall(text)[:2]
     if (
-        first
-        and first.group()[0].isupper()
+        lead
+        and lead[0][0].isupper()
         and cdoc.sequence
         and not any(tok == cdoc.sequence[0] for _, tok in names)
-        and content_tokens(first.group(), lang) == [cdoc.sequence[0]]
-        and (
-            cdoc.sequence[0] in known()
-            or (any(first.group() in d.text for d in prose) and weak(first.group()))
-        )
+        and content_tokens(lead[0], lang) == [cdoc.sequence[0]]
+        and (cdoc.sequence[0] in known() or weak(lead[0], _follower(text, lead)))
     ):
-        names.insert(0, (first.group(), cdoc.sequence[0]))
-        weak_first = cdoc.sequence[0] not in known()
+        names.insert(0, (lead[0], cdoc.sequence[0]))
     named = frozenset(tok for _, tok in names)
     units = cdoc.units
     for k, unit in enumerate(units):
@@ -1433,10 +1455,8 @@ def _swapped_name(
                     same = max(same, score)
                 elif score > opp and score >= match_min * total:
                     alone = score >= _SWAP_ALONE * total
-                    # two weak names are no evidence ("Combine ..." against "Submerge ...")
-                    opener = None if k == 0 and weak_first else weak
                     name = _name_in_place(
-                        sent.text, lang, before, after, cdoc.tokens, known(), opener, alone
+                        sent.text, lang, before, after, cdoc.tokens, known(), weak, alone
                     )
                     if name:
                         opp, other = score, name
@@ -1467,7 +1487,7 @@ def _name_in_place(
     after: frozenset[str],
     claim: frozenset[str],
     known: frozenset[str],
-    opener: Callable[[str], bool] | None,
+    opener: Callable[[str, str], bool],
     alone: bool,
 ) -> str:
     """A name of the sentence ``text`` that the claim does not use, standing right after a
@@ -1483,7 +1503,7 @@ def _name_in_place(
         if not run or set(run) & claim:
             continue
         opening = start == 0 and len(run) == 1 and run[0] not in known
-        if opening and (opener is None or not opener(words[0])):
+        if opening and not opener(words[0], _follower(text, words[:2])):
             continue
         caps = [x for x in words[start:] if x[0].isupper() and x.lower() not in _ARTICLES]
         surface = " ".join(caps[: len(run)])
@@ -1498,6 +1518,26 @@ def _name_in_place(
             if (prev is not None and prev in before) or (nxt is not None and nxt in after):
                 return surface
     return unused[0] if alone and len(unused) == 1 else ""
+
+
+#: A run of capitalised words, lowercase particles allowed between them ("United States
+#: of America", "Bank of England").
+_CAPITAL_RUN = re.compile(r"[A-Z][\w'’-]*(?:\s+(?:(?:of|the|for|de|du|la|del)\s+)?[A-Z][\w'’-]*)+")
+
+
+def _initials_in(word: str, docs: Sequence[_Doc]) -> bool:
+    """Whether ``word`` is the initials of a name the context writes in full ("US", "U.S."
+    or "USA" for "United States (of America)", "UK" for "United Kingdom")."""
+    letters = word.replace(".", "")
+    if not (2 <= len(letters) <= 6 and letters.isalpha() and letters.isupper()):
+        return False
+    for d in docs:
+        for run in _CAPITAL_RUN.finditer(d.text):
+            parts = [x for x in run.group().split() if x[0].isupper()]
+            initials = "".join(x[0] for x in parts).upper()
+            if len(initials) >= 2 and (initials == letters or letters.startswith(initials)):
+                return True
+    return False
 
 
 def _abbreviates(short: str, long: str) -> bool:

@@ -659,23 +659,27 @@ def test_opposite_cues() -> None:
     assert opposite_cues("Men and women voted.") == {(13, 0): "men", (13, 1): "women"}
     assert opposite_cues("男性が座っている。") == {(6, 0): "男", (8, 0): "座っ"}
     assert opposite_cues("The museum hosted a show.") == {}
-    # the rate periods: one group after the pairs (index 39 in English), six sides
-    # (hour, day, week, month, quarter, year), then currencies, masses and distances
-    assert opposite_cues("The fee is 120 a year.") == {(39, 5): "a year"}
-    assert opposite_cues("The fee is $120 a year.") == {(39, 5): "a year", (40, 0): "$"}
+    # the rate periods: one group after the pairs (index 39 in English); a side is a
+    # period of PERIODS (hour, day, night, week, month, quarter, year) and a count, then
+    # currencies, masses and distances
+    assert opposite_cues("The fee is 120 a year.") == {(39, 6): "a year"}
+    assert opposite_cues("The fee is $120 a year.") == {(39, 6): "a year", (40, 0): "$"}
     assert opposite_cues("Buses run every hour and twice a day.") == {
         (39, 0): "every hour",
         (39, 1): "a day",
     }
     assert opposite_cues("It is paid monthly, not per annum.") == {
-        (39, 3): "monthly",
-        (39, 5): "per annum",
+        (39, 4): "monthly",
+        (39, 6): "per annum",
     }
     assert opposite_cues("Rooms cost 90 per night, reports come quarterly.") == {
-        (39, 1): "per night",
-        (39, 4): "quarterly",
+        (39, 2): "per night",
+        (39, 5): "quarterly",
     }
-    assert opposite_cues("The bus comes every two weeks.") == {(39, 2): "every two weeks"}
+    # a count makes another side: every two weeks is (week, 2), every 8 hours (hour, 8)
+    assert opposite_cues("The bus comes every two weeks.") == {(39, 3 + 7): "every two weeks"}
+    assert opposite_cues("Take one every 8 hours.") == {(39, 0 + 7 * 7): "every 8 hours"}
+    assert opposite_cues("Storage: 500/month or 40/hr.") == {(39, 4): "/month", (39, 0): "/hr"}
     assert opposite_cues("A 500 mg dose, 2 kg of flour, a 5 km walk, €3.") == {
         (40, 1): "€",
         (41, 0): "mg",
@@ -686,8 +690,8 @@ def test_opposite_cues() -> None:
     # "a year" without an amount before it, or followed by "ago", is no rate
     assert opposite_cues("He was 5 a year ago.") == {}
     assert opposite_cues("In 2010, a year after the war, it reopened.") == {(38, 1): "after"}
-    assert opposite_cues("年度会员费为120元。") == {(14, 5): "年度"}
-    assert opposite_cues("毎月の会費") == {(55, 3): "毎月"}
+    assert opposite_cues("年度会员费为120元。") == {(14, 6): "年度"}
+    assert opposite_cues("毎月の会費") == {(55, 4): "毎月"}
 
 
 def test_rate_per_other_period_is_a_contradiction() -> None:
@@ -850,7 +854,7 @@ def test_choice_between_two_names_follows_the_context() -> None:
         # with the name-swap rule on (the default) the claim is unsure before this check
         wrong = verify(["Mira Post is owned by Time Inc."], ctx, q, COMPARE).verdicts[0]
         assert wrong.verdict == "unsure", q
-        assert wrong.reason.endswith("names 'Bay Review', not 'Mira Post'")
+        assert wrong.reason.endswith("names 'Bay Review' where the claim names 'Mira Post'")
         right = verify(["Bay Review is owned by Time Inc."], ctx, q, COMPARE).verdicts[0]
         assert right.verdict == "yes", q
     # no choice in the question: the check does not apply
@@ -916,7 +920,7 @@ def test_subject_binding_needs_the_predicate_near_the_subject() -> None:
     assert unbound.identity()["rules"] == {"subject_window": 0, "swapped_names": False}
     v = verify([claim], [chunk], judge=OfflineJudge(subject_window=0)).verdicts[0]
     assert v.verdict == "unsure"
-    assert v.reason.endswith("the sentence saying the rest names 'Blue Harbor', not 'Red Falcon'")
+    assert v.reason.endswith("the chunk names 'Blue Harbor' where the claim names 'Red Falcon'")
     # shipped: the subject's sentence and the next one (the swapped-name check, on by
     # default, reads this claim first; off here to see the binding rule's own reason)
     bound = OfflineJudge(swapped_names=False)
@@ -1400,14 +1404,16 @@ def test_claim_naming_someone_else_in_the_matching_sentence_is_not_yes() -> None
     assert v.verdicts[0].verdict == "unsure"
     assert v.verdicts[0].reason == (
         "100% of the claim's weighted content words appear in the chunks at ranks 1 and 2; "
-        "the sentence saying the rest names 'Canberra', not 'Sydney'"
+        "the chunk names 'Canberra' where the claim names 'Sydney'"
     )
     assert verify(["Canberra is the capital of Australia."], chunks).verdicts[0].verdict == "yes"
     # a multi-word name, next to the word after it
     chunk = "The ceremony was chaired by Isabelle Mergault. Jean Reno received the first award."
     v = verify(["The ceremony was chaired by Jean Reno."], [chunk])
     assert v.verdicts[0].verdict == "unsure"
-    assert v.verdicts[0].reason.endswith("names 'Isabelle Mergault', not 'Jean Reno'")
+    assert v.verdicts[0].reason.endswith(
+        "names 'Isabelle Mergault' where the claim names 'Jean Reno'"
+    )
     # the same name written short is no swap ("US" for "United States", "Apr" for "April")
     us = [
         "Cheerleading originated in the United States and is popular there.",
@@ -1480,16 +1486,16 @@ def test_swapped_name_in_another_word_order_or_chunk() -> None:
     # the sentence matches all the rest and has one name the claim does not use
     v = verify(["The capital of Australia is Sydney."], capital).verdicts[0]
     assert v.verdict == "unsure"
-    assert v.reason.endswith("names 'Canberra', not 'Sydney'")
+    assert v.reason.endswith("names 'Canberra' where the claim names 'Sydney'")
     v = verify(["Canberra is the largest city in Australia."], capital).verdicts[0]
-    assert v.reason.endswith("names 'Sydney', not 'Canberra'")
+    assert v.reason.endswith("names 'Sydney' where the claim names 'Canberra'")
     # a name seen only opening sentences counts when the other one is a name for sure
     alone = ["Canberra is the capital of Australia.", "The largest city in Australia is Sydney."]
     v = verify(["Sydney is the capital of Australia."], alone).verdicts[0]
-    assert v.reason.endswith("names 'Canberra', not 'Sydney'")
+    assert v.reason.endswith("names 'Canberra' where the claim names 'Sydney'")
     ceo = ["Tim Cook is the CEO of Apple.", "Satya Nadella is the CEO of Microsoft."]
     v = verify(["Satya Nadella is the CEO of Apple."], ceo).verdicts[0]
-    assert v.reason.endswith("names 'Tim Cook', not 'Satya Nadella'")
+    assert v.reason.endswith("names 'Tim Cook' where the claim names 'Satya Nadella'")
     assert verify(["Tim Cook is the CEO of Apple."], ceo).verdicts[0].verdict == "yes"
     # two words that only open sentences are no evidence: instructions start with verbs
     steps = ["Submerge the sausages in the beer. Remove them after ten minutes."]
@@ -1503,3 +1509,53 @@ def test_swapped_name_in_another_word_order_or_chunk() -> None:
     # grouped names and a place name after a comma are left alone
     paris = ["The Eiffel Tower stands in Paris, the capital of France."]
     assert verify(["The Eiffel Tower is in Paris, France."], paris).verdicts[0].verdict == "yes"
+
+
+def test_periods_written_with_a_slash_a_count_or_per_night() -> None:
+    v = verify(["The storage add-on costs ¥500 a year."], ["The storage add-on costs ¥500/month."])
+    assert v.verdicts[0].verdict == "no"
+    assert v.verdicts[0].reason.endswith("the claim says 'a year' where the chunk says '/month'")
+    assert verify(["It costs ¥500 per month."], ["It costs ¥500/month."]).verdicts[0].verdict == (
+        "yes"
+    )
+    # every two weeks is not every week; a night is not a day
+    v = verify(["The service costs $40 per week."], ["The service costs $40 every two weeks."])
+    assert v.verdicts[0].reason.endswith(
+        "the claim says 'per week' where the chunk says 'every two weeks'"
+    )
+    v = verify(["A double room is €95 per day."], ["A double room is €95 per night."])
+    assert v.verdicts[0].verdict == "no"
+    v = verify(["Take one tablet hourly."], ["Take one tablet every 8 hours."])
+    assert v.verdicts[0].verdict == "no"
+
+
+def test_initials_of_a_name_the_context_writes_in_full() -> None:
+    chunk = ["The company has offices in the United States and Canada."]
+    assert verify(["The company has offices in the US and Canada."], chunk).verdicts[0].verdict == (
+        "yes"
+    )
+    uk = ["Shipping to the United Kingdom takes 3 to 5 business days."]
+    assert verify(["Shipping to the UK takes 3 to 5 business days."], uk).verdicts[0].verdict == (
+        "yes"
+    )
+    # initials of nothing in the context stay a name not found
+    v = verify(["Shipping to the EU takes 3 to 5 business days."], uk).verdicts[0]
+    assert v.reason.endswith("name EU not found")
+
+
+def test_swapped_name_opening_the_sentence() -> None:
+    # a capitalised first word the context never writes in lowercase, followed by a verb
+    v = verify(["Samsung makes the Pixel phone."], ["Google makes the Pixel phone."])
+    assert v.verdicts[0].verdict == "unsure"
+    assert v.verdicts[0].reason.endswith("the chunk names 'Google' where the claim names 'Samsung'")
+    two = ["Anthropic released Claude 3 in March 2024.", "OpenAI released GPT-4 in March 2023."]
+    v = verify(["OpenAI released Claude 3 in March 2024."], two).verdicts[0]
+    assert v.reason.endswith("the chunk names 'Anthropic' where the claim names 'OpenAI'")
+    # an instruction's verb (followed by an article) or an opening adverb (followed by a
+    # comma) is no name
+    steps = ["Submerge the sausages in the beer. Remove them after ten minutes."]
+    v = verify(["Combine the sausages in the beer."], steps).verdicts[0]
+    assert "names" not in v.reason
+    fold = ["Making the fold: fold the corner down toward the center."]
+    v = verify(["Finally, fold the corner down toward the center."], fold).verdicts[0]
+    assert v.verdict == "yes"
