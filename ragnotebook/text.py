@@ -39,6 +39,7 @@ __all__ = [
     "normalize",
     "numbers",
     "opposite_cues",
+    "rate_amounts",
     "split_claims",
     "split_sentences",
     "stem",
@@ -1108,7 +1109,7 @@ _PERIOD_EN = re.compile(
     # "$120 a year", "twice a day", "10,000 visitors a year"; not "5 a year ago"
     r"|(?:\b\d[\d,.]*|\b(?:once|twice|thrice|times))(?:\s+[a-z]+){0,2}?\s+"
     r"(?P<rate>an?\s+(?P<rate_unit>hour|day|night|week|month|quarter|year))\b"
-    r"(?!\s+(?:ago|later|earlier|after|before|from|or)\b)"
+    r"(?!\s+(?:ago|later|earlier|after|before|or)\b)"
 )
 _PERIOD_ADJ = {
     "hourly": (0, 1),
@@ -1183,19 +1184,9 @@ def _period_cues(text: str, lang: str) -> dict[int, str]:
             if hit is not None:
                 out[side] = hit
         return out
-    for m in _PERIOD_EN.finditer(text.lower()):
-        if m["adj"]:
-            unit, count = _PERIOD_ADJ.get(m["adj"], (6, 1))  # the rest say "year"
-            side, form = unit + len(PERIODS) * (count - 1), m["adj"]
-        elif m["every"]:
-            word = m["count"] or "1"
-            count = int(word) if word.isdigit() else _PERIOD_COUNT.get(word, 1)
-            side, form = _period_side(m["unit"], max(count, 1)), m["every"]
-        elif m["slash"]:
-            side, form = _period_side(m["slash_unit"]), m["slash"]
-        else:
-            side, form = _period_side(m["rate_unit"]), m["rate"]
-        out.setdefault(side, form)
+    low = text.lower()
+    for side, (start, end) in _period_spans(low):
+        out.setdefault(side, low[start:end])
     return out
 
 
@@ -1224,6 +1215,64 @@ _UNIT_GROUPS: tuple[tuple[re.Pattern[str], ...], ...] = (
 
 #: Text that may hold a unit of :data:`_UNIT_GROUPS` (a digit, a currency sign or name).
 _UNIT_HINT = re.compile(r"[\d$€£¥]|dollar|euro|\byen\b|\busd\b|\beur\b|\bgbp\b|\bjpy\b")
+
+
+_AMOUNT = re.compile(r"\d[\d,]*(?:\.\d+)?")
+_CLAUSE_END = re.compile(r"[.;!?]\s|\bor\b|\band\b")
+
+
+def rate_amounts(text: str, lang: str | None = None) -> dict[tuple[str, int], str]:
+    """Amounts bound to a rate period: ``{(number, side): written form}``.
+
+    A number counts when it stands before the period phrase in the same clause, at most
+    four words away ("$10 per month", "40 pallets a day"; in "$10 per month or $100 per
+    year" 10 goes with the month and 100 with the year). Sides are those of
+    :func:`opposite_cues`' period group. Empty for Chinese, Japanese and Korean text.
+
+    Examples
+    --------
+    >>> rate_amounts("The plan is $10 per month or $100 per year.")
+    {('10', 4): '10 per month', ('100', 6): '100 per year'}
+    """
+    text = normalize(text)
+    lang = lang or detect_language(text)
+    if is_cjk(lang):
+        return {}
+    low = text.lower()
+    out: dict[tuple[str, int], str] = {}
+    for side, (start, end) in _period_spans(low):
+        before = low[max(0, start - 40) : start]
+        cut = list(_CLAUSE_END.finditer(before))
+        if cut:
+            before = before[cut[-1].end() :]
+        amounts = list(_AMOUNT.finditer(before))
+        if not amounts:
+            continue
+        last = amounts[-1]
+        if len(before[last.end() :].split()) > 4:
+            continue
+        number = _norm_number(last.group())
+        form = re.sub(r"\s+", " ", low[start - len(before) + last.start() : end]).strip()
+        out.setdefault((number, side), form)
+    return out
+
+
+def _period_spans(low: str) -> list[tuple[int, tuple[int, int]]]:
+    """(side, (start, end)) of each period phrase of lowercased English text."""
+    spans: list[tuple[int, tuple[int, int]]] = []
+    for m in _PERIOD_EN.finditer(low):
+        if m["adj"]:
+            unit, count = _PERIOD_ADJ.get(m["adj"], (6, 1))
+            spans.append((unit + len(PERIODS) * (count - 1), m.span("adj")))
+        elif m["every"]:
+            word = m["count"] or "1"
+            count = int(word) if word.isdigit() else _PERIOD_COUNT.get(word, 1)
+            spans.append((_period_side(m["unit"], max(count, 1)), m.span("every")))
+        elif m["slash"]:
+            spans.append((_period_side(m["slash_unit"]), m.span("slash")))
+        else:
+            spans.append((_period_side(m["rate_unit"]), m.span("rate")))
+    return spans
 
 
 def period_group(lang: str) -> int:

@@ -69,6 +69,7 @@ from ragnotebook.text import (
     numbers,
     opposite_cues,
     period_group,
+    rate_amounts,
     split_claims,
     split_sentences,
     stem,
@@ -869,6 +870,9 @@ class OfflineJudge:
             opposite = _opposite_conflict(
                 toks, cdoc.sentences[0], docs, w, lang, match_min, bool(rules["record_fields"])
             )
+        if use_opp and not (opposite or neg_conflict) and not is_cjk(lang):
+            # "$10 per year" against "$10 per month or $100 per year": the amount's period
+            opposite = _rate_binding_conflict(claim, docs, lang)
         chunk_word = (
             f"the chunks at ranks {names[best] + 1} and {names[second] + 1}"
             if support > best_cov and second >= 0
@@ -1600,6 +1604,23 @@ def _opposite_conflict(
                     same = max(same, score)
         if _outweighs(opp, same, total, match_min):
             return word, other
+    return None
+
+
+def _rate_binding_conflict(claim: str, docs: Sequence[_Doc], lang: str) -> tuple[str, str] | None:
+    """(claim's amount and period, chunk's) when the context gives the claim's amount with
+    another period only ("$10 per year" against "$10 per month or $100 per year")."""
+    said = rate_amounts(claim, lang)
+    if not said:
+        return None
+    found: dict[str, dict[int, str]] = {}
+    for d in docs:
+        for (number, side), form in rate_amounts(d.text, lang).items():
+            found.setdefault(number, {}).setdefault(side, form)
+    for (number, side), form in said.items():
+        sides = found.get(number)
+        if sides and side not in sides:
+            return form, next(iter(sides.values()))
     return None
 
 

@@ -1559,3 +1559,22 @@ def test_swapped_name_opening_the_sentence() -> None:
     fold = ["Making the fold: fold the corner down toward the center."]
     v = verify(["Finally, fold the corner down toward the center."], fold).verdicts[0]
     assert v.verdict == "yes"
+
+
+def test_amount_bound_to_another_period_is_a_contradiction() -> None:
+    from ragnotebook.text import rate_amounts
+
+    plans = ["The subscription is $10 per month or $100 per year."]
+    assert rate_amounts(plans[0]) == {("10", 4): "10 per month", ("100", 6): "100 per year"}
+    assert rate_amounts("The depot ships 40 pallets a day from Dock B.") == {
+        ("40", 1): "40 pallets a day"
+    }
+    # a number in another sentence is not bound to the period
+    assert rate_amounts("The fee is $120. It is paid once a year.") == {}
+    v = verify(["The subscription is $10 per year."], plans).verdicts[0]
+    assert (
+        v.verdict,
+        v.reason.endswith("the claim says '10 per year' where the chunk says '10 per month'"),
+    ) == ("no", True)
+    assert verify(["The subscription is $100 per year."], plans).verdicts[0].verdict == "yes"
+    assert verify(["The subscription is $10 per month."], plans).verdicts[0].verdict == "yes"
