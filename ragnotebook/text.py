@@ -1229,6 +1229,19 @@ def rate_amounts(text: str, lang: str | None = None) -> dict[tuple[str, int], st
     year" 10 goes with the month and 100 with the year). Sides are those of
     :func:`opposite_cues`' period group. Empty for Chinese, Japanese and Korean text.
 
+    Parameters
+    ----------
+    text : str
+        A claim or a chunk (normalised with NFKC first).
+    lang : str, optional
+        Language code; detected when omitted.
+
+    Returns
+    -------
+    dict
+        ``{(number, side): form}``: the number as :func:`numbers` writes it, the side of
+        the period group, and the words from the number to the period phrase.
+
     Examples
     --------
     >>> rate_amounts("The plan is $10 per month or $100 per year.")
@@ -1276,7 +1289,24 @@ def _period_spans(low: str) -> list[tuple[int, tuple[int, int]]]:
 
 
 def period_group(lang: str) -> int:
-    """Index of the rate-period group in :func:`opposite_cues`' keys for ``lang``."""
+    """Index of the rate-period group among :func:`opposite_cues`' keys for ``lang``.
+
+    Parameters
+    ----------
+    lang : str
+        Language code ("en", "zh", "ja", "ko"; others read as English).
+
+    Returns
+    -------
+    int
+        The ``pair`` part of the period cues' ``(pair, side)`` keys; the unit groups
+        (currencies, masses, distances) follow it.
+
+    Examples
+    --------
+    >>> period_group("en"), opposite_cues("It costs $5 a day.")
+    (39, {(39, 1): 'a day', (40, 0): '$'})
+    """
     return len(_OPPOSITES.get(lang if is_cjk(lang) else "en", ()))
 
 
