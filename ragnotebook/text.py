@@ -1095,20 +1095,20 @@ _LOWER_WORD = re.compile(r"[a-z]+")
 #: against the matching sentence's "annual" fee, or a bus "every hour" against one "every
 #: day", is a contradiction as "rose" against "fell" is. A side is a period and how many
 #: of it: "every two weeks" (week, 2) is another side than "weekly" (week, 1).
-PERIODS = ("hour", "day", "night", "week", "month", "quarter", "year")
+PERIODS = ("hour", "day", "night", "week", "month", "quarter", "year", "dose")
 _PERIOD_EN = re.compile(
     r"\b(?P<adj>hourly|daily|nightly|weekly|fortnightly|monthly|quarterly|yearly|annual"
     r"|annually|per\s+annum)\b"
     # "per month", "every week", "every two weeks", "every other day"
     r"|\b(?P<every>(?:per|each|every)\s+(?:(?P<count>\d+|two|three|four|five|six|seven|eight"
-    r"|nine|ten|twelve|other)\s+)?(?P<unit>hours?|days?|nights?|weeks?|months?|quarters?"
+    r"|nine|ten|twelve|other)\s+)?(?P<unit>hours?|days?|nights?|weeks?|months?|quarters?|doses?"
     r"|years?))\b"
     # "$500/month", "$8/hr"
     r"|(?P<slash>/\s*(?P<slash_unit>hours?|hrs?|days?|nights?|weeks?|wks?|months?|mos?"
     r"|quarters?|qtrs?|years?|yrs?))\b"
     # "$120 a year", "twice a day", "10,000 visitors a year"; not "5 a year ago"
     r"|(?:\b\d[\d,.]*|\b(?:once|twice|thrice|times))(?:\s+[a-z]+){0,2}?\s+"
-    r"(?P<rate>an?\s+(?P<rate_unit>hour|day|night|week|month|quarter|year))\b"
+    r"(?P<rate>an?\s+(?P<rate_unit>hour|day|night|week|month|quarter|year|dose))\b"
     r"(?!\s+(?:ago|later|earlier|after|before|or)\b)"
 )
 _PERIOD_ADJ = {
@@ -1202,9 +1202,12 @@ _UNIT_GROUPS: tuple[tuple[re.Pattern[str], ...], ...] = (
         re.compile(r"¥|\b(?:jpy|yen)\b"),
     ),
     (
-        re.compile(r"\d\s?(?:mg|milligrams?)\b"),
-        re.compile(r"\d\s?(?:g|grams?)\b"),
+        re.compile(r"\d\s?(?:mg|milligrams?)\b(?!\s?/\s?kg)"),
+        re.compile(r"\d\s?(?:g|grams?)\b(?!\s?/\s?kg)"),
         re.compile(r"\d\s?(?:kg|kilograms?|kilos?)\b"),
+        re.compile(r"\d\s?(?:mcg|µg|μg|micrograms?)\b(?!\s?/\s?kg)"),
+        # a dose per kilogram of body weight ("10 mg/kg") is not a dose
+        re.compile(r"\d\s?(?:mg|g|mcg|µg|μg)\s?/\s?kg\b"),
     ),
     (
         re.compile(r"\d\s?(?:km|kilomet(?:er|re)s?)\b"),
@@ -1218,7 +1221,7 @@ _UNIT_HINT = re.compile(r"[\d$€£¥]|dollar|euro|\byen\b|\busd\b|\beur\b|\bgbp
 
 
 _AMOUNT = re.compile(r"\d[\d,]*(?:\.\d+)?")
-_CLAUSE_END = re.compile(r"[.;!?]\s|\bor\b|\band\b")
+_CLAUSE_END = re.compile(r"[.;!?,]\s|\bor\b|\band\b")
 
 
 def rate_amounts(text: str, lang: str | None = None) -> dict[tuple[str, int], str]:
@@ -1316,11 +1319,13 @@ def opposite_cues(text: str, lang: str | None = None) -> dict[tuple[int, int], s
     English words are matched whole and lowercased ("rose" vs "fell", "men" vs
     "women"); Chinese, Japanese and Korean forms as substrings ("座っ" vs "立っ").
     After the pairs comes one group for the rate periods of ``PERIODS`` (hour, day, night,
-    week, month, quarter, year: "hourly", "per night", "twice a week", "$500/month",
-    "monthly", "$120 a year", "annual", 每年, 毎月, 매일), a side per period and count
-    ("every two weeks" is week, 2: side 3 + 7); any two of its sides exclude each other. In languages other than Chinese, Japanese and Korean
-    three groups of units follow: currencies ($, €, £, ¥), masses (mg, g, kg after a
-    number) and distances (km, miles after a number).
+    week, month, quarter, year, dose: "hourly", "per night", "twice a week",
+    "$500/month", "monthly", "$120 a year", "annual", "per dose", 每年, 毎月, 매일), a side
+    per period and count ("every two weeks" is week, 2: side 3 + 8); any two of its sides
+    exclude each other. In languages other than Chinese, Japanese and Korean three
+    groups of units follow: currencies ($, €, £, ¥), masses (mg, g, kg, mcg, and a dose
+    per kilogram such as "10 mg/kg", after a number) and distances (km, miles after a
+    number).
 
     Examples
     --------

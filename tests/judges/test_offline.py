@@ -677,8 +677,8 @@ def test_opposite_cues() -> None:
         (39, 5): "quarterly",
     }
     # a count makes another side: every two weeks is (week, 2), every 8 hours (hour, 8)
-    assert opposite_cues("The bus comes every two weeks.") == {(39, 3 + 7): "every two weeks"}
-    assert opposite_cues("Take one every 8 hours.") == {(39, 0 + 7 * 7): "every 8 hours"}
+    assert opposite_cues("The bus comes every two weeks.") == {(39, 3 + 8): "every two weeks"}
+    assert opposite_cues("Take one every 8 hours.") == {(39, 0 + 8 * 7): "every 8 hours"}
     assert opposite_cues("Storage: 500/month or 40/hr.") == {(39, 4): "/month", (39, 0): "/hr"}
     assert opposite_cues("A 500 mg dose, 2 kg of flour, a 5 km walk, €3.") == {
         (40, 1): "€",
@@ -1578,3 +1578,21 @@ def test_amount_bound_to_another_period_is_a_contradiction() -> None:
     ) == ("no", True)
     assert verify(["The subscription is $100 per year."], plans).verdicts[0].verdict == "yes"
     assert verify(["The subscription is $10 per month."], plans).verdicts[0].verdict == "yes"
+
+
+def test_doses_and_billing_periods() -> None:
+    # an amount and the period after a comma are not bound ("$12 per month, billed
+    # annually"): $12 goes with the month
+    plan = ["The Pro plan costs $12 per month, billed annually at $144."]
+    v = verify(["The Pro plan costs $12 per year."], plan).verdicts[0]
+    assert v.reason.endswith("the claim says '12 per year' where the chunk says '12 per month'")
+    assert verify(["The Pro plan costs $12 per month."], plan).verdicts[0].verdict == "yes"
+    # micrograms, a dose per kilogram of body weight, and per dose against per day
+    v = verify(["Take 250 mg of vitamin B12 daily."], ["Take 250 mcg of vitamin B12 daily."])
+    assert v.verdicts[0].reason.endswith("the claim says 'mg' where the chunk says 'mcg'")
+    v = verify(["Children get 10 mg of ibuprofen."], ["Children get 10 mg/kg of ibuprofen."])
+    assert v.verdicts[0].reason.endswith("the claim says 'mg' where the chunk says 'mg/kg'")
+    v = verify(["The maximum dose is 4 g per dose."], ["The maximum dose is 4 g per day."])
+    assert v.verdicts[0].verdict == "no"
+    both = ["Take 1 g per dose, up to 4 g daily."]
+    assert verify(["Take 1 g per dose, up to 4 g daily."], both).verdicts[0].verdict == "yes"
