@@ -419,6 +419,13 @@ def _name_runs(text: str, lang: str) -> tuple[tuple[int, tuple[str, ...]], ...]:
     return tuple(out)
 
 
+#: Abbreviated titles whose full stop does not end a sentence ("Dr. Nguyen").
+_TITLES = frozenset(
+    {"dr", "mr", "mrs", "ms", "prof", "st", "mt", "ft", "sen", "gov", "rep", "gen"}
+    | {"lt", "col", "capt", "sgt", "rev", "hon", "pres", "supt", "insp", "det"}
+)
+
+
 def _names(text: str, lang: str) -> tuple[tuple[str, str], ...]:
     """Capitalised words of ``text`` that are names, places, titles: any capitalised word
     inside a sentence, and a sentence's first word when the next one is capitalised too
@@ -440,6 +447,9 @@ def _names(text: str, lang: str) -> tuple[tuple[str, str], ...]:
             '"',
             "“",
         )
+        if starts and i and text[max(m.start() - 2, 0) : m.start()].strip() == ".":
+            # "Dr. Nguyen", "St. Mary's": a title's full stop does not start a sentence
+            starts = matches[i - 1].group().lower() not in _TITLES
         if starts:
             # a sentence's first word is capitalised anyway; it is a name only when the
             # next word goes on with a capital ("Hillary Clinton was ...")

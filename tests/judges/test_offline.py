@@ -1596,3 +1596,20 @@ def test_doses_and_billing_periods() -> None:
     assert v.verdicts[0].verdict == "no"
     both = ["Take 1 g per dose, up to 4 g daily."]
     assert verify(["Take 1 g per dose, up to 4 g daily."], both).verdicts[0].verdict == "yes"
+
+
+def test_name_after_a_title_is_a_name() -> None:
+    # "Dr." does not end a sentence: "Nguyen" and "Smith" are names, checked as names
+    wards = [
+        "Dr. Patel leads cardiology at St. Mary's.",
+        "Dr. Nguyen leads oncology at St. Mary's.",
+    ]
+    v = verify(["Dr. Nguyen leads cardiology at St. Mary's."], wards).verdicts[0]
+    assert v.reason.endswith("the chunk names 'Patel' where the claim names 'Nguyen'")
+    assert verify(["Dr. Patel leads cardiology at St. Mary's."], wards).verdicts[0].verdict == (
+        "yes"
+    )
+    v = verify(
+        ["Dr. Smith said the clinic opens in May."], ["Dr. Patel said the clinic opens in May."]
+    )
+    assert v.verdicts[0].reason.endswith("name Smith not found")
