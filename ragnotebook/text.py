@@ -1251,9 +1251,15 @@ def rate_amounts(text: str, lang: str | None = None) -> dict[tuple[str, int], st
     {('10', 4): '10 per month', ('100', 6): '100 per year'}
     """
     text = normalize(text)
-    lang = lang or detect_language(text)
+    return dict(_rate_amounts(text, lang or detect_language(text)))
+
+
+@lru_cache(maxsize=4096)
+def _rate_amounts(text: str, lang: str) -> tuple[tuple[tuple[str, int], str], ...]:
+    """:func:`rate_amounts` of normalised ``text``, cached: a chunk is read once for all
+    the claims checked against it."""
     if is_cjk(lang):
-        return {}
+        return ()
     low = text.lower()
     out: dict[tuple[str, int], str] = {}
     for side, (start, end) in _period_spans(low):
@@ -1270,7 +1276,7 @@ def rate_amounts(text: str, lang: str | None = None) -> dict[tuple[str, int], st
         number = _norm_number(last.group())
         form = re.sub(r"\s+", " ", low[start - len(before) + last.start() : end]).strip()
         out.setdefault((number, side), form)
-    return out
+    return tuple(out.items())
 
 
 def _period_spans(low: str) -> list[tuple[int, tuple[int, int]]]:
@@ -1279,7 +1285,7 @@ def _period_spans(low: str) -> list[tuple[int, tuple[int, int]]]:
     for m in _PERIOD_EN.finditer(low):
         if m["adj"]:
             unit, count = _PERIOD_ADJ.get(m["adj"], (6, 1))
-            spans.append((unit + len(PERIODS) * (count - 1), m.span("adj")))
+            spans.append((_period_side(PERIODS[unit], count), m.span("adj")))
         elif m["every"]:
             word = m["count"] or "1"
             count = int(word) if word.isdigit() else _PERIOD_COUNT.get(word, 1)

@@ -59,6 +59,7 @@ from ragnotebook.tasks import Answer, Claims, Explanation, Task, Verdict, Verdic
 from ragnotebook.text import (
     _NEG_WORDS,
     HEDGE_LEAD,
+    _rate_amounts,
     content_tokens,
     detect_language,
     has_negation,
@@ -832,7 +833,7 @@ class OfflineJudge:
             if tok not in seen
             and tok not in cdoc.numbers
             and not _short_form(tok, docs, lang)
-            and not _initials_in(word, docs)
+            and not _initials_in(word, docs, lang)
         ]
         threshold = self.cjk_support_threshold if is_cjk(lang) else self.support_threshold
         rules = self.rules
@@ -1534,21 +1535,20 @@ def _name_in_place(
     return unused[0] if alone and len(unused) == 1 else ""
 
 
-#: A run of capitalised words, lowercase particles allowed between them ("United States
-#: of America", "Bank of England").
-_CAPITAL_RUN = re.compile(r"[A-Z][\w'’-]*(?:\s+(?:(?:of|the|for|de|du|la|del)\s+)?[A-Z][\w'’-]*)+")
+def _initials(words: Sequence[str]) -> str:
+    """First letters of ``words``, upper-cased ("United States" -> "US")."""
+    return "".join(x[0] for x in words if x).upper()
 
 
-def _initials_in(word: str, docs: Sequence[_Doc]) -> bool:
+def _initials_in(word: str, docs: Sequence[_Doc], lang: str) -> bool:
     """Whether ``word`` is the initials of a name the context writes in full ("US", "U.S."
     or "USA" for "United States (of America)", "UK" for "United Kingdom")."""
     letters = word.replace(".", "")
     if not (2 <= len(letters) <= 6 and letters.isalpha() and letters.isupper()):
         return False
     for d in docs:
-        for run in _CAPITAL_RUN.finditer(d.text):
-            parts = [x for x in run.group().split() if x[0].isupper()]
-            initials = "".join(x[0] for x in parts).upper()
+        for _, run in _name_runs(d.text, lang):
+            initials = _initials(run)  # the run's content tokens: particles are left out
             if len(initials) >= 2 and (initials == letters or letters.startswith(initials)):
                 return True
     return False
@@ -1559,7 +1559,7 @@ def _abbreviates(short: str, long: str) -> bool:
     "USA" for "United States"), or its start ("Apr" for "April")."""
     words = [x for x in long.split() if x.lower() not in _NAME_PARTICLES]
     letters = short.replace(".", "").upper()
-    initials = "".join(x[0] for x in words).upper()
+    initials = _initials(words)
     if len(letters) >= 2 and (initials.startswith(letters) or letters.startswith(initials)):
         return True
     return len(short) >= 3 and any(x.lower().startswith(short.lower()) for x in words)
@@ -1625,7 +1625,7 @@ def _rate_binding_conflict(claim: str, docs: Sequence[_Doc], lang: str) -> tuple
         return None
     found: dict[str, dict[int, str]] = {}
     for d in docs:
-        for (number, side), form in rate_amounts(d.text, lang).items():
+        for (number, side), form in _rate_amounts(d.text, lang):  # d.text is normalised
             found.setdefault(number, {}).setdefault(side, form)
     for (number, side), form in said.items():
         sides = found.get(number)
