@@ -200,13 +200,38 @@ class _Sent:
     neg_targets: frozenset[str] | None = None
     #: words with a listed opposite: ((pair, side), word)
     opposites: tuple[tuple[tuple[int, int], str], ...] = ()
-    #: pairs of consecutive lowercase words, stemmed, function words included (not for CJK)
+    #: pairs of consecutive lowercase words, stemmed, function words included (not for CJK);
+    #: a chunk sentence's set also holds the pairs of its possessives read as "B of A"
     wording: frozenset[tuple[str, str]] = frozenset()
     #: the sentence's text (normalised)
     text: str = ""
+    #: a claim's word pairs with its possessives read as "B of A" (empty: none, or a chunk)
+    alt_wording: frozenset[tuple[str, str]] = frozenset()
 
 
-def _sent(text: str, lang: str) -> _Sent:
+#: A possessive and what it owns, up to a verb or the end of a clause: "Brightline's CFO
+#: is", "New Zealand's capital city." The owner is a run of capitalised words or one word;
+#: the owned phrase is one to three words. Read as "CFO of Brightline" by the wording check.
+_POSSESSIVE = re.compile(
+    r"\b((?:[A-Z][\w.&-]*\s+)*[A-Z][\w.&-]*|\w+)['’]s\s+((?:\w+\s+){0,2}?\w+)"
+    r"(?=\s+(?:is|was|are|were|has|have|had|will|can|remains?)\b|\s*[,.;:!?)]|\s*$)"
+)
+
+
+def _word_pairs(text: str) -> frozenset[tuple[str, str]]:
+    # stemmed as content tokens are: "focus on" in the claim repeats "focused on"
+    return frozenset(pairwise(stem(w) for w in _PLAIN_WORD.findall(text.lower())))
+
+
+def _of_form(text: str) -> str:
+    """The text with each possessive written as "B of A" ("" when it has none)."""
+    if "'s" not in text and "’s" not in text:
+        return ""
+    out = _POSSESSIVE.sub(lambda m: f"{m.group(2)} of {m.group(1)}", text)
+    return out if out != text else ""
+
+
+def _sent(text: str, lang: str, *, claim: bool = False) -> _Sent:
     cues = has_negation(text, lang)
     negated = cues % 2 == 1
     # what the sentence's negations apply to, whatever their number (two cues in one
@@ -214,11 +239,18 @@ def _sent(text: str, lang: str) -> _Sent:
     targets = (negation_targets(text, lang) if cues else frozenset()) if not is_cjk(lang) else None
     opp = tuple(opposite_cues(text, lang).items())
     wording: frozenset[tuple[str, str]] = frozenset()
+    alt: frozenset[tuple[str, str]] = frozenset()
     if not is_cjk(lang):
-        # stemmed as content tokens are: "focus on" in the claim repeats "focused on"
-        words = [stem(w) for w in _PLAIN_WORD.findall(text.lower())]
-        wording = frozenset(pairwise(words))
-    return _Sent(frozenset(content_tokens(text, lang)), negated, targets, opp, wording, text)
+        wording = _word_pairs(text)
+        # "Australia's capital" repeats "the capital of Australia", and the other way round:
+        # a chunk sentence holds both readings, a claim is checked with each in turn
+        of_form = _of_form(text)
+        if of_form and claim:
+            alt = _word_pairs(of_form)
+        elif of_form:
+            wording |= _word_pairs(of_form)
+    tokens = frozenset(content_tokens(text, lang))
+    return _Sent(tokens, negated, targets, opp, wording, text, alt)
 
 
 @dataclass(frozen=True, slots=True)
@@ -351,7 +383,7 @@ def _claim_doc(text: str, lang: str) -> _Doc:
     text = _strip_lead(text)
     text = _NOT_UNTIL.sub(r" \1", text)
     text = _SOURCE_REF.sub(lambda m: m.group(1), text)
-    sent = _sent(text, lang)
+    sent = _sent(text, lang, claim=True)
     seq = tuple(content_tokens(text, lang))
     names = _names(text, lang)
     runs = _name_runs(text, lang)
@@ -1324,6 +1356,8 @@ def _scattered(
       ``long_min`` set, a chunk of ``_LONG_SENTENCES`` or more sentences needs that share
       instead: a long document offers many windows, and the best of them matches more
       wording by chance. The check passes when any chunk reaches its own minimum.
+      A possessive counts in both readings ("Australia's capital" and "the capital of
+      Australia" repeat each other's wording).
     * **links**: for each two consecutive content words of the claim that occur in one
       chunk, they must stand in one sentence of it in at least ``_LINK_MIN`` of the
       cases. "X is owned by Time Inc." with X in one sentence and Time Inc. in another
@@ -1333,26 +1367,12 @@ def _scattered(
       words always stand together, so they would inflate the count); a link with a name
       holds when any word of the name stands with the other side.
     """
-    words = cdoc.sentences[0].wording
+    claim = cdoc.sentences[0]
     prose = [d for d in docs if not d.structured]
-    if len(words) >= _MIN_PAIRS and prose:
-        best = 0
-        passed = False
-        long_doc = False
-        for d in prose:
-            sents = d.sentences
-            here = 0
-            for i, s in enumerate(sents):
-                span = s.wording | sents[i + 1].wording if i + 1 < len(sents) else s.wording
-                here = max(here, len(words & span))
-            best = max(best, here)
-            need = _WORDING_MIN
-            if long_min is not None and len(sents) >= _LONG_SENTENCES:
-                need, long_doc = long_min, True
-            passed = passed or here >= need * len(words)
-        if not passed:
-            why = f"only {best} of its {len(words)} word pairs appear together in the context"
-            return why + (f" (a long document needs {long_min:.0%})" if long_doc else "")
+    if len(claim.wording) >= _MIN_PAIRS and prose:
+        why = _wording_gap(claim.wording, prose, long_min)
+        if why and not (claim.alt_wording and not _wording_gap(claim.alt_wording, prose, long_min)):
+            return why
     if units:
         seq_u = [u & seen for u in cdoc.units]
         seq_u = [u for u in seq_u if u]
@@ -1368,6 +1388,30 @@ def _scattered(
     if n and ok < _LINK_MIN * n:
         return f"its content words stand in different sentences ({ok} of {n} links in one)"
     return ""
+
+
+def _wording_gap(
+    words: frozenset[tuple[str, str]], prose: Sequence[_Doc], long_min: float | None
+) -> str:
+    """Why the claim's word pairs ``words`` are not found together ("" when they are)."""
+    best = 0
+    passed = False
+    long_doc = False
+    for d in prose:
+        sents = d.sentences
+        here = 0
+        for i, s in enumerate(sents):
+            span = s.wording | sents[i + 1].wording if i + 1 < len(sents) else s.wording
+            here = max(here, len(words & span))
+        best = max(best, here)
+        need = _WORDING_MIN
+        if long_min is not None and len(sents) >= _LONG_SENTENCES:
+            need, long_doc = long_min, True
+        passed = passed or here >= need * len(words)
+    if passed:
+        return ""
+    why = f"only {best} of its {len(words)} word pairs appear together in the context"
+    return why + (f" (a long document needs {long_min:.0%})" if long_doc else "")
 
 
 #: Words that follow an instruction's verb, not a name, at the start of a sentence

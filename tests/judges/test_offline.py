@@ -773,6 +773,42 @@ def test_claim_whose_wording_is_nowhere_in_the_context_is_not_yes() -> None:
     assert "word pairs" not in v.verdicts[0].reason
 
 
+@pytest.mark.parametrize(
+    ("claim", "chunk"),
+    [
+        ("Brightline's CFO is Maria Lopez.", "Maria Lopez is the CFO of Brightline."),
+        (
+            "The capital of Australia is Canberra.",
+            "Australia's capital is Canberra, a planned city.",
+        ),
+        (
+            "New Zealand's capital city is Wellington.",
+            "Wellington is the capital city of New Zealand.",
+        ),
+    ],
+)
+def test_a_possessive_repeats_the_wording_of_its_of_form(claim: str, chunk: str) -> None:
+    v = verify([claim], [chunk]).verdicts[0]
+    assert (v.verdict, v.reason) == (
+        "yes",
+        "100% of the claim's weighted content words appear in the chunk at rank 1",
+    )
+
+
+def test_a_possessive_does_not_excuse_words_from_other_sentences() -> None:
+    chunk = (
+        "Maria Lopez joined Brightline in 2019. Brightline is based in Ohio. "
+        "Its CFO is Tom Reed, and Lopez runs sales."
+    )
+    v = verify(["Brightline's CFO is Maria Lopez."], [chunk]).verdicts[0]
+    assert v.verdict == "unsure"
+    assert "its content words stand in different sentences (1 of 3 links in one)" in v.reason
+    # the wording check reads both forms; the claim's own form is the one it reports
+    far = "Brightline sells bikes. Reports name a CFO. Maria Lopez writes for a weekly."
+    v = verify(["Brightline's CFO is Maria Lopez."], [far]).verdicts[0]
+    assert "only 1 of its 5 word pairs appear together in the context" in v.reason
+
+
 # --------------------------------------------------------------------------- comparisons
 
 COMPARE = OfflineJudge(choice=True)  # date order and grouped subjects are on by default
