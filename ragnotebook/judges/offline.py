@@ -59,6 +59,7 @@ from ragnotebook.tasks import Answer, Claims, Explanation, Task, Verdict, Verdic
 from ragnotebook.text import (
     _NEG_WORDS,
     HEDGE_LEAD,
+    PERIODS,
     _rate_amounts,
     content_tokens,
     detect_language,
@@ -218,9 +219,19 @@ _POSSESSIVE = re.compile(
 )
 
 
+#: Words that make a rate before a period: "$8 an hour", "each week", "every day" are all
+#: "per" to the wording check ("$8 per hour" repeats "$8 an hour").
+_RATE_WORDS = frozenset({"a", "an", "each", "every", "per"})
+_PERIOD_WORDS = frozenset(PERIODS)
+
+
 def _word_pairs(text: str) -> frozenset[tuple[str, str]]:
     # stemmed as content tokens are: "focus on" in the claim repeats "focused on"
-    return frozenset(pairwise(stem(w) for w in _PLAIN_WORD.findall(text.lower())))
+    words = [stem(w) for w in _PLAIN_WORD.findall(text.lower())]
+    for i in range(len(words) - 1):
+        if words[i] in _RATE_WORDS and words[i + 1] in _PERIOD_WORDS:
+            words[i] = "per"
+    return frozenset(pairwise(words))
 
 
 def _of_form(text: str) -> str:

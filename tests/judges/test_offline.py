@@ -795,6 +795,19 @@ def test_a_possessive_repeats_the_wording_of_its_of_form(claim: str, chunk: str)
     )
 
 
+@pytest.mark.parametrize(
+    ("claim", "chunk"),
+    [
+        ("Bike rental is $8 per hour.", "Bike rental costs $8 an hour at the kiosk."),
+        ("The pool is cleaned every week by staff.", "Staff clean the pool once a week."),
+    ],
+)
+def test_a_rate_word_before_a_period_is_per_to_the_wording_check(claim: str, chunk: str) -> None:
+    assert verify([claim], [chunk]).verdicts[0].verdict == "yes"
+    # the wording check is what let these through: with "per" kept apart they were unsure
+    assert "word pairs" not in verify([claim], [chunk]).verdicts[0].reason
+
+
 def test_a_possessive_does_not_excuse_words_from_other_sentences() -> None:
     chunk = (
         "Maria Lopez joined Brightline in 2019. Brightline is based in Ohio. "
