@@ -933,6 +933,9 @@ class OfflineJudge:
             else f"the chunk at rank {names[best] + 1}"
         )
         parts = [f"{support:.0%} of the claim's weighted content words appear in {chunk_word}"]
+        if support < threshold or is_cjk(lang):
+            # the bar is not obvious below it, nor for character pairs (a lower one)
+            parts[0] += f" ({threshold:.0%} needed)"
         if missing:
             others = sorted(docs[best].numbers - cdoc.numbers)
             extra = f" (the chunk has {', '.join(others[:3])})" if others else ""

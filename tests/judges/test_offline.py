@@ -84,6 +84,10 @@ def test_chinese_row_end_to_end() -> None:
     v = verify(claims, ["年度会员费为120元。"], question="会员费是多少？")
     assert [x.verdict for x in v.verdicts] == ["yes"]
     assert v.verdicts[0].supporting_chunks == [0]
+    # character pairs match less often than words: the reason gives the lower bar
+    assert v.verdicts[0].reason == (
+        "52% of the claim's weighted content words appear in the chunk at rank 1 (35% needed)"
+    )
     gt = extract("每年120元。")
     a = attribute(gt, ["年度会员费为120元。"])
     assert [x.verdict for x in a.verdicts] == ["yes"]
@@ -159,6 +163,12 @@ def test_unrelated_claim_is_unsure() -> None:
     v = verify(["Penguins eat krill in Antarctica."], ["The Harbor Museum opened in 1998."])
     assert v.verdicts[0].verdict == "unsure"
     assert v.verdicts[0].supporting_chunks == []
+    # below the support threshold the reason says what was needed
+    v = verify(["It costs 30 pounds."], ["The ticket costs £30."])
+    assert (v.verdicts[0].verdict, v.verdicts[0].reason) == (
+        "unsure",
+        "52% of the claim's weighted content words appear in the chunk at rank 1 (55% needed)",
+    )
 
 
 def test_negation_conflict_is_no() -> None:
