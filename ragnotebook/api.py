@@ -52,6 +52,22 @@ __all__ = [
 #: The metrics, in the order columns are written.
 METRICS: tuple[str, ...] = ("context_recall", "context_precision", "faithfulness")
 
+
+class _AllMetrics(tuple[str, ...]):
+    """``evaluate()``'s default: all three metrics, less those the frame has no input for.
+
+    A distinct object, so that ``metrics=METRICS`` (or any explicit tuple) is an explicit
+    choice that makes a missing column an error; it prints as the plain tuple.
+    """
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return repr(tuple(self))
+
+
+_DEFAULT_METRICS = _AllMetrics(METRICS)
+
 #: Input roles each metric reads (``contexts`` may be absent: then every row has no context).
 _NEEDS: dict[str, tuple[str, ...]] = {
     "context_recall": ("ground_truth", "contexts"),
@@ -632,7 +648,7 @@ def _run_for(args: Mapping[str, Any], metric: str | None = None) -> _Run:
     for key in _CONFIG_OPTIONS:  # e.g. reference= given to context_recall: a scorer option
         if key in judge_options and key not in options:
             options[key] = judge_options.pop(key)
-    if metric is None and metrics is METRICS:  # evaluate() without metrics=
+    if metric is None and metrics is _DEFAULT_METRICS:  # evaluate() without metrics=
         metrics = _default_metrics(df, options.get("columns"))
     if not isinstance(metrics, str):
         metrics = tuple(metrics)
@@ -695,7 +711,7 @@ def _default_metrics(df: Any, columns: Mapping[str, str | None] | None) -> tuple
 def evaluate(
     df: pd.DataFrame,
     *,
-    metrics: Iterable[str] = METRICS,
+    metrics: Iterable[str] = _DEFAULT_METRICS,
     model: Any = None,
     columns: Mapping[str, str] | None = None,
     scale: float = 1.0,
@@ -713,7 +729,7 @@ def evaluate(
 async def aevaluate(
     df: pd.DataFrame,
     *,
-    metrics: Iterable[str] = METRICS,
+    metrics: Iterable[str] = _DEFAULT_METRICS,
     model: Any = None,
     columns: Mapping[str, str] | None = None,
     scale: float = 1.0,

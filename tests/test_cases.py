@@ -473,6 +473,15 @@ def test_default_metrics_leave_out_the_one_whose_column_the_frame_lacks():
     with pytest.warns(UserWarning, match=r"no 'ground_truth' column \(mapped to None\)"):
         rn.evaluate(logs.assign(reference="x"), columns={"ground_truth": None}, model=judge)
 
+    # the full tuple passed explicitly is a choice: the missing column is an error, as for
+    # any explicit metrics=, on the function and the accessor alike
+    for call in (
+        lambda: rn.evaluate(logs, metrics=rn.api.METRICS, model=judge),
+        lambda: logs.rag.evaluate(metrics=tuple(rn.api.METRICS), model=judge),
+    ):
+        with pytest.raises(ValueError, match=r"no column found for the 'ground_truth' role"):
+            call()
+
 
 def test_default_metrics_treat_a_column_empty_in_every_row_as_missing():
     # the bundled HotpotQA sample has an answer column with no answers (retrieval only)
