@@ -965,7 +965,10 @@ class OfflineJudge:
             if local and rules["swapped_names"]:
                 swapped = _swapped_name(cdoc, docs, w, lang, match_min)
                 if swapped:
-                    said = f"the chunk names '{swapped[1]}' where the claim names '{swapped[0]}'"
+                    said = (
+                        f"the chunk at rank {names[swapped[2]] + 1} names '{swapped[1]}' "
+                        f"where the claim names '{swapped[0]}'"
+                    )
                     return support, "unsure", supporting, f"{reason}; {said}"
             local = local and bool(rules["local_evidence"])
             if local and not is_cjk(lang) and not docs[best].structured:
@@ -1458,8 +1461,9 @@ def _swapped_name(
     w: dict[str, float],
     lang: str,
     match_min: float,
-) -> tuple[str, str] | None:
-    """(claim's name, chunk's name) when the context says the claim's fact of another name.
+) -> tuple[str, str, int] | None:
+    """(claim's name, chunk's name, the chunk's index in ``docs``) when the context says
+    the claim's fact of another name.
 
     For each capitalised name of the claim ("Sydney is the capital of Australia"), its
     other content words are compared with every sentence of the prose chunks. A sentence
@@ -1476,6 +1480,7 @@ def _swapped_name(
     prose = [d for d in docs if not d.structured]
     if is_cjk(lang) or not prose:
         return None
+    at = [i for i, d in enumerate(docs) if not d.structured]
     text = normalize(cdoc.sentences[0].text)
     found: list[frozenset[str]] = []
 
@@ -1521,7 +1526,8 @@ def _swapped_name(
         after = (units[k + 1] if k + 1 < len(units) else frozenset()) - cdoc.numbers - named
         same = opp = 0.0
         other = ""
-        for d in prose:
+        where = -1
+        for j, d in enumerate(prose):
             for sent in d.sentences:
                 score = sum(w.get(t, 0.0) for t in core & sent.tokens)
                 if unit & sent.tokens:
@@ -1532,7 +1538,7 @@ def _swapped_name(
                         sent.text, lang, before, after, cdoc.tokens, known(), weak, alone
                     )
                     if name:
-                        opp, other = score, name
+                        opp, other, where = score, name, at[j]
         if not other or not _outweighs(opp, same, total, match_min):
             continue
         words = list(dict.fromkeys(m for m, tok in names if tok in unit))
@@ -1543,7 +1549,7 @@ def _swapped_name(
             continue  # names grouped ("Both A and B are ...", "A or B")
         word = " ".join(words)
         if not (_abbreviates(word, other) or _abbreviates(other, word)):
-            return word, other
+            return word, other, where
     return None
 
 

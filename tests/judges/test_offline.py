@@ -979,7 +979,9 @@ def test_subject_binding_needs_the_predicate_near_the_subject() -> None:
     assert unbound.identity()["rules"] == {"subject_window": 0, "swapped_names": False}
     v = verify([claim], [chunk], judge=OfflineJudge(subject_window=0)).verdicts[0]
     assert v.verdict == "unsure"
-    assert v.reason.endswith("the chunk names 'Blue Harbor' where the claim names 'Red Falcon'")
+    assert v.reason.endswith(
+        "the chunk at rank 1 names 'Blue Harbor' where the claim names 'Red Falcon'"
+    )
     # shipped: the subject's sentence and the next one (the swapped-name check, on by
     # default, reads this claim first; off here to see the binding rule's own reason)
     bound = OfflineJudge(swapped_names=False)
@@ -1463,7 +1465,7 @@ def test_claim_naming_someone_else_in_the_matching_sentence_is_not_yes() -> None
     assert v.verdicts[0].verdict == "unsure"
     assert v.verdicts[0].reason == (
         "100% of the claim's weighted content words appear in the chunks at ranks 1 and 2; "
-        "the chunk names 'Canberra' where the claim names 'Sydney'"
+        "the chunk at rank 1 names 'Canberra' where the claim names 'Sydney'"
     )
     assert verify(["Canberra is the capital of Australia."], chunks).verdicts[0].verdict == "yes"
     # a multi-word name, next to the word after it
@@ -1606,10 +1608,15 @@ def test_swapped_name_opening_the_sentence() -> None:
     # a capitalised first word the context never writes in lowercase, followed by a verb
     v = verify(["Samsung makes the Pixel phone."], ["Google makes the Pixel phone."])
     assert v.verdicts[0].verdict == "unsure"
-    assert v.verdicts[0].reason.endswith("the chunk names 'Google' where the claim names 'Samsung'")
+    assert v.verdicts[0].reason.endswith(
+        "the chunk at rank 1 names 'Google' where the claim names 'Samsung'"
+    )
     two = ["Anthropic released Claude 3 in March 2024.", "OpenAI released GPT-4 in March 2023."]
     v = verify(["OpenAI released Claude 3 in March 2024."], two).verdicts[0]
-    assert v.reason.endswith("the chunk names 'Anthropic' where the claim names 'OpenAI'")
+    # the reason names the chunk that says it of another name
+    assert v.reason.endswith("the chunk at rank 1 names 'Anthropic' where the claim names 'OpenAI'")
+    v = verify(["OpenAI released Claude 3 in March 2024."], two[::-1]).verdicts[0]
+    assert v.reason.endswith("the chunk at rank 2 names 'Anthropic' where the claim names 'OpenAI'")
     # an instruction's verb (followed by an article) or an opening adverb (followed by a
     # comma) is no name
     steps = ["Submerge the sausages in the beer. Remove them after ten minutes."]
@@ -1664,7 +1671,7 @@ def test_name_after_a_title_is_a_name() -> None:
         "Dr. Nguyen leads oncology at St. Mary's.",
     ]
     v = verify(["Dr. Nguyen leads cardiology at St. Mary's."], wards).verdicts[0]
-    assert v.reason.endswith("the chunk names 'Patel' where the claim names 'Nguyen'")
+    assert v.reason.endswith("the chunk at rank 1 names 'Patel' where the claim names 'Nguyen'")
     assert verify(["Dr. Patel leads cardiology at St. Mary's."], wards).verdicts[0].verdict == (
         "yes"
     )
