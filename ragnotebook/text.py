@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 from itertools import pairwise
 
@@ -1072,6 +1072,7 @@ _OPPOSITE_PAIRS: dict[str, tuple[tuple[str, str], ...]] = {
         ("以上", "以下"),
         ("之前 以前", "之后 以后"),
         ("第一", "最后"),
+        ("可以 允许 准许", "禁止 严禁 不准"),
     ),
     "ko": (
         ("남자 남성", "여자 여성"),
@@ -1190,10 +1191,74 @@ def _period_cues(text: str, lang: str) -> dict[int, str]:
     return out
 
 
+#: Chinese, Japanese and Korean groups after the periods: durations (a count of a time
+#: unit: "3か月" against "3年"; a year needs one or two digits, so "2020年" is a date) and
+#: days of the week.
+_CJK_GROUPS: dict[str, tuple[tuple[re.Pattern[str], ...], ...]] = {
+    "zh": (
+        tuple(
+            re.compile(rf"(?<![\d第])(?:\d{{1,3}}|[一二两三四五六七八九十]{{1,3}})\s*{u}")
+            for u in (
+                r"(?:个)?小时",
+                r"天",
+                r"(?:周|个星期|星期)(?![一二三四五六日天])",
+                r"个月",
+                r"年(?!\d)",
+            )
+        ),
+        tuple(
+            re.compile(rf"(?:周|星期|礼拜){d}")
+            for d in ("一", "二", "三", "四", "五", "六", "[日天]")
+        ),
+    ),
+    "ja": (
+        tuple(
+            re.compile(rf"(?<![\d第])(?:\d{{1,3}}|[一二两三四五六七八九十]{{1,3}})\s*{u}")
+            for u in (r"時間", r"日間", r"週間", r"[かヶカケヵ]月", r"年(?:間)?(?!\d)")
+        ),
+        tuple(re.compile(rf"{d}曜") for d in ("月", "火", "水", "木", "金", "土", "日")),
+    ),
+    "ko": (
+        tuple(
+            re.compile(rf"(?<!\d)\d{{1,3}}\s*{u}")
+            for u in (r"시간", r"(?:일간|일 동안)", r"주(?:일|간)", r"개월", r"년(?!\d)")
+        ),
+        tuple(re.compile(rf"{d}요일") for d in ("월", "화", "수", "목", "금", "토", "일")),
+    ),
+}
+#: Month names, as the month group of :data:`_UNIT_GROUPS` reports them.
+_MONTHS = (
+    "january",
+    "february",
+    "march",
+    "april",
+    "may",
+    "june",
+    "july",
+    "august",
+    "september",
+    "october",
+    "november",
+    "december",
+)
+#: Counts written as words, for durations ("six months") and bounds ("more than ten").
+_COUNT_ALTERNATION = (
+    "one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|eighteen|"
+    "twenty|thirty|forty|fifty|sixty|ninety|hundred"
+)
+#: Superlatives whose rank matters ("the largest market", "the third tallest").
+_SUPERLATIVE = (
+    r"(?:largest|biggest|tallest|highest|lowest|smallest|oldest|newest|longest|shortest|"
+    r"fastest|slowest|busiest|richest|poorest|deepest|heaviest|cheapest|youngest|best|worst|"
+    r"most\s+\w+|least\s+\w+)\b"
+)
 #: Units that exclude each other after an amount, one group each after the periods:
 #: currencies ("$120" against "€120"), masses ("500 mg" against "500 g") and distances
 #: ("5 km" against "5 miles"). Symbols are matched anywhere, words and abbreviations
 #: after a number; "pound" (money or weight) and "m" (metres or million) are left out.
+#: Then groups whose sides also exclude each other: durations ("3 months" against "3
+#: years"), bounds ("more than 50" against "up to 50"), a rank before a superlative ("the
+#: largest" against "the second largest"), months of a date and days of the week.
 _UNIT_GROUPS: tuple[tuple[re.Pattern[str], ...], ...] = (
     (
         re.compile(r"\$|\b(?:us\s?d|dollars?)\b"),
@@ -1213,11 +1278,147 @@ _UNIT_GROUPS: tuple[tuple[re.Pattern[str], ...], ...] = (
         re.compile(r"\d\s?(?:km|kilomet(?:er|re)s?)\b"),
         re.compile(r"\d\s?(?:mi|miles?)\b"),
     ),
+    # a bound before an amount: at least / more than against at most / up to / less than
+    (
+        re.compile(
+            r"(?<!\bno )(?<!\bnot )\b(?:more|greater|higher|larger|longer|older) than\s+"
+            r"(?=[$€£¥]?\d|half\b|(?:a|one) (?:third|quarter)\b|"
+            rf"(?:{_COUNT_ALTERNATION})\b)"
+            r"|\b(?:at least|over|above|exceeding|min(?:imum)?(?: of)?)\s+(?=[$€£¥]?\d)"
+            r"|\d[\d,.]*%?\s+or (?:more|greater|higher|above|over)\b"
+        ),
+        re.compile(
+            r"\b(?:less|fewer|lower|smaller|shorter|younger) than\s+"
+            r"(?=[$€£¥]?\d|half\b|(?:a|one) (?:third|quarter)\b|"
+            rf"(?:{_COUNT_ALTERNATION})\b)"
+            r"|\bno (?:more|greater|higher|larger|longer) than\s+(?=[$€£¥]?\d)"
+            r"|\b(?:at most|up to|under|below|not exceed(?:ing)?|max(?:imum)?(?: of)?)\s+"
+            r"(?=[$€£¥]?\d)"
+            r"|\d[\d,.]*%?\s+or (?:less|fewer|lower|below|under)\b"
+        ),
+    ),
+    # a rank before a superlative: "the largest" against "the second largest"
+    tuple(
+        re.compile(rf"{rank}[\s-]*{_SUPERLATIVE}")
+        for rank in (
+            r"\b(?:the|its|their|his|her|our|\w+['’]s)\s+",
+            r"\b(?:second|2nd)",
+            r"\b(?:third|3rd)",
+            r"\b(?:fourth|4th)",
+            r"\b(?:fifth|5th)",
+        )
+    ),
+    # a day of the week
+    tuple(
+        re.compile(rf"\b{d}s?\b")
+        for d in ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+    ),
 )
 
 
+#: A duration: a count of a time unit ("3 years", "six-month", "14 days"). The unit is
+#: found first, then the count right before it (``_COUNT_BEFORE``); "every two weeks" is
+#: a rate, of the period group.
+_DURATION_UNIT = re.compile(
+    r"(?<![a-z])(?:(?P<s0>seconds?|secs?)|(?P<s1>minutes?|mins?)|(?P<s2>hours?|hrs?)|"
+    r"(?P<s3>days?)|(?P<s4>weeks?)|(?P<s5>months?)|(?P<s6>years?|yrs?))\b"
+)
+_COUNT_BEFORE = re.compile(
+    rf"(?<!every )(?<!each )(?<!per )(?<![\d,.])(?:\d[\d,.]*|\b(?:{_COUNT_ALTERNATION}))[\s-]?$"
+)
+#: A month of a date ("until March 31", "in May 2020"), found as a word first; "may" and
+#: "march" only after a date word or next to a number (``_MONTH_BEFORE``, ``_MONTH_AFTER``).
+_MONTH_WORD = re.compile(
+    r"\b(?:(?P<s0>january|jan)|(?P<s1>february|feb)|(?P<s2>march)|(?P<s3>april|apr)|"
+    r"(?P<s4>may)|(?P<s5>june|jun)|(?P<s6>july|jul)|(?P<s7>august|aug)|"
+    r"(?P<s8>september|sept?)|(?P<s9>october|oct)|(?P<s10>november|nov)|"
+    r"(?P<s11>december|dec))\b"
+)
+_MONTH_BEFORE = re.compile(
+    r"(?:\b(?:in|until|till|since|by|from|through|before|after|early|late|mid|of)[\s-]+"
+    r"|\d(?:st|nd|rd|th)?\s+)$"
+)
+_MONTH_AFTER = re.compile(r"\s+\d")
+
+
+def _durations(low: str) -> dict[int, str]:
+    out: dict[int, str] = {}
+    for found in _DURATION_UNIT.finditer(low):
+        side = int(str(found.lastgroup)[1:])
+        if side in out:
+            continue
+        count = _COUNT_BEFORE.search(low, max(0, found.start() - 24), found.start())
+        if count is not None:
+            out[side] = low[count.start() : found.end()]
+    return out
+
+
+def _months(low: str) -> dict[int, str]:
+    out: dict[int, str] = {}
+    for found in _MONTH_WORD.finditer(low):
+        side = int(str(found.lastgroup)[1:])
+        if side in out:
+            continue
+        if side in (2, 4) and not (
+            _MONTH_BEFORE.search(low, max(0, found.start() - 12), found.start())
+            or _MONTH_AFTER.match(low, found.end())
+        ):
+            continue  # "may" the verb, "march" the noun
+        out[side] = _MONTHS[side]
+    return out
+
+
+def _scan(hint: str | None, group: tuple[re.Pattern[str], ...]) -> Callable[[str], dict[int, str]]:
+    """A reader of one group of :data:`_UNIT_GROUPS`: ``{side: form}`` of lowercase text.
+
+    The group's sides are one pattern, a named group ``s<side>`` each (one scan of the
+    text), run when ``hint`` (a cheap test) finds something."""
+    quick = None if hint is None else re.compile(hint)
+    scan = re.compile("|".join(f"(?P<s{side}>{p.pattern})" for side, p in enumerate(group)))
+
+    def read(low: str) -> dict[int, str]:
+        out: dict[int, str] = {}
+        if quick is not None and quick.search(low) is None:
+            return out
+        for found in scan.finditer(low):
+            out.setdefault(int(str(found.lastgroup)[1:]), found.group().strip())
+        return out
+
+    return read
+
+
+def _unit_only(read: Callable[[str], dict[int, str]]) -> Callable[[str], dict[int, str]]:
+    """A reader that reports the unit without the amount ("$", "mg")."""
+    return lambda low: {k: v.strip("0123456789 ") for k, v in read(low).items()}
+
+
+def _superlative_only(read: Callable[[str], dict[int, str]]) -> Callable[[str], dict[int, str]]:
+    """A reader that reports "the largest" as "largest" (its rank 0, no ordinal)."""
+    return lambda low: {k: v if k else v.split(None, 1)[-1] for k, v in read(low).items()}
+
+
+#: The groups after the periods, in the order of their keys: currencies, masses,
+#: distances, durations, bounds, ranks, months, days of the week.
+_GROUP_READERS: tuple[Callable[[str], dict[int, str]], ...] = (
+    _unit_only(_scan(None, _UNIT_GROUPS[0])),
+    _unit_only(_scan(r"\d", _UNIT_GROUPS[1])),
+    _unit_only(_scan(r"\d", _UNIT_GROUPS[2])),
+    _durations,
+    _scan(
+        r"than|least|most|up to|under|over|above|below|exceed|minimum|maximum|or ", _UNIT_GROUPS[3]
+    ),
+    _superlative_only(_scan(r"est\b|most|least", _UNIT_GROUPS[4])),
+    _months,
+    _scan(r"day", _UNIT_GROUPS[5]),
+)
+
 #: Text that may hold a unit of :data:`_UNIT_GROUPS` (a digit, a currency sign or name).
 _UNIT_HINT = re.compile(r"[\d$€£¥]|dollar|euro|\byen\b|\busd\b|\beur\b|\bgbp\b|\bjpy\b")
+#: Text that may hold a cue of the later groups (a time unit, bound, superlative, month).
+_GROUP_HINT = re.compile(
+    r"day|week|month|year|hour|minute|second|than|least|most|up to|under|over|above|below|"
+    r"est\b|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|max|min"
+)
 
 
 _AMOUNT = re.compile(r"\d[\d,]*(?:\.\d+)?")
@@ -1335,7 +1536,7 @@ def opposite_cues(text: str, lang: str | None = None) -> dict[tuple[int, int], s
 
     Examples
     --------
-    >>> opposite_cues("Sales rose in May.")
+    >>> opposite_cues("Sales rose in spring.")
     {(0, 0): 'rose'}
     >>> opposite_cues("男性が座っている。")
     {(6, 0): '男', (8, 0): '座っ'}
@@ -1364,12 +1565,16 @@ def opposite_cues(text: str, lang: str | None = None) -> dict[tuple[int, int], s
     for side, form in _period_cues(text, lang).items():
         out[(len(pairs), side)] = form
     low = text.lower()
-    if not is_cjk(lang) and _UNIT_HINT.search(low):
-        for g, patterns in enumerate(_UNIT_GROUPS, start=len(pairs) + 1):
+    if is_cjk(lang):
+        for g, patterns in enumerate(_CJK_GROUPS.get(lang, ()), start=len(pairs) + 1):
             for side, pattern in enumerate(patterns):
-                found = pattern.search(low)
+                found = pattern.search(text)
                 if found is not None:
-                    out[(g, side)] = found.group().lstrip("0123456789 ")
+                    out[(g, side)] = found.group()
+    elif _UNIT_HINT.search(low) or _GROUP_HINT.search(low):
+        for g, read in enumerate(_GROUP_READERS, start=len(pairs) + 1):
+            for side, form in read(low).items():
+                out[(g, side)] = form
     return out
 
 

@@ -895,7 +895,9 @@ class OfflineJudge:
         match_min = _NEG_MIN * threshold / self.support_threshold if ja_chars else _NEG_MIN
         core = toks - _NEG_WORDS  # compare what the claim is about, not its polarity words
         core_total = sum(w[t] for t in core)
-        if best_cov >= 0.5 and len(core) >= 3:
+        # character pairs match less than words: the CJK bar is scaled as support's is
+        neg_min = 0.5 * threshold / self.support_threshold if is_cjk(lang) else 0.5
+        if best_cov >= neg_min and len(core) >= 3:
             same, opp = _coverage_by_polarity(
                 core,
                 docs,
@@ -1652,8 +1654,11 @@ def _opposite_conflict(
     compared with every context sentence: the best sentence that has the opposite word
     (and not the claim's) must match at least
     ``match_min`` of their weight, and no other sentence may come within 20 points of it.
+    A word pair's opposite in a sentence whose polarity differs from the claim's agrees
+    with it ("not permitted" and "prohibited").
     """
     cues = dict(claim.opposites)
+    n_pairs = period_group(lang)  # word pairs first; the groups after them are not negated
     for (pair, side), word in cues.items():
         if any(p == pair and s != side for p, s in cues):
             continue  # the claim names two sides ("men and women", "daily or weekly")
@@ -1671,7 +1676,10 @@ def _opposite_conflict(
                 score = sum(w[t] for t in core & s.tokens)
                 cue = dict(s.opposites)
                 said = [w for (p, k), w in cue.items() if p == pair and k != side]
-                if said and (pair, side) not in cue:
+                if pair < n_pairs and s.negated != claim.negated:
+                    # "not permitted" says "prohibited": a negated opposite agrees
+                    same = max(same, score)
+                elif said and (pair, side) not in cue:
                     if score > opp:
                         opp, other = score, said[0]
                 else:

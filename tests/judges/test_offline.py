@@ -665,7 +665,7 @@ def test_japanese_claim_with_new_content_characters_is_not_yes() -> None:
 
 
 def test_opposite_cues() -> None:
-    assert opposite_cues("Sales rose in May.") == {(0, 0): "rose"}
+    assert opposite_cues("Sales rose in May.") == {(0, 0): "rose", (46, 4): "may"}
     assert opposite_cues("Men and women voted.") == {(13, 0): "men", (13, 1): "women"}
     assert opposite_cues("男性が座っている。") == {(6, 0): "男", (8, 0): "座っ"}
     assert opposite_cues("The museum hosted a show.") == {}
@@ -700,7 +700,7 @@ def test_opposite_cues() -> None:
     # "a year" without an amount before it, or followed by "ago", is no rate
     assert opposite_cues("He was 5 a year ago.") == {}
     assert opposite_cues("In 2010, a year after the war, it reopened.") == {(38, 1): "after"}
-    assert opposite_cues("年度会员费为120元。") == {(14, 6): "年度"}
+    assert opposite_cues("年度会员费为120元。") == {(15, 6): "年度"}
     assert opposite_cues("毎月の会費") == {(55, 4): "毎月"}
 
 
@@ -743,6 +743,152 @@ def test_rate_per_other_period_is_a_contradiction() -> None:
     v = verify(["会员费每月120元。"], ["年度会员费为120元。"])
     assert v.verdicts[0].verdict == "no"
     assert "'每月' where the chunk says '年度'" in v.verdicts[0].reason
+
+
+@pytest.mark.parametrize(
+    ("claim", "chunk", "said"),
+    [
+        # bounds: a minimum against a maximum
+        (
+            "The Team plan supports more than 50 users.",
+            "The Team plan supports up to 50 users.",
+            ("more than", "up to"),
+        ),
+        ("Orders under $35 ship free.", "Orders over $35 ship free.", ("under", "over")),
+        (
+            "The battery lasts at least 12 hours.",
+            "The battery lasts up to 12 hours on a single charge.",
+            ("at least", "up to"),
+        ),
+        (
+            "Less than half of respondents were satisfied.",
+            "More than half of respondents were satisfied.",
+            ("less than", "more than"),
+        ),
+        ("The firm has 100 or more employees.", "The firm has fewer than 100 employees.", None),
+        # durations: the count of another unit
+        ("The warranty lasts 3 months.", "The warranty lasts 3 years.", ("3 months", "3 years")),
+        (
+            "Refunds are issued within 14 weeks.",
+            "Refunds are issued within 14 days.",
+            ("14 weeks", "14 days"),
+        ),
+        (
+            "The probation period is six months.",
+            "The probation period is six weeks.",
+            ("six months", "six weeks"),
+        ),
+        # a rank before a superlative
+        (
+            "Germany is the company's largest market.",
+            "Germany is the company's second largest market, after the United States.",
+            ("largest", "second largest"),
+        ),
+        (
+            "The Harbor Tower is the tallest building in the city.",
+            "The Harbor Tower is the third tallest building in the city.",
+            ("tallest", "third tallest"),
+        ),
+        # months of a date, days of the week
+        (
+            "The promotion runs until May 31.",
+            "The promotion runs until March 31.",
+            ("may", "march"),
+        ),
+        ("The meeting is held on Friday.", "The meeting is held on Wednesday.", None),
+    ],
+)
+def test_bounds_durations_ranks_and_dates_are_opposite_sides(
+    claim: str, chunk: str, said: tuple[str, str] | None
+) -> None:
+    v = verify([claim], [chunk]).verdicts[0]
+    assert v.verdict == "no"
+    if said:
+        assert v.reason.endswith(f"the claim says '{said[0]}' where the chunk says '{said[1]}'")
+    # the chunk's own wording is support
+    assert verify([chunk], [chunk]).verdicts[0].verdict == "yes"
+
+
+@pytest.mark.parametrize(
+    ("claim", "chunk"),
+    [
+        ("The Team plan supports over 50 users.", "The Team plan supports more than 50 users."),
+        ("Each room allows up to 4 guests.", "Each room allows a maximum of 4 guests."),
+        ("Guests must be at least 18.", "Guests must be 18 or older to check in."),
+        ("The warranty lasts three years.", "The product has a 3-year warranty."),
+        ("The return window is 30 days.", "Items have a 30-day return window."),
+        ("It is the largest market.", "It is by far the largest market in Europe."),
+        ("The museum is closed on Mondays.", "The museum is closed every Monday."),
+        ("The store is open from Monday to Friday.", "The store is open Monday through Friday."),
+        # "may" the verb is no month; "march" the noun is no month
+        ("Guests may check in after 3 pm.", "Guests may check in after 3 pm in March."),
+    ],
+)
+def test_the_same_side_in_other_words_is_no_conflict(claim: str, chunk: str) -> None:
+    assert verify([claim], [chunk]).verdicts[0].verdict != "no"
+
+
+def test_opposite_cues_of_the_new_groups() -> None:
+    def groups(text: str) -> dict[tuple[int, int], str]:
+        return {k: v for k, v in opposite_cues(text).items() if k[0] > 42}
+
+    assert groups("Delivery takes 5 days, at most 10 days.") == {
+        (43, 3): "5 days",
+        (44, 1): "at most",
+    }
+    assert groups("It is no more than 4 g.") == {(44, 1): "no more than"}
+    assert groups("Germany is the company's largest market.") == {(45, 0): "largest"}
+    assert groups("the 2nd-largest city") == {(45, 1): "2nd-largest"}
+    assert groups("You may apply by 5th May.") == {(46, 4): "may"}
+    assert groups("You may apply. The march began.") == {}
+    assert groups("Open Monday to Friday.") == {(47, 0): "monday", (47, 4): "friday"}
+    assert groups("over the weekend, more than a decade") == {}
+
+
+@pytest.mark.parametrize(
+    ("claim", "chunk", "said"),
+    [
+        ("会议在周五举行。", "会议在周三举行。", ("周五", "周三")),
+        ("本药品可以与酒精同服。", "本药品禁止与酒精同服。", ("可以", "禁止")),
+        ("保修期为3个月。", "保修期为三年。", ("3个月", "三年")),
+        ("保証期間は3か月です。", "この製品の保証期間は3年です。", ("3か月", "3年")),
+        ("会議は金曜日に開かれます。", "会議は毎週月曜日に開かれます。", ("金曜", "月曜")),
+        ("회의는 금요일에 열립니다.", "회의는 매주 월요일에 열립니다.", ("금요일", "월요일")),
+        ("보증 기간은 3개월입니다.", "보증 기간은 3년입니다.", ("3개월", "3년")),
+    ],
+)
+def test_cjk_durations_weekdays_and_permission_are_opposite_sides(
+    claim: str, chunk: str, said: tuple[str, str]
+) -> None:
+    v = verify([claim], [chunk]).verdicts[0]
+    assert v.verdict == "no"
+    assert v.reason.endswith(f"the claim says '{said[0]}' where the chunk says '{said[1]}'")
+    assert verify([chunk], [chunk]).verdicts[0].verdict == "yes"
+    # a four-digit year before 年 is a date, not a duration of years
+    assert opposite_cues("公司于2020年成立。") == {}
+
+
+def test_korean_negation_with_character_pair_coverage() -> None:
+    # 49% of the claim's weighted character pairs: under the 0.5 the negation check asked
+    # for (words), over its CJK scaling (0.5 x 35% / 55%)
+    v = verify(["반려동물 동반이 허용되지 않습니다."], ["반려동물 동반이 허용됩니다."]).verdicts[0]
+    assert (v.verdict, v.reason) == (
+        "no",
+        "49% of the claim's weighted content words appear in the chunk at rank 1 (35% needed); "
+        "negation in the claim only",
+    )
+
+
+def test_a_negated_opposite_agrees_with_the_claim() -> None:
+    # "not permitted" says "prohibited": no contradiction (it was "no" before)
+    v = verify(["Smoking is prohibited on campus."], ["Smoking is not permitted on campus."])
+    assert v.verdicts[0].verdict != "no"
+    assert "where the chunk says" not in v.verdicts[0].reason
+    v = verify(["The store is closed on Sundays."], ["The store is not open on Sundays."])
+    assert v.verdicts[0].verdict != "no"
+    # the opposite without a negation is still a contradiction
+    v = verify(["Smoking is prohibited on campus."], ["Smoking is permitted on campus."])
+    assert v.verdicts[0].verdict == "no"
 
 
 def test_claim_assembled_from_scattered_words_is_not_yes() -> None:
