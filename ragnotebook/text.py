@@ -371,7 +371,7 @@ _HAN_RE = re.compile(f"[{_HAN}]")
 # words (inner apostrophes)
 _TOKEN_RE = re.compile(
     r"\d{1,2}:\d{1,2}(?:\s*[ap]\.?m\b\.?)?|\d{1,2}\s*[ap]\.?m\b\.?"
-    r"|\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|[^\W\d_]+(?:['’][^\W\d_]+)*",
+    r"|\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+){2,}|\d+(?:\.\d+)?|[^\W\d_]+(?:['’][^\W\d_]+)*",
     re.IGNORECASE,
 )
 _TIME_RE = re.compile(r"(\d{1,2})(?::(\d{1,2}))?(?:\s*([ap])\.?m\b\.?)?", re.IGNORECASE)
@@ -680,6 +680,8 @@ def stem(word: str) -> str:
 
 def _norm_number(tok: str) -> str:
     tok = tok.replace(",", "")
+    if tok.count(".") > 1:
+        return tok  # a version or a dotted date ("4.2.1", "31.12.2020"): as written
     if "." in tok:
         tok = tok.rstrip("0").rstrip(".")
     tok = tok.lstrip("0") or "0"

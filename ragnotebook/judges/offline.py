@@ -843,11 +843,16 @@ class OfflineJudge:
         in_chunks = frozenset().union(*(docs[i].numbers for i in supporting))
         missing = sorted(cdoc.numbers - in_chunks)
         rounded: dict[str, str] = {}
+        decades = frozenset(n for n in missing if _decade(n, claim))
         for n in missing:
             # the supporting chunks first; then any chunk, which then supports the claim
             # too (a bare "3.14" shares no word with "Pi is approximately 3.14159")
             for i in [*supporting, *(i for i in range(len(docs)) if i not in supporting)]:
-                exact = _rounded_from(n, docs[i].numbers)
+                exact = (
+                    _in_decade(n, docs[i].numbers)
+                    if n in decades
+                    else _rounded_from(n, docs[i].numbers)
+                )
                 if exact is not None:
                     rounded[n] = exact
                     if i not in supporting:
@@ -930,7 +935,7 @@ class OfflineJudge:
             # "$10 per year" against "$10 per month or $100 per year": the amount's period
             opposite = _rate_binding_conflict(claim, docs, lang)
         chunk_word = (
-            f"the chunks at ranks {names[best] + 1} and {names[second] + 1}"
+            "the chunks at ranks {} and {}".format(*sorted((names[best] + 1, names[second] + 1)))
             if support > best_cov and second >= 0
             else f"the chunk at rank {names[best] + 1}"
         )
@@ -956,7 +961,12 @@ class OfflineJudge:
         if dated:
             parts.append(dated)
         if rounded:
-            parts.append(", ".join(f"{n} is {m} rounded" for n, m in sorted(rounded.items())))
+            parts.append(
+                ", ".join(
+                    f"{m} is in the {n}s" if n in decades else f"{n} is {m} rounded"
+                    for n, m in sorted(rounded.items())
+                )
+            )
         reason = "; ".join(parts)
 
         if number_conflict or neg_conflict or opposite:
@@ -1035,6 +1045,8 @@ class OfflineJudge:
                 verdict = "no"
             if verdict != "yes":
                 sup = []  # only a supported claim has supporting chunks
+            else:
+                reason = _settled(reason)
             out.append(
                 Verdict(index=it.index, verdict=verdict, reason=reason, supporting_chunks=sup)
             )
@@ -1714,6 +1726,33 @@ _DATE_AT = re.compile(
 
 
 _OTHER_SIDE = {"before": "after", "after": "before"}
+
+
+_SHARE_NEEDED = re.compile(r"(\d+)% of the claim's weighted content words[^;]*? \((\d+)% needed\)")
+
+
+def _settled(reason: str) -> str:
+    """A ``yes`` reason without a "(55% needed)" its share falls short of: the verdict
+    came from another check (a bare answer's question, a comparison), not support."""
+    found = _SHARE_NEEDED.search(reason)
+    if found is None or int(found.group(1)) >= int(found.group(2)):
+        return reason
+    return reason.replace(f" ({found.group(2)}% needed)", "", 1)
+
+
+def _decade(number: str, claim: str) -> bool:
+    """Whether the claim writes ``number`` as a decade ("the 1990s", "1990's")."""
+    return (
+        len(number) == 4
+        and number.endswith("0")
+        and re.search(rf"\b{number}['’]?s\b", claim) is not None
+    )
+
+
+def _in_decade(decade: str, pool: frozenset[str]) -> str | None:
+    """The year of ``pool`` in the decade ``decade`` ("1994" for "1990"), if one."""
+    years = sorted(n for n in pool if len(n) == 4 and n.isdigit() and n[:3] == decade[:3])
+    return years[0] if years else None
 
 
 def _rounded_from(number: str, pool: frozenset[str]) -> str | None:
