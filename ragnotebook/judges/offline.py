@@ -1178,9 +1178,31 @@ class OfflineJudge:
         q = frozenset(content_tokens(task.question or "", lang)) - ref
         # a chunk that gives one of the reference's sentences is useful for the answer
         # ("The depot is in Leeds." for "The depot is in Leeds. It ships 40 pallets a day.")
-        sents = [frozenset(content_tokens(x, lang)) for x in split_sentences(task.text or "", lang)]
-        part_no = [i + 1 for i, x in enumerate(sents) if len(x) >= _REF_PART_MIN]
-        parts = [sents[i - 1] for i in part_no] if len(sents) > 1 else []
+        # and one of its clauses ("Acme was founded in 2001." for "Acme was founded in 2001
+        # and is headquartered in Oslo."): a fact of the reference, whatever its punctuation
+        pieces: list[tuple[str, frozenset[str]]] = []
+        sentences = split_sentences(task.text or "", lang)
+        for i, x in enumerate(sentences, start=1):
+            label = f"reference sentence {i}'s"
+            pieces.append((label, frozenset(content_tokens(x, lang))))
+            clauses = [] if is_cjk(lang) else _REF_CLAUSE.split(x)
+            if len(clauses) > 1:
+                label = (
+                    f"a clause of reference sentence {i}"
+                    if len(sentences) > 1
+                    else "a clause of the reference"
+                )
+                lead = content_tokens(clauses[0], lang)[:1]
+                for k, c in enumerate(clauses):
+                    # a short later clause shares the sentence's subject ("... and is
+                    # based in Oslo")
+                    toks = frozenset(content_tokens(c, lang))
+                    if k and len(toks) < _REF_CLAUSE_MIN:
+                        toks |= frozenset(lead)
+                    if len(toks) >= _REF_CLAUSE_MIN:
+                        pieces.append((f"{label}'s", toks))
+        pieces = [(label, x) for label, x in pieces if len(x) >= _REF_PART_MIN]
+        parts = [x for _, x in pieces] if len(pieces) > 1 else []
         wr = {t: weights(t) for t in ref}
         wq = {t: weights(t) for t in q}
         tr, tq = sum(wr.values()), sum(wq.values())
@@ -1193,7 +1215,7 @@ class OfflineJudge:
                 covs = [sum(wr[t] for t in x & d.tokens) / sum(wr[t] for t in x) for x in parts]
                 k = max(range(len(covs)), key=lambda i: (covs[i], -i))
                 if covs[k] > r_cov:
-                    r_cov, of_ref = covs[k], f"reference sentence {part_no[k]}'s"
+                    r_cov, of_ref = covs[k], pieces[k][0]
             q_cov = sum(wq[t] for t in q & d.tokens) / tq if tq else None
             if q_cov is not None:
                 # is the chunk's opening sentence about what the question asks?
@@ -1868,6 +1890,11 @@ def _date_side_conflict(
 #: Context precision: a reference sentence counts on its own (a chunk may give just that
 #: part of the answer) when it has at least this many content words.
 _REF_PART_MIN = 2
+#: Where a reference sentence splits into facts: ", and", " and " before a verb-led
+#: clause is not told apart from a list ("nausea and dizziness"), so a piece needs
+#: ``_REF_CLAUSE_MIN`` content words; semicolons and ", but".
+_REF_CLAUSE_MIN = 3
+_REF_CLAUSE = re.compile(r",?\s+and\s+|;\s+|,\s+but\s+", re.IGNORECASE)
 
 _NO_CONTENT = "the claim has no content words"
 

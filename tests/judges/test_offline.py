@@ -410,6 +410,47 @@ def test_judge_chunks_a_chunk_giving_one_reference_sentence_is_relevant() -> Non
     assert out.verdicts[1].reason.startswith("chunk covers 0% of the reference's weighted")
 
 
+@pytest.mark.parametrize(
+    "reference",
+    [
+        "Acme was founded in 2001 and is headquartered in Oslo.",
+        "Acme was founded in 2001; it is headquartered in Oslo.",
+    ],
+)
+def test_judge_chunks_a_chunk_giving_one_clause_of_the_reference_is_relevant(
+    reference: str,
+) -> None:
+    # each chunk gives one fact of a one-sentence reference: both were irrelevant (57%),
+    # while the same facts written as two sentences made both relevant
+    t = Task(
+        "judge_chunks",
+        "context_precision",
+        question="When was Acme founded and where is it based?",
+        text=reference,
+        items=(
+            Item(0, "Acme was founded in 2001."),
+            Item(1, "Acme is headquartered in Oslo."),
+            Item(2, "Parking is free on weekends."),
+        ),
+    )
+    out = ask(t)
+    assert isinstance(out, Verdicts)
+    assert [v.verdict for v in out.verdicts] == ["yes", "yes", "no"]
+    assert out.verdicts[0].reason.startswith(
+        "chunk covers 100% of a clause of the reference's weighted content words"
+    )
+    # a list is no clause: "dizziness" alone is no fact of its own
+    t = Task(
+        "judge_chunks",
+        "context_precision",
+        question="What are the side effects?",
+        text="Common side effects include nausea and dizziness.",
+        items=(Item(0, "Dizziness can occur."),),
+    )
+    out = ask(t)
+    assert isinstance(out, Verdicts) and out.verdicts[0].verdict == "no"
+
+
 # --------------------------------------------------------------------------- misc
 
 
