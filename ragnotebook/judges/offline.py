@@ -1192,13 +1192,13 @@ class OfflineJudge:
                     if len(sentences) > 1
                     else "a clause of the reference"
                 )
-                lead = content_tokens(clauses[0], lang)[:1]
+                subject = frozenset(content_tokens(clauses[0], lang)[:1])
                 for k, c in enumerate(clauses):
                     # a short later clause shares the sentence's subject ("... and is
                     # based in Oslo")
                     toks = frozenset(content_tokens(c, lang))
                     if k and len(toks) < _REF_CLAUSE_MIN:
-                        toks |= frozenset(lead)
+                        toks |= subject
                     if len(toks) >= _REF_CLAUSE_MIN:
                         pieces.append((f"{label}'s", toks))
         pieces = [(label, x) for label, x in pieces if len(x) >= _REF_PART_MIN]
