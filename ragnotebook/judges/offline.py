@@ -636,7 +636,7 @@ class OfflineJudge:
     >>> out.verdicts[0].verdict
     'no'
     >>> out.verdicts[0].reason
-    "62% of the claim's weighted content words appear in the chunk at rank 1; number 1999 not found (the chunk has 1998)"
+    "contradicted: 62% of the claim's weighted content words appear in the chunk at rank 1; number 1999 not found (the chunk has 1998)"
     """
 
     def __init__(
@@ -970,7 +970,8 @@ class OfflineJudge:
         reason = "; ".join(parts)
 
         if number_conflict or neg_conflict or opposite:
-            return support, "no", [], reason
+            # say first that it is a contradiction: the share found alone reads as support
+            return support, "no", [], f"contradicted: {reason}"
         novel = len(novel_chars) > _JA_NOVEL_MAX
         if support >= threshold and not (missing or unseen or personal or novel):
             # not for a question checked in place of a bare "Yes." ("Are both X and Y?")

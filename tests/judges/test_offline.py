@@ -938,7 +938,8 @@ def test_korean_negation_with_character_pair_coverage() -> None:
     v = verify(["반려동물 동반이 허용되지 않습니다."], ["반려동물 동반이 허용됩니다."]).verdicts[0]
     assert (v.verdict, v.reason) == (
         "no",
-        "49% of the claim's weighted content words appear in the chunk at rank 1 (35% needed); "
+        "contradicted: 49% of the claim's weighted content words appear in the chunk at rank 1 "
+        "(35% needed); "
         "negation in the claim only",
     )
 
