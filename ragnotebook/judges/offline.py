@@ -983,6 +983,13 @@ class OfflineJudge:
                         f"where the claim names '{swapped[0]}'"
                     )
                     return support, "unsure", supporting, f"{reason}; {said}"
+                turned = _reversed_roles(claim, cdoc, docs, lang)
+                if turned:
+                    said = (
+                        f"the chunk at rank {names[turned[2]] + 1} has '{turned[0]}' and "
+                        f"'{turned[1]}' the other way round"
+                    )
+                    return support, "unsure", supporting, f"{reason}; {said}"
             local = local and bool(rules["local_evidence"])
             if local and not is_cjk(lang) and not docs[best].structured:
                 long_min = _LONG_WORDING_MIN if rules["long_context_wording"] else None
@@ -1588,6 +1595,115 @@ def _swapped_name(
         if not (_abbreviates(word, other) or _abbreviates(other, word)):
             return word, other, where
     return None
+
+
+#: Verbs whose two sides can trade places ("A met B" is "B met A"): no role order.
+_SYMMETRIC = frozenset(
+    stem(w)
+    for w in (
+        *("met", "meets", "meet", "married", "marries", "marry", "wed", "partnered"),
+        *("partners", "merged", "merges", "merge", "played", "plays", "tied", "ties"),
+        *("drew", "draws", "faced", "faces", "debated", "debates", "shared", "shares"),
+        *("collaborated", "collaborates", "competed", "competes", "fought", "fights"),
+        *("dated", "dates", "joined", "joins", "agreed", "agrees", "signed", "signs"),
+    )
+)
+#: Text between two names that makes them no doer and undergoer of one verb: a clause
+#: break or an aside (punctuation), a possessive ("New Zealand's capital is
+#: Wellington"), a pair ("with", "and", "or"), or a place or time ("died in a crash in
+#: Georgia", "premiered on ABC").
+_NOT_A_ROLE = re.compile(
+    r"[,;:()\"“”]|^['’]s\b|\b(?:with|and|or|in|at|on|from|near|during|of|as)\s*$|\b(?:with|and|or)\b",
+    re.IGNORECASE,
+)
+#: A passive ("was acquired by", "is owned by"): the name after "by" does the action.
+_BY = re.compile(r"\bby\b", re.IGNORECASE)
+
+
+def _reversed_roles(
+    claim: str, cdoc: _Doc, docs: Sequence[_Doc], lang: str
+) -> tuple[str, str, int] | None:
+    """(first name, second name, chunk index) when the context has the claim's two names
+    around its verb the other way round ("Beta Corp acquired Acme" against "Acme acquired
+    Beta Corp") and never the claim's way.
+
+    The claim must be "A <one to three content words> B" with A and B names (the first
+    word counts as a name when a chunk writes it capitalised). A passive ("Acme was
+    acquired by Beta Corp") turns the order round on either side; verbs whose sides
+    can trade places ("met", "married", "partnered with", "A and B") are left out.
+    """
+    if is_cjk(lang):
+        return None
+    units = cdoc.units
+    named = {tok for _, tok in cdoc.names}
+    if len(units) < 3 or not any(u and u <= named for u in units[2:]):
+        return None  # no second name to trade places with
+    first = _WORD.findall(normalize(claim))[:1]
+    if (
+        first
+        and first[0][0].isupper()
+        and units
+        and frozenset(content_tokens(first[0], lang)) == units[0]
+        and any(re.search(rf"\b{re.escape(first[0])}\b", d.text) for d in docs)
+    ):
+        named |= units[0]
+    spots = [k for k, u in enumerate(units) if u and u <= named]
+    for a, b in pairwise(spots):
+        verb = frozenset().union(*units[a + 1 : b])
+        if not 1 <= b - a - 1 <= 3 or verb & cdoc.numbers or verb & _SYMMETRIC:
+            continue
+        between = _between(claim, units[a], units[b], lang)
+        if between is None or _NOT_A_ROLE.search(between):
+            continue
+        # who does it: the first name, unless a passive's "by" comes before the second
+        agent_first = _BY.search(between) is None
+        turned = -1
+        for i, d in enumerate(docs):
+            if d.structured:
+                continue
+            for sent in d.sentences:
+                if not (units[a] | units[b] | verb) <= sent.tokens:
+                    continue
+                for left, right, claim_order in ((a, b, True), (b, a, False)):
+                    gap = _between(sent.text, units[left], units[right], lang)
+                    if gap is None or not verb <= frozenset(content_tokens(gap, lang)):
+                        continue
+                    # does the claim's first name do it in this sentence?
+                    first_does = (_BY.search(gap) is None) == claim_order
+                    if first_does == agent_first:
+                        return None  # said the claim's way somewhere
+                    if turned < 0:
+                        turned = i
+        if turned >= 0:
+            words = dict(cdoc.names)
+            return _surface(claim, units[a], words), _surface(claim, units[b], words), turned
+    return None
+
+
+def _between(text: str, left: frozenset[str], right: frozenset[str], lang: str) -> str | None:
+    """The text between the last word of ``left`` and the first of ``right`` after it."""
+    spans = [(m.start(), m.end(), content_tokens(m.group(), lang)) for m in _WORD.finditer(text)]
+    end = -1
+    for start, stop, toks in spans:
+        if end < 0 and toks and toks[0] in left:
+            end = stop
+            while True:  # to the end of the name
+                nxt = [x for x in spans if x[0] > end]
+                if nxt and nxt[0][2] and nxt[0][2][0] in left and text[end : nxt[0][0]].isspace():
+                    end = nxt[0][1]
+                else:
+                    break
+        elif end >= 0 and toks and toks[0] in right and start >= end:
+            # a possessive stays in the gap: "New Zealand's capital is ..."
+            return text[end - 2 if text[end - 2 : end] in ("'s", "’s") else end : start]
+    return None
+
+
+def _surface(claim: str, unit: frozenset[str], names: dict[str, str]) -> str:
+    """The claim's words for the name ``unit`` ("Beta Corp")."""
+    words = [m.group() for m in _WORD.finditer(claim) if content_tokens(m.group(), "en")[:1]]
+    picked = [w for w in words if content_tokens(w, "en")[0] in unit]
+    return " ".join(dict.fromkeys(picked)) or " ".join(sorted(unit))
 
 
 #: Share of the rest of a claim a sentence must match for its one unused name to be read

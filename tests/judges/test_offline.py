@@ -1875,6 +1875,48 @@ def test_doses_and_billing_periods() -> None:
     assert verify(["Take 1 g per dose, up to 4 g daily."], both).verdicts[0].verdict == "yes"
 
 
+@pytest.mark.parametrize(
+    ("claim", "chunk", "verdict"),
+    [
+        ("Beta Corp acquired Acme in 2020.", "Acme acquired Beta Corp in 2020.", "unsure"),
+        ("Acme was acquired by Beta Corp in 2020.", "Acme acquired Beta Corp in 2020.", "unsure"),
+        ("Bob sent the report to Alice.", "Alice sent the report to Bob.", "unsure"),
+        (
+            "Bob Jones replaced Alice Smith as CEO.",
+            "Alice Smith replaced Bob Jones as CEO.",
+            "unsure",
+        ),
+        # a passive on either side says the same thing
+        ("Beta Corp was acquired by Acme in 2020.", "Acme acquired Beta Corp in 2020.", "yes"),
+        ("Acme acquired Beta Corp in 2020.", "Beta Corp was acquired by Acme in 2020.", "yes"),
+        # verbs whose sides trade places, pairs, places and asides are no roles
+        ("Alice married Bob in 1990.", "Bob married Alice in 1990.", "yes"),
+        ("Acme partnered with Beta Corp.", "Beta Corp partnered with Acme.", "yes"),
+        ("Oracle bought Cerner.", "Oracle bought Cerner. Cerner had bought Kestrel.", "yes"),
+        (
+            "Gary Locke, the manager of Kilmarnock, signed a deal.",
+            "Kilmarnock said Gary Locke, the manager, signed a deal.",
+            "yes",
+        ),
+    ],
+)
+def test_two_names_the_other_way_round(claim: str, chunk: str, verdict: str) -> None:
+    v = verify([claim], [chunk]).verdicts[0]
+    assert v.verdict == verdict, v.reason
+    if verdict == "unsure":
+        assert v.reason.endswith("the other way round")
+    judge = OfflineJudge(swapped_names=False)  # the switch turns this check off too
+    assert verify([claim], [chunk], judge=judge).verdicts[0].verdict == "yes"
+
+
+def test_two_names_the_other_way_round_reason() -> None:
+    v = verify(["Beta Corp acquired Acme."], ["Parking is free.", "Acme acquired Beta Corp."])
+    assert v.verdicts[0].reason == (
+        "100% of the claim's weighted content words appear in the chunk at rank 2; "
+        "the chunk at rank 2 has 'Beta Corp' and 'Acme' the other way round"
+    )
+
+
 def test_name_after_a_title_is_a_name() -> None:
     # "Dr." does not end a sentence: "Nguyen" and "Smith" are names, checked as names
     wards = [
