@@ -994,7 +994,7 @@ _OPPOSITE_PAIRS: dict[str, tuple[tuple[str, str], ...]] = {
         ("rich richer wealthy", "poor poorer"),
         ("support supported supports", "oppose opposed opposes"),
         ("agree agreed agrees", "disagree disagreed disagrees"),
-        ("include included includes", "exclude excluded excludes"),
+        ("include included includes cover covers covered", "exclude excluded excludes"),
         ("top", "bottom"),
         ("same", "different"),
         ("full", "empty"),

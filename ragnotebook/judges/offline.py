@@ -883,6 +883,10 @@ class OfflineJudge:
             and not _short_form(tok, docs, lang)
             and not _initials_in(word, docs, lang)
         ]
+        if "@" in claim:
+            # an address is one name, written exactly ("help@acme.io" is not "help@acme.com")
+            texts = " ".join(d.text for d in docs).lower()
+            unseen += [m for m in _EMAIL.findall(normalize(claim)) if m.lower() not in texts]
         threshold = self.cjk_support_threshold if is_cjk(lang) else self.support_threshold
         rules = self.rules
         ja_chars = rules["japanese_characters"]
@@ -1710,6 +1714,7 @@ def _surface(claim: str, unit: frozenset[str], names: dict[str, str]) -> str:
 #: as swapped in, whatever its place ("The capital of Australia is Sydney" against
 #: "Canberra is the capital of Australia").
 _SWAP_ALONE = 0.9
+_EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)*\.[a-z]{2,}", re.IGNORECASE)
 
 
 def _name_in_place(

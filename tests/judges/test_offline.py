@@ -944,6 +944,22 @@ def test_korean_negation_with_character_pair_coverage() -> None:
     )
 
 
+def test_an_email_address_is_one_name_and_cover_is_include() -> None:
+    v = verify(["Contact support at help@acme.io."], ["Contact support at help@acme.com."])
+    assert (v.verdicts[0].verdict, v.verdicts[0].reason) == (
+        "unsure",
+        "68% of the claim's weighted content words appear in the chunk at rank 1; "
+        "name help@acme.io not found",
+    )
+    ok = verify(["Write to help@acme.com."], ["For help, write to Help@Acme.com today."])
+    assert ok.verdicts[0].verdict == "yes"
+    v = verify(
+        ["The plan covers cosmetic surgery."], ["Cosmetic surgery is excluded from the plan."]
+    )
+    assert v.verdicts[0].verdict == "no"
+    assert v.verdicts[0].reason.endswith("the claim says 'covers' where the chunk says 'excluded'")
+
+
 def test_a_negated_opposite_agrees_with_the_claim() -> None:
     # "not permitted" says "prohibited": no contradiction (it was "no" before)
     v = verify(["Smoking is prohibited on campus."], ["Smoking is not permitted on campus."])
