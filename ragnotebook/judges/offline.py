@@ -100,7 +100,7 @@ _MIN_PAIRS = 3
 _LONG_SENTENCES = 20
 _LONG_WORDING_MIN = 0.35
 
-_VERSION = "offline-v8"
+_VERSION = "offline-v9"
 #: The shipped setting of each switchable verdict rule (see ``OfflineJudge``).
 _DEFAULT_RULES: dict[str, bool | int] = {
     "negation_scope": True,
@@ -618,7 +618,10 @@ class OfflineJudge:
         sentence holding the name within 20 points) has another name next to the same
         word ("Sydney is the capital of Australia" against "Canberra is the capital of
         Australia"). A name written short ("US", "Apr") for the other is no swap; a
-        question checked for a bare "Yes."/"No." is not read this way.
+        question checked for a bare "Yes."/"No." is not read this way. Since offline-v9
+        the switch also covers two names the other way round around one verb ("Beta Corp
+        acquired Acme" against "Acme acquired Beta Corp", a passive read both ways; verbs
+        such as "met" or "married" and pairs with "and"/"with" excepted).
 
     Examples
     --------
@@ -682,7 +685,7 @@ class OfflineJudge:
 
     @property
     def judge_id(self) -> str:
-        """Stable identifier of this judge: ``"offline-v8"``."""
+        """Stable identifier of this judge: ``"offline-v9"``."""
         return _VERSION
 
     def identity(self) -> dict[str, Any]:
@@ -691,13 +694,13 @@ class OfflineJudge:
         Returns
         -------
         dict
-            ``{"judge": "offline-v8", ...thresholds}``.
+            ``{"judge": "offline-v9", ...thresholds}``.
 
         Examples
         --------
         >>> from ragnotebook import OfflineJudge
         >>> OfflineJudge().identity()["judge"]
-        'offline-v8'
+        'offline-v9'
         """
         out: dict[str, Any] = {
             "judge": _VERSION,
