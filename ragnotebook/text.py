@@ -1258,9 +1258,9 @@ _SUPERLATIVE = (
 #: currencies ("$120" against "€120"), masses ("500 mg" against "500 g") and distances
 #: ("5 km" against "5 miles"). Symbols are matched anywhere, words and abbreviations
 #: after a number; "pound" (money or weight) and "m" (metres or million) are left out.
-#: Then groups whose sides also exclude each other: durations ("3 months" against "3
-#: years"), bounds ("more than 50" against "up to 50"), a rank before a superlative ("the
-#: largest" against "the second largest"), months of a date and days of the week.
+#: Then bounds ("more than 50" against "up to 50") and days of the week, whose sides also
+#: exclude each other; durations, ranks and months have readers of their own
+#: (``_durations``, ``_ranks``, ``_months``), all listed in ``_GROUP_READERS``.
 _UNIT_GROUPS: tuple[tuple[re.Pattern[str], ...], ...] = (
     (
         re.compile(r"\$|\b(?:us\s?d|dollars?)\b"),
@@ -1281,9 +1281,10 @@ _UNIT_GROUPS: tuple[tuple[re.Pattern[str], ...], ...] = (
         re.compile(r"\d\s?(?:mi|miles?)\b"),
     ),
     # a bound before an amount: at least / more than against at most / up to / less than
+    # ("no more than" and "not more than" are the second side: the scan reads them first)
     (
         re.compile(
-            r"(?<!\bno )(?<!\bnot )\b(?:more|greater|higher|larger|longer|older) than\s+"
+            r"\b(?:more|greater|higher|larger|longer|older) than\s+"
             r"(?=[$€£¥]?\d|half\b|(?:a|one) (?:third|quarter)\b|"
             rf"(?:{_COUNT_ALTERNATION})\b)"
             r"|\b(?:at least|over|above|exceeding|min(?:imum)?(?: of)?)\s+(?=[$€£¥]?\d)"
@@ -1293,22 +1294,11 @@ _UNIT_GROUPS: tuple[tuple[re.Pattern[str], ...], ...] = (
             r"\b(?:less|fewer|lower|smaller|shorter|younger) than\s+"
             r"(?=[$€£¥]?\d|half\b|(?:a|one) (?:third|quarter)\b|"
             rf"(?:{_COUNT_ALTERNATION})\b)"
-            r"|\bno (?:more|greater|higher|larger|longer) than\s+(?=[$€£¥]?\d)"
+            r"|\bno(?:t)? (?:more|greater|higher|larger|longer) than\s+(?=[$€£¥]?\d)"
             r"|\b(?:at most|up to|under|below|not exceed(?:ing)?|max(?:imum)?(?: of)?)\s+"
             r"(?=[$€£¥]?\d)"
             r"|\d[\d,.]*%?\s+or (?:less|fewer|lower|below|under)\b"
         ),
-    ),
-    # a rank before a superlative: "the largest" against "the second largest"
-    tuple(
-        re.compile(rf"{rank}[\s-]*{_SUPERLATIVE}")
-        for rank in (
-            r"\b(?:the|its|their|his|her|our|\w+['’]s)\s+",
-            r"\b(?:second|2nd)",
-            r"\b(?:third|3rd)",
-            r"\b(?:fourth|4th)",
-            r"\b(?:fifth|5th)",
-        )
     ),
     # a day of the week
     tuple(
@@ -1341,10 +1331,45 @@ _MONTH_BEFORE = re.compile(
     r"|\d(?:st|nd|rd|th)?\s+)$"
 )
 _MONTH_AFTER = re.compile(r"\s+\d")
+_DIGIT = re.compile(r"\d")
 
 
-def _durations(low: str) -> dict[int, str]:
+#: What each reader of a later group gets: the lowercase text, its set of lowercase words
+#: (for a cheap test before any scan) and whether it holds a digit.
+_Reader = Callable[[str, frozenset[str], bool], dict[int, str]]
+
+_TIME_WORDS = frozenset(
+    [
+        "second",
+        "seconds",
+        "sec",
+        "secs",
+        "minute",
+        "minutes",
+        "min",
+        "mins",
+        "hour",
+        "hours",
+        "hr",
+        "hrs",
+        "day",
+        "days",
+        "week",
+        "weeks",
+        "month",
+        "months",
+        "year",
+        "years",
+        "yr",
+        "yrs",
+    ]
+)
+
+
+def _durations(low: str, words: frozenset[str], digit: bool) -> dict[int, str]:
     out: dict[int, str] = {}
+    if words.isdisjoint(_TIME_WORDS):
+        return out
     for found in _DURATION_UNIT.finditer(low):
         side = int(str(found.lastgroup)[1:])
         if side in out:
@@ -1355,8 +1380,18 @@ def _durations(low: str) -> dict[int, str]:
     return out
 
 
-def _months(low: str) -> dict[int, str]:
+_MONTH_WORDS = frozenset(
+    (
+        *_MONTHS,
+        *["jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec"],
+    )
+)
+
+
+def _months(low: str, words: frozenset[str], digit: bool) -> dict[int, str]:
     out: dict[int, str] = {}
+    if words.isdisjoint(_MONTH_WORDS):
+        return out
     for found in _MONTH_WORD.finditer(low):
         side = int(str(found.lastgroup)[1:])
         if side in out:
@@ -1370,17 +1405,26 @@ def _months(low: str) -> dict[int, str]:
     return out
 
 
-def _scan(hint: str | None, group: tuple[re.Pattern[str], ...]) -> Callable[[str], dict[int, str]]:
+def _scan(
+    hints: frozenset[str] | None, group: tuple[re.Pattern[str], ...], *, digit: bool = False
+) -> _Reader:
     """A reader of one group of :data:`_UNIT_GROUPS`: ``{side: form}`` of lowercase text.
 
     The group's sides are one pattern, a named group ``s<side>`` each (one scan of the
-    text), run when ``hint`` (a cheap test) finds something."""
-    quick = None if hint is None else re.compile(hint)
-    scan = re.compile("|".join(f"(?P<s{side}>{p.pattern})" for side, p in enumerate(group)))
+    text), run when the text has one of the words ``hints`` (any text when empty) and,
+    with ``digit``, a digit; with None, when it has a digit, currency sign or name
+    (:data:`_UNIT_HINT`)."""
+    # the later sides first: "no more than" (a maximum) before "more than" (a minimum)
+    scan = re.compile(
+        "|".join(f"(?P<s{side}>{p.pattern})" for side, p in reversed(list(enumerate(group))))
+    )
 
-    def read(low: str) -> dict[int, str]:
+    def read(low: str, words: frozenset[str], has_digit: bool) -> dict[int, str]:
         out: dict[int, str] = {}
-        if quick is not None and quick.search(low) is None:
+        if hints is None:
+            if not (has_digit or _UNIT_HINT.search(low)):
+                return out
+        elif (hints and words.isdisjoint(hints)) or (digit and not has_digit):
             return out
         for found in scan.finditer(low):
             out.setdefault(int(str(found.lastgroup)[1:]), found.group().strip())
@@ -1389,38 +1433,119 @@ def _scan(hint: str | None, group: tuple[re.Pattern[str], ...]) -> Callable[[str
     return read
 
 
-def _unit_only(read: Callable[[str], dict[int, str]]) -> Callable[[str], dict[int, str]]:
+def _unit_only(read: _Reader) -> _Reader:
     """A reader that reports the unit without the amount ("$", "mg")."""
-    return lambda low: {k: v.strip("0123456789 ") for k, v in read(low).items()}
+    return lambda low, words, digit: {
+        k: v.strip("0123456789 ") for k, v in read(low, words, digit).items()
+    }
 
 
-def _superlative_only(read: Callable[[str], dict[int, str]]) -> Callable[[str], dict[int, str]]:
-    """A reader that reports "the largest" as "largest" (its rank 0, no ordinal)."""
-    return lambda low: {k: v if k else v.split(None, 1)[-1] for k, v in read(low).items()}
+#: A rank before a superlative ("the largest" against "the second largest"): the
+#: superlative is found first, then what stands right before it (``_RANK_BEFORE``).
+_SUPERLATIVE_WORD = re.compile(rf"\b{_SUPERLATIVE}")
+_RANK_BEFORE = re.compile(
+    r"(?:\b(?P<s1>second|2nd)|\b(?P<s2>third|3rd)|\b(?P<s3>fourth|4th)|\b(?P<s4>fifth|5th)"
+    r"|\b(?P<s0>the|its|their|his|her|our|\w+['’]s)\s)[\s-]*$"
+)
+_SUPERLATIVE_WORDS = frozenset(
+    [
+        "largest",
+        "biggest",
+        "tallest",
+        "highest",
+        "lowest",
+        "smallest",
+        "oldest",
+        "newest",
+        "longest",
+        "shortest",
+        "fastest",
+        "slowest",
+        "busiest",
+        "richest",
+        "poorest",
+        "deepest",
+        "heaviest",
+        "cheapest",
+        "youngest",
+        "best",
+        "worst",
+        "most",
+        "least",
+    ]
+)
+
+
+def _ranks(low: str, words: frozenset[str], digit: bool) -> dict[int, str]:
+    out: dict[int, str] = {}
+    if words.isdisjoint(_SUPERLATIVE_WORDS):
+        return out
+    for found in _SUPERLATIVE_WORD.finditer(low):
+        rank = _RANK_BEFORE.search(low, max(0, found.start() - 24), found.start())
+        if rank is None:
+            continue
+        side = int(str(rank.lastgroup)[1:])
+        form = found.group() if not side else low[rank.start() : found.end()]
+        out.setdefault(side, form.strip())
+    return out
+
+
+_BOUND_READ = _scan(
+    frozenset(
+        [
+            "than",
+            "least",
+            "most",
+            "up",
+            "under",
+            "over",
+            "above",
+            "below",
+            "exceed",
+            "exceeding",
+            "min",
+            "minimum",
+            "max",
+            "maximum",
+            "more",
+            "less",
+            "fewer",
+            "greater",
+            "higher",
+            "lower",
+        ]
+    ),
+    _UNIT_GROUPS[3],
+)
+
+
+def _bounds(low: str, words: frozenset[str], digit: bool) -> dict[int, str]:
+    # every form but "more/less than half" (or a count in words) is followed by a digit
+    return _BOUND_READ(low, words, digit) if digit or "than" in words else {}
 
 
 #: The groups after the periods, in the order of their keys: currencies, masses,
 #: distances, durations, bounds, ranks, months, days of the week.
-_GROUP_READERS: tuple[Callable[[str], dict[int, str]], ...] = (
+_GROUP_READERS: tuple[_Reader, ...] = (
     _unit_only(_scan(None, _UNIT_GROUPS[0])),
-    _unit_only(_scan(r"\d", _UNIT_GROUPS[1])),
-    _unit_only(_scan(r"\d", _UNIT_GROUPS[2])),
+    _unit_only(_scan(frozenset(), _UNIT_GROUPS[1], digit=True)),
+    _unit_only(_scan(frozenset(), _UNIT_GROUPS[2], digit=True)),
     _durations,
-    _scan(
-        r"than|least|most|up to|under|over|above|below|exceed|minimum|maximum|or ", _UNIT_GROUPS[3]
-    ),
-    _superlative_only(_scan(r"est\b|most|least", _UNIT_GROUPS[4])),
+    _bounds,
+    _ranks,
     _months,
-    _scan(r"day", _UNIT_GROUPS[5]),
+    _scan(
+        frozenset(
+            f"{d}{s}"
+            for d in ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+            for s in ("", "s")
+        ),
+        _UNIT_GROUPS[4],
+    ),
 )
 
 #: Text that may hold a unit of :data:`_UNIT_GROUPS` (a digit, a currency sign or name).
 _UNIT_HINT = re.compile(r"[\d$€£¥]|dollar|euro|\byen\b|\busd\b|\beur\b|\bgbp\b|\bjpy\b")
-#: Text that may hold a cue of the later groups (a time unit, bound, superlative, month).
-_GROUP_HINT = re.compile(
-    r"day|week|month|year|hour|minute|second|than|least|most|up to|under|over|above|below|"
-    r"est\b|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|max|min"
-)
 
 
 _AMOUNT = re.compile(r"\d[\d,]*(?:\.\d+)?")
@@ -1557,7 +1682,7 @@ def opposite_cues(text: str, lang: str | None = None) -> dict[tuple[int, int], s
                         out[(i, side)] = form
                         break
     else:
-        words = set(_LOWER_WORD.findall(text.lower()))
+        words = frozenset(_LOWER_WORD.findall(text.lower()))
         for i, sides in enumerate(pairs):
             for side, forms in enumerate(sides):
                 hit = words & forms
@@ -1573,9 +1698,10 @@ def opposite_cues(text: str, lang: str | None = None) -> dict[tuple[int, int], s
                 found = pattern.search(text)
                 if found is not None:
                     out[(g, side)] = found.group()
-    elif _UNIT_HINT.search(low) or _GROUP_HINT.search(low):
+    else:
+        digit = _DIGIT.search(low) is not None
         for g, read in enumerate(_GROUP_READERS, start=len(pairs) + 1):
-            for side, form in read(low).items():
+            for side, form in read(low, words, digit).items():
                 out[(g, side)] = form
     return out
 

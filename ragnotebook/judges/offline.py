@@ -228,9 +228,10 @@ _PERIOD_WORDS = frozenset(PERIODS)
 def _word_pairs(text: str) -> frozenset[tuple[str, str]]:
     # stemmed as content tokens are: "focus on" in the claim repeats "focused on"
     words = [stem(w) for w in _PLAIN_WORD.findall(text.lower())]
-    for i in range(len(words) - 1):
-        if words[i] in _RATE_WORDS and words[i + 1] in _PERIOD_WORDS:
-            words[i] = "per"
+    if not _PERIOD_WORDS.isdisjoint(words):
+        for i in range(len(words) - 1):
+            if words[i] in _RATE_WORDS and words[i + 1] in _PERIOD_WORDS:
+                words[i] = "per"
     return frozenset(pairwise(words))
 
 
