@@ -440,16 +440,20 @@ def normalize(text: str) -> str:
 
     Chinese and Japanese numerals are written with digits where they are numbers for
     sure: a year read digit by digit ("二〇〇五年" -> "2005年") and a number with
-    十/百/千/万 before a counter or unit ("一百二十元" -> "120元"). A lone "一" ("一个人",
-    "a person") is left alone.
+    十/百/千/万 before a counter or unit ("一百二十元" -> "120元"), and a month ("七月" ->
+    "7月"). A lone "一" ("一个人", "a person") is left alone.
 
     >>> normalize("博物馆于二零零五年开放，门票一百二十元，共三万五千人参观。")
     '博物馆于2005年开放,门票120元,共35000人参观。'
+    >>> normalize("节日在七月举行，为期一个月。")
+    '节日在7月举行,为期一个月。'
     """
     text = unicodedata.normalize("NFKC", text)
     if _CN_NUMERAL.search(text):
         text = _CN_YEAR.sub(lambda m: "".join(str(_CN_DIGIT[c]) for c in m.group(1)), text)
         text = _CN_COUNT.sub(lambda m: str(_cn_value(m.group(1))), text)
+    if "月" in text:
+        text = _CN_MONTH.sub(lambda m: str(_cn_value(m.group(1))), text)
     return text
 
 
@@ -468,6 +472,12 @@ _CN_COUNT = re.compile(
     "(?<![〇零一二两三四五六七八九十百千万])"
     "([〇零一二两三四五六七八九]*[十百千万][〇零一二两三四五六七八九十百千万]*)"
     "(?=[元年人个岁次天月日号米名位家本件条张只台辆座所种项%％])"
+)
+
+
+#: a month written with a numeral ("七月", "十二月"; not "一个月", a month's duration)
+_CN_MONTH = re.compile(
+    "(?<![〇零一二两三四五六七八九十百千万个])(十[一二]?|[一二三四五六七八九])(?=月)"
 )
 
 
@@ -821,6 +831,10 @@ def content_tokens(text: str, lang: str | None = None) -> list[str]:
     return list(_tokens_cached(text, lang or detect_language(text)))
 
 
+#: What names a version before its number ("version 3.10", "v1.10", "Python 3.10").
+_VERSION_BEFORE = re.compile(r"(?:\bversion|\bv|\bver\.?|\brelease|\bpython|\bv\.)\s*$", re.I)
+
+
 def numbers(text: str) -> set[str]:
     """Normalised numbers written with digits in ``text`` (``"1,998"`` -> ``"1998"``).
 
@@ -830,6 +844,8 @@ def numbers(text: str) -> set[str]:
     ['1200.5', '1998', '2', '4']
     >>> sorted(numbers("It opened in nineteen ninety-eight, twenty-five years ago."))
     ['1998', '25']
+    >>> sorted(numbers("Version 1.10 replaced v1.1, which cost 1.10 euros."))
+    ['1.1', '1.10']
     """
     text = _join_number_words(normalize(text))
     out: set[str] = set()
@@ -837,7 +853,10 @@ def numbers(text: str) -> set[str]:
         tok = m.group()
         if tok[0].isdigit():
             timed = ":" in tok or tok[-1:].lower() in ("m", ".")
-            out.add(_norm_time(tok) if timed else _norm_number(tok))
+            if "." in tok and _VERSION_BEFORE.search(text, max(0, m.start() - 12), m.start()):
+                out.add(tok)  # a version as written: "3.10" is not "3.1"
+            else:
+                out.add(_norm_time(tok) if timed else _norm_number(tok))
         elif tok.isascii() and tok.lower() in _COUNT_WORDS:
             out.add(_NUMBER_WORDS[tok.lower()])
     return out
@@ -1222,8 +1241,9 @@ _CJK_GROUPS: dict[str, tuple[tuple[re.Pattern[str], ...], ...]] = {
     ),
     "ko": (
         tuple(
-            re.compile(rf"(?<!\d)\d{{1,3}}\s*{u}")
-            for u in (r"시간", r"(?:일간|일 동안)", r"주(?:일|간)", r"개월", r"년(?!\d)")
+            # a day of a date ("7월 3일") is no duration
+            re.compile(rf"(?<![\d월])(?<!월 )\d{{1,3}}\s*{u}")
+            for u in (r"시간", r"일(?![요째])", r"주(?:일|간)?(?!년)", r"개월", r"년(?!\d)")
         ),
         tuple(re.compile(rf"{d}요일") for d in ("월", "화", "수", "목", "금", "토", "일")),
     ),
@@ -1524,6 +1544,29 @@ def _bounds(low: str, words: frozenset[str], digit: bool) -> dict[int, str]:
     return _BOUND_READ(low, words, digit) if digit or "than" in words else {}
 
 
+_WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+_RANGE_TO = r"\s*(?:to|through|thru|until|till|-|–|—)\s*"
+
+
+def _with_ranges(read: _Reader, names: tuple[str, ...]) -> _Reader:
+    """A reader that also gives every side inside a range of ``names`` ("Tuesday through
+    Friday" holds Thursday): a claim naming a day inside it is no conflict."""
+    alternation = "|".join(names)
+    span = re.compile(rf"\b({alternation})s?{_RANGE_TO}({alternation})s?\b")
+
+    def ranged(low: str, words: frozenset[str], digit: bool) -> dict[int, str]:
+        out = read(low, words, digit)
+        if len(out) > 1:
+            for found in span.finditer(low):
+                first, last = names.index(found.group(1)), names.index(found.group(2))
+                for k in range((last - first) % len(names) + 1):
+                    side = (first + k) % len(names)
+                    out.setdefault(side, names[side])
+        return out
+
+    return ranged
+
+
 #: The groups after the periods, in the order of their keys: currencies, masses,
 #: distances, durations, bounds, ranks, months, days of the week.
 _GROUP_READERS: tuple[_Reader, ...] = (
@@ -1534,13 +1577,9 @@ _GROUP_READERS: tuple[_Reader, ...] = (
     _bounds,
     _ranks,
     _months,
-    _scan(
-        frozenset(
-            f"{d}{s}"
-            for d in ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
-            for s in ("", "s")
-        ),
-        _UNIT_GROUPS[4],
+    _with_ranges(
+        _scan(frozenset(f"{d}{s}" for d in _WEEKDAYS for s in ("", "s")), _UNIT_GROUPS[4]),
+        _WEEKDAYS,
     ),
 )
 

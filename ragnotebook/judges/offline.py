@@ -235,11 +235,24 @@ def _word_pairs(text: str) -> frozenset[tuple[str, str]]:
     return frozenset(pairwise(words))
 
 
+#: A passive with its agent: "YouTube was acquired by Google in 2006" (read as "Google
+#: acquired YouTube in 2006" by the wording check). The agent is a run of capitalised
+#: words or one word; what follows it stays in place.
+_PASSIVE = re.compile(
+    r"^(?P<x>[^,;:]+?)\s+(?:was|were|is|are|has been|have been|had been|will be)\s+"
+    r"(?P<v>[a-z]+)\s+by\s+(?P<y>(?:[A-Z][\w.&'’-]*\s+)*[A-Z][\w.&'’-]*|[a-z]+)(?P<rest>.*)$",
+    re.DOTALL,
+)
+
+
 def _of_form(text: str) -> str:
-    """The text with each possessive written as "B of A" ("" when it has none)."""
-    if "'s" not in text and "’s" not in text:
-        return ""
-    out = _POSSESSIVE.sub(lambda m: f"{m.group(2)} of {m.group(1)}", text)
+    """The text with each possessive written as "B of A" and a passive with its agent
+    written active ("" when it has neither)."""
+    out = text
+    if "'s" in out or "’s" in out:
+        out = _POSSESSIVE.sub(lambda m: f"{m.group(2)} of {m.group(1)}", out)
+    if " by " in out:
+        out = _PASSIVE.sub(lambda m: f"{m['y']} {m['v']} {m['x']}{m['rest']}", out.strip())
     return out if out != text else ""
 
 
@@ -254,8 +267,9 @@ def _sent(text: str, lang: str, *, claim: bool = False) -> _Sent:
     alt: frozenset[tuple[str, str]] = frozenset()
     if not is_cjk(lang):
         wording = _word_pairs(text)
-        # "Australia's capital" repeats "the capital of Australia", and the other way round:
-        # a chunk sentence holds both readings, a claim is checked with each in turn
+        # "Australia's capital" repeats "the capital of Australia", "YouTube was acquired by
+        # Google" repeats "Google acquired YouTube", and the other way round: a chunk
+        # sentence holds both readings, a claim is checked with each in turn
         of_form = _of_form(text)
         if of_form and claim:
             alt = _word_pairs(of_form)
@@ -849,6 +863,8 @@ class OfflineJudge:
         rounded: dict[str, str] = {}
         decades = frozenset(n for n in missing if _decade(n, claim))
         for n in missing:
+            if "." in n and _is_version(n, claim):
+                continue  # "version 1.1" is not "version 1.10" rounded
             # the supporting chunks first; then any chunk, which then supports the claim
             # too (a bare "3.14" shares no word with "Pi is approximately 3.14159")
             for i in [*supporting, *(i for i in range(len(docs)) if i not in supporting)]:
@@ -899,7 +915,17 @@ class OfflineJudge:
         words = toks - cdoc.numbers
         w_words = sum(w[t] for t in words)
         rest_cov = sum(w[t] for t in words & docs[best].tokens) / w_words if w_words else 0.0
-        number_conflict = bool(missing) and bool(docs[best].numbers - cdoc.numbers)
+        # a year inside a decade the chunk gives ("1994" against "the 1990s") is not
+        # contradicted, only not supported
+        in_decade = [
+            n
+            for n in missing
+            if len(n) == 4
+            and n.isdigit()
+            and re.search(rf"\b{n[:3]}0['’]?s\b", docs[best].text) is not None
+        ]
+        conflicting = [n for n in missing if n not in in_decade]
+        number_conflict = bool(conflicting) and bool(docs[best].numbers - cdoc.numbers)
         number_conflict = number_conflict and rest_cov >= threshold
         # polarity clash only when a sentence of the opposite polarity matches the
         # claim well and no sentence of the claim's own polarity comes close
@@ -954,6 +980,8 @@ class OfflineJudge:
         if missing:
             others = sorted(docs[best].numbers - cdoc.numbers)
             extra = f" (the chunk has {', '.join(others[:3])})" if others else ""
+            if in_decade and not conflicting:
+                extra = f" (the chunk gives the {in_decade[0][:3]}0s only)"
             parts.append(f"number {', '.join(missing[:3])} not found{extra}")
         if unseen:
             parts.append(f"name {', '.join(dict.fromkeys(unseen[:3]))} not found")
@@ -1886,6 +1914,18 @@ def _settled(reason: str) -> str:
     if found is None or int(found.group(1)) >= int(found.group(2)):
         return reason
     return reason.replace(f" ({found.group(2)}% needed)", "", 1)
+
+
+def _is_version(number: str, claim: str) -> bool:
+    """Whether the claim writes ``number`` as a version ("version 1.1", "v2.0")."""
+    return (
+        re.search(
+            rf"(?:\bversion|\bv|\bver\.?|\brelease|\bpython|\bv\.)\s*{re.escape(number)}\b",
+            claim,
+            re.IGNORECASE,
+        )
+        is not None
+    )
 
 
 def _decade(number: str, claim: str) -> bool:

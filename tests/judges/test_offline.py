@@ -892,6 +892,9 @@ def test_the_same_side_in_other_words_is_no_conflict(claim: str, chunk: str) -> 
     assert verify([claim], [chunk]).verdicts[0].verdict != "no"
 
 
+WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday")
+
+
 def test_opposite_cues_of_the_new_groups() -> None:
     def groups(text: str) -> dict[tuple[int, int], str]:
         return {k: v for k, v in opposite_cues(text).items() if k[0] > 42}
@@ -905,7 +908,9 @@ def test_opposite_cues_of_the_new_groups() -> None:
     assert groups("the 2nd-largest city") == {(45, 1): "2nd-largest"}
     assert groups("You may apply by 5th May.") == {(46, 4): "may"}
     assert groups("You may apply. The march began.") == {}
-    assert groups("Open Monday to Friday.") == {(47, 0): "monday", (47, 4): "friday"}
+    # a range holds the days inside it
+    assert groups("Open Monday to Friday.") == {(47, k): d for k, d in enumerate(WEEKDAYS[:5])}
+    assert groups("Open Monday and Friday.") == {(47, 0): "monday", (47, 4): "friday"}
     assert groups("over the weekend, more than a decade") == {}
 
 
@@ -958,6 +963,36 @@ def test_an_email_address_is_one_name_and_cover_is_include() -> None:
     )
     assert v.verdicts[0].verdict == "no"
     assert v.verdicts[0].reason.endswith("the claim says 'covers' where the chunk says 'excluded'")
+
+
+@pytest.mark.parametrize(
+    ("claim", "chunk", "verdict"),
+    [
+        # a passive and its active form repeat each other's wording, both ways
+        ("YouTube was acquired by Google in 2006.", "Google acquired YouTube in 2006.", "yes"),
+        ("Google acquired YouTube in 2006.", "YouTube was acquired by Google in 2006.", "yes"),
+        ("Anna was defeated by Maria.", "Maria defeated Anna.", "yes"),
+        ("Maria was defeated by Anna.", "Maria defeated Anna.", "unsure"),
+        # Korean durations (a day of a date is none)
+        ("배송은 3주 걸립니다.", "배송은 3일 걸립니다.", "no"),
+        ("배송은 3년 걸립니다.", "배송은 3일 걸립니다.", "no"),
+        ("배송은 3일 걸립니다.", "배송은 3일 걸립니다.", "yes"),
+        # a version is written as it is: 1.10 is not 1.1 (a price still rounds)
+        ("Version 1.1 is the latest release.", "Version 1.10 is the latest release.", "no"),
+        ("Python 3.10 added match statements.", "Python 3.10 added match statements.", "yes"),
+        # a Chinese month in numerals
+        ("节日在六月举行。", "节日在七月举行。", "no"),
+        # a day inside a range of days is no contradiction; one outside it is
+        ("Deliveries arrive on Thursday.", "Deliveries arrive Tuesday through Friday.", "unsure"),
+        ("Deliveries arrive on Sunday.", "Deliveries arrive Tuesday through Friday.", "no"),
+        # a year inside a decade the chunk gives is not contradicted
+        ("The band formed in 1994.", "The band formed in the 1990s.", "unsure"),
+        ("The band formed in 1984.", "The band formed in the 1990s.", "no"),
+    ],
+)
+def test_second_fresh_user_cases(claim: str, chunk: str, verdict: str) -> None:
+    v = verify([claim], [chunk]).verdicts[0]
+    assert v.verdict == verdict, v.reason
 
 
 def test_a_negated_opposite_agrees_with_the_claim() -> None:
