@@ -1455,9 +1455,12 @@ def _scan(
 
 def _unit_only(read: _Reader) -> _Reader:
     """A reader that reports the unit without the amount ("$", "mg")."""
-    return lambda low, words, digit: {
-        k: v.strip("0123456789 ") for k, v in read(low, words, digit).items()
-    }
+
+    def units(low: str, words: frozenset[str], digit: bool) -> dict[int, str]:
+        found = read(low, words, digit)
+        return {k: v.strip("0123456789 ") for k, v in found.items()} if found else found
+
+    return units
 
 
 #: A rank before a superlative ("the largest" against "the second largest"): the

@@ -1716,9 +1716,17 @@ def _reversed_roles(
     return None
 
 
+@lru_cache(maxsize=4096)
+def _word_spans(text: str, lang: str) -> tuple[tuple[int, int, list[str]], ...]:
+    """(start, end, content tokens) of each word of ``text``."""
+    return tuple(
+        (m.start(), m.end(), content_tokens(m.group(), lang)) for m in _WORD.finditer(text)
+    )
+
+
 def _between(text: str, left: frozenset[str], right: frozenset[str], lang: str) -> str | None:
     """The text between the last word of ``left`` and the first of ``right`` after it."""
-    spans = [(m.start(), m.end(), content_tokens(m.group(), lang)) for m in _WORD.finditer(text)]
+    spans = _word_spans(text, lang)
     end = -1
     for start, stop, toks in spans:
         if end < 0 and toks and toks[0] in left:
