@@ -1143,19 +1143,8 @@ _PERIOD_ADJ = {
     "quarterly": (5, 1),
 }
 _PERIOD_SHORT = {"hr": "hour", "wk": "week", "mo": "month", "qtr": "quarter", "yr": "year"}
-_PERIOD_COUNT = {
-    "two": 2,
-    "other": 2,
-    "three": 3,
-    "four": 4,
-    "five": 5,
-    "six": 6,
-    "seven": 7,
-    "eight": 8,
-    "nine": 9,
-    "ten": 10,
-    "twelve": 12,
-}
+#: "every two weeks", "every other day": the count words of :func:`numbers`, and "other"
+_PERIOD_COUNT = {w: int(v) for w, v in _NUMBER_WORDS.items() if w in _COUNT_WORDS} | {"other": 2}
 _PERIOD_CJK: dict[str, tuple[str, ...]] = {
     # written forms per side, matched as substrings; durations such as 年間 (also "for
     # N years") are left out
@@ -1263,17 +1252,20 @@ _MONTHS = (
     "november",
     "december",
 )
-#: Counts written as words, for durations ("six months") and bounds ("more than ten").
-_COUNT_ALTERNATION = (
-    "one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|eighteen|"
-    "twenty|thirty|forty|fifty|sixty|ninety|hundred"
+#: Counts written as words, for durations ("six months") and bounds ("more than ten"):
+#: those :func:`numbers` reads, and "one" and "hundred" ("one year", "more than hundred").
+_COUNT_ALTERNATION = "|".join(
+    sorted((_COUNT_WORDS | {"one", "hundred"}) - {"dozen"}, key=len, reverse=True)
 )
 #: Superlatives whose rank matters ("the largest market", "the third tallest").
-_SUPERLATIVE = (
-    r"(?:largest|biggest|tallest|highest|lowest|smallest|oldest|newest|longest|shortest|"
-    r"fastest|slowest|busiest|richest|poorest|deepest|heaviest|cheapest|youngest|best|worst|"
-    r"most\s+\w+|least\s+\w+)\b"
+_SUPERLATIVE_WORDS = frozenset(
+    (
+        *("largest", "biggest", "tallest", "highest", "lowest", "smallest", "oldest"),
+        *("newest", "longest", "shortest", "fastest", "slowest", "busiest", "richest"),
+        *("poorest", "deepest", "heaviest", "cheapest", "youngest", "best", "worst"),
+    )
 )
+_SUPERLATIVE = rf"(?:{'|'.join(sorted(_SUPERLATIVE_WORDS))}|most\s+\w+|least\s+\w+)\b"
 #: Units that exclude each other after an amount, one group each after the periods:
 #: currencies ("$120" against "€120"), masses ("500 mg" against "500 g") and distances
 #: ("5 km" against "5 miles"). Symbols are matched anywhere, words and abbreviations
@@ -1359,30 +1351,12 @@ _DIGIT = re.compile(r"\d")
 _Reader = Callable[[str, frozenset[str], bool], dict[int, str]]
 
 _TIME_WORDS = frozenset(
-    [
-        "second",
-        "seconds",
-        "sec",
-        "secs",
-        "minute",
-        "minutes",
-        "min",
-        "mins",
-        "hour",
-        "hours",
-        "hr",
-        "hrs",
-        "day",
-        "days",
-        "week",
-        "weeks",
-        "month",
-        "months",
-        "year",
-        "years",
-        "yr",
-        "yrs",
-    ]
+    f"{unit}{plural}"
+    for unit in (
+        *("second", "sec", "minute", "min", "hour", "hr"),
+        *("day", "week", "month", "year", "yr"),
+    )
+    for plural in ("", "s")
 )
 
 
@@ -1470,38 +1444,11 @@ _RANK_BEFORE = re.compile(
     r"(?:\b(?P<s1>second|2nd)|\b(?P<s2>third|3rd)|\b(?P<s3>fourth|4th)|\b(?P<s4>fifth|5th)"
     r"|\b(?P<s0>the|its|their|his|her|our|\w+['’]s)\s)[\s-]*$"
 )
-_SUPERLATIVE_WORDS = frozenset(
-    [
-        "largest",
-        "biggest",
-        "tallest",
-        "highest",
-        "lowest",
-        "smallest",
-        "oldest",
-        "newest",
-        "longest",
-        "shortest",
-        "fastest",
-        "slowest",
-        "busiest",
-        "richest",
-        "poorest",
-        "deepest",
-        "heaviest",
-        "cheapest",
-        "youngest",
-        "best",
-        "worst",
-        "most",
-        "least",
-    ]
-)
 
 
 def _ranks(low: str, words: frozenset[str], digit: bool) -> dict[int, str]:
     out: dict[int, str] = {}
-    if words.isdisjoint(_SUPERLATIVE_WORDS):
+    if words.isdisjoint(_SUPERLATIVE_WORDS) and not {"most", "least"} & words:
         return out
     for found in _SUPERLATIVE_WORD.finditer(low):
         rank = _RANK_BEFORE.search(low, max(0, found.start() - 24), found.start())
