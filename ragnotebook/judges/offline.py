@@ -58,6 +58,7 @@ from ragnotebook.scorers._common import end_sentence
 from ragnotebook.tasks import Answer, Claims, Explanation, Task, Verdict, Verdicts
 from ragnotebook.text import (
     _NEG_WORDS,
+    _VERSION_BEFORE,
     HEDGE_LEAD,
     PERIODS,
     _rate_amounts,
@@ -202,11 +203,11 @@ class _Sent:
     #: words with a listed opposite: ((pair, side), word)
     opposites: tuple[tuple[tuple[int, int], str], ...] = ()
     #: pairs of consecutive lowercase words, stemmed, function words included (not for CJK);
-    #: a chunk sentence's set also holds the pairs of its possessives read as "B of A"
+    #: a chunk sentence's set also holds those of its other form (:func:`_other_form`)
     wording: frozenset[tuple[str, str]] = frozenset()
     #: the sentence's text (normalised)
     text: str = ""
-    #: a claim's word pairs with its possessives read as "B of A" (empty: none, or a chunk)
+    #: a claim's word pairs in its other form (:func:`_other_form`; empty: none, or a chunk)
     alt_wording: frozenset[tuple[str, str]] = frozenset()
 
 
@@ -245,7 +246,7 @@ _PASSIVE = re.compile(
 )
 
 
-def _of_form(text: str) -> str:
+def _other_form(text: str) -> str:
     """The text with each possessive written as "B of A" and a passive with its agent
     written active ("" when it has neither)."""
     out = text
@@ -270,7 +271,7 @@ def _sent(text: str, lang: str, *, claim: bool = False) -> _Sent:
         # "Australia's capital" repeats "the capital of Australia", "YouTube was acquired by
         # Google" repeats "Google acquired YouTube", and the other way round: a chunk
         # sentence holds both readings, a claim is checked with each in turn
-        of_form = _of_form(text)
+        of_form = _other_form(text)
         if of_form and claim:
             alt = _word_pairs(of_form)
         elif of_form:
@@ -917,13 +918,7 @@ class OfflineJudge:
         rest_cov = sum(w[t] for t in words & docs[best].tokens) / w_words if w_words else 0.0
         # a year inside a decade the chunk gives ("1994" against "the 1990s") is not
         # contradicted, only not supported
-        in_decade = [
-            n
-            for n in missing
-            if len(n) == 4
-            and n.isdigit()
-            and re.search(rf"\b{n[:3]}0['’]?s\b", docs[best].text) is not None
-        ]
+        in_decade = [n for n in missing if n.isdigit() and _decade(f"{n[:3]}0", docs[best].text)]
         conflicting = [n for n in missing if n not in in_decade]
         number_conflict = bool(conflicting) and bool(docs[best].numbers - cdoc.numbers)
         number_conflict = number_conflict and rest_cov >= threshold
@@ -974,9 +969,6 @@ class OfflineJudge:
             else f"the chunk at rank {names[best] + 1}"
         )
         parts = [f"{support:.0%} of the claim's weighted content words appear in {chunk_word}"]
-        if support < threshold or is_cjk(lang):
-            # the bar is not obvious below it, nor for character pairs (a lower one)
-            parts[0] += f" ({threshold:.0%} needed)"
         if missing:
             others = sorted(docs[best].numbers - cdoc.numbers)
             extra = f" (the chunk has {', '.join(others[:3])})" if others else ""
@@ -1006,8 +998,7 @@ class OfflineJudge:
         reason = "; ".join(parts)
 
         if number_conflict or neg_conflict or opposite:
-            # say first that it is a contradiction: the share found alone reads as support
-            return support, "no", [], f"contradicted: {reason}"
+            return support, "no", [], reason
         novel = len(novel_chars) > _JA_NOVEL_MAX
         if support >= threshold and not (missing or unseen or personal or novel):
             # not for a question checked in place of a bare "Yes." ("Are both X and Y?")
@@ -1048,6 +1039,7 @@ class OfflineJudge:
         live = [task.chunks[i] for i in idx]
         docs = [_analyse(c, lang) for c in live]
         weights = _Weights(docs)
+        threshold = self.cjk_support_threshold if is_cjk(lang) else self.support_threshold
         out: list[Verdict] = []
         for it in task.items:
             claim = it.text
@@ -1069,7 +1061,10 @@ class OfflineJudge:
                 # a bare "Yes." / "No." answers the question: check that what the question
                 # is about is in the context (the polarity itself cannot be read off words)
                 claim = task.question.rstrip(" ?？")
-            _, verdict, sup, reason = self._assess(claim, docs, weights, lang, idx, local=not bare)
+            support, verdict, sup, reason = self._assess(
+                claim, docs, weights, lang, idx, local=not bare
+            )
+            contradicted = verdict == "no"
             sup = [idx[i] for i in sup]
             if bare and task.question and word is not None:
                 verdict, sup, reason = self._bare(
@@ -1089,8 +1084,7 @@ class OfflineJudge:
                 verdict = "no"
             if verdict != "yes":
                 sup = []  # only a supported claim has supporting chunks
-            else:
-                reason = _settled(reason)
+            reason = _annotated(reason, verdict, support, threshold, lang, contradicted)
             out.append(
                 Verdict(index=it.index, verdict=verdict, reason=reason, supporting_chunks=sup)
             )
@@ -1453,8 +1447,9 @@ def _scattered(
       ``long_min`` set, a chunk of ``_LONG_SENTENCES`` or more sentences needs that share
       instead: a long document offers many windows, and the best of them matches more
       wording by chance. The check passes when any chunk reaches its own minimum.
-      A possessive counts in both readings ("Australia's capital" and "the capital of
-      Australia" repeat each other's wording).
+      A possessive or a passive counts in both forms ("Australia's capital" and "the
+      capital of Australia", "YouTube was acquired by Google" and "Google acquired
+      YouTube" repeat each other's wording; :func:`_other_form`).
     * **links**: for each two consecutive content words of the claim that occur in one
       chunk, they must stand in one sentence of it in at least ``_LINK_MIN`` of the
       cases. "X is owned by Time Inc." with X in one sentence and Time Inc. in another
@@ -1468,7 +1463,9 @@ def _scattered(
     prose = [d for d in docs if not d.structured]
     if len(claim.wording) >= _MIN_PAIRS and prose:
         why = _wording_gap(claim.wording, prose, long_min)
-        if why and not (claim.alt_wording and not _wording_gap(claim.alt_wording, prose, long_min)):
+        if why and claim.alt_wording and not _wording_gap(claim.alt_wording, prose, long_min):
+            why = ""  # its other form is found ("the capital of Australia")
+        if why:
             return why
     if units:
         seq_u = [u & seen for u in cdoc.units]
@@ -1711,8 +1708,7 @@ def _reversed_roles(
                     if turned < 0:
                         turned = i
         if turned >= 0:
-            words = dict(cdoc.names)
-            return _surface(claim, units[a], words), _surface(claim, units[b], words), turned
+            return _surface(claim, units[a], lang), _surface(claim, units[b], lang), turned
     return None
 
 
@@ -1726,27 +1722,21 @@ def _word_spans(text: str, lang: str) -> tuple[tuple[int, int, list[str]], ...]:
 
 def _between(text: str, left: frozenset[str], right: frozenset[str], lang: str) -> str | None:
     """The text between the last word of ``left`` and the first of ``right`` after it."""
-    spans = _word_spans(text, lang)
     end = -1
-    for start, stop, toks in spans:
+    for start, stop, toks in _word_spans(text, lang):
         if end < 0 and toks and toks[0] in left:
             end = stop
-            while True:  # to the end of the name
-                nxt = [x for x in spans if x[0] > end]
-                if nxt and nxt[0][2] and nxt[0][2][0] in left and text[end : nxt[0][0]].isspace():
-                    end = nxt[0][1]
-                else:
-                    break
+        elif end >= 0 and start > end and text[end:start].isspace() and toks and toks[0] in left:
+            end = stop  # the name goes on ("Beta Corp")
         elif end >= 0 and toks and toks[0] in right and start >= end:
             # a possessive stays in the gap: "New Zealand's capital is ..."
             return text[end - 2 if text[end - 2 : end] in ("'s", "’s") else end : start]
     return None
 
 
-def _surface(claim: str, unit: frozenset[str], names: dict[str, str]) -> str:
+def _surface(claim: str, unit: frozenset[str], lang: str) -> str:
     """The claim's words for the name ``unit`` ("Beta Corp")."""
-    words = [m.group() for m in _WORD.finditer(claim) if content_tokens(m.group(), "en")[:1]]
-    picked = [w for w in words if content_tokens(w, "en")[0] in unit]
+    picked = [claim[a:b] for a, b, toks in _word_spans(claim, lang) if toks and toks[0] in unit]
     return " ".join(dict.fromkeys(picked)) or " ".join(sorted(unit))
 
 
@@ -1754,6 +1744,7 @@ def _surface(claim: str, unit: frozenset[str], names: dict[str, str]) -> str:
 #: as swapped in, whatever its place ("The capital of Australia is Sydney" against
 #: "Canberra is the capital of Australia").
 _SWAP_ALONE = 0.9
+#: An email address, a name matched as written ("help@acme.io" is not "help@acme.com").
 _EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)*\.[a-z]{2,}", re.IGNORECASE)
 
 
@@ -1912,36 +1903,42 @@ _DATE_AT = re.compile(
 _OTHER_SIDE = {"before": "after", "after": "before"}
 
 
-_SHARE_NEEDED = re.compile(r"(\d+)% of the claim's weighted content words[^;]*? \((\d+)% needed\)")
+#: The share part of a claim's reason ("62% of the claim's weighted content words appear
+#: in the chunk at rank 1"), where :func:`_annotated` puts the bar.
+_SHARE = re.compile(
+    r"\d+% of the claim's weighted content words appear in "
+    r"(?:the chunks at ranks \d+ and \d+|the chunk at rank \d+)"
+)
 
 
-def _settled(reason: str) -> str:
-    """A ``yes`` reason without a "(55% needed)" its share falls short of: the verdict
-    came from another check (a bare answer's question, a comparison), not support."""
-    found = _SHARE_NEEDED.search(reason)
-    if found is None or int(found.group(1)) >= int(found.group(2)):
-        return reason
-    return reason.replace(f" ({found.group(2)}% needed)", "", 1)
+def _annotated(
+    reason: str, verdict: str, support: float, threshold: float, lang: str, contradicted: bool
+) -> str:
+    """A claim's reason as shown: the share needed after the share found, when the claim
+    fell short of it (not ``yes``) or was read by character pairs (a lower bar, shown
+    when met); "contradicted: " first when the verdict is a contradiction the support
+    check found (the share found alone reads as support)."""
+    short = verdict != "yes" and support < threshold
+    if short or (is_cjk(lang) and support >= threshold):
+        reason = _SHARE.sub(lambda m: f"{m.group()} ({threshold:.0%} needed)", reason, count=1)
+    return f"contradicted: {reason}" if contradicted and verdict == "no" else reason
 
 
 def _is_version(number: str, claim: str) -> bool:
-    """Whether the claim writes ``number`` as a version ("version 1.1", "v2.0")."""
-    return (
-        re.search(
-            rf"(?:\bversion|\bv|\bver\.?|\brelease|\bpython|\bv\.)\s*{re.escape(number)}\b",
-            claim,
-            re.IGNORECASE,
-        )
-        is not None
+    """Whether the claim writes ``number`` as a version ("version 1.1", "v2.0"), as
+    :func:`ragnotebook.text.numbers` reads one."""
+    return any(
+        _VERSION_BEFORE.search(claim, max(0, m.start() - 12), m.start())
+        for m in re.finditer(rf"(?<![\d.]){re.escape(number)}(?![\d])", claim)
     )
 
 
-def _decade(number: str, claim: str) -> bool:
-    """Whether the claim writes ``number`` as a decade ("the 1990s", "1990's")."""
+def _decade(number: str, text: str) -> bool:
+    """Whether ``text`` writes ``number`` as a decade ("the 1990s", "1990's")."""
     return (
         len(number) == 4
         and number.endswith("0")
-        and re.search(rf"\b{number}['’]?s\b", claim) is not None
+        and re.search(rf"\b{number}['’]?s\b", text) is not None
     )
 
 

@@ -57,6 +57,20 @@ def attribute(claims: list[str], chunks: list[str], question: str | None = None)
     return out
 
 
+def relevance(chunks: list[str], reference: str, question: str) -> Verdicts:
+    out = ask(
+        Task(
+            "judge_chunks",
+            "context_precision",
+            question=question,
+            text=reference,
+            items=tuple(Item(i, c) for i, c in enumerate(chunks)),
+        )
+    )
+    assert isinstance(out, Verdicts)
+    return out
+
+
 def extract(text: str) -> list[str]:
     out = ask(Task("extract_claims", "faithfulness", text=text, source="answer"))
     assert isinstance(out, Claims)
@@ -334,18 +348,14 @@ def test_claims_drop_contentless_pieces_and_split_clauses() -> None:
 
 
 def test_judge_chunks_relevant_and_unrelated() -> None:
-    t = Task(
-        "judge_chunks",
-        "context_precision",
-        question="When did the Harbor Museum open?",
-        text="The Harbor Museum opened in 1998.",
-        items=(
-            Item(0, "The Harbor Museum opened in 1998 and shows ship models."),
-            Item(1, "Penguins eat krill in the Southern Ocean."),
-        ),
+    out = relevance(
+        [
+            "The Harbor Museum opened in 1998 and shows ship models.",
+            "Penguins eat krill in the Southern Ocean.",
+        ],
+        "The Harbor Museum opened in 1998.",
+        "When did the Harbor Museum open?",
     )
-    out = ask(t)
-    assert isinstance(out, Verdicts)
     assert [v.verdict for v in out.verdicts] == ["yes", "no"]
     assert [v.index for v in out.verdicts] == [0, 1]
     assert all(v.reason for v in out.verdicts)
@@ -367,15 +377,7 @@ def test_judge_chunks_chinese() -> None:
 def test_judge_chunks_one_character_token_of_the_reference() -> None:
     # "1998年" gives the tokens 1998 and 年; the chunk's bigrams ("年开") never equal 年,
     # so the chunk that states the answer was judged irrelevant (38% of the reference)
-    t = Task(
-        "judge_chunks",
-        "context_precision",
-        question="博物馆什么时候开放？",
-        text="1998年。",
-        items=(Item(0, "博物馆于1998年开放。"), Item(1, "公园很大。")),
-    )
-    out = ask(t)
-    assert isinstance(out, Verdicts)
+    out = relevance(["博物馆于1998年开放。", "公园很大。"], "1998年。", "博物馆什么时候开放？")
     assert [v.verdict for v in out.verdicts] == ["yes", "no"]
     assert out.verdicts[0].reason.startswith(
         "chunk covers 100% of the reference's weighted content words and "
@@ -385,19 +387,11 @@ def test_judge_chunks_one_character_token_of_the_reference() -> None:
 
 def test_judge_chunks_a_chunk_giving_one_reference_sentence_is_relevant() -> None:
     # it covered 21% of the whole reference and was judged irrelevant
-    t = Task(
-        "judge_chunks",
-        "context_precision",
-        question="Where is the depot?",
-        text="The depot is in Leeds. It ships 40 pallets a day.",
-        items=(
-            Item(0, "The depot is in Leeds."),
-            Item(1, "Penguins eat krill."),
-            Item(2, "It ships 40 pallets a day."),
-        ),
+    out = relevance(
+        ["The depot is in Leeds.", "Penguins eat krill.", "It ships 40 pallets a day."],
+        "The depot is in Leeds. It ships 40 pallets a day.",
+        "Where is the depot?",
     )
-    out = ask(t)
-    assert isinstance(out, Verdicts)
     assert [v.verdict for v in out.verdicts] == ["yes", "no", "yes"]
     assert out.verdicts[0].reason == (
         "chunk covers 100% of reference sentence 1's weighted content words; the chunk's "
@@ -422,33 +416,26 @@ def test_judge_chunks_a_chunk_giving_one_clause_of_the_reference_is_relevant(
 ) -> None:
     # each chunk gives one fact of a one-sentence reference: both were irrelevant (57%),
     # while the same facts written as two sentences made both relevant
-    t = Task(
-        "judge_chunks",
-        "context_precision",
-        question="When was Acme founded and where is it based?",
-        text=reference,
-        items=(
-            Item(0, "Acme was founded in 2001."),
-            Item(1, "Acme is headquartered in Oslo."),
-            Item(2, "Parking is free on weekends."),
-        ),
+    out = relevance(
+        [
+            "Acme was founded in 2001.",
+            "Acme is headquartered in Oslo.",
+            "Parking is free on weekends.",
+        ],
+        reference,
+        "When was Acme founded and where is it based?",
     )
-    out = ask(t)
-    assert isinstance(out, Verdicts)
     assert [v.verdict for v in out.verdicts] == ["yes", "yes", "no"]
     assert out.verdicts[0].reason.startswith(
         "chunk covers 100% of a clause of the reference's weighted content words"
     )
     # a list is no clause: "dizziness" alone is no fact of its own
-    t = Task(
-        "judge_chunks",
-        "context_precision",
-        question="What are the side effects?",
-        text="Common side effects include nausea and dizziness.",
-        items=(Item(0, "Dizziness can occur."),),
+    out = relevance(
+        ["Dizziness can occur."],
+        "Common side effects include nausea and dizziness.",
+        "What are the side effects?",
     )
-    out = ask(t)
-    assert isinstance(out, Verdicts) and out.verdicts[0].verdict == "no"
+    assert out.verdicts[0].verdict == "no"
 
 
 # --------------------------------------------------------------------------- misc
@@ -993,6 +980,21 @@ def test_an_email_address_is_one_name_and_cover_is_include() -> None:
 def test_second_fresh_user_cases(claim: str, chunk: str, verdict: str) -> None:
     v = verify([claim], [chunk]).verdicts[0]
     assert v.verdict == verdict, v.reason
+
+
+def test_contradicted_opens_the_reason_of_a_contradiction_only() -> None:
+    chunk = ["The mountain pass is closed in winter."]
+    question = "Is the mountain pass open in winter?"
+    said = (
+        "a bare answer, checked through its question: 62% of the claim's weighted content "
+        "words appear in the chunk at rank 1; the claim says 'open' where the chunk says "
+        "'closed'; the context says the opposite of what the question asks, "
+    )
+    # the question's check is a contradiction; "No." agrees with it, so no "contradicted:"
+    v = verify(["No."], chunk, question=question).verdicts[0]
+    assert (v.verdict, v.reason) == ("yes", said + "as the answer does")
+    v = verify(["Yes."], chunk, question=question).verdicts[0]
+    assert (v.verdict, v.reason) == ("no", "contradicted: " + said + "unlike the answer")
 
 
 def test_a_negated_opposite_agrees_with_the_claim() -> None:
