@@ -697,6 +697,7 @@ def timing(judge_factory: Callable[[], OfflineJudge], n_rows: int = 1000) -> tup
         offline._name_tokens,
         text.stem,
         text._tokens_cached,
+        text._word_token,
         text.split_sentences,
         text.detect_language,
     ):

@@ -332,6 +332,10 @@ _FREQUENCY = re.compile(
 _FREQUENCY_COUNT = {"once": "1 time", "twice": "2 times", "thrice": "3 times"}
 
 
+#: Each match of the three patterns of :func:`_join_number_words` holds one of these.
+_NUMBER_WORD_HINTS = (*_TENS.split("|"), "once", "twice", "thrice", "teen", "eleven", "twelve")
+
+
 def _join_number_words(text: str) -> str:
     """Write compound number words with digits ("Twenty-five" -> "25").
 
@@ -339,6 +343,9 @@ def _join_number_words(text: str) -> str:
     """
     if "-" not in text and " " not in text:
         return text
+    low = text.lower()
+    if not any(word in low for word in _NUMBER_WORD_HINTS):
+        return text  # none of the three patterns can match (most sentences)
 
     def value(m: re.Match[str]) -> str:
         tens = int(_NUMBER_WORDS[m.group(1).lower()])
@@ -530,8 +537,10 @@ def detect_language(text: str) -> str:
     """
     sample = text[:2000]
     n_cjk = len(_HAS_CJK.findall(sample))
+    if n_cjk == 0:
+        return "en"
     n_alpha = sum(1 for ch in sample if ch.isalpha())
-    if n_cjk == 0 or n_cjk < 0.2 * n_alpha:
+    if n_cjk < 0.2 * n_alpha:
         return "en"
     n_hangul = len(_HANGUL_RE.findall(sample))
     if n_hangul >= 0.5 * n_cjk:
@@ -774,8 +783,7 @@ def _tokens_cached(text: str, lang: str) -> tuple[str, ...]:
         text = _CAMEL.sub(" ", text).replace("_", " ")
     if "." in text:
         text = _ACRONYM.sub(lambda m: m.group().replace(".", ""), text)
-    for m in _TOKEN_RE.finditer(text):
-        tok = m.group()
+    for tok in _TOKEN_RE.findall(text):
         if tok[0].isdigit():
             timed = ":" in tok or tok[-1:].lower() in ("m", ".")
             out.append(_norm_time(tok) if timed else _norm_number(tok))
@@ -792,18 +800,26 @@ def _tokens_cached(text: str, lang: str) -> tuple[str, ...]:
             if rest and rest not in STOPWORDS:
                 out.append(stem(rest))
             continue
-        low = tok.lower().replace("’", "'")
-        if not low.isascii():
-            low = fold_latin(low)
-        if low.endswith("'s") and len(low) > 3:
-            low = low[:-2]  # possessive: "Romo's" is about "Romo"
-        if low.endswith("n't") and len(low) > 3:
-            low = "not"  # "wasn't" says what "was not" says ("not" is a content token)
-        if low in STOPWORDS or (len(low) == 1 and low != "i"):
-            continue
-        num = _NUMBER_WORDS.get(low)
-        out.append(num if num is not None else stem(low))
+        word = _word_token(tok)
+        if word:
+            out.append(word)
     return tuple(out)
+
+
+@lru_cache(maxsize=65536)
+def _word_token(tok: str) -> str:
+    """The content token of one word of :data:`_TOKEN_RE` ("" for a stopword)."""
+    low = tok.lower().replace("’", "'")
+    if not low.isascii():
+        low = fold_latin(low)
+    if low.endswith("'s") and len(low) > 3:
+        low = low[:-2]  # possessive: "Romo's" is about "Romo"
+    if low.endswith("n't") and len(low) > 3:
+        low = "not"  # "wasn't" says what "was not" says ("not" is a content token)
+    if low in STOPWORDS or (len(low) == 1 and low != "i"):
+        return ""
+    num = _NUMBER_WORDS.get(low)
+    return num if num is not None else stem(low)
 
 
 def content_tokens(text: str, lang: str | None = None) -> list[str]:
@@ -862,6 +878,14 @@ def numbers(text: str) -> set[str]:
     return out
 
 
+#: Every word of :func:`has_negation`'s cues stands where this matches: a cue word with no
+#: letter on either side, or "n't" (a quick test; the words are then read one by one).
+_NEG_HINT = re.compile(
+    r"n't|(?<![^\W\d_])(?:"
+    + "|".join(sorted((re.escape(w) for w in _NEG_WORDS), key=len, reverse=True))
+    + r")(?![^\W\d_])"
+)
+
 #: What follows "no" when it answers a question ("No, it is closed.", "No.") rather
 #: than negating the sentence's fact ("No one was hurt.", "No trucks run on Sunday.").
 _ANSWER_NO = re.compile(r"\s*(?:[,.;:!]|$)")
@@ -895,6 +919,8 @@ def has_negation(text: str, lang: str | None = None) -> int:
         return len(_CJK_NEG.findall(text))
     count = 0
     low = text.lower().replace("’", "'")
+    if _NEG_HINT.search(low) is None:
+        return 0  # no cue can be among its words (most sentences): skip reading them
     words = [(m.group(), m.end()) for m in _TOKEN_RE.finditer(low)]
     for i, (w, end) in enumerate(words):
         if i == 0 and w == "no" and _ANSWER_NO.match(low, end):
@@ -1110,6 +1136,24 @@ _OPPOSITE_PAIRS: dict[str, tuple[tuple[str, str], ...]] = {
 _OPPOSITES: dict[str, tuple[tuple[frozenset[str], ...], ...]] = {
     lang: tuple(tuple(frozenset(side.split()) for side in sides) for sides in pairs)
     for lang, pairs in _OPPOSITE_PAIRS.items()
+}
+#: English words with a listed opposite, each with its ``(pair, side)`` keys (one lookup
+#: per word of a sentence instead of one set intersection per side of every pair)
+_OPPOSITE_KEYS: dict[str, tuple[tuple[int, int], ...]] = {}
+for _i, _sides in enumerate(_OPPOSITES["en"]):
+    for _side, _forms in enumerate(_sides):
+        for _form in _forms:
+            _OPPOSITE_KEYS[_form] = (*_OPPOSITE_KEYS.get(_form, ()), (_i, _side))
+_OPPOSITE_WORDS = frozenset(_OPPOSITE_KEYS)
+#: Chinese, Japanese and Korean forms are found as substrings, the longest first (then in
+#: sort order), so the word a reason quotes is the same in every process.
+_CJK_OPPOSITE_ORDER: dict[str, tuple[tuple[tuple[str, ...], ...], ...]] = {
+    lang: tuple(
+        tuple(tuple(sorted(forms, key=lambda f: (-len(f), f))) for forms in sides)
+        for sides in pairs
+    )
+    for lang, pairs in _OPPOSITES.items()
+    if lang != "en"
 }
 _LOWER_WORD = re.compile(r"[a-z]+")
 
@@ -1661,10 +1705,10 @@ def opposite_cues(text: str, lang: str | None = None) -> dict[tuple[int, int], s
     """
     text = normalize(text)
     lang = lang or detect_language(text)
-    pairs = _OPPOSITES.get(lang if is_cjk(lang) else "en", ())
+    n_pairs = period_group(lang)
     out: dict[tuple[int, int], str] = {}
     if is_cjk(lang):
-        for i, sides in enumerate(pairs):
+        for i, sides in enumerate(_CJK_OPPOSITE_ORDER.get(lang, ())):
             for side, forms in enumerate(sides):
                 for form in forms:
                     if form in text:
@@ -1672,24 +1716,26 @@ def opposite_cues(text: str, lang: str | None = None) -> dict[tuple[int, int], s
                         break
     else:
         words = frozenset(_LOWER_WORD.findall(text.lower()))
-        for i, sides in enumerate(pairs):
-            for side, forms in enumerate(sides):
-                hit = words & forms
-                if hit:
-                    out[(i, side)] = min(hit)
+        first: dict[tuple[int, int], str] = {}
+        for word in words & _OPPOSITE_WORDS:
+            for key in _OPPOSITE_KEYS[word]:
+                if key not in first or word < first[key]:
+                    first[key] = word  # the first word in sort order, as before
+        for key in sorted(first):
+            out[key] = first[key]
     # the rate periods: one more group, after the pairs; then the units of amounts
     for side, form in _period_cues(text, lang).items():
-        out[(len(pairs), side)] = form
+        out[(n_pairs, side)] = form
     low = text.lower()
     if is_cjk(lang):
-        for g, patterns in enumerate(_CJK_GROUPS.get(lang, ()), start=len(pairs) + 1):
+        for g, patterns in enumerate(_CJK_GROUPS.get(lang, ()), start=n_pairs + 1):
             for side, pattern in enumerate(patterns):
                 found = pattern.search(text)
                 if found is not None:
                     out[(g, side)] = found.group()
     else:
         digit = _DIGIT.search(low) is not None
-        for g, read in enumerate(_GROUP_READERS, start=len(pairs) + 1):
+        for g, read in enumerate(_GROUP_READERS, start=n_pairs + 1):
             for side, form in read(low, words, digit).items():
                 out[(g, side)] = form
     return out

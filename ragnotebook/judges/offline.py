@@ -541,6 +541,10 @@ def _task_language(texts: Sequence[str]) -> str:
     return detect_language(sample)
 
 
+#: Weights are multiples of 1 / _GRID (see :meth:`_Weights._idf`).
+_GRID = float(2**24)
+
+
 class _Weights:
     """Inverse document frequency of tokens over one row's chunks."""
 
@@ -556,7 +560,10 @@ class _Weights:
         self._absent = self._idf(0)
 
     def _idf(self, df: int) -> float:
-        return math.log((self._n + 1) / (df + 0.5)) + 1.0
+        # on a grid of 2**-24: any sum of a row's weights is then exact, so it does not
+        # depend on the order a set of tokens is walked in (which varies between processes)
+        # and two sentences with the same words tie exactly
+        return round((math.log((self._n + 1) / (df + 0.5)) + 1.0) * _GRID) / _GRID
 
     def __call__(self, token: str) -> float:
         df = self._df.get(token)

@@ -1985,3 +1985,63 @@ def test_name_after_a_title_is_a_name() -> None:
         ["Dr. Smith said the clinic opens in May."], ["Dr. Patel said the clinic opens in May."]
     )
     assert v.verdicts[0].reason.endswith("name Smith not found")
+
+
+_SEEDED_RUN = """
+import json
+from ragnotebook.judges.offline import OfflineJudge
+from ragnotebook.tasks import Item, Task
+from ragnotebook.text import opposite_cues
+j = OfflineJudge()
+out = [sorted(opposite_cues("木の後ろに設置されている、黄色と青の消火栓があります。", "ja").values())]
+for claim, chunk in [
+    ("木の後ろに設置されている消火栓があります。", "木の前に設置されている消火栓があります。"),
+    ("Mike Forney scored for the Giants, making it 2-1.",
+     "The Giants scored first. Mike Forney's goal made it 2-1 with Andy Bohmback equalising."),
+]:
+    t = Task("verify_claims", "faithfulness", items=(Item(0, claim),), chunks=(chunk,))
+    out.append([(v.verdict, v.reason) for v in j.complete(t).verdicts])
+ref = "Acme was founded in 2001 in Oslo and is headquartered in Bergen since 2010."
+t = Task("judge_chunks", "context_precision", question="Tell me about Acme.", text=ref,
+         items=(Item(0, "Acme was founded in 2001 in Oslo."), Item(1, "Acme is headquartered in Bergen.")))
+out.append([(v.verdict, v.reason) for v in j.complete(t).verdicts])
+print(json.dumps(out, ensure_ascii=False))
+"""
+
+
+def test_verdicts_and_reasons_do_not_depend_on_the_hash_seed() -> None:
+    # sets of words are walked in an order that changes with PYTHONHASHSEED: sums of
+    # weights are exact (weights on a 2**-24 grid) and the Japanese opposite forms are
+    # tried in a fixed order, so every process gives the same reasons
+    import json
+    import os
+    import subprocess
+    import sys
+
+    runs = []
+    for seed in ("1", "2", "3", "4"):
+        env = {**os.environ, "PYTHONHASHSEED": seed, "LITELLM_LOCAL_MODEL_COST_MAP": "True"}
+        done = subprocess.run(
+            [sys.executable, "-c", _SEEDED_RUN], env=env, capture_output=True, text=True
+        )
+        assert done.returncode == 0, done.stderr
+        runs.append(done.stdout)
+    assert len(set(runs)) == 1
+    cues, japanese, swap, chunks = json.loads(runs[0])
+    assert cues == ["の後"]  # of "後ろ" and "の後" (both there): longest, then sort order
+    assert (
+        japanese[0][0] == "no"
+        and "the claim says 'の後' where the chunk says 'の前'" in japanese[0][1]
+    )
+    assert chunks[0][0] == "yes" and "100% of a clause of the reference's" in chunks[0][1]
+    assert swap[0][0] == "unsure"
+
+
+def test_weights_are_on_a_grid_so_sums_are_exact() -> None:
+    from ragnotebook.judges.offline import _GRID, _analyse, _Weights
+
+    docs = [_analyse(t, "en") for t in ("The depot ships pallets.", "Dock B is closed.", "x")]
+    w = _Weights(docs)
+    values = [w(t) for t in ("depot", "dock", "closed", "unseen")]
+    assert all((v * _GRID).is_integer() for v in values)
+    assert sum(values) == sum(reversed(values)) == sum(sorted(values))
