@@ -455,6 +455,8 @@ def normalize(text: str) -> str:
     >>> normalize("节日在七月举行，为期一个月。")
     '节日在7月举行,为期一个月。'
     """
+    if text.isascii():
+        return text  # NFKC leaves ASCII as it is, and the numerals below are not ASCII
     text = unicodedata.normalize("NFKC", text)
     if _CN_NUMERAL.search(text):
         text = _CN_YEAR.sub(lambda m: "".join(str(_CN_DIGIT[c]) for c in m.group(1)), text)
@@ -536,6 +538,8 @@ def detect_language(text: str) -> str:
     ['en', 'ja', 'ko', 'zh']
     """
     sample = text[:2000]
+    if sample.isascii():
+        return "en"
     n_cjk = len(_HAS_CJK.findall(sample))
     if n_cjk == 0:
         return "en"
