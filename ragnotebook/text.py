@@ -23,6 +23,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Callable, Sequence
+from decimal import Decimal, InvalidOperation
 from functools import lru_cache
 from itertools import pairwise
 
@@ -32,6 +33,7 @@ __all__ = [
     "STOPWORDS",
     "content_tokens",
     "detect_language",
+    "durations",
     "fold_latin",
     "has_negation",
     "is_cjk",
@@ -1419,6 +1421,64 @@ def _durations(low: str, words: frozenset[str], digit: bool) -> dict[int, str]:
         count = _COUNT_BEFORE.search(low, max(0, found.start() - 24), found.start())
         if count is not None:
             out[side] = low[count.start() : found.end()]
+    return out
+
+
+#: Each duration unit of ``_DURATION_UNIT`` (by its group's side) as an exact multiple of
+#: its family's base: seconds to weeks in seconds, months and years in months. A day is not
+#: a whole number of months, so the two families are never compared.
+_DURATION_SIZE: dict[int, tuple[str, int]] = {
+    0: ("clock", 1),
+    1: ("clock", 60),
+    2: ("clock", 3600),
+    3: ("clock", 86400),
+    4: ("clock", 604800),
+    5: ("calendar", 1),
+    6: ("calendar", 12),
+}
+
+
+def durations(text: str) -> list[tuple[str, str, tuple[str, Decimal]]]:
+    """Durations written with a count in English text, with their exact length.
+
+    Parameters
+    ----------
+    text : str
+        A sentence or a chunk.
+
+    Returns
+    -------
+    list of (str, str, (str, Decimal))
+        For each duration: the count as :func:`numbers` writes it (``"36"``, ``"2"`` for
+        "two"), the phrase as written, lowercased (``"36 months"``, the phrase
+        :func:`opposite_cues` quotes), and its length as (family, value): ``"clock"`` in
+        seconds (seconds to weeks) or ``"calendar"`` in months (months and years).
+        "Every two weeks" is a rate, not a duration, and is left out.
+
+    Examples
+    --------
+    >>> [(n, p) for n, p, _ in durations("The warranty lasts 3 years, or 36 months.")]
+    [('3', '3 years'), ('36', '36 months')]
+    >>> durations("two weeks")[0][2] == durations("14 days")[0][2]
+    True
+    """
+    low = normalize(text).lower()
+    out: list[tuple[str, str, tuple[str, Decimal]]] = []
+    if not any(word in low for word in _TIME_WORDS):
+        return out
+    for found in _DURATION_UNIT.finditer(low):
+        count = _COUNT_BEFORE.search(low, max(0, found.start() - 24), found.start())
+        if count is None:
+            continue
+        written = count.group().strip(" -")
+        number = _norm_number(written) if written[:1].isdigit() else _NUMBER_WORDS.get(written, "")
+        try:
+            value = Decimal(number)
+        except InvalidOperation:
+            continue
+        family, size = _DURATION_SIZE[int(str(found.lastgroup)[1:])]
+        phrase = low[count.start() : found.end()]
+        out.append((number, phrase, (family, value * size)))
     return out
 
 

@@ -64,6 +64,7 @@ from ragnotebook.text import (
     _rate_amounts,
     content_tokens,
     detect_language,
+    durations,
     has_negation,
     is_cjk,
     is_refusal,
@@ -101,7 +102,7 @@ _MIN_PAIRS = 3
 _LONG_SENTENCES = 20
 _LONG_WORDING_MIN = 0.35
 
-_VERSION = "offline-v9"
+_VERSION = "offline-v10"
 #: The shipped setting of each switchable verdict rule (see ``OfflineJudge``).
 _DEFAULT_RULES: dict[str, bool | int] = {
     "negation_scope": True,
@@ -708,7 +709,7 @@ class OfflineJudge:
 
     @property
     def judge_id(self) -> str:
-        """Stable identifier of this judge: ``"offline-v9"``."""
+        """Stable identifier of this judge: ``"offline-v10"``."""
         return _VERSION
 
     def identity(self) -> dict[str, Any]:
@@ -717,13 +718,13 @@ class OfflineJudge:
         Returns
         -------
         dict
-            ``{"judge": "offline-v9", ...thresholds}``.
+            ``{"judge": "offline-v10", ...thresholds}``.
 
         Examples
         --------
         >>> from ragnotebook import OfflineJudge
         >>> OfflineJudge().identity()["judge"]
-        'offline-v9'
+        'offline-v10'
         """
         out: dict[str, Any] = {
             "judge": _VERSION,
@@ -893,6 +894,35 @@ class OfflineJudge:
             missing = [n for n in missing if n not in rounded]
             gain = sum(w.get(n, 0.0) for n in rounded) / total
             support, best_cov = min(1.0, support + gain), min(1.0, best_cov + gain)
+        # "3 years" against "36 months", "two weeks" against "14 days": the same length in
+        # another unit states the claim's number and unit (and is no opposite, below)
+        converted: list[tuple[str, str]] = []
+        for number, phrase, length in durations(claim) if not is_cjk(lang) else []:
+            # in a sentence that says the rest of the claim ("The company is 3 years old."
+            # does not give a warranty of 36 months)
+            core = toks - frozenset(content_tokens(phrase, lang))
+            core_total = sum(w[t] for t in core)
+            for i in [*supporting, *(i for i in range(len(docs)) if i not in supporting)]:
+                other = next(
+                    (
+                        p
+                        for sent in docs[i].sentences
+                        if sum(w[t] for t in core & sent.tokens) >= _NEG_MIN * core_total
+                        for count, p, n in durations(sent.text)
+                        if n == length and count != number  # the same length, another unit
+                    ),
+                    None,
+                )
+                if other is None:
+                    continue
+                converted.append((phrase, other))
+                missing = [n for n in missing if n != number]
+                words = (frozenset(content_tokens(phrase, lang)) & toks) - docs[best].tokens
+                gain = sum(w[t] for t in words) / total
+                support, best_cov = min(1.0, support + gain), min(1.0, best_cov + gain)
+                if i not in supporting:
+                    supporting = sorted([*supporting, i])
+                break
         dated = ""
         date_sides = not is_cjk(lang) and _DATE_SIDE.search(claim) is not None
         if missing and date_sides:
@@ -970,6 +1000,8 @@ class OfflineJudge:
         if use_opp and not (opposite or neg_conflict) and not is_cjk(lang):
             # "$10 per year" against "$10 per month or $100 per year": the amount's period
             opposite = _rate_binding_conflict(claim, docs, lang)
+        if opposite and any(opposite[0] == phrase for phrase, _ in converted):
+            opposite = None  # "3 years" is "36 months", not its opposite
         chunk_word = (
             "the chunks at ranks {} and {}".format(*sorted((names[best] + 1, names[second] + 1)))
             if support > best_cov and second >= 0
@@ -995,6 +1027,8 @@ class OfflineJudge:
             parts.append(f"the claim says '{opposite[0]}' where the chunk says '{opposite[1]}'")
         if dated:
             parts.append(dated)
+        if converted:
+            parts.append(", ".join(f"{a} is {b}" for a, b in converted))
         if rounded:
             parts.append(
                 ", ".join(

@@ -82,9 +82,9 @@ def extract(text: str) -> list[str]:
 
 def test_identity_and_id() -> None:
     judge = OfflineJudge()
-    assert judge.judge_id == "offline-v9"
+    assert judge.judge_id == "offline-v10"
     ident = judge.identity()
-    assert ident["judge"] == "offline-v9"
+    assert ident["judge"] == "offline-v10"
     assert ident["support_threshold"] == judge.support_threshold
     assert OfflineJudge(support_threshold=0.9).identity() != ident
 
@@ -1755,7 +1755,7 @@ def test_claim_naming_someone_else_in_the_matching_sentence_is_not_yes() -> None
     off = OfflineJudge(swapped_names=False)
     v = verify(["Sydney is the capital of Australia."], chunks, judge=off)
     assert v.verdicts[0].verdict == "yes"
-    assert OfflineJudge().identity()["judge"] == "offline-v9"
+    assert OfflineJudge().identity()["judge"] == "offline-v10"
     assert OfflineJudge(swapped_names=False).identity()["rules"] == {"swapped_names": False}
 
 
@@ -2045,3 +2045,60 @@ def test_weights_are_on_a_grid_so_sums_are_exact() -> None:
     values = [w(t) for t in ("depot", "dock", "closed", "unseen")]
     assert all((v * _GRID).is_integer() for v in values)
     assert sum(values) == sum(reversed(values)) == sum(sorted(values))
+
+
+@pytest.mark.parametrize(
+    ("claim", "chunk", "verdict", "why"),
+    [
+        (
+            "The warranty lasts 3 years.",
+            "The warranty lasts 36 months from the date of purchase.",
+            "yes",
+            "3 years is 36 months",
+        ),
+        (
+            "The warranty lasts 36 months.",
+            "The warranty lasts 3 years.",
+            "yes",
+            "36 months is 3 years",
+        ),
+        (
+            "The course takes two weeks.",
+            "The course takes 14 days to complete.",
+            "yes",
+            "two weeks is 14 days",
+        ),
+        (
+            "The meeting lasts 90 minutes.",
+            "The meeting lasts 1.5 hours.",
+            "yes",
+            "90 minutes is 1.5 hours",
+        ),
+        (
+            "The warranty lasts one year.",
+            "The warranty lasts 12 months.",
+            "yes",
+            "one year is 12 months",
+        ),
+        # another length is still a conflict
+        (
+            "The warranty lasts 2 years.",
+            "The warranty lasts 36 months.",
+            "no",
+            "the claim says '2 years' where the chunk says '36 months'",
+        ),
+        # the same length must stand in the sentence that says the rest of the claim
+        (
+            "The warranty lasts 36 months.",
+            "The company is 3 years old. The warranty lasts 12 months.",
+            "no",
+            "number 36 not found",
+        ),
+        # days and months are not compared (a month is no whole number of days)
+        ("The trial lasted 30 days.", "The trial lasted one month.", "no", "'30 days'"),
+    ],
+)
+def test_a_duration_in_another_unit_is_the_same_duration(claim, chunk, verdict, why) -> None:
+    v = verify([claim], [chunk]).verdicts[0]
+    assert v.verdict == verdict, v.reason
+    assert why in v.reason
