@@ -964,7 +964,9 @@ class OfflineJudge:
         neg_conflict = False
         # CJK bigrams match less often than words: scale the match needed for a conflict
         match_min = _NEG_MIN * threshold / self.support_threshold if ja_chars else _NEG_MIN
-        core = toks - _NEG_WORDS  # compare what the claim is about, not its polarity words
+        # compare what the claim is about, not its polarity words, nor the reader it
+        # addresses ("You can take it with alcohol" against "Do not take it with alcohol")
+        core = toks - _NEG_WORDS - _ADDRESS
         core_total = sum(w[t] for t in core)
         # character pairs match less than words: the CJK bar is scaled as support's is
         neg_min = 0.5 * threshold / self.support_threshold if is_cjk(lang) else 0.5
@@ -2109,6 +2111,9 @@ _REF_CLAUSE_MIN = 3
 _REF_CLAUSE = re.compile(r",?\s+and\s+|;\s+|,\s+but\s+", re.IGNORECASE)
 
 _NO_CONTENT = "the claim has no content words"
+#: The reader a claim addresses: no part of what it says about the world (the negation
+#: check compares the rest).
+_ADDRESS = frozenset(["you", "your", "yours", "yourself", "yourselves"])
 
 
 def _short_form(token: str, docs: Sequence[_Doc], lang: str) -> bool:

@@ -2102,3 +2102,28 @@ def test_a_duration_in_another_unit_is_the_same_duration(claim, chunk, verdict, 
     v = verify([claim], [chunk]).verdicts[0]
     assert v.verdict == verdict, v.reason
     assert why in v.reason
+
+
+@pytest.mark.parametrize(
+    ("claim", "chunk", "verdict"),
+    [
+        # the reader a claim addresses is not what the claim is about: the negation check
+        # compares the rest (before: `yes` at 62%, "you" weighing as a missing word)
+        (
+            "You can take this medicine with alcohol.",
+            "Do not take this medicine with alcohol.",
+            "no",
+        ),
+        (
+            "You must not drive after taking this medicine.",
+            "Do not drive after taking this medicine.",
+            "yes",
+        ),
+        ("You should take this medicine with food.", "Take this medicine with food.", "yes"),
+    ],
+)
+def test_the_reader_addressed_is_left_out_of_the_negation_check(claim, chunk, verdict) -> None:
+    v = verify([claim], [chunk]).verdicts[0]
+    assert v.verdict == verdict, v.reason
+    if verdict == "no":
+        assert "negation in the chunk only" in v.reason
