@@ -1051,6 +1051,8 @@ _OPPOSITE_PAIRS: dict[str, tuple[tuple[str, str], ...]] = {
         ("full", "empty"),
         ("sitting sat seated", "standing stood"),
         ("asleep sleeping", "awake"),
+        ("fixed", "variable adjustable floating"),
+        ("free", "paid"),
         ("before", "after"),
     ),
     "ja": (
@@ -1739,7 +1741,7 @@ def period_group(lang: str) -> int:
     Examples
     --------
     >>> period_group("en"), opposite_cues("It costs $5 a day.")
-    (39, {(39, 1): 'a day', (40, 0): '$'})
+    (41, {(41, 1): 'a day', (42, 0): '$'})
     """
     return len(_OPPOSITES.get(lang if is_cjk(lang) else "en", ()))
 
@@ -1765,7 +1767,7 @@ def opposite_cues(text: str, lang: str | None = None) -> dict[tuple[int, int], s
     >>> opposite_cues("男性が座っている。")
     {(6, 0): '男', (8, 0): '座っ'}
     >>> opposite_cues("The fee is $120 a year.")
-    {(39, 6): 'a year', (40, 0): '$'}
+    {(41, 6): 'a year', (42, 0): '$'}
     """
     text = normalize(text)
     lang = lang or detect_language(text)

@@ -970,7 +970,10 @@ class OfflineJudge:
         core_total = sum(w[t] for t in core)
         # character pairs match less than words: the CJK bar is scaled as support's is
         neg_min = 0.5 * threshold / self.support_threshold if is_cjk(lang) else 0.5
-        if best_cov >= neg_min and len(core) >= 3:
+        # two words suffice in English, where the cue's scope is read ("The product is
+        # waterproof" against "water-resistant but not waterproof"); a CJK claim of two
+        # character pairs is mostly a short answer, which a negation nearby does not deny
+        if best_cov >= neg_min and len(core) >= (3 if is_cjk(lang) else 2):
             same, opp = _coverage_by_polarity(
                 core,
                 docs,

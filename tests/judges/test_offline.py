@@ -16,6 +16,7 @@ from ragnotebook.text import (
     negation_targets,
     numbers,
     opposite_cues,
+    period_group,
 )
 
 
@@ -716,41 +717,42 @@ def test_japanese_claim_with_new_content_characters_is_not_yes() -> None:
 
 
 def test_opposite_cues() -> None:
-    assert opposite_cues("Sales rose in May.") == {(0, 0): "rose", (46, 4): "may"}
+    p = period_group("en")  # the rate periods' group; the pairs come before it
+    assert opposite_cues("Sales rose in May.") == {(0, 0): "rose", (p + 7, 4): "may"}
     assert opposite_cues("Men and women voted.") == {(13, 0): "men", (13, 1): "women"}
     assert opposite_cues("男性が座っている。") == {(6, 0): "男", (8, 0): "座っ"}
     assert opposite_cues("The museum hosted a show.") == {}
-    # the rate periods: one group after the pairs (index 39 in English); a side is a
+    # the rate periods: one group after the pairs (index p in English); a side is a
     # period of PERIODS (hour, day, night, week, month, quarter, year) and a count, then
     # currencies, masses and distances
-    assert opposite_cues("The fee is 120 a year.") == {(39, 6): "a year"}
-    assert opposite_cues("The fee is $120 a year.") == {(39, 6): "a year", (40, 0): "$"}
+    assert opposite_cues("The fee is 120 a year.") == {(p, 6): "a year"}
+    assert opposite_cues("The fee is $120 a year.") == {(p, 6): "a year", (p + 1, 0): "$"}
     assert opposite_cues("Buses run every hour and twice a day.") == {
-        (39, 0): "every hour",
-        (39, 1): "a day",
+        (p, 0): "every hour",
+        (p, 1): "a day",
     }
-    assert opposite_cues("It is paid monthly, not per annum.") == {
-        (39, 4): "monthly",
-        (39, 6): "per annum",
+    assert opposite_cues("It is billed monthly, not per annum.") == {
+        (p, 4): "monthly",
+        (p, 6): "per annum",
     }
     assert opposite_cues("Rooms cost 90 per night, reports come quarterly.") == {
-        (39, 2): "per night",
-        (39, 5): "quarterly",
+        (p, 2): "per night",
+        (p, 5): "quarterly",
     }
     # a count makes another side: every two weeks is (week, 2), every 8 hours (hour, 8)
-    assert opposite_cues("The bus comes every two weeks.") == {(39, 3 + 8): "every two weeks"}
-    assert opposite_cues("Take one every 8 hours.") == {(39, 0 + 8 * 7): "every 8 hours"}
-    assert opposite_cues("Storage: 500/month or 40/hr.") == {(39, 4): "/month", (39, 0): "/hr"}
+    assert opposite_cues("The bus comes every two weeks.") == {(p, 3 + 8): "every two weeks"}
+    assert opposite_cues("Take one every 8 hours.") == {(p, 0 + 8 * 7): "every 8 hours"}
+    assert opposite_cues("Storage: 500/month or 40/hr.") == {(p, 4): "/month", (p, 0): "/hr"}
     assert opposite_cues("A 500 mg dose, 2 kg of flour, a 5 km walk, €3.") == {
-        (40, 1): "€",
-        (41, 0): "mg",
-        (41, 2): "kg",
-        (42, 0): "km",
+        (p + 1, 1): "€",
+        (p + 2, 0): "mg",
+        (p + 2, 2): "kg",
+        (p + 3, 0): "km",
     }
-    assert opposite_cues("Submit it before the deadline.") == {(38, 0): "before"}
+    assert opposite_cues("Submit it before the deadline.") == {(p - 1, 0): "before"}
     # "a year" without an amount before it, or followed by "ago", is no rate
     assert opposite_cues("He was 5 a year ago.") == {}
-    assert opposite_cues("In 2010, a year after the war, it reopened.") == {(38, 1): "after"}
+    assert opposite_cues("In 2010, a year after the war, it reopened.") == {(p - 1, 1): "after"}
     assert opposite_cues("年度会员费为120元。") == {(15, 6): "年度"}
     assert opposite_cues("毎月の会費") == {(55, 4): "毎月"}
 
@@ -883,21 +885,23 @@ WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday")
 
 
 def test_opposite_cues_of_the_new_groups() -> None:
+    p = period_group("en")  # then currencies, masses, distances, durations, bounds, ...
+
     def groups(text: str) -> dict[tuple[int, int], str]:
-        return {k: v for k, v in opposite_cues(text).items() if k[0] > 42}
+        return {k: v for k, v in opposite_cues(text).items() if k[0] > p + 3}
 
     assert groups("Delivery takes 5 days, at most 10 days.") == {
-        (43, 3): "5 days",
-        (44, 1): "at most",
+        (p + 4, 3): "5 days",
+        (p + 5, 1): "at most",
     }
-    assert groups("It is no more than 4 g.") == {(44, 1): "no more than"}
-    assert groups("Germany is the company's largest market.") == {(45, 0): "largest"}
-    assert groups("the 2nd-largest city") == {(45, 1): "2nd-largest"}
-    assert groups("You may apply by 5th May.") == {(46, 4): "may"}
+    assert groups("It is no more than 4 g.") == {(p + 5, 1): "no more than"}
+    assert groups("Germany is the company's largest market.") == {(p + 6, 0): "largest"}
+    assert groups("the 2nd-largest city") == {(p + 6, 1): "2nd-largest"}
+    assert groups("You may apply by 5th May.") == {(p + 7, 4): "may"}
     assert groups("You may apply. The march began.") == {}
     # a range holds the days inside it
-    assert groups("Open Monday to Friday.") == {(47, k): d for k, d in enumerate(WEEKDAYS[:5])}
-    assert groups("Open Monday and Friday.") == {(47, 0): "monday", (47, 4): "friday"}
+    assert groups("Open Monday to Friday.") == {(p + 8, k): d for k, d in enumerate(WEEKDAYS[:5])}
+    assert groups("Open Monday and Friday.") == {(p + 8, 0): "monday", (p + 8, 4): "friday"}
     assert groups("over the weekend, more than a decade") == {}
 
 
@@ -2127,3 +2131,36 @@ def test_the_reader_addressed_is_left_out_of_the_negation_check(claim, chunk, ve
     assert v.verdict == verdict, v.reason
     if verdict == "no":
         assert "negation in the chunk only" in v.reason
+
+
+@pytest.mark.parametrize(
+    ("claim", "chunk", "said"),
+    [
+        (
+            "The product is waterproof.",
+            "The product is water-resistant but not waterproof.",
+            "negation in the chunk only",
+        ),
+        (
+            "Tickets can be exchanged.",
+            "Tickets are non-refundable and cannot be exchanged.",
+            "negation in the chunk only",
+        ),
+        (
+            "The loan has a fixed interest rate.",
+            "The loan has a variable interest rate.",
+            "'fixed' where the chunk says 'variable'",
+        ),
+    ],
+)
+def test_short_english_claims_and_new_pairs_are_contradicted(claim, chunk, said) -> None:
+    v = verify([claim], [chunk]).verdicts[0]
+    assert v.verdict == "no", v.reason
+    assert said in v.reason
+
+
+def test_a_short_cjk_answer_is_not_contradicted_by_a_negation_near_it() -> None:
+    # two character pairs: the negation check asks three in Chinese, Japanese and Korean
+    # ("熱中症": 熱中, 中症; the sentence's ない is "must", not a denial of it)
+    v = attribute(["熱中症"], ["暑い日は熱中症に注意しなければならない。"])
+    assert v.verdicts[0].verdict == "yes", v.verdicts[0].reason
