@@ -1052,6 +1052,8 @@ _OPPOSITE_PAIRS: dict[str, tuple[tuple[str, str], ...]] = {
         ("sitting sat seated", "standing stood"),
         ("asleep sleeping", "awake"),
         ("fixed", "variable adjustable floating"),
+        ("add added adds adding", "remove removed removes removing"),
+        ("new", "existing"),
         ("free", "paid"),
         ("before", "after"),
     ),
@@ -1169,20 +1171,21 @@ _LOWER_WORD = re.compile(r"[a-z]+")
 #: against the matching sentence's "annual" fee, or a bus "every hour" against one "every
 #: day", is a contradiction as "rose" against "fell" is. A side is a period and how many
 #: of it: "every two weeks" (week, 2) is another side than "weekly" (week, 1).
-PERIODS = ("hour", "day", "night", "week", "month", "quarter", "year", "dose")
+PERIODS = ("hour", "day", "night", "week", "month", "quarter", "year", "dose", "minute", "second")
 _PERIOD_EN = re.compile(
     r"\b(?P<adj>hourly|daily|nightly|weekly|fortnightly|monthly|quarterly|yearly|annual"
     r"|annually|per\s+annum)\b"
     # "per month", "every week", "every two weeks", "every other day"
     r"|\b(?P<every>(?:per|each|every)\s+(?:(?P<count>\d+|two|three|four|five|six|seven|eight"
     r"|nine|ten|twelve|other)\s+)?(?P<unit>hours?|days?|nights?|weeks?|months?|quarters?|doses?"
-    r"|years?))\b"
+    r"|years?|minutes?|mins?|seconds?|secs?))\b"
     # "$500/month", "$8/hr"
     r"|(?P<slash>/\s*(?P<slash_unit>hours?|hrs?|days?|nights?|weeks?|wks?|months?|mos?"
-    r"|quarters?|qtrs?|years?|yrs?))\b"
+    r"|quarters?|qtrs?|years?|yrs?|minutes?|mins?|seconds?|secs?))\b"
     # "$120 a year", "twice a day", "10,000 visitors a year"; not "5 a year ago"
     r"|(?:\b\d[\d,.]*|\b(?:once|twice|thrice|times))(?:\s+[a-z]+){0,2}?\s+"
-    r"(?P<rate>an?\s+(?P<rate_unit>hour|day|night|week|month|quarter|year|dose))\b"
+    # ("a second" is left out: "2 goals in a second half")
+    r"(?P<rate>an?\s+(?P<rate_unit>hour|day|night|week|month|quarter|year|dose|minute))\b"
     r"(?!\s+(?:ago|later|earlier|after|before|or)\b)"
 )
 _PERIOD_ADJ = {
@@ -1194,7 +1197,15 @@ _PERIOD_ADJ = {
     "monthly": (4, 1),
     "quarterly": (5, 1),
 }
-_PERIOD_SHORT = {"hr": "hour", "wk": "week", "mo": "month", "qtr": "quarter", "yr": "year"}
+_PERIOD_SHORT = {
+    "hr": "hour",
+    "wk": "week",
+    "mo": "month",
+    "qtr": "quarter",
+    "yr": "year",
+    "min": "minute",
+    "sec": "second",
+}
 #: "every two weeks", "every other day": the count words of :func:`numbers`, and "other"
 _PERIOD_COUNT = {w: int(v) for w, v in _NUMBER_WORDS.items() if w in _COUNT_WORDS} | {"other": 2}
 _PERIOD_CJK: dict[str, tuple[str, ...]] = {
@@ -1741,7 +1752,7 @@ def period_group(lang: str) -> int:
     Examples
     --------
     >>> period_group("en"), opposite_cues("It costs $5 a day.")
-    (41, {(41, 1): 'a day', (42, 0): '$'})
+    (43, {(43, 1): 'a day', (44, 0): '$'})
     """
     return len(_OPPOSITES.get(lang if is_cjk(lang) else "en", ()))
 
@@ -1767,7 +1778,7 @@ def opposite_cues(text: str, lang: str | None = None) -> dict[tuple[int, int], s
     >>> opposite_cues("男性が座っている。")
     {(6, 0): '男', (8, 0): '座っ'}
     >>> opposite_cues("The fee is $120 a year.")
-    {(41, 6): 'a year', (42, 0): '$'}
+    {(43, 6): 'a year', (44, 0): '$'}
     """
     text = normalize(text)
     lang = lang or detect_language(text)

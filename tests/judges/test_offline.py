@@ -9,6 +9,7 @@ import pytest
 from ragnotebook.judges.offline import OfflineJudge, _abbreviates
 from ragnotebook.tasks import Claims, Explanation, Item, Task, Verdicts
 from ragnotebook.text import (
+    PERIODS,
     content_tokens,
     detect_language,
     has_negation,
@@ -718,12 +719,14 @@ def test_japanese_claim_with_new_content_characters_is_not_yes() -> None:
 
 def test_opposite_cues() -> None:
     p = period_group("en")  # the rate periods' group; the pairs come before it
+    n = len(PERIODS)  # each count above one adds n to a period's side
     assert opposite_cues("Sales rose in May.") == {(0, 0): "rose", (p + 7, 4): "may"}
     assert opposite_cues("Men and women voted.") == {(13, 0): "men", (13, 1): "women"}
     assert opposite_cues("男性が座っている。") == {(6, 0): "男", (8, 0): "座っ"}
     assert opposite_cues("The museum hosted a show.") == {}
     # the rate periods: one group after the pairs (index p in English); a side is a
-    # period of PERIODS (hour, day, night, week, month, quarter, year) and a count, then
+    # period of PERIODS (hour, day, night, week, month, quarter, year, dose, minute,
+    # second) and a count, then
     # currencies, masses and distances
     assert opposite_cues("The fee is 120 a year.") == {(p, 6): "a year"}
     assert opposite_cues("The fee is $120 a year.") == {(p, 6): "a year", (p + 1, 0): "$"}
@@ -740,8 +743,8 @@ def test_opposite_cues() -> None:
         (p, 5): "quarterly",
     }
     # a count makes another side: every two weeks is (week, 2), every 8 hours (hour, 8)
-    assert opposite_cues("The bus comes every two weeks.") == {(p, 3 + 8): "every two weeks"}
-    assert opposite_cues("Take one every 8 hours.") == {(p, 0 + 8 * 7): "every 8 hours"}
+    assert opposite_cues("The bus comes every two weeks.") == {(p, 3 + n): "every two weeks"}
+    assert opposite_cues("Take one every 8 hours.") == {(p, 0 + n * 7): "every 8 hours"}
     assert opposite_cues("Storage: 500/month or 40/hr.") == {(p, 4): "/month", (p, 0): "/hr"}
     assert opposite_cues("A 500 mg dose, 2 kg of flour, a 5 km walk, €3.") == {
         (p + 1, 1): "€",
@@ -2163,4 +2166,43 @@ def test_a_short_cjk_answer_is_not_contradicted_by_a_negation_near_it() -> None:
     # two character pairs: the negation check asks three in Chinese, Japanese and Korean
     # ("熱中症": 熱中, 中症; the sentence's ない is "must", not a denial of it)
     v = attribute(["熱中症"], ["暑い日は熱中症に注意しなければならない。"])
+    assert v.verdicts[0].verdict == "yes", v.verdicts[0].reason
+
+
+@pytest.mark.parametrize(
+    ("claim", "chunk", "said"),
+    [
+        (
+            "The API rate limit is 100 requests per minute.",
+            "The API rate limit is 100 requests per hour.",
+            "'per minute' where the chunk says 'per hour'",
+        ),
+        (
+            "The feature was removed in version 3.0.",
+            "The feature was added in version 3.0.",
+            "'removed' where the chunk says 'added'",
+        ),
+        (
+            "The discount applies to new customers.",
+            "The discount applies to existing customers only.",
+            "'new' where the chunk says 'existing'",
+        ),
+    ],
+)
+def test_minutes_added_and_new_have_opposites(claim, chunk, said) -> None:
+    v = verify([claim], [chunk]).verdicts[0]
+    assert v.verdict == "no", v.reason
+    assert said in v.reason
+
+
+def test_a_minute_is_a_rate_and_a_second_half_is_not() -> None:
+    p = period_group("en")
+    assert opposite_cues("100 requests a minute, 5/sec") == {
+        (p, PERIODS.index("minute")): "a minute",
+        (p, PERIODS.index("second")): "/sec",
+    }
+    assert opposite_cues("He scored 2 goals in a second half.") == {}
+    v = verify(
+        ["The API allows 100 requests a minute."], ["The API allows 100 requests per minute."]
+    )
     assert v.verdicts[0].verdict == "yes", v.verdicts[0].reason
