@@ -933,7 +933,11 @@ def has_negation(text: str, lang: str | None = None) -> int:
             continue  # an answer word ("No, ..."), not a negated fact ("No one was hurt.")
         if low[end : end + 1] == "-":
             continue  # part of a compound ("not-for-profit", "no-fly")
-        if (w in _NEG_WORDS or w.endswith("n't")) and not _not_until(words, i):
+        if (
+            (w in _NEG_WORDS or w.endswith("n't"))
+            and not _not_until(words, i)
+            and _BOUND_AFTER.match(low, end) is None  # "no more than 6" is a bound
+        ):
             count += 1
     return count
 
@@ -941,6 +945,15 @@ def has_negation(text: str, lang: str | None = None) -> int:
 #: "did not open until 1998" says it opened in 1998: a cue with "until" / "till" this
 #: many words after it states when something happened, it does not deny it.
 _UNTIL_REACH = 6
+
+
+#: After a negation cue, what makes it a bound on an amount rather than a denial: "no
+#: more than 6", "do not take more than 6 tablets", "must not exceed 4 g" all say "at
+#: most" (up to two words between the cue and "more than" / "exceed"; an amount after it).
+_BOUND_AFTER = re.compile(
+    r"(?:\s+[a-z]+){0,2}?\s+(?:(?:more|greater|higher|larger|longer) than"
+    r"|exceed(?:ing)?)\s+[$€£¥]?\d"
+)
 
 
 def _not_until(words: Sequence[tuple[str, int]], i: int) -> bool:
@@ -979,6 +992,8 @@ def negation_targets(text: str, lang: str | None = None) -> frozenset[str] | Non
             continue
         if not (w in _NEG_WORDS or w.endswith("n't")) or _not_until(words, i):
             continue
+        if _BOUND_AFTER.match(low, end) is not None:
+            continue  # "do not take more than 6": a bound (at most 6), not a denial
         for nxt, _ in words[i + 1 : i + 1 + _NEG_SCOPE]:
             toks = _tokens_cached(nxt, lang)
             if toks:
@@ -1369,8 +1384,10 @@ _UNIT_GROUPS: tuple[tuple[re.Pattern[str], ...], ...] = (
             r"\b(?:less|fewer|lower|smaller|shorter|younger) than\s+"
             r"(?=[$€£¥]?\d|half\b|(?:a|one) (?:third|quarter)\b|"
             rf"(?:{_COUNT_ALTERNATION})\b)"
-            r"|\bno(?:t)? (?:more|greater|higher|larger|longer) than\s+(?=[$€£¥]?\d)"
-            r"|\b(?:at most|up to|under|below|not exceed(?:ing)?|max(?:imum)?(?: of)?)\s+"
+            r"|(?:\bno|\bnot|n't|\bnever)(?: [a-z]+){0,2}? (?:more|greater|higher|larger|longer)"
+            r" than\s+(?=[$€£¥]?\d)"
+            r"|(?:\bnot|n't|\bnever)(?: [a-z]+){0,2}? exceed(?:ing)?\s+(?=[$€£¥]?\d)"
+            r"|\b(?:at most|up to|under|below|max(?:imum)?(?: of)?)\s+"
             r"(?=[$€£¥]?\d)"
             r"|\d[\d,.]*%?\s+or (?:less|fewer|lower|below|under)\b"
         ),

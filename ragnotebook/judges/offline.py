@@ -1014,13 +1014,20 @@ class OfflineJudge:
         )
         parts = [f"{support:.0%} of the claim's weighted content words appear in {chunk_word}"]
         if missing:
-            others = sorted(docs[best].numbers - cdoc.numbers)
-            extra = f" (the chunk has {', '.join(others[:3])})" if others else ""
+            others = _numbers_shown(docs[best], cdoc.numbers, toks, w)
+            extra = f" (the chunk has {', '.join(others[:4])})" if others else ""
             if in_decade and not conflicting:
                 extra = f" (the chunk gives the {in_decade[0][:3]}0s only)"
             parts.append(f"number {', '.join(missing[:3])} not found{extra}")
         if unseen:
-            parts.append(f"name {', '.join(dict.fromkeys(unseen[:3]))} not found")
+            # a day or a month is said as one ("day Saturday not found"), not as a name
+            kinds: dict[str, list[str]] = {}
+            for word in dict.fromkeys(unseen):
+                low = word.lower().rstrip("s")
+                kind = "day" if low in _DAY_NAMES else "month" if low in _MONTH_NAMES else "name"
+                kinds.setdefault(kind, []).append(word)
+            for kind, found in kinds.items():
+                parts.append(f"{kind} {', '.join(found[:3])} not found")
         if personal:
             parts.append(f"first-person wording ({personal[0]}) not in the context")
         if len(novel_chars) > _JA_NOVEL_MAX:
@@ -1551,7 +1558,8 @@ def _wording_gap(
     if passed:
         return ""
     why = f"only {best} of its {len(words)} word pairs appear together in the context"
-    return why + (f" (a long document needs {long_min:.0%})" if long_doc else "")
+    bar = f"{long_min:.0%} in a long document" if long_doc else f"{_WORDING_MIN:.0%}"
+    return f"{why} ({bar} needed: the claim's wording is not found in one place)"
 
 
 #: Words that follow an instruction's verb, not a name, at the start of a sentence
@@ -1966,8 +1974,37 @@ def _annotated(
     check found (the share found alone reads as support)."""
     short = verdict != "yes" and support < threshold
     if short or (is_cjk(lang) and support >= threshold):
-        reason = _SHARE.sub(lambda m: f"{m.group()} ({threshold:.0%} needed)", reason, count=1)
+        shown = f"{support:.0%}"
+        if short and shown == f"{threshold:.0%}":
+            shown = f"{math.floor(support * 1000) / 10:.1f}%"  # "54.9% (55% needed)"
+        reason = _SHARE.sub(
+            lambda m: f"{shown}{m.group()[m.group().index('%') + 1 :]} ({threshold:.0%} needed)",
+            reason,
+            count=1,
+        )
     return f"contradicted: {reason}" if contradicted and verdict == "no" else reason
+
+
+def _numbers_shown(
+    doc: _Doc, said: frozenset[str], toks: frozenset[str], w: dict[str, float]
+) -> list[str]:
+    """The chunk's numbers a reason lists when the claim's is missing: those of the
+    sentence that best matches the claim first, each part in numeric order."""
+    others = doc.numbers - said
+    if not others:
+        return []
+    near: frozenset[str] = frozenset()
+    if doc.sentences and not doc.structured:
+        sent = max(doc.sentences, key=lambda s: sum(w[t] for t in toks & s.tokens))
+        near = others & frozenset(numbers(sent.text))
+
+    def value(n: str) -> tuple[float, str]:
+        try:
+            return float(n.replace(":", ".")), n
+        except ValueError:
+            return math.inf, n
+
+    return sorted(near, key=value) + sorted(others - near, key=value)
 
 
 def _is_version(number: str, claim: str) -> bool:
@@ -2114,6 +2151,16 @@ _REF_CLAUSE_MIN = 3
 _REF_CLAUSE = re.compile(r",?\s+and\s+|;\s+|,\s+but\s+", re.IGNORECASE)
 
 _NO_CONTENT = "the claim has no content words"
+_DAY_NAMES = frozenset(
+    ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+)
+_MONTH_NAMES = frozenset(
+    (
+        *("january", "february", "march", "april", "may", "june", "july", "august"),
+        *("september", "october", "november", "december"),
+    )
+)
+
 #: The reader a claim addresses: no part of what it says about the world (the negation
 #: check compares the rest).
 _ADDRESS = frozenset(["you", "your", "yours", "yourself", "yourselves"])

@@ -1229,7 +1229,8 @@ def test_long_context_wording_asks_more_of_long_documents() -> None:
     v = verify([claim], [long_doc], judge=strict).verdicts[0]
     assert v.verdict == "unsure"
     assert v.reason.endswith(
-        "only 2 of its 8 word pairs appear together in the context (a long document needs 35%)"
+        "only 2 of its 8 word pairs appear together in the context (35% in a long document "
+        "needed: the claim's wording is not found in one place)"
     )
     # a short document keeps the usual minimum
     assert verify([claim], [short_doc], judge=strict).verdicts[0].verdict == "yes"
@@ -2206,3 +2207,64 @@ def test_a_minute_is_a_rate_and_a_second_half_is_not() -> None:
         ["The API allows 100 requests a minute."], ["The API allows 100 requests per minute."]
     )
     assert v.verdicts[0].verdict == "yes", v.verdicts[0].reason
+
+
+def test_a_share_just_below_the_bar_is_not_shown_as_the_bar() -> None:
+    from ragnotebook.judges.offline import _annotated
+
+    base = "55% of the claim's weighted content words appear in the chunk at rank 1"
+    shown = _annotated(base, "unsure", 0.5496, 0.55, "en", False)
+    assert shown.startswith("54.9% of the claim's weighted content words appear in the chunk")
+    assert shown.endswith("(55% needed)")
+    low = _annotated(base.replace("55%", "40%"), "unsure", 0.40, 0.55, "en", False)
+    assert low.startswith("40% of the claim's") and low.endswith("(55% needed)")
+    assert _annotated(base, "yes", 0.55, 0.55, "en", False) == base
+
+
+@pytest.mark.parametrize(
+    ("claim", "chunk", "verdict"),
+    [
+        # a negation before "more than" / "exceed" and an amount is a bound ("at most"),
+        # not a denial of the fact (a fresh user's dose answers were `no`)
+        (
+            "Take no more than 6 tablets in 24 hours.",
+            "Do not take more than 6 tablets in 24 hours.",
+            "yes",
+        ),
+        (
+            "Take at most 6 tablets in 24 hours.",
+            "Do not take more than 6 tablets in 24 hours.",
+            "yes",
+        ),
+        ("Don't use more than 2 sachets a day.", "Use up to 2 sachets a day.", "yes"),
+        (
+            "Take at least 6 tablets in 24 hours.",
+            "Do not take more than 6 tablets in 24 hours.",
+            "no",
+        ),
+        # without an amount it stays a negation
+        ("You can exceed the recommended dose.", "Do not exceed the recommended dose.", "no"),
+    ],
+)
+def test_a_negated_more_than_is_a_bound(claim, chunk, verdict) -> None:
+    v = verify([claim], [chunk]).verdicts[0]
+    assert v.verdict == verdict, v.reason
+    assert has_negation("Do not take more than 6 tablets.") == 0
+    assert has_negation("Do not exceed the dose.") == 1
+
+
+def test_reasons_name_days_and_months_and_the_numbers_of_the_matching_sentence() -> None:
+    v = verify(["The store is open on Saturdays."], ["The store is open Monday to Friday."])
+    assert "day Saturdays not found" in v.verdicts[0].reason
+    v = verify(["The offer ends in March."], ["The offer ends in January."])
+    assert "month March not found" in v.verdicts[0].reason
+    chunk = (
+        "Each tablet contains 200 mg. Do not take more than 6 tablets in 24 hours. "
+        "Keep 1 or 2 packs at home."
+    )
+    v = verify(["Take up to 8 tablets a day."], [chunk])
+    assert "number 8 not found (the chunk has 6, 24, 1, 2)" in v.verdicts[0].reason
+    v = verify(
+        ["Students do not pay a fee until they turn 26."], ["Students pay no fee until age 26."]
+    )
+    assert "(25% needed: the claim's wording is not found in one place)" in v.verdicts[0].reason
