@@ -539,6 +539,8 @@ def quickstart(out: Path | None, model: str, n_worst: int) -> int:
     print(f"\nScored frame ({len(scored)} rows, {len(scored.columns)} columns) written to {path}")
     print(
         f"Done in {elapsed:.1f} s. Next: {_next_step()}, or in Python:\n"
+        "    import ragnotebook\n"
+        "    df = ragnotebook.load_sample('quickstart')  # or your own frame\n"
         "    scored = df.rag.evaluate(model='openai/gpt-4o-mini')"
     )
     return EXIT_OK

@@ -556,6 +556,10 @@ def test_quickstart_still_works(tmp_path):
             assert "faithfulness=not scored (no answer)" in line
         if row["context_recall_status"] == "no_ground_truth":
             assert "recall=not scored (no_ground_truth)" in line
+    # the closing hint is runnable as printed: it defines the frame it evaluates
+    hint = proc.stdout.split("or in Python:\n", 1)[1]
+    assert "df = ragnotebook.load_sample('quickstart')" in hint
+    assert hint.index("df = ") < hint.index("df.rag.evaluate")
 
 
 def test_worst_rows_ranks_only_measured_scores():
