@@ -301,6 +301,10 @@ class _Doc:
     #: for each field: the content tokens of its key (``"OutdoorSeating": false`` ->
     #: outdoor, seat, outdoorseat); empty for a sentence of a long text value
     field_keys: tuple[frozenset[str], ...] = ()
+    #: the sentences with each contrast ("…, but …", "…; …") read as its clauses: what the
+    #: opposite-word check compares ("The basic tier is free, but the premium tier is
+    #: paid" says "paid" of the premium tier only)
+    contrasts: tuple[_Sent, ...] = ()
 
 
 @lru_cache(maxsize=16384)
@@ -316,6 +320,16 @@ def _analyse(text: str, lang: str) -> _Doc:
         # (Korean left out: single syllables are mostly particles there, KLUE fell)
         toks |= frozenset(_HAN_KANA.findall(text))
     fields, keys = _record_fields(text, lang) if structured else ((), ())
+    contrasts = sents
+    if not is_cjk(lang) and not structured and _CONTRAST.search(text):
+        parts: list[_Sent] = []
+        for sent in sents:
+            pieces = _CONTRAST.split(sent.text)
+            if len(pieces) > 1:
+                parts.extend(_sent(p, lang) for p in pieces if p.strip())
+            else:
+                parts.append(sent)
+        contrasts = tuple(parts)
     return _Doc(
         toks,
         frozenset(numbers(text)),
@@ -326,7 +340,12 @@ def _analyse(text: str, lang: str) -> _Doc:
         text=text,
         fields=fields,
         field_keys=keys,
+        contrasts=contrasts,
     )
+
+
+#: Where a sentence turns to another subject: ", but", "; ", ", while", ", whereas".
+_CONTRAST = re.compile(r",\s+but\s+|;\s+|,\s+(?:while|whereas)\s+", re.IGNORECASE)
 
 
 #: Where a JSON-like record's fields part: brackets, and a comma before the next key.
@@ -1913,7 +1932,7 @@ def _opposite_conflict(
         same = opp = 0.0
         other = ""
         for d in docs:
-            for s in d.fields if d.structured and fields else d.sentences:
+            for s in d.fields if d.structured and fields else d.contrasts:
                 score = sum(w[t] for t in core & s.tokens)
                 cue = dict(s.opposites)
                 said = [w for (p, k), w in cue.items() if p == pair and k != side]

@@ -2268,3 +2268,15 @@ def test_reasons_name_days_and_months_and_the_numbers_of_the_matching_sentence()
         ["Students do not pay a fee until they turn 26."], ["Students pay no fee until age 26."]
     )
     assert "(25% needed: the claim's wording is not found in one place)" in v.verdicts[0].reason
+
+
+def test_opposite_words_are_read_clause_by_clause_across_a_contrast() -> None:
+    chunk = "The basic tier is free, but the premium tier is paid."
+    v = verify(["The premium tier is free."], [chunk]).verdicts[0]
+    assert v.verdict == "no", v.reason
+    assert "the claim says 'free' where the chunk says 'paid'" in v.reason
+    assert verify(["The basic tier is free."], [chunk]).verdicts[0].verdict == "yes"
+    v = verify(
+        ["The east wing opens daily."], ["The west wing opens daily; the east wing opens weekly."]
+    )
+    assert v.verdicts[0].verdict == "no", v.verdicts[0].reason
