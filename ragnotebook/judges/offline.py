@@ -36,6 +36,7 @@ See ``docs/offline_judge.md`` for the rules, thresholds and benchmark numbers.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import re
 from collections.abc import Callable, Sequence
@@ -305,6 +306,11 @@ class _Doc:
     #: opposite-word check compares ("The basic tier is free, but the premium tier is
     #: paid" says "paid" of the premium tier only)
     contrasts: tuple[_Sent, ...] = ()
+    #: the sentences whose contrast clauses differ in polarity read as those clauses, a
+    #: later clause with the first one's words but its last ("Pets are not allowed in the
+    #: lobby, but they are allowed in the rooms": pets allowed in the rooms): what the
+    #: negation check compares
+    polar: tuple[_Sent, ...] = ()
 
 
 @lru_cache(maxsize=16384)
@@ -320,16 +326,32 @@ def _analyse(text: str, lang: str) -> _Doc:
         # (Korean left out: single syllables are mostly particles there, KLUE fell)
         toks |= frozenset(_HAN_KANA.findall(text))
     fields, keys = _record_fields(text, lang) if structured else ((), ())
-    contrasts = sents
+    contrasts = polar = sents
     if not is_cjk(lang) and not structured and _CONTRAST.search(text):
         parts: list[_Sent] = []
+        polar_parts: list[_Sent] = []
         for sent in sents:
-            pieces = _CONTRAST.split(sent.text)
+            pieces = [_sent(p, lang) for p in _CONTRAST.split(sent.text) if p.strip()]
             if len(pieces) > 1:
-                parts.extend(_sent(p, lang) for p in pieces if p.strip())
+                parts.extend(pieces)
             else:
                 parts.append(sent)
-        contrasts = tuple(parts)
+            if len(pieces) > 1 and len({p.negated for p in pieces}) > 1:
+                first = content_tokens(pieces[0].text, lang)
+                carried = frozenset(first[:-1])
+                # the sentence itself too: a claim of both clauses' facts is compared with
+                # the whole ("Two were hurt and taken to hospital" / "Two were hurt, but
+                # no one was taken to hospital")
+                polar_parts.extend((sent, pieces[0]))
+                polar_parts.extend(
+                    dataclasses.replace(p, tokens=p.tokens | carried)
+                    if len(p.tokens - _NEG_WORDS) < _ELLIPTIC
+                    else p
+                    for p in pieces[1:]
+                )
+            else:
+                polar_parts.append(sent)
+        contrasts, polar = tuple(parts), tuple(polar_parts)
     return _Doc(
         toks,
         frozenset(numbers(text)),
@@ -341,9 +363,13 @@ def _analyse(text: str, lang: str) -> _Doc:
         fields=fields,
         field_keys=keys,
         contrasts=contrasts,
+        polar=polar,
     )
 
 
+#: A later contrast clause with fewer content words than this (negation words aside)
+#: says its fact of the first clause's subject ("…, but not in the rooms").
+_ELLIPTIC = 3
 #: Where a sentence turns to another subject: ", but", "; ", ", while", ", whereas".
 _CONTRAST = re.compile(r",\s+but\s+|;\s+|,\s+(?:while|whereas)\s+", re.IGNORECASE)
 
@@ -1426,7 +1452,7 @@ def _coverage_by_polarity(
                         opp = max(opp, whole)
             prose: Sequence[_Sent] = values
         else:
-            prose = () if record else d.sentences
+            prose = () if record else d.polar
         for s in prose:
             score = sum(w[t] for t in toks & s.tokens)
             clash = _clash(claim, s, toks, scope)

@@ -2280,3 +2280,34 @@ def test_opposite_words_are_read_clause_by_clause_across_a_contrast() -> None:
         ["The east wing opens daily."], ["The west wing opens daily; the east wing opens weekly."]
     )
     assert v.verdicts[0].verdict == "no", v.verdicts[0].reason
+
+
+@pytest.mark.parametrize(
+    ("claim", "chunk", "verdict"),
+    [
+        (
+            "Pets are allowed in the rooms.",
+            "Pets are not allowed in the lobby, but they are allowed in the rooms.",
+            "yes",
+        ),
+        (
+            "Pets are allowed in the lobby.",
+            "Pets are not allowed in the lobby, but they are allowed in the rooms.",
+            "no",
+        ),
+        # an elliptical later clause takes the first clause's subject and verb
+        (
+            "Pets are allowed in the rooms.",
+            "Pets are allowed in the lobby, but not in the rooms.",
+            "no",
+        ),
+        (
+            "Pets are allowed in the lobby.",
+            "Pets are allowed in the lobby, but not in the rooms.",
+            "yes",
+        ),
+    ],
+)
+def test_the_negation_check_reads_contrast_clauses_of_mixed_polarity(claim, chunk, verdict) -> None:
+    v = verify([claim], [chunk]).verdicts[0]
+    assert v.verdict == verdict, v.reason
