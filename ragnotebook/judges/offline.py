@@ -371,7 +371,8 @@ def _analyse(text: str, lang: str) -> _Doc:
 #: says its fact of the first clause's subject ("…, but not in the rooms").
 _ELLIPTIC = 3
 #: Where a sentence turns to another subject: ", but", "; ", ", while", ", whereas".
-_CONTRAST = re.compile(r",\s+but\s+|;\s+|,\s+(?:while|whereas)\s+", re.IGNORECASE)
+#: (Not inside brackets: "Albert Brooks (born Albert Einstein; July 22, 1947)".)
+_CONTRAST = re.compile(r"(?:,\s+but\s+|;\s+|,\s+(?:while|whereas)\s+)(?![^(]*\))", re.IGNORECASE)
 
 
 #: Where a JSON-like record's fields part: brackets, and a comma before the next key.
