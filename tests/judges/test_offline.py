@@ -2311,3 +2311,13 @@ def test_opposite_words_are_read_clause_by_clause_across_a_contrast() -> None:
 def test_the_negation_check_reads_contrast_clauses_of_mixed_polarity(claim, chunk, verdict) -> None:
     v = verify([claim], [chunk]).verdicts[0]
     assert v.verdict == verdict, v.reason
+
+
+def test_a_semicolon_in_brackets_is_no_contrast() -> None:
+    from ragnotebook.judges.offline import _CONTRAST
+
+    text = "Albert Brooks (born Albert Einstein; July 22, 1947) is an actor; he lives in LA."
+    assert _CONTRAST.split(text) == [
+        "Albert Brooks (born Albert Einstein; July 22, 1947) is an actor",
+        "he lives in LA.",
+    ]
