@@ -538,10 +538,11 @@ def quickstart(out: Path | None, model: str, n_worst: int) -> int:
     path = _write_frame(scored, out or _default_out())
     print(f"\nScored frame ({len(scored)} rows, {len(scored.columns)} columns) written to {path}")
     print(
-        f"Done in {elapsed:.1f} s. Next: {_next_step()}, or in Python:\n"
-        "    import ragnotebook\n"
-        "    df = ragnotebook.load_sample('quickstart')  # or your own frame\n"
-        "    scored = df.rag.evaluate(model='openai/gpt-4o-mini')"
+        f"Done in {elapsed:.1f} s. Next: {_next_step()}, or in Python:\n\n"
+        "import ragnotebook\n"
+        "df = ragnotebook.load_sample('quickstart')  # or your own frame\n"
+        "scored = df.rag.evaluate(model='openai/gpt-4o-mini')  # needs OPENAI_API_KEY; "
+        "model='offline' needs none"
     )
     return EXIT_OK
 

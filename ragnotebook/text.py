@@ -948,10 +948,11 @@ _UNTIL_REACH = 6
 
 
 #: After a negation cue, what makes it a bound on an amount rather than a denial: "no
-#: more than 6", "do not take more than 6 tablets", "must not exceed 4 g" all say "at
-#: most" (up to two words between the cue and "more than" / "exceed"; an amount after it).
+#: more than 6", "do not take more than 6 tablets", "do not use the spray for more than 7
+#: days", "must not exceed 4 g" all say "at most" (up to five words, no punctuation,
+#: between the cue and "more than" / "exceed"; an amount after it).
 _BOUND_AFTER = re.compile(
-    r"(?:\s+[a-z]+){0,2}?\s+(?:(?:more|greater|higher|larger|longer) than"
+    r"(?:\s+[a-z]+){0,5}?\s+(?:(?:more|greater|higher|larger|longer) than"
     r"|exceed(?:ing)?)\s+[$€£¥]?\d"
 )
 
@@ -1384,9 +1385,9 @@ _UNIT_GROUPS: tuple[tuple[re.Pattern[str], ...], ...] = (
             r"\b(?:less|fewer|lower|smaller|shorter|younger) than\s+"
             r"(?=[$€£¥]?\d|half\b|(?:a|one) (?:third|quarter)\b|"
             rf"(?:{_COUNT_ALTERNATION})\b)"
-            r"|(?:\bno|\bnot|n't|\bnever)(?: [a-z]+){0,2}? (?:more|greater|higher|larger|longer)"
+            r"|(?:\bno|\bnot|n't|\bnever)(?: [a-z]+){0,5}? (?:more|greater|higher|larger|longer)"
             r" than\s+(?=[$€£¥]?\d)"
-            r"|(?:\bnot|n't|\bnever)(?: [a-z]+){0,2}? exceed(?:ing)?\s+(?=[$€£¥]?\d)"
+            r"|(?:\bnot|n't|\bnever)(?: [a-z]+){0,5}? exceed(?:ing)?\s+(?=[$€£¥]?\d)"
             r"|\b(?:at most|up to|under|below|max(?:imum)?(?: of)?)\s+"
             r"(?=[$€£¥]?\d)"
             r"|\d[\d,.]*%?\s+or (?:less|fewer|lower|below|under)\b"

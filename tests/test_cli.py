@@ -560,6 +560,10 @@ def test_quickstart_still_works(tmp_path):
     hint = proc.stdout.split("or in Python:\n", 1)[1]
     assert "df = ragnotebook.load_sample('quickstart')" in hint
     assert hint.index("df = ") < hint.index("df.rag.evaluate")
+    # pasted into a plain REPL or a .py file as printed: no indentation
+    code = "\n".join(line for line in hint.splitlines() if line.strip())
+    compile(code, "hint", "exec")
+    assert "model='offline' needs none" in hint
 
 
 def test_worst_rows_ranks_only_measured_scores():

@@ -1070,7 +1070,15 @@ class OfflineJudge:
             kinds: dict[str, list[str]] = {}
             for word in dict.fromkeys(unseen):
                 low = word.lower().rstrip("s")
-                kind = "day" if low in _DAY_NAMES else "month" if low in _MONTH_NAMES else "name"
+                kind = (
+                    "day"
+                    if low in _DAY_NAMES
+                    else "month"
+                    if low in _MONTH_NAMES
+                    else "unit"
+                    if word.lower() in _UNIT_NAMES
+                    else "name"
+                )
                 kinds.setdefault(kind, []).append(word)
             for kind, found in kinds.items():
                 parts.append(f"{kind} {', '.join(found[:3])} not found")
@@ -2205,6 +2213,12 @@ _MONTH_NAMES = frozenset(
         *("january", "february", "march", "april", "may", "june", "july", "august"),
         *("september", "october", "november", "december"),
     )
+)
+
+#: Units written in capitals that a claim may state and the context lack ("unit GB not
+#: found", not "name GB").
+_UNIT_NAMES = frozenset(
+    ("kb", "mb", "gb", "tb", "pb", "kbps", "mbps", "gbps", "mhz", "ghz", "kw", "kwh", "mw")
 )
 
 #: The reader a claim addresses: no part of what it says about the world (the negation

@@ -2321,3 +2321,13 @@ def test_a_semicolon_in_brackets_is_no_contrast() -> None:
         "Albert Brooks (born Albert Einstein; July 22, 1947) is an actor",
         "he lives in LA.",
     ]
+
+
+def test_a_long_negated_bound_and_units_in_reasons() -> None:
+    # up to five words between the cue and "more than": still a bound, not a denial
+    chunk = "Do not use the nasal spray for more than 7 days in a row."
+    assert attribute(["Not for more than 7 days in a row."], [chunk]).verdicts[0].verdict == "yes"
+    v = verify(["Use the spray for more than 7 days in a row."], [chunk]).verdicts[0]
+    assert v.verdict == "no", v.reason
+    v = verify(["The plan includes 20 GB of data."], ["The plan includes 20 MB of data."])
+    assert "unit GB not found" in v.verdicts[0].reason
