@@ -1658,6 +1658,25 @@ def _with_ranges(read: _Reader, names: tuple[str, ...]) -> _Reader:
 
 #: The groups after the periods, in the order of their keys: currencies, masses,
 #: distances, durations, bounds, ranks, months, days of the week.
+#: A price: free ("free", "free of charge", "at no cost", "no charge") against an amount
+#: paid ("costs $12", "a fee of €5", "for $3", "charged $2"). Found by its word first.
+_PRICE_WORDS = frozenset(("free", "cost", "costs", "fee", "charge", "charged", "charges"))
+_PRICE = re.compile(
+    r"\b(?P<s0>free(?: of charge)?|at no (?:extra )?cost|no (?:extra )?charge)\b"
+    r"|(?P<s1>\b(?:costs?|charged?|charges|(?:a )?fee of|price of)\s+(?:an? |only |just )?"
+    r"(?:[$€£¥]\s?\d(?:[\d,.]*\d)?|\d(?:[\d,.]*\d)?\s?(?:dollars?|euros?|pounds?|yen|usd|eur|gbp)\b))"
+)
+
+
+def _prices(low: str, words: frozenset[str], digit: bool) -> dict[int, str]:
+    out: dict[int, str] = {}
+    if words.isdisjoint(_PRICE_WORDS):
+        return out
+    for found in _PRICE.finditer(low):
+        out.setdefault(int(str(found.lastgroup)[1:]), found.group().strip())
+    return out
+
+
 _GROUP_READERS: tuple[_Reader, ...] = (
     _unit_only(_scan(None, _UNIT_GROUPS[0])),
     _unit_only(_scan(frozenset(), _UNIT_GROUPS[1], digit=True)),
@@ -1670,6 +1689,7 @@ _GROUP_READERS: tuple[_Reader, ...] = (
         _scan(frozenset(f"{d}{s}" for d in _WEEKDAYS for s in ("", "s")), _UNIT_GROUPS[4]),
         _WEEKDAYS,
     ),
+    _prices,
 )
 
 #: Text that may hold a unit of :data:`_UNIT_GROUPS` (a digit, a currency sign or name).
@@ -1769,7 +1789,7 @@ def period_group(lang: str) -> int:
 
     Examples
     --------
-    >>> period_group("en"), opposite_cues("It costs $5 a day.")
+    >>> period_group("en"), opposite_cues("It is $5 a day.")
     (43, {(43, 1): 'a day', (44, 0): '$'})
     """
     return len(_OPPOSITES.get(lang if is_cjk(lang) else "en", ()))
@@ -1787,7 +1807,8 @@ def opposite_cues(text: str, lang: str | None = None) -> dict[tuple[int, int], s
     exclude each other. In languages other than Chinese, Japanese and Korean three
     groups of units follow: currencies ($, €, £, ¥), masses (mg, g, kg, mcg, and a dose
     per kilogram such as "10 mg/kg", after a number) and distances (km, miles after a
-    number).
+    number); then durations, bounds, ranks, months, weekdays and prices ("free" against
+    "costs $12").
 
     Examples
     --------

@@ -2331,3 +2331,15 @@ def test_a_long_negated_bound_and_units_in_reasons() -> None:
     assert v.verdict == "no", v.reason
     v = verify(["The plan includes 20 GB of data."], ["The plan includes 20 MB of data."])
     assert "unit GB not found" in v.verdicts[0].reason
+
+
+def test_free_against_an_amount_paid_is_a_conflict() -> None:
+    p = period_group("en")
+    assert opposite_cues("Express shipping costs $12.")[(p + 9, 1)] == "costs $12"
+    assert opposite_cues("It is free of charge.")[(p + 9, 0)] == "free of charge"
+    chunk = "Standard shipping is free, but express shipping costs $12."
+    v = verify(["Express shipping is also free."], [chunk]).verdicts[0]
+    assert v.verdict == "no" and "'free' where the chunk says 'costs $12'" in v.reason
+    assert verify(["Standard shipping is free."], [chunk]).verdicts[0].verdict == "yes"
+    v = verify(["Instant transfers are free of charge."], ["Instant transfers cost €0.50."])
+    assert v.verdicts[0].verdict == "no", v.verdicts[0].reason
