@@ -951,8 +951,9 @@ _UNTIL_REACH = 6
 #: more than 6", "do not take more than 6 tablets", "do not use the spray for more than 7
 #: days", "must not exceed 4 g" all say "at most" (up to five words, no punctuation,
 #: between the cue and "more than" / "exceed"; an amount after it).
+_BOUND_GAP = r"(?: [a-z]+){0,5}? "  # the words a bound's cue may stand before "more than"
 _BOUND_AFTER = re.compile(
-    r"(?:\s+[a-z]+){0,5}?\s+(?:(?:more|greater|higher|larger|longer) than"
+    rf"{_BOUND_GAP}(?:(?:more|greater|higher|larger|longer) than"
     r"|exceed(?:ing)?)\s+[$€£¥]?\d"
 )
 
@@ -1385,9 +1386,9 @@ _UNIT_GROUPS: tuple[tuple[re.Pattern[str], ...], ...] = (
             r"\b(?:less|fewer|lower|smaller|shorter|younger) than\s+"
             r"(?=[$€£¥]?\d|half\b|(?:a|one) (?:third|quarter)\b|"
             rf"(?:{_COUNT_ALTERNATION})\b)"
-            r"|(?:\bno|\bnot|n't|\bnever)(?: [a-z]+){0,5}? (?:more|greater|higher|larger|longer)"
+            rf"|(?:\bno|\bnot|n't|\bnever){_BOUND_GAP}(?:more|greater|higher|larger|longer)"
             r" than\s+(?=[$€£¥]?\d)"
-            r"|(?:\bnot|n't|\bnever)(?: [a-z]+){0,5}? exceed(?:ing)?\s+(?=[$€£¥]?\d)"
+            rf"|(?:\bnot|n't|\bnever){_BOUND_GAP}exceed(?:ing)?\s+(?=[$€£¥]?\d)"
             r"|\b(?:at most|up to|under|below|max(?:imum)?(?: of)?)\s+"
             r"(?=[$€£¥]?\d)"
             r"|\d[\d,.]*%?\s+or (?:less|fewer|lower|below|under)\b"
@@ -1656,27 +1657,21 @@ def _with_ranges(read: _Reader, names: tuple[str, ...]) -> _Reader:
     return ranged
 
 
-#: The groups after the periods, in the order of their keys: currencies, masses,
-#: distances, durations, bounds, ranks, months, days of the week.
 #: A price: free ("free", "free of charge", "at no cost", "no charge") against an amount
-#: paid ("costs $12", "a fee of €5", "for $3", "charged $2"). Found by its word first.
+#: paid ("costs $12", "a fee of €5", "charged $2"), read when the text has one of
+#: ``_PRICE_WORDS``.
 _PRICE_WORDS = frozenset(("free", "cost", "costs", "fee", "charge", "charged", "charges"))
-_PRICE = re.compile(
-    r"\b(?P<s0>free(?: of charge)?|at no (?:extra )?cost|no (?:extra )?charge)\b"
-    r"|(?P<s1>\b(?:costs?|charged?|charges|(?:a )?fee of|price of)\s+(?:an? |only |just )?"
-    r"(?:[$€£¥]\s?\d(?:[\d,.]*\d)?|\d(?:[\d,.]*\d)?\s?(?:dollars?|euros?|pounds?|yen|usd|eur|gbp)\b))"
+_PRICE = (
+    re.compile(r"\bfree(?: of charge)?\b|\bat no (?:extra )?cost\b|\bno (?:extra )?charge\b"),
+    re.compile(
+        r"\b(?:costs?|charged?|charges|(?:a )?fee of|price of)\s+(?:an? |only |just )?"
+        r"(?:[$€£¥]\s?\d(?:[\d,.]*\d)?"
+        r"|\d(?:[\d,.]*\d)?\s?(?:dollars?|euros?|pounds?|yen|usd|eur|gbp)\b)"
+    ),
 )
 
-
-def _prices(low: str, words: frozenset[str], digit: bool) -> dict[int, str]:
-    out: dict[int, str] = {}
-    if words.isdisjoint(_PRICE_WORDS):
-        return out
-    for found in _PRICE.finditer(low):
-        out.setdefault(int(str(found.lastgroup)[1:]), found.group().strip())
-    return out
-
-
+#: The groups after the periods, in the order of their keys: currencies, masses,
+#: distances, durations, bounds, ranks, months, days of the week, prices.
 _GROUP_READERS: tuple[_Reader, ...] = (
     _unit_only(_scan(None, _UNIT_GROUPS[0])),
     _unit_only(_scan(frozenset(), _UNIT_GROUPS[1], digit=True)),
@@ -1689,7 +1684,7 @@ _GROUP_READERS: tuple[_Reader, ...] = (
         _scan(frozenset(f"{d}{s}" for d in _WEEKDAYS for s in ("", "s")), _UNIT_GROUPS[4]),
         _WEEKDAYS,
     ),
-    _prices,
+    _scan(_PRICE_WORDS, _PRICE),
 )
 
 #: Text that may hold a unit of :data:`_UNIT_GROUPS` (a digit, a currency sign or name).

@@ -58,8 +58,10 @@ from ragnotebook.judges._compare import (
 from ragnotebook.scorers._common import end_sentence
 from ragnotebook.tasks import Answer, Claims, Explanation, Task, Verdict, Verdicts
 from ragnotebook.text import (
+    _MONTHS,
     _NEG_WORDS,
     _VERSION_BEFORE,
+    _WEEKDAYS,
     HEDGE_LEAD,
     PERIODS,
     _rate_amounts,
@@ -946,7 +948,8 @@ class OfflineJudge:
         for number, phrase, length in durations(claim) if not is_cjk(lang) else []:
             # in a sentence that says the rest of the claim ("The company is 3 years old."
             # does not give a warranty of 36 months)
-            core = toks - frozenset(content_tokens(phrase, lang))
+            phrase_words = frozenset(content_tokens(phrase, lang))
+            core = toks - phrase_words
             core_total = sum(w[t] for t in core)
             for i in [*supporting, *(i for i in range(len(docs)) if i not in supporting)]:
                 other = next(
@@ -963,8 +966,7 @@ class OfflineJudge:
                     continue
                 converted.append((phrase, other))
                 missing = [n for n in missing if n != number]
-                words = (frozenset(content_tokens(phrase, lang)) & toks) - docs[best].tokens
-                gain = sum(w[t] for t in words) / total
+                gain = sum(w[t] for t in (phrase_words & toks) - docs[best].tokens) / total
                 support, best_cov = min(1.0, support + gain), min(1.0, best_cov + gain)
                 if i not in supporting:
                     supporting = sorted([*supporting, i])
@@ -2014,8 +2016,8 @@ _OTHER_SIDE = {"before": "after", "after": "before"}
 #: The share part of a claim's reason ("62% of the claim's weighted content words appear
 #: in the chunk at rank 1"), where :func:`_annotated` puts the bar.
 _SHARE = re.compile(
-    r"\d+% of the claim's weighted content words appear in "
-    r"(?:the chunks at ranks \d+ and \d+|the chunk at rank \d+)"
+    r"\d+%( of the claim's weighted content words appear in "
+    r"(?:the chunks at ranks \d+ and \d+|the chunk at rank \d+))"
 )
 
 
@@ -2032,9 +2034,7 @@ def _annotated(
         if short and shown == f"{threshold:.0%}":
             shown = f"{math.floor(support * 1000) / 10:.1f}%"  # "54.9% (55% needed)"
         reason = _SHARE.sub(
-            lambda m: f"{shown}{m.group()[m.group().index('%') + 1 :]} ({threshold:.0%} needed)",
-            reason,
-            count=1,
+            lambda m: f"{shown}{m.group(1)} ({threshold:.0%} needed)", reason, count=1
         )
     return f"contradicted: {reason}" if contradicted and verdict == "no" else reason
 
@@ -2205,15 +2205,8 @@ _REF_CLAUSE_MIN = 3
 _REF_CLAUSE = re.compile(r",?\s+and\s+|;\s+|,\s+but\s+", re.IGNORECASE)
 
 _NO_CONTENT = "the claim has no content words"
-_DAY_NAMES = frozenset(
-    ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
-)
-_MONTH_NAMES = frozenset(
-    (
-        *("january", "february", "march", "april", "may", "june", "july", "august"),
-        *("september", "october", "november", "december"),
-    )
-)
+_DAY_NAMES = frozenset(_WEEKDAYS)
+_MONTH_NAMES = frozenset(_MONTHS)
 
 #: Units written in capitals that a claim may state and the context lack ("unit GB not
 #: found", not "name GB").
