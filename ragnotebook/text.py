@@ -1442,17 +1442,24 @@ _TIME_WORDS = frozenset(
 )
 
 
+def _duration_spans(low: str) -> list[tuple[int, str, str]]:
+    """(unit side, count as written, phrase) of each counted duration of lowercase text
+    ("3 years": 6, "3", "3 years")."""
+    out = []
+    for found in _DURATION_UNIT.finditer(low):
+        count = _COUNT_BEFORE.search(low, max(0, found.start() - 24), found.start())
+        if count is not None:
+            side = int(str(found.lastgroup)[1:])
+            out.append((side, count.group().strip(" -"), low[count.start() : found.end()]))
+    return out
+
+
 def _durations(low: str, words: frozenset[str], digit: bool) -> dict[int, str]:
     out: dict[int, str] = {}
     if words.isdisjoint(_TIME_WORDS):
         return out
-    for found in _DURATION_UNIT.finditer(low):
-        side = int(str(found.lastgroup)[1:])
-        if side in out:
-            continue
-        count = _COUNT_BEFORE.search(low, max(0, found.start() - 24), found.start())
-        if count is not None:
-            out[side] = low[count.start() : found.end()]
+    for side, _, phrase in _duration_spans(low):
+        out.setdefault(side, phrase)
     return out
 
 
@@ -1498,18 +1505,13 @@ def durations(text: str) -> list[tuple[str, str, tuple[str, Decimal]]]:
     out: list[tuple[str, str, tuple[str, Decimal]]] = []
     if not any(word in low for word in _TIME_WORDS):
         return out
-    for found in _DURATION_UNIT.finditer(low):
-        count = _COUNT_BEFORE.search(low, max(0, found.start() - 24), found.start())
-        if count is None:
-            continue
-        written = count.group().strip(" -")
+    for side, written, phrase in _duration_spans(low):
         number = _norm_number(written) if written[:1].isdigit() else _NUMBER_WORDS.get(written, "")
         try:
             value = Decimal(number)
         except InvalidOperation:
             continue
-        family, size = _DURATION_SIZE[int(str(found.lastgroup)[1:])]
-        phrase = low[count.start() : found.end()]
+        family, size = _DURATION_SIZE[side]
         out.append((number, phrase, (family, value * size)))
     return out
 
