@@ -333,12 +333,14 @@ def _analyse(text: str, lang: str) -> _Doc:
         parts: list[_Sent] = []
         polar_parts: list[_Sent] = []
         for sent in sents:
-            pieces = [_sent(p, lang) for p in _CONTRAST.split(sent.text) if p.strip()]
-            if len(pieces) > 1:
-                parts.extend(pieces)
-            else:
+            texts = [p for p in _CONTRAST.split(sent.text) if p.strip()]
+            if len(texts) < 2:
                 parts.append(sent)
-            if len(pieces) > 1 and len({p.negated for p in pieces}) > 1:
+                polar_parts.append(sent)
+                continue
+            pieces = [_sent(p, lang) for p in texts]
+            parts.extend(pieces)
+            if len({p.negated for p in pieces}) > 1:
                 first = content_tokens(pieces[0].text, lang)
                 carried = frozenset(first[:-1])
                 # the sentence itself too: a claim of both clauses' facts is compared with
