@@ -1659,12 +1659,14 @@ def _with_ranges(read: _Reader, names: tuple[str, ...]) -> _Reader:
     return ranged
 
 
-#: A price: free ("free", "free of charge", "at no cost", "no charge") against an amount
+#: A price: free ("free", "free of charge", "at no cost", "costs nothing") against an amount
 #: paid ("costs $12", "a fee of €5", "charged $2"), read when the text has one of
 #: ``_PRICE_WORDS``.
 _PRICE_WORDS = frozenset(("free", "cost", "costs", "fee", "charge", "charged", "charges"))
 _PRICE = (
-    re.compile(r"\bfree(?: of charge)?\b|\bat no (?:extra )?cost\b|\bno (?:extra )?charge\b"),
+    re.compile(
+        r"\bfree(?: of charge)?\b|\b(?:at )?no (?:extra )?(?:cost|charge)\b|\bcosts? nothing\b"
+    ),
     re.compile(
         r"\b(?:costs?|charged?|charges|(?:a )?fee of|price of)\s+(?:an? |only |just )?"
         r"(?:[$€£¥]\s?\d(?:[\d,.]*\d)?"

@@ -2343,3 +2343,5 @@ def test_free_against_an_amount_paid_is_a_conflict() -> None:
     assert verify(["Standard shipping is free."], [chunk]).verdicts[0].verdict == "yes"
     v = verify(["Instant transfers are free of charge."], ["Instant transfers cost €0.50."])
     assert v.verdicts[0].verdict == "no", v.verdicts[0].reason
+    v = verify(["Express shipping costs nothing."], ["Express shipping costs $12."])
+    assert v.verdicts[0].verdict == "no", v.verdicts[0].reason
