@@ -45,6 +45,7 @@ __all__ = [
     "split_claims",
     "split_sentences",
     "stem",
+    "unit_amounts",
 ]
 
 #: A short hand-written list of English function words (plus a few chatty
@@ -683,7 +684,9 @@ def stem(word: str) -> str:
     Examples
     --------
     >>> [stem(w) for w in ["opened", "museums", "running", "class"]]
-    ['open', 'museum', 'runn', 'class']
+    ['open', 'museum', 'run', 'class']
+    >>> stem("cancelled") == stem("canceled") == stem("cancel")
+    True
     >>> stem("families") == stem("family")
     True
     >>> stem("annual"), stem("daily"), stem("monthly")
@@ -695,12 +698,19 @@ def stem(word: str) -> str:
         return _PERIOD_STEMS[word]
     if word.endswith("ies") and len(word) > 5:
         return stem(word[:-3] + "y")  # "families" -> "family" -> as "family" is
+    out = word
     for suffix in ("ing", "ed", "es", "s", "ly", "e"):
         if word.endswith(suffix) and len(word) - len(suffix) >= 3:
             if suffix == "s" and word.endswith(("ss", "us", "is")):
                 return word
-            return word[: -len(suffix)]
-    return word
+            out = word[: -len(suffix)]
+            break
+    # a doubled final consonant is written once: "running" meets "run", "stopped"
+    # "stop", and the British "cancelled" the American "canceled" (and "call" and
+    # "called" both give "cal")
+    if len(out) >= 4 and out[-1] == out[-2] and out[-1] not in "aeiousy":
+        out = out[:-1]
+    return out
 
 
 def _norm_number(tok: str) -> str:
@@ -1072,6 +1082,7 @@ _OPPOSITE_PAIRS: dict[str, tuple[tuple[str, str], ...]] = {
         ("add added adds adding", "remove removed removes removing"),
         ("new", "existing"),
         ("free", "paid"),
+        ("all", "some"),
         ("before", "after"),
     ),
     "ja": (
@@ -1172,6 +1183,10 @@ for _i, _sides in enumerate(_OPPOSITES["en"]):
         for _form in _forms:
             _OPPOSITE_KEYS[_form] = (*_OPPOSITE_KEYS.get(_form, ()), (_i, _side))
 _OPPOSITE_WORDS = frozenset(_OPPOSITE_KEYS)
+#: English (pair, side) keys a claim may say where the context says the other side: a
+#: claim that "some rooms have a balcony" is true when all of them have one, while "all
+#: rooms" against "some rooms" is a contradiction.
+_IMPLIED_SIDES = frozenset((_OPPOSITE_KEYS["some"][0],))
 #: Chinese, Japanese and Korean forms are found as substrings, the longest first (then in
 #: sort order), so the word a reason quotes is the same in every process.
 _CJK_OPPOSITE_ORDER: dict[str, tuple[tuple[tuple[str, ...], ...], ...]] = {
@@ -1699,6 +1714,72 @@ _AMOUNT = re.compile(r"\d[\d,]*(?:\.\d+)?")
 _CLAUSE_END = re.compile(r"[.;!?,]\s|\bor\b|\band\b")
 
 
+#: A number written right before a unit, as ``_UNIT_GROUPS`` finds the unit after a digit.
+_NUMBER_END = re.compile(r"\d[\d,]*(?:\.\d+)?\s?$")
+#: A currency sign right before a number ("$4", "€ 4.50"): the currency's side.
+_SIGN_AMOUNT = re.compile(r"([$€£¥])\s?(\d[\d,]*(?:\.\d+)?)")
+_SIGN_SIDE = {"$": 0, "€": 1, "£": 2, "¥": 3}
+
+
+def unit_amounts(text: str, lang: str | None = None) -> dict[tuple[str, int, int], str]:
+    """Amounts bound to a unit of money, mass or distance: ``{(number, group, side): form}``.
+
+    A number counts when a currency sign stands right before it ("$4", "€4.50") or a
+    mass or distance unit right after it ("4 mg", "500 g", "5 km"); groups and sides are
+    those of :func:`opposite_cues` counted from the first group after the rate periods
+    (0 currencies, 1 masses, 2 distances). Empty for Chinese, Japanese and Korean text.
+
+    Parameters
+    ----------
+    text : str
+        A claim or a chunk (normalised with NFKC first).
+    lang : str, optional
+        Language code; detected when omitted.
+
+    Returns
+    -------
+    dict
+        ``{(number, group, side): form}``: the number as :func:`numbers` writes it, the
+        group and side of its unit, and the amount as written (lowercase).
+
+    Examples
+    --------
+    >>> unit_amounts("Take 4 g a day, as eight 500 mg tablets.")
+    {('4', 1, 1): '4 g', ('500', 1, 0): '500 mg'}
+    >>> unit_amounts("Tickets cost $4 or €3.50.")
+    {('4', 0, 0): '$4', ('3.5', 0, 1): '€3.50'}
+    """
+    text = normalize(text)
+    return dict(_unit_amounts(text, lang or detect_language(text)))
+
+
+@lru_cache(maxsize=4096)
+def _unit_amounts(text: str, lang: str) -> tuple[tuple[tuple[str, int, int], str], ...]:
+    """:func:`unit_amounts` of normalised ``text``, cached (a chunk is read once)."""
+    if is_cjk(lang):
+        return ()
+    low = text.lower()
+    if _DIGIT.search(low) is None:
+        return ()
+    found: list[tuple[int, tuple[str, int, int], str]] = []
+    for sign in _SIGN_AMOUNT.finditer(low):
+        key = (_norm_number(sign.group(2)), 0, _SIGN_SIDE[sign.group(1)])
+        found.append((sign.start(), key, sign.group()))
+    for group in (1, 2):
+        for side, pattern in enumerate(_UNIT_GROUPS[group]):
+            for unit in pattern.finditer(low):
+                # the pattern starts at the number's last digit: read the whole number
+                number = _NUMBER_END.search(low, max(0, unit.start() - 24), unit.start() + 1)
+                if number is not None:
+                    digits = number.group().strip()
+                    key = (_norm_number(digits), group, side)
+                    found.append((number.start(), key, low[number.start() : unit.end()]))
+    out: dict[tuple[str, int, int], str] = {}
+    for _, key, form in sorted(found):
+        out.setdefault(key, form)
+    return tuple(out.items())
+
+
 def rate_amounts(text: str, lang: str | None = None) -> dict[tuple[str, int], str]:
     """Amounts bound to a rate period: ``{(number, side): written form}``.
 
@@ -1789,7 +1870,7 @@ def period_group(lang: str) -> int:
     Examples
     --------
     >>> period_group("en"), opposite_cues("It is $5 a day.")
-    (43, {(43, 1): 'a day', (44, 0): '$'})
+    (44, {(44, 1): 'a day', (45, 0): '$'})
     """
     return len(_OPPOSITES.get(lang if is_cjk(lang) else "en", ()))
 
@@ -1816,7 +1897,7 @@ def opposite_cues(text: str, lang: str | None = None) -> dict[tuple[int, int], s
     >>> opposite_cues("男性が座っている。")
     {(6, 0): '男', (8, 0): '座っ'}
     >>> opposite_cues("The fee is $120 a year.")
-    {(43, 6): 'a year', (44, 0): '$'}
+    {(44, 6): 'a year', (45, 0): '$'}
     """
     text = normalize(text)
     lang = lang or detect_language(text)

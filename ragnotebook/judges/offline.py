@@ -58,6 +58,7 @@ from ragnotebook.judges._compare import (
 from ragnotebook.scorers._common import end_sentence
 from ragnotebook.tasks import Answer, Claims, Explanation, Task, Verdict, Verdicts
 from ragnotebook.text import (
+    _IMPLIED_SIDES,
     _MONTHS,
     _NEG_WORDS,
     _VERSION_BEFORE,
@@ -65,6 +66,7 @@ from ragnotebook.text import (
     HEDGE_LEAD,
     PERIODS,
     _rate_amounts,
+    _unit_amounts,
     content_tokens,
     detect_language,
     durations,
@@ -80,6 +82,7 @@ from ragnotebook.text import (
     split_claims,
     split_sentences,
     stem,
+    unit_amounts,
 )
 
 __all__ = ["OfflineJudge"]
@@ -105,7 +108,7 @@ _MIN_PAIRS = 3
 _LONG_SENTENCES = 20
 _LONG_WORDING_MIN = 0.35
 
-_VERSION = "offline-v10"
+_VERSION = "offline-v11"
 #: The shipped setting of each switchable verdict rule (see ``OfflineJudge``).
 _DEFAULT_RULES: dict[str, bool | int] = {
     "negation_scope": True,
@@ -230,9 +233,17 @@ _RATE_WORDS = frozenset({"a", "an", "each", "every", "per"})
 _PERIOD_WORDS = frozenset(PERIODS)
 
 
+#: Forms of "be" and "have" written as one word in word pairs: "Both tiers are free"
+#: repeats "The Plus tier is free" (tense and number are not what the pairs check).
+_AUXILIARY = {
+    **dict.fromkeys(("is", "are", "was", "were", "be", "been", "being", "am"), "be"),
+    **dict.fromkeys(("has", "have", "had", "having"), "have"),
+}
+
+
 def _word_pairs(text: str) -> frozenset[tuple[str, str]]:
     # stemmed as content tokens are: "focus on" in the claim repeats "focused on"
-    words = [stem(w) for w in _PLAIN_WORD.findall(text.lower())]
+    words = [_AUXILIARY.get(w) or stem(w) for w in _PLAIN_WORD.findall(text.lower())]
     if not _PERIOD_WORDS.isdisjoint(words):
         for i in range(len(words) - 1):
             if words[i] in _RATE_WORDS and words[i + 1] in _PERIOD_WORDS:
@@ -374,9 +385,12 @@ def _analyse(text: str, lang: str) -> _Doc:
 #: A later contrast clause with fewer content words than this (negation words aside)
 #: says its fact of the first clause's subject ("…, but not in the rooms").
 _ELLIPTIC = 3
-#: Where a sentence turns to another subject: ", but", "; ", ", while", ", whereas".
-#: (Not inside brackets: "Albert Brooks (born Albert Einstein; July 22, 1947)".)
-_CONTRAST = re.compile(r"(?:,\s+but\s+|;\s+|,\s+(?:while|whereas)\s+)(?![^(]*\))", re.IGNORECASE)
+#: Where a sentence turns to another subject: ", but", "; ", ", while", ", whereas", with
+#: a closing quote allowed after the comma ('… by somebody he knew," but said …'). (Not
+#: inside brackets: "Albert Brooks (born Albert Einstein; July 22, 1947)".)
+_CONTRAST = re.compile(
+    r"(?:,[\"'”’]?\s+but\s+|;\s+|,[\"'”’]?\s+(?:while|whereas)\s+)(?![^(]*\))", re.IGNORECASE
+)
 
 
 #: Where a JSON-like record's fields part: brackets, and a comma before the next key.
@@ -759,7 +773,7 @@ class OfflineJudge:
 
     @property
     def judge_id(self) -> str:
-        """Stable identifier of this judge: ``"offline-v10"``."""
+        """Stable identifier of this judge: ``"offline-v11"``."""
         return _VERSION
 
     def identity(self) -> dict[str, Any]:
@@ -768,13 +782,13 @@ class OfflineJudge:
         Returns
         -------
         dict
-            ``{"judge": "offline-v10", ...thresholds}``.
+            ``{"judge": "offline-v11", ...thresholds}``.
 
         Examples
         --------
         >>> from ragnotebook import OfflineJudge
         >>> OfflineJudge().identity()["judge"]
-        'offline-v10'
+        'offline-v11'
         """
         out: dict[str, Any] = {
             "judge": _VERSION,
@@ -1054,7 +1068,9 @@ class OfflineJudge:
             )
         if use_opp and not (opposite or neg_conflict) and not is_cjk(lang):
             # "$10 per year" against "$10 per month or $100 per year": the amount's period
-            opposite = _rate_binding_conflict(claim, docs, lang)
+            opposite = _rate_binding_conflict(claim, docs, lang) or _unit_binding_conflict(
+                claim, docs, lang
+            )
         if opposite and any(opposite[0] == phrase for phrase, _ in converted):
             opposite = None  # "3 years" is "36 months", not its opposite
         chunk_word = (
@@ -1961,6 +1977,8 @@ def _opposite_conflict(
     for (pair, side), word in cues.items():
         if any(p == pair and s != side for p, s in cues):
             continue  # the claim names two sides ("men and women", "daily or weekly")
+        if (pair, side) in _IMPLIED_SIDES and not is_cjk(lang):
+            continue  # "some" where the context says "all" is implied, not contradicted
         if is_cjk(lang):
             core = frozenset(t for t in toks if not set(t) & set(word))
         else:
@@ -2000,6 +2018,24 @@ def _rate_binding_conflict(claim: str, docs: Sequence[_Doc], lang: str) -> tuple
             found.setdefault(number, {}).setdefault(side, form)
     for (number, side), form in said.items():
         sides = found.get(number)
+        if sides and side not in sides:
+            return form, next(iter(sides.values()))
+    return None
+
+
+def _unit_binding_conflict(claim: str, docs: Sequence[_Doc], lang: str) -> tuple[str, str] | None:
+    """(claim's amount, chunk's) when the context gives the claim's number with another
+    unit of the same kind only ("4 mg" against "4 g, as eight 500 mg tablets"; "$20"
+    against "€20"), as :func:`_rate_binding_conflict` does for periods."""
+    said = unit_amounts(claim, lang)
+    if not said:
+        return None
+    found: dict[tuple[str, int], dict[int, str]] = {}
+    for d in docs:
+        for (number, group, side), form in _unit_amounts(d.text, lang):
+            found.setdefault((number, group), {}).setdefault(side, form)
+    for (number, group, side), form in said.items():
+        sides = found.get((number, group))
         if sides and side not in sides:
             return form, next(iter(sides.values()))
     return None

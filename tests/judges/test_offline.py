@@ -18,6 +18,7 @@ from ragnotebook.text import (
     numbers,
     opposite_cues,
     period_group,
+    stem,
 )
 
 
@@ -84,9 +85,9 @@ def extract(text: str) -> list[str]:
 
 def test_identity_and_id() -> None:
     judge = OfflineJudge()
-    assert judge.judge_id == "offline-v10"
+    assert judge.judge_id == "offline-v11"
     ident = judge.identity()
-    assert ident["judge"] == "offline-v10"
+    assert ident["judge"] == "offline-v11"
     assert ident["support_threshold"] == judge.support_threshold
     assert OfflineJudge(support_threshold=0.9).identity() != ident
 
@@ -667,7 +668,8 @@ def test_contractions_read_as_not() -> None:
 
 def test_negation_targets() -> None:
     assert negation_targets("The museum did not open in 1998.") == {"open"}
-    assert negation_targets("No, the bridge is not a toll road.") == {"toll"}
+    # stemmed as content tokens are ("toll" and "tolls" both give "tol")
+    assert negation_targets("No, the bridge is not a toll road.") == {stem("toll")} == {"tol"}
     assert negation_targets("会员费不是120元。") is None
 
 
@@ -1563,8 +1565,9 @@ def test_grouped_claim_said_of_each_name_is_supported() -> None:
     assert plain.verdict == "yes" and ";" not in plain.reason
     # the same claim against other wording: upgraded because it is said of each name
     apart = [
-        "Lumen Harbor is a Canadian band of folk singers formed in 1968. It won many awards "
-        "over five decades. Kestrel Vale is an American band of folk singers formed in 1973."
+        "Formed in 1968, Lumen Harbor counts as a Canadian band of folk singers. It won many "
+        "awards over five decades. Formed in 1973, Kestrel Vale counts as an American band of "
+        "folk singers."
     ]
     v = verify(["Yes, both Lumen Harbor and Kestrel Vale are folk bands."], apart).verdicts[0]
     assert v.verdict == "yes"
@@ -1763,7 +1766,7 @@ def test_claim_naming_someone_else_in_the_matching_sentence_is_not_yes() -> None
     off = OfflineJudge(swapped_names=False)
     v = verify(["Sydney is the capital of Australia."], chunks, judge=off)
     assert v.verdicts[0].verdict == "yes"
-    assert OfflineJudge().identity()["judge"] == "offline-v10"
+    assert OfflineJudge().identity()["judge"] == "offline-v11"
     assert OfflineJudge(swapped_names=False).identity()["rules"] == {"swapped_names": False}
 
 
@@ -2345,3 +2348,77 @@ def test_free_against_an_amount_paid_is_a_conflict() -> None:
     assert v.verdicts[0].verdict == "no", v.verdicts[0].reason
     v = verify(["Express shipping costs nothing."], ["Express shipping costs $12."])
     assert v.verdicts[0].verdict == "no", v.verdicts[0].reason
+
+
+def test_doubled_final_consonant_is_written_once() -> None:
+    # British and American spellings, and "-ing"/"-ed" forms that double their consonant
+    assert stem("cancelled") == stem("canceled") == stem("cancel")
+    assert stem("running") == stem("run") and stem("stopped") == stem("stop")
+    assert stem("called") == stem("call") and stem("class") == "class"
+    v = verify(["The flight was canceled."], ["The airline cancelled the flight for fog."])
+    assert v.verdicts[0].verdict == "yes", v.verdicts[0].reason
+    v = verify(["The shop stopped selling bread."], ["The shop will stop selling bread."])
+    assert v.verdicts[0].verdict == "yes", v.verdicts[0].reason
+
+
+def test_word_pairs_read_forms_of_be_as_one_word() -> None:
+    ctx = ["The Basic tier is free. The Plus tier is also free for students."]
+    v = verify(["Both tiers are free."], ctx).verdicts[0]
+    assert v.verdict == "yes", v.reason
+    # the pairs still need the claim's words side by side somewhere
+    v = verify(["Both tiers are free."], ["Free parking is on the tier below."]).verdicts[0]
+    assert v.verdict == "unsure" and "in one place" in v.reason
+
+
+def test_contrast_clause_after_a_closing_quote() -> None:
+    # ', "committed by somebody he knew," but said his client did not commit the crime':
+    # the negation belongs to the clause after "but", not to the claim's clause
+    ctx = [
+        'His lawyer said Mr Reld "witnessed" the theft, "committed by somebody he knew," '
+        "but said his client did not commit the crime."
+    ]
+    claim = "His lawyer said Mr Reld witnessed the theft, committed by somebody he knew."
+    v = verify([claim], ctx).verdicts[0]
+    assert v.verdict == "yes", v.reason
+    v = verify(["Mr Reld committed the crime."], ctx).verdicts[0]
+    assert v.verdict == "no" and "negation in the chunk only" in v.reason
+
+
+def test_all_against_some_is_a_conflict_one_way() -> None:
+    v = verify(["All rooms have a balcony."], ["Some rooms have a balcony."]).verdicts[0]
+    assert v.verdict == "no" and "says 'all' where the chunk says 'some'" in v.reason
+    # "some" is true when all of them are
+    v = verify(["Some rooms have a balcony."], ["All rooms have a balcony."]).verdicts[0]
+    assert v.verdict == "yes", v.reason
+    ctx = ["Some rooms have a balcony, and all rooms have a safe."]
+    assert verify(["All rooms have a safe."], ctx).verdicts[0].verdict == "yes"
+
+
+def test_amount_given_with_another_unit_is_a_conflict() -> None:
+    ctx = ["The daily dose is 4 g, given as eight 500 mg tablets."]
+    v = verify(["The daily dose is 4 mg."], ctx).verdicts[0]
+    assert v.verdict == "no" and "says '4 mg' where the chunk says '4 g'" in v.reason
+    assert verify(["The daily dose is 4 g."], ctx).verdicts[0].verdict == "yes"
+    ctx = ["A ticket costs €20 at the door and $25 online."]
+    v = verify(["A ticket costs $20 at the door."], ctx).verdicts[0]
+    assert v.verdict == "no" and "'$20' where the chunk says '€20'" in v.reason
+    # the number given in both units: no conflict
+    ctx = ["The trail is 5 miles (8 km) long."]
+    assert verify(["The trail is 8 km long."], ctx).verdicts[0].verdict == "yes"
+
+
+def test_unit_amounts_bind_each_number_to_its_unit() -> None:
+    from ragnotebook.text import unit_amounts
+
+    assert unit_amounts("Take 4 g a day, as eight 500 mg tablets.") == {
+        ("4", 1, 1): "4 g",
+        ("500", 1, 0): "500 mg",
+    }
+    # a dose per kilogram of body weight is a side of its own; "1,000" is one number
+    assert unit_amounts("The dose is 10 mg/kg, up to 1,000 mg.") == {
+        ("10", 1, 4): "10 mg/kg",
+        ("1000", 1, 0): "1,000 mg",
+    }
+    assert unit_amounts("Tickets cost $4 or €3.50.") == {("4", 0, 0): "$4", ("3.5", 0, 1): "€3.50"}
+    assert unit_amounts("It is 12.5km away.") == {("12.5", 2, 0): "12.5km"}
+    assert unit_amounts("会员费为120元。") == {} and unit_amounts("No amounts here.") == {}
