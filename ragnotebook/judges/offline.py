@@ -1461,6 +1461,10 @@ def _coverage_by_polarity(
     opposite polarity (offline-v1).
     """
     same = opp = 0.0
+    # the claim's words in the best denying sentence, and in each sentence that agrees
+    # (a record's agreement is the whole claim: the finer test below is for prose)
+    denied: frozenset[str] = frozenset()
+    agreeing: list[frozenset[str]] = []
     for d in docs:
         # a JSON-like record has no prose word order: the word after a cue is not what it
         # negates ("parking": "no"), so the scope of its negations is not read
@@ -1477,6 +1481,7 @@ def _coverage_by_polarity(
                 elif len(key & toks) * 2 >= len(key):
                     if s.negated == claim.negated:
                         same = max(same, whole)
+                        agreeing.append(toks)
                     else:
                         opp = max(opp, whole)
             prose: Sequence[_Sent] = values
@@ -1486,9 +1491,11 @@ def _coverage_by_polarity(
             score = sum(w[t] for t in toks & s.tokens)
             clash = _clash(claim, s, toks, scope)
             if clash:
-                opp = max(opp, score)
+                if score > opp:
+                    opp, denied = score, toks & s.tokens
             elif clash is not None:
                 same = max(same, score)
+                agreeing.append(toks & s.tokens)
         if not record or fields:
             continue
         for s in d.sentences:
@@ -1496,12 +1503,21 @@ def _coverage_by_polarity(
             # a record read as offline-v3 did (record_fields=False): parity of its cues
             if s.negated == claim.negated:
                 same = max(same, score)
+                agreeing.append(toks)
                 continue
             neg, other = (claim, s.tokens) if claim.negated else (s, toks)
             targets = neg.neg_targets
             unread = not scope or targets is None or neg is s
             if unread or (targets is not None and targets & other):
                 opp = max(opp, score)
+    total = sum(w[t] for t in toks)
+    if opp >= _NEG_MIN * total and all(
+        sum(w[t] for t in denied - said) >= 0.2 * total for said in agreeing
+    ):
+        # no agreeing sentence says what the denying one does of the claim: "The plan
+        # includes vision cover. Dental cover is not included." denies "The plan includes
+        # dental cover", though the first sentence matches as many of its words
+        same = min(same, opp - 0.25 * total)
     return same, opp
 
 

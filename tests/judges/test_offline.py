@@ -2422,3 +2422,15 @@ def test_unit_amounts_bind_each_number_to_its_unit() -> None:
     assert unit_amounts("Tickets cost $4 or €3.50.") == {("4", 0, 0): "$4", ("3.5", 0, 1): "€3.50"}
     assert unit_amounts("It is 12.5km away.") == {("12.5", 2, 0): "12.5km"}
     assert unit_amounts("会员费为120元。") == {} and unit_amounts("No amounts here.") == {}
+
+
+def test_item_denied_in_another_sentence_is_a_conflict() -> None:
+    ctx = ["The plan includes vision and hearing cover. Dental cover is not included."]
+    v = verify(["The plan includes dental cover."], ctx).verdicts[0]
+    assert v.verdict == "no" and "negation in the chunk only" in v.reason
+    assert verify(["The plan includes vision cover."], ctx).verdicts[0].verdict == "yes"
+    # a sentence that says the claim's denied words too still agrees with it
+    ctx = [
+        "The warranty covers water damage from rain. It does not cover water damage from floods."
+    ]
+    assert verify(["The warranty covers water damage."], ctx).verdicts[0].verdict == "yes"
