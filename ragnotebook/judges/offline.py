@@ -1155,6 +1155,9 @@ class OfflineJudge:
                     )
                 if scattered:
                     return support, "unsure", supporting, f"{reason}; {scattered}"
+            alone = "" if is_cjk(lang) else _exclusive_gap(claim, docs)
+            if alone:
+                return support, "unsure", supporting, f"{reason}; {alone}"
             return support, "yes", supporting, reason
         # an unsure claim keeps the chunks its reason names; the caller drops them
         # unless the verdict becomes yes (a bare answer's question, a comparison)
@@ -1438,6 +1441,35 @@ def _clash(claim: _Sent, sent: _Sent, toks: frozenset[str], scope: bool) -> bool
         neg, other = (mine, sent.tokens) if mine else (theirs, toks)
         return True if neg & other else None  # None: it denies something else
     return sent.negated != claim.negated
+
+
+#: "only" (or "solely", "exclusively") saying that nothing else is: not "not only", nor
+#: an amount ("only 24.97 inches", "only a few"), nor a time ("only recently").
+_ONLY = re.compile(
+    r"(?<!\bnot )(?<!\bif )\b(?:only|solely|exclusively)\b(?!\s+(?:\d|(?:one|two|three|four|"
+    r"five|six|seven|eight|nine|ten|a few|a little|about|around|slightly|partly|partially|"
+    r"once|twice|recently|just|now|then|later)\b))",
+    re.IGNORECASE,
+)
+#: A context that says something is alone of its kind, in one of several ways.
+_EXCLUSIVE = re.compile(
+    r"\b(?:only|sole|solely|exclusive|exclusively|alone|just|single|unique|uniquely|"
+    r"no other|nobody else|no one else|none other|reserved|restricted|limited to|except|"
+    r"excluding|but not)\b",
+    re.IGNORECASE,
+)
+
+
+def _exclusive_gap(claim: str, docs: Sequence[_Doc]) -> str:
+    """Why a claim saying "only X" is not confirmed, or "" when it is not such a claim or
+    the context says something is alone of its kind ("No, only Manhattan West is in New
+    York" against a context that places both buildings there, without a word of
+    exclusion, is not confirmed by the words it shares with it)."""
+    found = _ONLY.search(claim)
+    if found is None or any(_EXCLUSIVE.search(d.text) for d in docs):
+        return ""
+    word = found.group().lower()
+    return f"'{word}' is not supported: no word of the context excludes the others (only, sole, except …)"
 
 
 def _coverage_by_polarity(

@@ -2434,3 +2434,22 @@ def test_item_denied_in_another_sentence_is_a_conflict() -> None:
         "The warranty covers water damage from rain. It does not cover water damage from floods."
     ]
     assert verify(["The warranty covers water damage."], ctx).verdicts[0].verdict == "yes"
+
+
+def test_only_needs_a_context_that_excludes_the_others() -> None:
+    ctx = ["Members and their guests can enter the lounge."]
+    v = verify(["Only members can enter the lounge."], ctx).verdicts[0]
+    assert v.verdict == "unsure" and "'only' is not supported" in v.reason
+    v = verify(["Only members can enter the lounge."], ["Members only may enter the lounge."])
+    assert v.verdicts[0].verdict == "yes", v.verdicts[0].reason
+    ctx = ["Entry to the lounge is restricted to members."]
+    v = verify(["Only members can enter the lounge."], ctx).verdicts[0]
+    assert "'only'" not in v.reason
+    # "only" before an amount or a time is emphasis, not exclusion; "not only" adds
+    ctx = ["The driest year was 1934, with 24.97 inches of rain."]
+    v = verify(["The driest year was 1934, with only 24.97 inches of rain."], ctx).verdicts[0]
+    assert v.verdict == "yes", v.reason
+    ctx = ["The museum recently reopened. It sells tickets and books."]
+    assert verify(["The museum has only recently reopened."], ctx).verdicts[0].verdict == "yes"
+    v = verify(["The museum sells not only tickets but books."], ctx).verdicts[0]
+    assert "'only'" not in v.reason
