@@ -2324,6 +2324,15 @@ _RESTATE_SHARE = 0.5
 _ANSWER_MIN = 0.8
 
 
+#: A question that asks for something the question does not name (who, what, which …),
+#: and is not a choice between names it gives ("A or B?", "between A and B, which one").
+_OPEN_Q = re.compile(
+    r"^(?!.*\b(?:or|between|either|which one|which of)\b)"
+    r".*\b(?:who|whom|whose|what|which|when|where|how)\b",
+    re.IGNORECASE | re.DOTALL,
+)
+
+
 def _answer_part_gap(claim: str, question: str, seen: frozenset[str], lang: str) -> str:
     """Why a claim that restates the question is not supported by its answer ("" if it is).
 
@@ -2340,6 +2349,11 @@ def _answer_part_gap(claim: str, question: str, seen: frozenset[str], lang: str)
     q = set(content_tokens(question, lang))
     shared = sum(t in q for t in c)
     new = [t for t in dict.fromkeys(c) if t not in q]
+    if not new and shared >= _RESTATE_WORDS and _OPEN_Q.search(question):
+        # "Max Volmer won the Nobel Prize in 1943." to "Who won a Nobel Prize in 1943 and
+        # is associated with Max Volmer?": the question's own words answer nothing (a
+        # choice, "A or B?", is answered by one of its own names)
+        return "it repeats the question's words and adds no answer to it"
     if not new or shared < _RESTATE_WORDS or shared / len(c) < _RESTATE_SHARE:
         return ""
     share = sum(t in seen for t in new) / len(new)

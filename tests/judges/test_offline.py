@@ -2453,3 +2453,22 @@ def test_only_needs_a_context_that_excludes_the_others() -> None:
     assert verify(["The museum has only recently reopened."], ctx).verdicts[0].verdict == "yes"
     v = verify(["The museum sells not only tickets but books."], ctx).verdicts[0]
     assert "'only'" not in v.reason
+
+
+def test_answer_made_of_the_questions_words_answers_nothing() -> None:
+    ctx = [
+        "Max Volmer worked with Otto Stern, who won the Nobel Prize in Physics in 1943. "
+        "Max Volmer was a German physical chemist."
+    ]
+    q = "Who won a Nobel Prize in 1943 and is associated with Max Volmer?"
+    v = verify(["Max Volmer won the Nobel Prize in 1943."], ctx, question=q).verdicts[0]
+    assert v.verdict == "unsure" and "adds no answer" in v.reason
+    v = verify(["Otto Stern won the Nobel Prize in 1943."], ctx, question=q).verdicts[0]
+    assert v.verdict == "yes", v.reason
+    # a choice between names the question gives is answered by one of them
+    q2 = "Who won the Nobel Prize in 1943, Max Volmer or Otto Stern?"
+    v = verify(["Otto Stern won the Nobel Prize in 1943."], ctx, question=q2).verdicts[0]
+    assert "adds no answer" not in v.reason
+    q3 = "Between Max Volmer and Otto Stern, which one won the Nobel Prize in 1943?"
+    v = verify(["Otto Stern won the Nobel Prize in 1943."], ctx, question=q3).verdicts[0]
+    assert "adds no answer" not in v.reason
