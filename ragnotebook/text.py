@@ -677,6 +677,41 @@ _PERIOD_STEMS = {
 }
 
 
+#: British spellings written the American way before stemming, so that "licence" meets
+#: "license", "organisation" "organization", "centre" "center" and "colour" "color". Each
+#: rule maps both spellings' words alike (an American "-ise" word such as "promise" is
+#: mapped too, to the same form on both sides).
+_BRITISH: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(r"^(\w{3,})([iy])s(e|ed|es|ing|er|ers|ation|ations)$"), r"\1\2z\3"),
+    (re.compile(r"^(\w{3,})our(s|ed|ing|ite|ites|able|ful|less)?$"), r"\1or\2"),
+    (re.compile(r"^(\w{2,}[tbg])re(s?)$"), r"\1er\2"),
+    (re.compile(r"^(\w{2,}[tbg])red$"), r"\1ered"),
+    (re.compile(r"^(lice|offe|defe|prete)nce(s|d)?$"), r"\1nse\2"),
+    (re.compile(r"^(\w{2,})logue(s?)$"), r"\1log\2"),
+    (re.compile(r"^programme(s?)$"), r"program\1"),
+)
+_BRITISH_WORDS = {
+    "grey": "gray",
+    "aluminium": "aluminum",
+    "jewellery": "jewelry",
+    "ageing": "aging",
+    "judgement": "judgment",
+    "practise": "practice",
+    "practised": "practiced",
+    "practising": "practicing",
+    "mould": "mold",
+}
+
+
+def _american(word: str) -> str:
+    if word in _BRITISH_WORDS:
+        return _BRITISH_WORDS[word]
+    for pattern, repl in _BRITISH:
+        if pattern.match(word):
+            return pattern.sub(repl, word)
+    return word
+
+
 @lru_cache(maxsize=1 << 17)
 def stem(word: str) -> str:
     """Crude English suffix stripping so that "opened", "opens" and "opening" meet.
@@ -687,6 +722,9 @@ def stem(word: str) -> str:
     ['open', 'museum', 'run', 'class']
     >>> stem("cancelled") == stem("canceled") == stem("cancel")
     True
+    >>> [stem(a) == stem(b) for a, b in [("licence", "license"), ("centre", "center"),
+    ...     ("organisation", "organization"), ("colour", "color"), ("catalogue", "catalog")]]
+    [True, True, True, True, True]
     >>> stem("families") == stem("family")
     True
     >>> stem("annual"), stem("daily"), stem("monthly")
@@ -694,6 +732,7 @@ def stem(word: str) -> str:
     """
     if len(word) < 4 or "'" in word:
         return word
+    word = _american(word)
     if word in _PERIOD_STEMS:
         return _PERIOD_STEMS[word]
     if word.endswith("ies") and len(word) > 5:
@@ -1382,10 +1421,19 @@ _UNIT_GROUPS: tuple[tuple[re.Pattern[str], ...], ...] = (
         re.compile(r"\d\s?(?:mcg|µg|μg|micrograms?)\b(?!\s?/\s?kg)"),
         # a dose per kilogram of body weight ("10 mg/kg") is not a dose
         re.compile(r"\d\s?(?:mg|g|mcg|µg|μg)\s?/\s?kg\b"),
+        # pounds and ounces of weight ("10 lb"; "10 pounds" may be money)
+        re.compile(r"\d\s?(?:lbs?)\b"),
+        re.compile(r"\d\s?(?:oz|ounces?)\b"),
     ),
     (
         re.compile(r"\d\s?(?:km|kilomet(?:er|re)s?)\b"),
         re.compile(r"\d\s?(?:mi|miles?)\b"),
+        # ("m" alone may be a million)
+        re.compile(r"\d\s?(?:met(?:er|re)s)\b"),
+        re.compile(r"\d\s?(?:ft|feet|foot)\b"),
+        re.compile(r"\d\s?(?:cm|centimet(?:er|re)s?)\b"),
+        re.compile(r"\d\s?(?:inch(?:es)?)\b"),
+        re.compile(r"\d\s?(?:yards?|yd)\b"),
     ),
     # a bound before an amount: at least / more than against at most / up to / less than
     # ("no more than" and "not more than" are the second side: the scan reads them first)
@@ -1677,7 +1725,9 @@ def _with_ranges(read: _Reader, names: tuple[str, ...]) -> _Reader:
 #: A price: free ("free", "free of charge", "at no cost", "costs nothing") against an amount
 #: paid ("costs $12", "a fee of €5", "charged $2"), read when the text has one of
 #: ``_PRICE_WORDS``.
-_PRICE_WORDS = frozenset(("free", "cost", "costs", "fee", "charge", "charged", "charges"))
+_PRICE_WORDS = frozenset(
+    ("free", "cost", "costs", "fee", "fees", "charge", "charged", "charges", "surcharge")
+)
 _PRICE = (
     re.compile(
         r"\bfree(?: of charge)?\b|\b(?:at )?no (?:extra )?(?:cost|charge)\b|\bcosts? nothing\b"
@@ -1686,6 +1736,9 @@ _PRICE = (
         r"\b(?:costs?|charged?|charges|(?:a )?fee of|price of)\s+(?:an? |only |just )?"
         r"(?:[$€£¥]\s?\d(?:[\d,.]*\d)?"
         r"|\d(?:[\d,.]*\d)?\s?(?:dollars?|euros?|pounds?|yen|usd|eur|gbp)\b)"
+        # a share as a fee ("incur a 2% fee", "a fee of 3%")
+        r"|\b\d(?:[\d,.]*\d)?\s?%\s+(?:fee|charge|surcharge)\b"
+        r"|\b(?:fee|charge|surcharge) of \d(?:[\d,.]*\d)?\s?%"
     ),
 )
 
@@ -1770,7 +1823,8 @@ def _unit_amounts(text: str, lang: str) -> tuple[tuple[tuple[str, int, int], str
             for unit in pattern.finditer(low):
                 # the pattern starts at the number's last digit: read the whole number
                 number = _NUMBER_END.search(low, max(0, unit.start() - 24), unit.start() + 1)
-                if number is not None:
+                if number is not None and low[number.start() - 1 : number.start()] != "/":
+                    # (a fraction's denominator, "70 2/4 inches", is not the amount)
                     digits = number.group().strip()
                     key = (_norm_number(digits), group, side)
                     found.append((number.start(), key, low[number.start() : unit.end()]))

@@ -1047,6 +1047,13 @@ class OfflineJudge:
                 fields=bool(rules["record_fields"]),
             )
             neg_conflict = _outweighs(opp, same, core_total, match_min)
+        denied = ""
+        plain = not (neg_conflict or is_cjk(lang) or has_negation(claim, lang))
+        if plain and _plain_words(claim).isdisjoint(_NOT_PLAIN):
+            # "We ship to the UK, Norway and Switzerland." against "… We do not ship to
+            # Switzerland.": a short denial made of the claim's own words
+            denied = _denied_item(core, docs)
+            neg_conflict = bool(denied)
         # opposite words: the sentence that matches the rest of the claim says the opposite
         opposite = None
         use_opp = rules["opposite_words"]
@@ -1108,7 +1115,7 @@ class OfflineJudge:
             parts.append(f"characters {novel_chars[:5]} not in the context")
         if neg_conflict:
             which = "claim" if cdoc.sentences[0].negated else "chunk"
-            parts.append(f"negation in the {which} only")
+            parts.append(f"negation in the {which} only" + (f" ({denied})" if denied else ""))
         if opposite:
             parts.append(f"the claim says '{opposite[0]}' where the chunk says '{opposite[1]}'")
         if dated:
@@ -1472,6 +1479,62 @@ def _exclusive_gap(claim: str, docs: Sequence[_Doc]) -> str:
     return f"'{word}' is not supported: no word of the context excludes the others (only, sole, except …)"
 
 
+#: Words that make a claim other than a plain statement, for :func:`_denied_item`: it
+#: prevents, lacks or doubts something ("to prevent the birds from becoming accustomed").
+_NOT_PLAIN = frozenset(
+    (
+        *("prevent", "prevents", "prevented", "avoid", "avoids", "avoided", "without"),
+        *("unclear", "whether", "unless", "except", "instead", "rather", "lack", "lacks"),
+        "lacked",
+    )
+)
+
+
+def _plain_words(text: str) -> frozenset[str]:
+    return frozenset(_PLAIN_WORD.findall(text.lower()))
+
+
+#: Where a sentence's clauses part, for :func:`_denied_item`.
+_CLAUSE = re.compile(r"[,;:]\s+|\s+(?:and|but|while|whereas)\s+")
+
+
+def _denied_item(toks: frozenset[str], docs: Sequence[_Doc]) -> str:
+    """The text of a denying prose sentence made only of the claim's words, one of which
+    the context never states without a denial ("Parking is not included." against "The
+    rate includes breakfast, Wi-Fi and parking."), or "".
+
+    The denying clause (of a sentence whose negation's scope is read: English) needs two
+    content words besides its negation, every one of them in the claim; the word it alone
+    gives must occur in no sentence of the context that is not negated.
+    """
+    denials: list[tuple[str, frozenset[str]]] = []
+    stated: set[str] = set()
+    for d in docs:
+        if d.structured:
+            return ""
+        for sent in d.sentences:
+            words = sent.tokens - _NEG_WORDS
+            if not sent.negated:
+                stated.update(words)
+            elif sent.neg_targets:
+                # the denying clause ("Parking is not included" of "…, and costs $15")
+                for clause in _CLAUSE.split(sent.text):
+                    low = clause.lower().replace("’", "'")
+                    if _NEG_WORDS.isdisjoint(_PLAIN_WORD.findall(low)) and "n't" not in low:
+                        continue
+                    if "such" in low.split():
+                        continue  # "had no such experience" speaks of another sentence
+                    words = frozenset(content_tokens(clause, "en")) - _NEG_WORDS
+                    if len(words) >= 2 and words <= toks:
+                        denials.append((clause.strip(" ,;."), words - sent.neg_targets))
+    for clause, words in denials:
+        # what it denies is a thing the claim names, not the claim's verb ("does not
+        # vary much" against "can vary" is read by the negation check above)
+        if words - stated:
+            return f"'{clause}'"
+    return ""
+
+
 def _coverage_by_polarity(
     toks: frozenset[str],
     docs: Sequence[_Doc],
@@ -1719,7 +1782,9 @@ def _swapped_name(
     the claim's fact of another name.
 
     For each capitalised name of the claim ("Sydney is the capital of Australia"), its
-    other content words are compared with every sentence of the prose chunks. A sentence
+    other content words are compared with every sentence of the prose chunks (clause by
+    clause where a sentence turns to another subject: "…by the Billing team, while the
+    Support team handles …"). A sentence
     without the name that matches them (at least ``match_min`` of their weight) and has
     another name in the same place, next to the same content word of the claim
     ("Canberra is the capital of Australia"), or that matches at least
@@ -1759,6 +1824,7 @@ def _swapped_name(
     if (
         lead
         and lead[0][0].isupper()
+        and lead[0].lower() not in _NEG_WORDS  # "No more than 4 g …" opens with no name
         and cdoc.sequence
         and not any(tok == cdoc.sequence[0] for _, tok in names)
         and content_tokens(lead[0], lang) == [cdoc.sequence[0]]
@@ -1781,7 +1847,7 @@ def _swapped_name(
         other = ""
         where = -1
         for j, d in enumerate(prose):
-            for sent in d.sentences:
+            for sent in d.contrasts:
                 score = sum(w.get(t, 0.0) for t in core & sent.tokens)
                 if unit & sent.tokens:
                     same = max(same, score)

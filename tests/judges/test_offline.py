@@ -2472,3 +2472,63 @@ def test_answer_made_of_the_questions_words_answers_nothing() -> None:
     q3 = "Between Max Volmer and Otto Stern, which one won the Nobel Prize in 1943?"
     v = verify(["Otto Stern won the Nobel Prize in 1943."], ctx, question=q3).verdicts[0]
     assert "adds no answer" not in v.reason
+
+
+def test_a_negation_opening_the_claim_is_no_name() -> None:
+    ctx = ["Adults should not take more than 4 g of paracetamol in 24 hours."]
+    v = attribute(["No more than 4 g in 24 hours."], ctx).verdicts[0]
+    assert v.verdict == "yes" and "names" not in v.reason, v.reason
+
+
+def test_british_and_american_spellings_meet() -> None:
+    ctx = ["A Team license covers up to 25 seats within one organization."]
+    v = verify(["A Team licence covers up to 25 seats in a single organisation."], ctx)
+    assert v.verdicts[0].verdict == "yes", v.verdicts[0].reason
+    ctx = ["Bring it to the Riverside Collection Center between 9am and 5pm."]
+    v = verify(["Bring it to the Riverside Collection Centre between 9am and 5pm."], ctx)
+    assert v.verdicts[0].verdict == "yes", v.verdicts[0].reason
+    assert stem("colour") == stem("color") and stem("catalogue") == stem("catalog")
+
+
+def test_a_listed_item_denied_elsewhere_is_a_conflict() -> None:
+    ctx = ["We ship to all EU countries, the UK and Norway. We do not ship to Switzerland."]
+    v = verify(["We ship to the EU, the UK, Norway and Switzerland."], ctx).verdicts[0]
+    assert v.verdict == "no" and "('We do not ship to Switzerland')" in v.reason
+    assert verify(["We ship to the UK and Norway."], ctx).verdicts[0].verdict == "yes"
+    ctx = ["The rate includes breakfast and Wi-Fi. Parking is not included and costs $15."]
+    v = verify(["The rate includes breakfast, Wi-Fi and parking."], ctx).verdicts[0]
+    assert v.verdict == "no" and "('Parking is not included')" in v.reason
+    # a claim that itself prevents or doubts is not read this way
+    ctx = ["Move the hawk often. The birds do not become accustomed to the hawk."]
+    v = verify(["Move the hawk to prevent the birds becoming accustomed to it."], ctx)
+    assert v.verdicts[0].verdict == "yes", v.verdicts[0].reason
+
+
+def test_weights_lengths_and_fees_in_other_units() -> None:
+    v = verify(["Your cabin bag can weigh up to 10 lb."], ["Your cabin bag can weigh up to 10 kg."])
+    assert (
+        v.verdicts[0].verdict == "no" and "'lb' where the chunk says 'kg'" in v.verdicts[0].reason
+    )
+    v = verify(["The pool is 25 feet long."], ["The pool is 25 metres long."]).verdicts[0]
+    assert v.verdict == "no", v.reason
+    assert (
+        verify(["The pool is 25 metres long."], ["The pool is 25 meters long."]).verdicts[0].verdict
+        == "yes"
+    )
+    ctx = ["Card payments abroad are free. Cash withdrawals abroad incur a 2% fee."]
+    v = verify(["Cash withdrawals abroad are also free."], ctx).verdicts[0]
+    assert v.verdict == "no" and "'free' where the chunk says '2% fee'" in v.reason
+    # a fraction's denominator is not an amount: "2/4 inches" is not "4 inches"
+    ctx = ["Cut two skids at 70 2/4 inches; the shed is 4 feet deep."]
+    assert verify(["Cut two skids at 70 2/4 inches."], ctx).verdicts[0].verdict == "yes"
+
+
+def test_names_swapped_across_a_contrast_clause() -> None:
+    ctx = [
+        "Refund requests are handled by the Billing team, while the Support team handles "
+        "technical issues."
+    ]
+    v = verify(["Refund requests are handled by the Support team."], ctx).verdicts[0]
+    assert v.verdict == "unsure" and "names 'Billing' where the claim names 'Support'" in v.reason
+    v = verify(["Refund requests are handled by the Billing team."], ctx).verdicts[0]
+    assert v.verdict == "yes", v.reason
