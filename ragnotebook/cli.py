@@ -542,9 +542,23 @@ def quickstart(out: Path | None, model: str, n_worst: int) -> int:
         "import ragnotebook\n"
         "df = ragnotebook.load_sample('quickstart')  # or your own frame\n"
         "scored = df.rag.evaluate(model='openai/gpt-4o-mini')  # needs OPENAI_API_KEY; "
-        "model='offline' needs none"
+        "model='offline' needs none" + _import_trap()
     )
     return EXIT_OK
+
+
+def _import_trap(clone: Path | None = None) -> str:
+    """A comment line for the Python hint when the package runs from a clone named
+    ``ragnotebook`` (``clone``: its root, by default this file's): Python started in the
+    clone's parent folder imports that folder (an empty namespace package) instead of the
+    package, and ``df.rag`` does not exist."""
+    clone = clone or Path(__file__).resolve().parent.parent
+    if clone.name != "ragnotebook" or not (clone / "pyproject.toml").is_file():
+        return ""
+    return (
+        f"\n# start Python anywhere but in {clone.parent}: from there "
+        "'import ragnotebook' finds the clone's folder, not the package (README, set-up)"
+    )
 
 
 #: Where the example notebooks and the documentation are online (``[project.urls]``).

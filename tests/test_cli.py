@@ -1143,3 +1143,19 @@ def test_quickstart_points_to_notebooks_that_exist(tmp_path, monkeypatch):
         "the example notebooks are at https://github.com/ragnotebook/ragnotebook/tree/main/"
         "notebooks"
     )
+
+
+def test_quickstart_hint_names_the_folder_to_avoid(tmp_path):
+    from ragnotebook.cli import _import_trap
+
+    clone = tmp_path / "ragnotebook"
+    clone.mkdir()
+    (clone / "pyproject.toml").write_text("[project]\nname = 'ragnotebook'\n")
+    line = _import_trap(clone)
+    assert line.startswith("\n# ") and f"anywhere but in {tmp_path}:" in line
+    compile(line, "hint", "exec")  # a comment: the hint stays pasteable
+    other = tmp_path / "work"
+    other.mkdir()
+    (other / "pyproject.toml").write_text("")
+    assert _import_trap(other) == ""  # another name: no trap
+    assert _import_trap(tmp_path / "missing" / "ragnotebook") == ""  # not a clone
