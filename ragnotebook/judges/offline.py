@@ -1349,8 +1349,13 @@ class OfflineJudge:
         # split into calls must not change a verdict
         pool = [_analyse(t, lang) for t in task.chunks] if task.chunks else docs
         weights = _Weights(pool)
+        # what a chunk must be about: a bare "No," or "Yes," and the asker's "I" / "you"
+        # say nothing of it ("No, guest checkout is available." for "Do I need an account
+        # to check out?")
         ref = frozenset(content_tokens(task.text or "", lang))
+        ref = (ref - _NOT_TOPIC) or ref  # a bare "yes" reference keeps its word
         q = frozenset(content_tokens(task.question or "", lang)) - ref
+        q = (q - _NOT_TOPIC) or q
         # a chunk that gives one of the reference's sentences is useful for the answer
         # ("The depot is in Leeds." for "The depot is in Leeds. It ships 40 pallets a day.")
         # and one of its clauses ("Acme was founded in 2001." for "Acme was founded in 2001
@@ -2369,6 +2374,8 @@ _UNIT_NAMES = frozenset(
 #: The reader a claim addresses: no part of what it says about the world (the negation
 #: check compares the rest).
 _ADDRESS = frozenset(["you", "your", "yours", "yourself", "yourselves"])
+#: Words that say nothing of a chunk's topic, left out of relevance (``_relevance``).
+_NOT_TOPIC = _NEG_WORDS | _PERSONAL | _ADDRESS | frozenset(["yes"])
 
 
 def _short_form(token: str, docs: Sequence[_Doc], lang: str) -> bool:

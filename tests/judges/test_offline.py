@@ -2532,3 +2532,21 @@ def test_names_swapped_across_a_contrast_clause() -> None:
     assert v.verdict == "unsure" and "names 'Billing' where the claim names 'Support'" in v.reason
     v = verify(["Refund requests are handled by the Billing team."], ctx).verdicts[0]
     assert v.verdict == "yes", v.reason
+
+
+def test_relevance_ignores_a_bare_no_and_the_askers_pronouns() -> None:
+    chunk = (
+        "The mobile app does not work offline; an internet connection is required for all features."
+    )
+    out = relevance(
+        [chunk], "No, the app needs an internet connection.", "Can I use the app offline?"
+    )
+    assert out.verdicts[0].verdict == "yes", out.verdicts[0].reason
+    chunk = "You can check out as a guest; an account is not required."
+    out = relevance(
+        [chunk], "No, guest checkout is available.", "Do I need an account to check out?"
+    )
+    assert out.verdicts[0].verdict == "yes", out.verdicts[0].reason
+    # a reference that is only "Yes." keeps its word (the question decides)
+    out = relevance(["Penguins eat krill."], "Yes.", "Can I use the app offline?")
+    assert out.verdicts[0].verdict == "no"
