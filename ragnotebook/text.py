@@ -41,6 +41,7 @@ __all__ = [
     "normalize",
     "numbers",
     "opposite_cues",
+    "range_names",
     "rate_amounts",
     "split_claims",
     "split_sentences",
@@ -1722,6 +1723,46 @@ def _with_ranges(read: _Reader, names: tuple[str, ...]) -> _Reader:
     return ranged
 
 
+_DAY_SPAN = re.compile(rf"\b({'|'.join(_WEEKDAYS)})s?{_RANGE_TO}({'|'.join(_WEEKDAYS)})s?\b")
+_MONTH_SPAN = re.compile(rf"\b({'|'.join(_MONTHS)}){_RANGE_TO}({'|'.join(_MONTHS)})\b")
+
+
+def range_names(text: str) -> frozenset[str]:
+    """Days of the week and months a written range holds between its ends.
+
+    "Monday to Friday" holds Tuesday, Wednesday and Thursday; "May through September"
+    holds June, July and August (a range may wrap: "Friday to Monday" holds Saturday and
+    Sunday). The ends themselves are left out: the text says them.
+
+    Parameters
+    ----------
+    text : str
+        A sentence or a chunk, any case (English names).
+
+    Returns
+    -------
+    frozenset of str
+        The lowercase names inside the ranges; empty when there is none.
+
+    Examples
+    --------
+    >>> sorted(range_names("Open Monday to Thursday, 9am to 5pm."))
+    ['tuesday', 'wednesday']
+    >>> sorted(range_names("Daily from May through August."))
+    ['july', 'june']
+    """
+    low = text.lower()
+    out: set[str] = set()
+    for span, names in ((_DAY_SPAN, _WEEKDAYS), (_MONTH_SPAN, _MONTHS)):
+        if span is _DAY_SPAN and "day" not in low:
+            continue
+        for found in span.finditer(low):
+            first, last = names.index(found.group(1)), names.index(found.group(2))
+            for k in range(1, (last - first) % len(names)):
+                out.add(names[(first + k) % len(names)])
+    return frozenset(out)
+
+
 #: A price: free ("free", "free of charge", "at no cost", "costs nothing") against an amount
 #: paid ("costs $12", "a fee of €5", "charged $2"), read when the text has one of
 #: ``_PRICE_WORDS``.
@@ -1751,7 +1792,7 @@ _GROUP_READERS: tuple[_Reader, ...] = (
     _durations,
     _bounds,
     _ranks,
-    _months,
+    _with_ranges(_months, _MONTHS),
     _with_ranges(
         _scan(frozenset(f"{d}{s}" for d in _WEEKDAYS for s in ("", "s")), _UNIT_GROUPS[4]),
         _WEEKDAYS,

@@ -78,6 +78,7 @@ from ragnotebook.text import (
     numbers,
     opposite_cues,
     period_group,
+    range_names,
     rate_amounts,
     split_claims,
     split_sentences,
@@ -292,7 +293,15 @@ def _sent(text: str, lang: str, *, claim: bool = False) -> _Sent:
         elif of_form:
             wording |= _word_pairs(of_form)
     tokens = frozenset(content_tokens(text, lang))
+    if not claim and not is_cjk(lang):
+        # "Monday to Thursday" says Tuesday and Wednesday too
+        tokens |= _range_tokens(text, lang)
     return _Sent(tokens, negated, targets, opp, wording, text, alt)
+
+
+def _range_tokens(text: str, lang: str) -> frozenset[str]:
+    inside = range_names(text)
+    return frozenset(content_tokens(" ".join(sorted(inside)), lang)) if inside else frozenset()
 
 
 @dataclass(frozen=True, slots=True)
@@ -333,6 +342,8 @@ def _analyse(text: str, lang: str) -> _Doc:
     chars = frozenset(text) if lang == "ja" else frozenset()
     structured = "{" in text and '":' in text
     toks = frozenset(content_tokens(text, lang))
+    if not is_cjk(lang):
+        toks |= _range_tokens(text, lang)
     if lang in ("zh", "ja"):
         # a one-character run of a claim or reference ("1998年", "在东京") is a one-character
         # token; the chunk's bigrams ("年开") never equal it, so its characters count too

@@ -978,8 +978,9 @@ def test_an_email_address_is_one_name_and_cover_is_include() -> None:
         ("Python 3.10 added match statements.", "Python 3.10 added match statements.", "yes"),
         # a Chinese month in numerals
         ("节日在六月举行。", "节日在七月举行。", "no"),
-        # a day inside a range of days is no contradiction; one outside it is
-        ("Deliveries arrive on Thursday.", "Deliveries arrive Tuesday through Friday.", "unsure"),
+        # a day inside a range of days is no contradiction (and, since v11, is said by
+        # it); one outside it is
+        ("Deliveries arrive on Thursday.", "Deliveries arrive Tuesday through Friday.", "yes"),
         ("Deliveries arrive on Sunday.", "Deliveries arrive Tuesday through Friday.", "no"),
         # a year inside a decade the chunk gives is not contradicted
         ("The band formed in 1994.", "The band formed in the 1990s.", "unsure"),
@@ -2550,3 +2551,19 @@ def test_relevance_ignores_a_bare_no_and_the_askers_pronouns() -> None:
     # a reference that is only "Yes." keeps its word (the question decides)
     out = relevance(["Penguins eat krill."], "Yes.", "Can I use the app offline?")
     assert out.verdicts[0].verdict == "no"
+
+
+def test_days_and_months_inside_a_written_range() -> None:
+    from ragnotebook.text import range_names
+
+    assert range_names("Open Monday to Thursday.") == {"tuesday", "wednesday"}
+    assert range_names("Friday to Monday") == {"saturday", "sunday"}
+    assert range_names("from May through August") == {"june", "july"}
+    assert range_names("Open on Monday.") == frozenset()
+    ctx = ["Our phone helpdesk is open Monday to Friday, 8am to 6pm."]
+    assert verify(["The helpdesk is open Tuesday to Thursday."], ctx).verdicts[0].verdict == "yes"
+    assert verify(["The helpdesk is open on Wednesday."], ctx).verdicts[0].verdict == "yes"
+    assert verify(["The helpdesk is open on Sunday."], ctx).verdicts[0].verdict == "no"
+    ctx = ["The pool is open daily from May to September."]
+    assert verify(["The pool is open in July."], ctx).verdicts[0].verdict == "yes"
+    assert verify(["The pool is open in October."], ctx).verdicts[0].verdict == "no"
