@@ -704,9 +704,18 @@ _BRITISH_WORDS = {
 }
 
 
+#: The endings any rule of ``_BRITISH`` reads: one search before trying each rule.
+_BRITISH_HINT = re.compile(
+    r"(?:[iy]s(?:e|ed|es|ing|er|ers|ation|ations)|our(?:s|ed|ing|ite|ites|able|ful|less)?"
+    r"|[tbg]re[sd]?|nce[sd]?|logues?|programmes?)$"
+)
+
+
 def _american(word: str) -> str:
     if word in _BRITISH_WORDS:
         return _BRITISH_WORDS[word]
+    if _BRITISH_HINT.search(word) is None:
+        return word
     for pattern, repl in _BRITISH:
         if pattern.match(word):
             return pattern.sub(repl, word)

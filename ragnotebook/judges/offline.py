@@ -333,6 +333,11 @@ class _Doc:
     #: lobby, but they are allowed in the rooms": pets allowed in the rooms): what the
     #: negation check compares
     polar: tuple[_Sent, ...] = ()
+    #: the denying clauses of prose (English): (clause, its content words, those its
+    #: negation does not apply to), for :func:`_denied_item`
+    denials: tuple[tuple[str, frozenset[str], frozenset[str]], ...] = ()
+    #: content words of the sentences that are not negated
+    stated: frozenset[str] = frozenset()
 
 
 @lru_cache(maxsize=16384)
@@ -378,6 +383,7 @@ def _analyse(text: str, lang: str) -> _Doc:
             else:
                 polar_parts.append(sent)
         contrasts, polar = tuple(parts), tuple(polar_parts)
+    denials, stated = _denials(sents) if not (is_cjk(lang) or structured) else ((), frozenset())
     return _Doc(
         toks,
         frozenset(numbers(text)),
@@ -390,6 +396,8 @@ def _analyse(text: str, lang: str) -> _Doc:
         field_keys=keys,
         contrasts=contrasts,
         polar=polar,
+        denials=denials,
+        stated=stated,
     )
 
 
@@ -1392,7 +1400,7 @@ class OfflineJudge:
                         toks |= subject
                     if len(toks) >= _REF_CLAUSE_MIN:
                         pieces.append((f"{label}'s", toks))
-        pieces = [(label, x) for label, x in pieces if len(x) >= _REF_PART_MIN]
+        pieces = [(label, x & ref) for label, x in pieces if len(x & ref) >= _REF_PART_MIN]
         parts = [x for _, x in pieces] if len(pieces) > 1 else []
         wr = {t: weights(t) for t in ref}
         wq = {t: weights(t) for t in q}
@@ -1514,40 +1522,48 @@ def _plain_words(text: str) -> frozenset[str]:
 _CLAUSE = re.compile(r"[,;:]\s+|\s+(?:and|but|while|whereas)\s+")
 
 
+def _denials(
+    sents: Sequence[_Sent],
+) -> tuple[tuple[tuple[str, frozenset[str], frozenset[str]], ...], frozenset[str]]:
+    """The denying clauses of English prose sentences and the words of the sentences that
+    are not negated (:attr:`_Doc.denials`, :attr:`_Doc.stated`)."""
+    denials: list[tuple[str, frozenset[str], frozenset[str]]] = []
+    stated: set[str] = set()
+    for sent in sents:
+        if not sent.negated:
+            stated.update(sent.tokens - _NEG_WORDS)
+        elif sent.neg_targets:
+            # the denying clause ("Parking is not included" of "…, and costs $15")
+            for clause in _CLAUSE.split(sent.text):
+                low = clause.lower().replace("’", "'")
+                if _NEG_WORDS.isdisjoint(_PLAIN_WORD.findall(low)) and "n't" not in low:
+                    continue
+                if "such" in low.split():
+                    continue  # "had no such experience" speaks of another sentence
+                words = frozenset(content_tokens(clause, "en")) - _NEG_WORDS
+                if len(words) >= 2:
+                    denials.append((clause.strip(" ,;."), words, words - sent.neg_targets))
+    return tuple(denials), frozenset(stated)
+
+
 def _denied_item(toks: frozenset[str], docs: Sequence[_Doc]) -> str:
-    """The text of a denying prose sentence made only of the claim's words, one of which
+    """The text of a denying prose clause made only of the claim's words, one of which
     the context never states without a denial ("Parking is not included." against "The
     rate includes breakfast, Wi-Fi and parking."), or "".
 
     The denying clause (of a sentence whose negation's scope is read: English) needs two
-    content words besides its negation, every one of them in the claim; the word it alone
-    gives must occur in no sentence of the context that is not negated.
+    content words besides its negation, every one of them in the claim; a word of it that
+    its negation does not apply to must occur in no sentence of the context that is not
+    negated: what it denies is a thing the claim names, not the claim's verb ("does not
+    vary much" against "can vary" is read by the negation check).
     """
-    denials: list[tuple[str, frozenset[str]]] = []
-    stated: set[str] = set()
+    if any(d.structured for d in docs):
+        return ""
+    stated = frozenset().union(*(d.stated for d in docs))
     for d in docs:
-        if d.structured:
-            return ""
-        for sent in d.sentences:
-            words = sent.tokens - _NEG_WORDS
-            if not sent.negated:
-                stated.update(words)
-            elif sent.neg_targets:
-                # the denying clause ("Parking is not included" of "…, and costs $15")
-                for clause in _CLAUSE.split(sent.text):
-                    low = clause.lower().replace("’", "'")
-                    if _NEG_WORDS.isdisjoint(_PLAIN_WORD.findall(low)) and "n't" not in low:
-                        continue
-                    if "such" in low.split():
-                        continue  # "had no such experience" speaks of another sentence
-                    words = frozenset(content_tokens(clause, "en")) - _NEG_WORDS
-                    if len(words) >= 2 and words <= toks:
-                        denials.append((clause.strip(" ,;."), words - sent.neg_targets))
-    for clause, words in denials:
-        # what it denies is a thing the claim names, not the claim's verb ("does not
-        # vary much" against "can vary" is read by the negation check above)
-        if words - stated:
-            return f"'{clause}'"
+        for clause, words, named in d.denials:
+            if words <= toks and named - stated:
+                return f"'{clause}'"
     return ""
 
 

@@ -2567,3 +2567,12 @@ def test_days_and_months_inside_a_written_range() -> None:
     ctx = ["The pool is open daily from May to September."]
     assert verify(["The pool is open in July."], ctx).verdicts[0].verdict == "yes"
     assert verify(["The pool is open in October."], ctx).verdicts[0].verdict == "no"
+
+
+def test_relevance_of_a_reference_with_a_negation_in_one_sentence() -> None:
+    # the reference's pieces are read with the same words as the whole (no "not")
+    ref = "The museum is not open on Mondays. It opens at 9 am on other days."
+    out = relevance(
+        ["The museum is closed on Mondays.", "Penguins eat krill."], ref, "When is it open?"
+    )
+    assert [v.verdict for v in out.verdicts] == ["yes", "no"]
