@@ -338,6 +338,8 @@ def _grouped(text: str, *, relational: bool = False) -> tuple[str, str, str] | N
     plain = re.match(r"(?:are|were)\s+both\b|both\b|[a-z]+\b", rest)
     if not both and not plain:
         return None
+    if not both and re.match(r"[a-z]+\s+(?:is|was|has|are|were|have)\b", rest):
+        return None  # "The Health and Safety officer is …": the names qualify a noun
     rest = re.sub(r"^(?:(?:are|were|have|had)\s+)?both\s+", "", rest)
     if not relational and _RELATIONAL.search(rest):
         return None

@@ -90,6 +90,8 @@ __all__ = ["OfflineJudge"]
 
 _WORD = re.compile(r"[^\W\d_]+(?:['’.\-][^\W\d_]+)*")
 _PLAIN_WORD = re.compile(r"[^\W_]+")
+#: A lowercase word (for the test whether a capitalised word is written lowercase too).
+_LOWER_RUN = re.compile(r"\b[a-z]+\b")
 
 #: Local evidence (English-like prose): a claim read from one place of the context
 #: repeats some of its wording there, and its content words stand together in the
@@ -1542,8 +1544,30 @@ def _denials(
                     continue  # "had no such experience" speaks of another sentence
                 words = frozenset(content_tokens(clause, "en")) - _NEG_WORDS
                 if len(words) >= 2:
-                    denials.append((clause.strip(" ,;."), words, words - sent.neg_targets))
+                    named = words - sent.neg_targets
+                    cue = _CUE.search(low)
+                    if sent.neg_targets & _EXISTENCE and cue is not None:
+                        # "Hair loss has not been reported" denies hair loss whatever
+                        # the claim's verb ("side effects include … hair loss"): the
+                        # words before the cue are what it denies
+                        thing = frozenset(content_tokens(clause[: cue.start()], "en"))
+                        if thing:
+                            words = named = thing
+                    denials.append((clause.strip(" ,;."), words, named))
     return tuple(denials), frozenset(stated)
+
+
+#: The first negation cue of a lowercase clause.
+_CUE = re.compile(r"\b(?:not|no|never|none|neither|nor|without)\b|n't")
+#: Verbs whose denial denies that a thing is there at all ("has not been reported", "is
+#: not offered"), whatever verb the claim uses of it.
+_EXISTENCE = frozenset(
+    stem(w)
+    for w in (
+        *("reported", "observed", "found", "seen", "included", "offered", "provided"),
+        *("listed", "known", "recorded", "detected", "documented", "mentioned", "available"),
+    )
+)
 
 
 def _denied_item(toks: frozenset[str], docs: Sequence[_Doc]) -> str:
@@ -1849,7 +1873,13 @@ def _swapped_name(
         if follower.lower() in _VERB_OBJECTS or follower == ",":
             return False
         low = re.compile(rf"\b{re.escape(word.lower())}\b")
-        return not any(low.search(d.text) for d in prose)
+        if any(low.search(d.text) for d in prose):
+            return False
+        # nor another form of it, or of a part of it ("Carried-over days" against "may
+        # carry over")
+        parts = [stem(p) for p in re.split(r"[-'’]", word.lower()) if len(p) >= 3]
+        lower = frozenset(stem(w) for d in prose for w in _LOWER_RUN.findall(d.text) if len(w) >= 3)
+        return not any(p in lower for p in parts)
 
     names = list(cdoc.names)
     lead = _WORD.findall(text)[:2]

@@ -2576,3 +2576,42 @@ def test_relevance_of_a_reference_with_a_negation_in_one_sentence() -> None:
         ["The museum is closed on Mondays.", "Penguins eat krill."], ref, "When is it open?"
     )
     assert [v.verdict for v in out.verdicts] == ["yes", "no"]
+
+
+def test_third_fresh_user_cases() -> None:
+    # an irregular past participle meets its verb: "can be taken" against "do not take"
+    ctx = ["Do not take this medicine if you are pregnant or breastfeeding."]
+    v = verify(["This medicine can be taken if you are breastfeeding."], ctx).verdicts[0]
+    assert v.verdict == "no" and "negation in the chunk only" in v.reason
+    assert stem("taken") == stem("take") and stem("carried") == stem("carry")
+    # a hyphenated word opening a claim is no name when the context writes its parts
+    ctx = ["Employees may carry over up to 5 unused days, which must be used by 31 March."]
+    v = attribute(["Carried-over days must be used by 31 March."], ctx).verdicts[0]
+    assert v.verdict == "yes", v.reason
+    v = verify(["Carried-over days must be used by 31 May."], ctx).verdicts[0]
+    assert v.verdict == "no" and "'may' where the chunk says 'march'" in v.reason
+    # two capitalised words joined by "and" that qualify a noun are not two subjects
+    ctx = ["The H&S officer is Daniel Okoro. First-aid training is run by Sarah Klein."]
+    v = verify(["The Health and Safety officer is Sarah Klein."], ctx).verdicts[0]
+    assert v.verdict != "yes" and "of both" not in v.reason
+    # "always" against "usually" or "some" (one way: "usually" is implied by "always")
+    ctx = ["Overtime is usually paid at 1.5 times the hourly rate."]
+    v = verify(["Overtime is always paid at 1.5 times the hourly rate."], ctx).verdicts[0]
+    assert v.verdict == "no" and "'always' where the chunk says 'usually'" in v.reason
+    ctx = ["Overtime is always paid at 1.5 times the hourly rate."]
+    v = verify(["Overtime is usually paid at 1.5 times the hourly rate."], ctx).verdicts[0]
+    assert v.verdict == "yes", v.reason
+    # a volume is another unit of a dose
+    ctx = ["Children aged 6 to 12 years: give 10 ml of the oral suspension."]
+    v = verify(["Children aged 6 to 12 years should be given 10 mg of the suspension."], ctx)
+    assert (
+        v.verdicts[0].verdict == "no" and "'mg' where the chunk says 'ml'" in v.verdicts[0].reason
+    )
+    # a denial that a thing is there at all ("has not been reported")
+    ctx = [
+        "Common side effects include headache, nausea and dizziness. Hair loss has not "
+        "been reported with this medicine."
+    ]
+    v = verify(["Side effects include headache, nausea and hair loss."], ctx).verdicts[0]
+    assert v.verdict == "no" and "Hair loss has not been reported" in v.reason
+    assert verify(["Side effects include headache and nausea."], ctx).verdicts[0].verdict == "yes"
