@@ -426,12 +426,16 @@ def _wrap(text: str, indent: str = "    ", width: int = 100) -> str:
 
 
 def worst_rows(scored: Any, n: int = 5) -> Any:
-    """The ``n`` rows with the lowest mean score over the metrics each row was scored on.
+    """The ``n`` rows with the lowest mean score over the metrics each row was scored on,
+    the lowest-scoring row of each metric among them.
 
     A metric counts for a row only where :func:`ragnotebook.frame.scored_mask` says the
     score is a measurement (a missing ground truth or answer is not a low score). The
-    rows come back with two extra columns: ``_mean`` (float64, the mean it was ranked
-    by) and ``_position`` (int, its 0-based position in ``scored``).
+    worst row of every metric is taken first (so a frame whose recall misses fill the
+    list still shows its worst faithfulness row), then the rest by mean; they are listed
+    by mean, lowest first. The rows come back with two extra columns: ``_mean`` (float64,
+    the mean it was ranked by) and ``_position`` (int, its 0-based position in
+    ``scored``).
     """
     import pandas as pd
 
@@ -441,9 +445,20 @@ def worst_rows(scored: Any, n: int = 5) -> Any:
     for m in scored_metrics(scored):
         ok = pd.Series(scored_mask(scored, m), index=scored.index)
         parts.append(pd.to_numeric(scored[m], errors="coerce").astype("float64").where(ok))
-    mean = pd.concat(parts, axis=1).mean(axis=1, skipna=True)
-    order = mean.reset_index(drop=True).sort_values(kind="stable").dropna().index[:n]
-    picked = list(order)
+    mean = pd.concat(parts, axis=1).mean(axis=1, skipna=True).reset_index(drop=True)
+    picked: list[int] = []
+    for part in parts:  # the worst row of each metric first
+        values = part.reset_index(drop=True).dropna()
+        if len(values) and len(picked) < n:
+            worst = int(values.sort_values(kind="stable").index[0])
+            if worst not in picked:
+                picked.append(worst)
+    for pos in mean.sort_values(kind="stable").dropna().index:
+        if len(picked) >= n:
+            break
+        if int(pos) not in picked:
+            picked.append(int(pos))
+    picked.sort(key=lambda pos: (mean.iloc[pos], pos))
     return scored.iloc[picked].assign(_mean=mean.iloc[picked].to_numpy(), _position=picked)
 
 

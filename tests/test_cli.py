@@ -587,6 +587,31 @@ def test_worst_rows_ranks_only_measured_scores():
     assert worst.index.tolist() == ["r2", "r1", "r3"]
     assert worst["_mean"].tolist() == pytest.approx([0.2, 0.4, 0.7])
     assert worst["_position"].tolist() == [1, 0, 2]
+    # with room for two: the worst row of each metric (r2 for recall, r1 for faithfulness)
+    assert cli.worst_rows(df, 2).index.tolist() == ["r2", "r1"]
+
+
+def test_worst_rows_keep_each_metrics_worst_row():
+    n = 8
+    df = pd.DataFrame(
+        {
+            # recall misses would fill the list; faithfulness's worst row has a higher mean
+            "context_recall": pd.array([0.0] * 6 + [0.9, 1.0], dtype="Float64"),
+            "context_recall_status": ["ok"] * n,
+            "faithfulness": pd.array([None] * 6 + [0.1, 0.8], dtype="Float64"),
+            "faithfulness_status": ["no_claims"] * 6 + ["ok", "ok"],
+        },
+        index=[f"q{i}" for i in range(n)],
+    )
+    df["answer"] = [None] * 6 + ["a", "b"]
+    for m in ("faithfulness", "context_recall"):
+        df[f"{m}_reason"] = ""
+        df[f"{m}_verdicts"] = [[] for _ in range(n)]
+        df[f"{m}_error"] = None
+    worst = cli.worst_rows(df, 5)
+    assert "q6" in worst.index  # faithfulness 0.1: its worst row, mean 0.5
+    assert worst.index.tolist() == ["q0", "q1", "q2", "q3", "q6"]
+    assert worst["_mean"].tolist() == pytest.approx([0.0, 0.0, 0.0, 0.0, 0.5])
 
 
 def test_jsonl_keeps_row_labels_unless_they_are_positions(tmp_path):
