@@ -2160,7 +2160,9 @@ def _opposite_conflict(
         else:
             core = toks - frozenset(content_tokens(word, lang))
         total = sum(w[t] for t in core)
-        if len(core) < 2 or not total:
+        # a group's side (a month, a unit, a period) is a fact of its own: one other word
+        # is enough to find its sentence ("The deadline is in May." / "… in March.")
+        if len(core) < (1 if pair >= n_pairs else 2) or not total:
             continue
         same = opp = 0.0
         other = ""

@@ -2615,3 +2615,12 @@ def test_third_fresh_user_cases() -> None:
     v = verify(["Side effects include headache, nausea and hair loss."], ctx).verdicts[0]
     assert v.verdict == "no" and "Hair loss has not been reported" in v.reason
     assert verify(["Side effects include headache and nausea."], ctx).verdicts[0].verdict == "yes"
+
+
+def test_a_short_claim_naming_another_month() -> None:
+    v = verify(["The deadline is in May."], ["The deadline is in March."]).verdicts[0]
+    assert v.verdict == "no" and "'may' where the chunk says 'march'" in v.reason
+    assert (
+        verify(["The deadline is in March."], ["The deadline is in March."]).verdicts[0].verdict
+        == "yes"
+    )
