@@ -32,6 +32,7 @@ from sentencex import segment
 __all__ = [
     "STOPWORDS",
     "content_tokens",
+    "counted_amounts",
     "detect_language",
     "durations",
     "fold_latin",
@@ -1919,6 +1920,63 @@ def _unit_amounts(text: str, lang: str) -> tuple[tuple[tuple[str, int, int], str
     for _, key, form in sorted(found):
         out.setdefault(key, form)
     return tuple(out.items())
+
+
+#: A number and the word right after it ("12 tablets", "5 days"), for :func:`counted_amounts`.
+_COUNTED = re.compile(r"(?<![\d.,/])(\d[\d,]*(?:\.\d+)?)\s+([a-z]+)\b")
+
+
+def counted_amounts(text: str, lang: str | None = None) -> dict[tuple[str, str], str]:
+    """Numbers with the word they count: ``{(number, stemmed word): written form}``.
+
+    The word is the one right after the number ("8 tablets", "20 days"); a number before
+    a function word ("100 of the 2,117 passengers") is given with the word ``""``, and a
+    year ("the 1992 Paralympics") is left out. Empty for Chinese, Japanese and Korean text.
+
+    Parameters
+    ----------
+    text : str
+        A claim or a chunk (normalised with NFKC first).
+    lang : str, optional
+        Language code; detected when omitted.
+
+    Returns
+    -------
+    dict
+        ``{(number, stem): form}``: the number as :func:`numbers` writes it, the counted
+        word through :func:`stem`, and the two words as written (lowercase).
+
+    Examples
+    --------
+    >>> counted_amounts("Do not take more than 8 tablets in 24 hours.")
+    {('8', 'tablet'): '8 tablets', ('24', 'hour'): '24 hours'}
+    """
+    text = normalize(text)
+    return dict(_counted_amounts(text, lang or detect_language(text)))
+
+
+@lru_cache(maxsize=4096)
+def _counted_amounts(text: str, lang: str) -> tuple[tuple[tuple[str, str], str], ...]:
+    """:func:`counted_amounts` of normalised ``text``, cached."""
+    if is_cjk(lang):
+        return ()
+    low = text.lower()
+    if _DIGIT.search(low) is None:
+        return ()
+    out: dict[tuple[str, str], str] = {}
+    for found in _COUNTED.finditer(low):
+        word, number = found.group(2), _norm_number(found.group(1))
+        if _YEAR.fullmatch(number):
+            continue  # "the 1992 Paralympics" dates, it does not count
+        if word in STOPWORDS or len(word) < 2:
+            # "100 of the 2,117 passengers" may count what the claim counts: kept as ""
+            out.setdefault((number, ""), found.group())
+            continue
+        out.setdefault((number, stem(word)), found.group())
+    return tuple(out.items())
+
+
+_YEAR = re.compile(r"1[5-9]\d\d|20\d\d")
 
 
 def rate_amounts(text: str, lang: str | None = None) -> dict[tuple[str, int], str]:

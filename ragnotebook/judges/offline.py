@@ -65,9 +65,11 @@ from ragnotebook.text import (
     _WEEKDAYS,
     HEDGE_LEAD,
     PERIODS,
+    _counted_amounts,
     _rate_amounts,
     _unit_amounts,
     content_tokens,
+    counted_amounts,
     detect_language,
     durations,
     has_negation,
@@ -1096,8 +1098,10 @@ class OfflineJudge:
             )
         if use_opp and not (opposite or neg_conflict) and not is_cjk(lang):
             # "$10 per year" against "$10 per month or $100 per year": the amount's period
-            opposite = _rate_binding_conflict(claim, docs, lang) or _unit_binding_conflict(
-                claim, docs, lang
+            opposite = (
+                _rate_binding_conflict(claim, docs, lang)
+                or _unit_binding_conflict(claim, docs, lang)
+                or _count_binding_conflict(claim, docs, lang)
             )
         if opposite and any(opposite[0] == phrase for phrase, _ in converted):
             opposite = None  # "3 years" is "36 months", not its opposite
@@ -2216,6 +2220,28 @@ def _unit_binding_conflict(claim: str, docs: Sequence[_Doc], lang: str) -> tuple
         sides = found.get((number, group))
         if sides and side not in sides:
             return form, next(iter(sides.values()))
+    return None
+
+
+def _count_binding_conflict(claim: str, docs: Sequence[_Doc], lang: str) -> tuple[str, str] | None:
+    """(claim's count, chunk's) when the context writes the claim's number only before
+    other words and the claim's counted word only after other numbers ("12 tablets"
+    against "children over 12 years … not more than 8 tablets")."""
+    said = counted_amounts(claim, lang)
+    if not said:
+        return None
+    after: dict[str, set[str]] = {}  # number -> words after it
+    before: dict[str, dict[str, str]] = {}  # word -> {number: form}
+    for d in docs:
+        for (number, word), form in _counted_amounts(d.text, lang):
+            after.setdefault(number, set()).add(word)
+            before.setdefault(word, {}).setdefault(number, form)
+    for (number, word), form in said.items():
+        others = after.get(number)
+        if not word or not others or word in others or "" in others:
+            continue  # not counted, said as the claim does, or maybe ("100 of the …")
+        if word in before and number not in before[word]:
+            return form, next(iter(before[word].values()))
     return None
 
 

@@ -2624,3 +2624,30 @@ def test_a_short_claim_naming_another_month() -> None:
         verify(["The deadline is in March."], ["The deadline is in March."]).verdicts[0].verdict
         == "yes"
     )
+
+
+def test_a_number_counting_another_thing() -> None:
+    from ragnotebook.text import counted_amounts
+
+    assert counted_amounts("Do not take more than 8 tablets in 24 hours.") == {
+        ("8", "tablet"): "8 tablets",
+        ("24", "hour"): "24 hours",
+    }
+    # a year dates, it does not count; a function word keeps the number open
+    assert counted_amounts("At the 1992 Paralympics, 100 of the 2,117 passengers.") == {
+        ("100", ""): "100 of",
+        ("2117", "passenger"): "2,117 passengers",
+    }
+    ctx = [
+        "Adults and children over 12 years: take one or two tablets every 4 to 6 hours. "
+        "Do not take more than 8 tablets in 24 hours."
+    ]
+    v = verify(["Adults can take up to 12 tablets in 24 hours."], ctx).verdicts[0]
+    assert v.verdict == "no" and "'12 tablets' where the chunk says '8 tablets'" in v.reason
+    assert (
+        verify(["Adults can take up to 8 tablets in 24 hours."], ctx).verdicts[0].verdict == "yes"
+    )
+    # "100 of the 2,117 passengers" may count the claim's passengers
+    ctx = ["Illness hit 100 of the 2,117 passengers on the ship."]
+    v = verify(["Illness hit 100 passengers on the ship."], ctx).verdicts[0]
+    assert v.verdict == "yes", v.reason
