@@ -1111,6 +1111,10 @@ class OfflineJudge:
             else f"the chunk at rank {names[best] + 1}"
         )
         parts = [f"{support:.0%} of the claim's weighted content words appear in {chunk_word}"]
+        checked = sorted(cdoc.numbers - set(rounded), key=_number_order)
+        if checked and not missing and not converted:
+            # what was checked, not only how much matched ("number 8, 24 found")
+            parts.append(f"number {', '.join(checked[:3])} found")
         if missing:
             others = _numbers_shown(docs[best], cdoc.numbers, toks, w)
             extra = f" (the chunk has {', '.join(others[:4])})" if others else ""
@@ -2301,6 +2305,14 @@ def _numbers_shown(
             return math.inf, n
 
     return sorted(near, key=value) + sorted(others - near, key=value)
+
+
+def _number_order(number: str) -> tuple[float, str]:
+    """Numeric order of a number as :func:`numbers` writes it (a date or time: by text)."""
+    try:
+        return float(number), number
+    except ValueError:
+        return float("inf"), number
 
 
 def _is_version(number: str, claim: str) -> bool:

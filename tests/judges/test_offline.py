@@ -103,7 +103,8 @@ def test_chinese_row_end_to_end() -> None:
     assert v.verdicts[0].supporting_chunks == [0]
     # character pairs match less often than words: the reason gives the lower bar
     assert v.verdicts[0].reason == (
-        "52% of the claim's weighted content words appear in the chunk at rank 1 (35% needed)"
+        "52% of the claim's weighted content words appear in the chunk at rank 1 (35% needed); "
+        "number 120 found"
     )
     gt = extract("每年120元。")
     a = attribute(gt, ["年度会员费为120元。"])
@@ -205,7 +206,8 @@ def test_unrelated_claim_is_unsure() -> None:
     v = verify(["It costs 30 pounds."], ["The ticket costs £30."])
     assert (v.verdicts[0].verdict, v.verdicts[0].reason) == (
         "unsure",
-        "52% of the claim's weighted content words appear in the chunk at rank 1 (55% needed)",
+        "52% of the claim's weighted content words appear in the chunk at rank 1 (55% needed); "
+        "number 30 found",
     )
 
 
@@ -594,7 +596,7 @@ def test_record_fields_polarity_is_read_field_by_field() -> None:
     v = verify([where], [record]).verdicts[0]
     assert (v.verdict, v.reason) == (
         "yes",
-        "76% of the claim's weighted content words appear in the chunk at rank 1",
+        "76% of the claim's weighted content words appear in the chunk at rank 1; number 12 found",
     )
     # a field whose key the claim names decides: false / "no" / "none" say no
     v = verify(["Harbor Cafe in Porto offers outdoor seating."], [record]).verdicts[0]
@@ -1526,7 +1528,8 @@ def test_an_answer_word_with_a_pro_form_is_a_bare_answer() -> None:
     v = verify(["Sorry, but the museum opened in 1998."], ctx).verdicts[0]
     assert (v.verdict, v.reason) == (
         "yes",
-        "100% of the claim's weighted content words appear in the chunk at rank 1",
+        "100% of the claim's weighted content words appear in the chunk at rank 1; "
+        "number 1998 found",
     )
 
 
