@@ -1777,9 +1777,10 @@ _MONTH_SPAN = re.compile(rf"\b({'|'.join(_MONTHS)}){_RANGE_TO}({'|'.join(_MONTHS
 def range_names(text: str) -> frozenset[str]:
     """Days of the week and months a written range holds between its ends.
 
-    "Monday to Friday" holds Tuesday, Wednesday and Thursday; "May through September"
-    holds June, July and August (a range may wrap: "Friday to Monday" holds Saturday and
-    Sunday). The ends themselves are left out: the text says them.
+    "Monday to Friday" holds Tuesday, Wednesday and Thursday (and says "weekdays");
+    "May through September" holds June, July and August (a range may wrap: "Friday to
+    Monday" holds Saturday and Sunday). The ends themselves are left out: the text says
+    them. "weekdays" holds Monday to Friday, "weekends" Saturday and Sunday.
 
     Parameters
     ----------
@@ -1795,6 +1796,8 @@ def range_names(text: str) -> frozenset[str]:
     --------
     >>> sorted(range_names("Open Monday to Thursday, 9am to 5pm."))
     ['tuesday', 'wednesday']
+    >>> sorted(range_names("Closed at weekends."))
+    ['saturday', 'sunday']
     >>> sorted(range_names("Daily from May through August."))
     ['july', 'june']
     """
@@ -1807,6 +1810,12 @@ def range_names(text: str) -> frozenset[str]:
             first, last = names.index(found.group(1)), names.index(found.group(2))
             for k in range(1, (last - first) % len(names)):
                 out.add(names[(first + k) % len(names)])
+            if span is _DAY_SPAN and (first, last) == (0, 4):
+                out.add("weekdays")  # "Monday to Friday" says "weekdays"
+    if "weekday" in low:
+        out.update(_WEEKDAYS[:5])
+    if "weekend" in low:
+        out.update(_WEEKDAYS[5:])
     return frozenset(out)
 
 

@@ -908,12 +908,14 @@ class OfflineJudge:
         names: Sequence[int],
         *,
         local: bool = True,
+        exclusive: bool = False,
     ) -> tuple[float, str, list[int], str]:
         """Return (support, verdict, supporting chunk indices, reason).
 
         ``local=False`` is for a question checked in place of a bare "Yes.": it skips the
         local-evidence check (a question spans several facts by nature) and the
         first-person rule (the question is the user's wording: "Do I need chains?").
+        ``exclusive=True`` (faithfulness) reads an answer's "only" (:func:`_exclusive_gap`).
         """
         cdoc = _claim_doc(claim, lang)
         toks = cdoc.tokens if local else cdoc.tokens - _PERSONAL
@@ -1191,7 +1193,9 @@ class OfflineJudge:
                     )
                 if scattered:
                     return support, "unsure", supporting, f"{reason}; {scattered}"
-            alone = "" if is_cjk(lang) else _exclusive_gap(claim, docs)
+            # an answer's "only" (faithfulness): a ground truth's is a reference's wording,
+            # mostly the question's restriction ("No, Monday to Friday only.")
+            alone = _exclusive_gap(claim, docs) if exclusive and not is_cjk(lang) else ""
             if alone:
                 return support, "unsure", supporting, f"{reason}; {alone}"
             return support, "yes", supporting, reason
@@ -1228,7 +1232,7 @@ class OfflineJudge:
                 # is about is in the context (the polarity itself cannot be read off words)
                 claim = task.question.rstrip(" ?？")
             support, verdict, sup, reason = self._assess(
-                claim, docs, weights, lang, idx, local=not bare
+                claim, docs, weights, lang, idx, local=not bare, exclusive=allow_no
             )
             contradicted = verdict == "no"
             sup = [idx[i] for i in sup]
@@ -1532,6 +1536,15 @@ def _plain_words(text: str) -> frozenset[str]:
 _CLAUSE = re.compile(r"[,;:]\s+|\s+(?:and|but|while|whereas)\s+")
 
 
+def _other_case(claim: _Sent, sent: _Sent) -> bool:
+    """Whether ``sent`` names another side of a pair or group the claim names, and not
+    the claim's ("annual plans" for a claim about "monthly plans"): its negation is about
+    that other case."""
+    mine = dict(claim.opposites)
+    theirs = dict(sent.opposites)
+    return any(p == q and k != j and (p, j) not in theirs for (p, k) in theirs for (q, j) in mine)
+
+
 def _denials(
     sents: Sequence[_Sent],
 ) -> tuple[tuple[tuple[str, frozenset[str], frozenset[str]], ...], frozenset[str]]:
@@ -1649,6 +1662,8 @@ def _coverage_by_polarity(
         for s in prose:
             score = sum(w[t] for t in toks & s.tokens)
             clash = _clash(claim, s, toks, scope)
+            if clash and _other_case(claim, s):
+                continue  # "not accepted for annual plans" says nothing of monthly ones
             if clash:
                 if score > opp:
                     opp, denied = score, toks & s.tokens
@@ -2182,6 +2197,10 @@ def _opposite_conflict(
                 if pair < n_pairs and s.negated != claim.negated:
                     # "not permitted" says "prohibited": a negated opposite agrees
                     same = max(same, score)
+                elif s.negated and not claim.negated and said:
+                    # "PayPal is not accepted for annual plans" says nothing of monthly
+                    # ones: a group's other side, denied, is no opposite
+                    continue
                 elif said and (pair, side) not in cue:
                     if score > opp:
                         opp, other = score, said[0]
@@ -2308,10 +2327,14 @@ def _numbers_shown(
 
 
 def _number_order(number: str) -> tuple[float, str]:
-    """Numeric order of a number as :func:`numbers` writes it (a date or time: by text)."""
+    """Numeric order of a number as :func:`numbers` writes it (a clock time by its
+    minutes; another form, a date, after the numbers by text)."""
     try:
         return float(number), number
     except ValueError:
+        hour, _, minute = number.partition(":")
+        if hour.isdigit() and minute.isdigit():
+            return int(hour) * 60 + int(minute), number
         return float("inf"), number
 
 

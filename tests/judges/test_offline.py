@@ -2654,3 +2654,35 @@ def test_a_number_counting_another_thing() -> None:
     ctx = ["Illness hit 100 of the 2,117 passengers on the ship."]
     v = verify(["Illness hit 100 passengers on the ship."], ctx).verdicts[0]
     assert v.verdict == "yes", v.reason
+
+
+def test_fourth_fresh_user_cases() -> None:
+    # a denial of another case ("annual plans") says nothing of the claim's ("monthly")
+    ctx = ["PayPal is not accepted for annual plans. Cards are accepted for all plans."]
+    v = attribute(["PayPal is accepted for monthly plans."], ctx).verdicts[0]
+    assert v.verdict == "yes", v.reason
+    v = verify(["PayPal is accepted for annual plans."], ctx).verdicts[0]
+    assert v.verdict == "no" and "negation in the chunk only" in v.reason
+    assert (
+        verify(["The fee is $10 per month."], ["The fee is $10 per year."]).verdicts[0].verdict
+        == "no"
+    )
+    # a ground truth's "only" is a reference's wording: recall does not read it
+    ctx = ["Support is open Monday to Friday, 9 am to 6 pm CET."]
+    v = attribute(["Support is open Monday to Friday only."], ctx).verdicts[0]
+    assert v.verdict == "yes" and "'only'" not in v.reason
+    assert (
+        "'only' is not supported"
+        in verify(
+            ["Support is open Monday to Friday only."],
+            ["Support is open Monday to Friday. Saturday support is by chat."],
+        )
+        .verdicts[0]
+        .reason
+    )
+    # "weekdays" is Monday to Friday
+    v = verify(["Support is open on weekdays from 9 am to 6 pm CET."], ctx).verdicts[0]
+    assert v.verdict == "yes" and v.reason.endswith("number 9:00, 18:00 found"), v.reason
+    ctx = ["Support is open on weekdays, 9 am to 6 pm."]
+    assert verify(["Support is open on Tuesday."], ctx).verdicts[0].verdict == "yes"
+    assert verify(["Support is open on Sunday."], ctx).verdicts[0].verdict != "yes"
