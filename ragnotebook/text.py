@@ -579,6 +579,8 @@ def split_sentences(text: str, lang: str | None = None) -> tuple[str, ...]:
     --------
     >>> split_sentences("他说好。你呢？")
     ('他说好。', '你呢？')
+    >>> split_sentences("每片含钙300毫克。4岁以上儿童每天吃1片。")
+    ('每片含钙300毫克。', '4岁以上儿童每天吃1片。')
     """
     lang = lang or detect_language(text)
     out: list[str] = []
@@ -586,11 +588,17 @@ def split_sentences(text: str, lang: str | None = None) -> tuple[str, ...]:
         line = _BULLET.sub("", line).strip()
         if not line:
             continue
-        for sent in segment(lang, line):
-            sent = sent.strip()
-            if sent and not _PUNCT_ONLY.match(sent):
-                out.append(sent)
+        for piece in segment(lang, line):
+            # sentencex keeps "。" before a digit ("300毫克。4岁以上…") as if it were a
+            # decimal point; a full-width stop always ends a sentence
+            for sent in _CJK_STOP_DIGIT.split(piece):
+                sent = sent.strip()
+                if sent and not _PUNCT_ONLY.match(sent):
+                    out.append(sent)
     return tuple(out)
+
+
+_CJK_STOP_DIGIT = re.compile(r"(?<=[。！？])(?=[0-9０-９])")
 
 
 def _is_question(sentence: str, lang: str) -> bool:
@@ -798,7 +806,7 @@ def _norm_number(tok: str) -> str:
     if "." in tok:
         tok = tok.rstrip("0").rstrip(".")
     tok = tok.lstrip("0") or "0"
-    return tok
+    return "0" + tok if tok.startswith(".") else tok  # "0.5" (and ".5") is "0.5"
 
 
 def _norm_time(tok: str) -> str:

@@ -2686,3 +2686,29 @@ def test_fourth_fresh_user_cases() -> None:
     ctx = ["Support is open on weekdays, 9 am to 6 pm."]
     assert verify(["Support is open on Tuesday."], ctx).verdicts[0].verdict == "yes"
     assert verify(["Support is open on Sunday."], ctx).verdicts[0].verdict != "yes"
+
+
+def test_fifth_and_sixth_fresh_user_cases() -> None:
+    from ragnotebook.text import split_sentences
+
+    # a date with its day and month against "from" that date
+    ctx = ["From 1 April 2024, the rate is 3.25% AER."]
+    v = verify(["The rate is 3.25% AER before 1 April 2024."], ctx).verdicts[0]
+    assert v.verdict == "no" and "'before 1 April 2024' where the chunk says 'from 1 April" in (
+        v.reason
+    )
+    assert verify(["The rate is 3.25% AER after 1 April 2024."], ctx).verdicts[0].verdict == "yes"
+    # "0.5" is written as "0.5", not ".5"
+    v = verify(["The account pays 0.5% AER."], ["The account pays 0.75% AER."]).verdicts[0]
+    assert "number 0.5 not found (the chunk has 0.75)" in v.reason
+    # most of the reference in one chunk is relevant whatever the question's wording
+    chunk = "Interest on the Easy Saver account is calculated daily and paid monthly."
+    out = relevance(
+        [chunk], "Interest is calculated daily and paid monthly.", "How often do I earn?"
+    )
+    assert out.verdicts[0].verdict == "yes" and "enough on its own" in out.verdicts[0].reason
+    # a full-width stop before a digit ends a sentence
+    assert split_sentences("每片含钙300毫克。4岁以上儿童每天吃1片。") == (
+        "每片含钙300毫克。",
+        "4岁以上儿童每天吃1片。",
+    )
