@@ -2702,11 +2702,15 @@ def test_fifth_and_sixth_fresh_user_cases() -> None:
     v = verify(["The account pays 0.5% AER."], ["The account pays 0.75% AER."]).verdicts[0]
     assert "number 0.5 not found (the chunk has 0.75)" in v.reason
     # most of the reference in one chunk is relevant whatever the question's wording
-    chunk = "Interest on the Easy Saver account is calculated daily and paid monthly."
-    out = relevance(
-        [chunk], "Interest is calculated daily and paid monthly.", "How often do I earn?"
+    chunk = (
+        "Interest on the Easy Saver account is calculated every day on the cleared balance, "
+        "credited to savers monthly."
     )
+    ref = chunk[:-1] + ", gross."  # 86% of it is in the chunk, none of the question's words
+    out = relevance([chunk], ref, "How often do I earn?")
     assert out.verdicts[0].verdict == "yes" and "enough on its own" in out.verdicts[0].reason
+    out = relevance(["Penguins eat krill."], ref, "How often do I earn?")
+    assert out.verdicts[0].verdict == "no"
     # a full-width stop before a digit ends a sentence
     assert split_sentences("每片含钙300毫克。4岁以上儿童每天吃1片。") == (
         "每片含钙300毫克。",
