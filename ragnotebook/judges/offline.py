@@ -360,11 +360,12 @@ def _analyse(text: str, lang: str) -> _Doc:
         toks |= frozenset(_HAN_KANA.findall(text))
     fields, keys = _record_fields(text, lang) if structured else ((), ())
     contrasts = polar = sents
-    if not is_cjk(lang) and not structured and _CONTRAST.search(text):
+    turn = _CJK_CONTRAST if is_cjk(lang) else _CONTRAST
+    if not structured and turn.search(text):
         parts: list[_Sent] = []
         polar_parts: list[_Sent] = []
         for sent in sents:
-            texts = [p for p in _CONTRAST.split(sent.text) if p.strip()]
+            texts = [p for p in turn.split(sent.text) if p.strip()]
             if len(texts) < 2:
                 parts.append(sent)
                 polar_parts.append(sent)
@@ -413,6 +414,16 @@ _ELLIPTIC = 3
 #: inside brackets: "Albert Brooks (born Albert Einstein; July 22, 1947)".)
 _CONTRAST = re.compile(
     r"(?:,[\"'”’]?\s+but\s+|;\s+|,[\"'”’]?\s+(?:while|whereas)\s+)(?![^(]*\))", re.IGNORECASE
+)
+
+
+#: Where a Chinese, Japanese or Korean sentence turns to another subject: "，但（是）",
+#: "，不过", "，而", "；" (zh), "が、", "けど、", "、ただし" (ja), "지만", ", 하지만" (ko)
+#: ("积分可以兑换优惠券，但不能兑换现金" says nothing against the coupons). The text is
+#: NFKC-normalised first, so "，" and "；" are read as "," and ";".
+_CJK_CONTRAST = re.compile(
+    r"[，,]\s*(?=但是|但|不过|而|可是)|[；;]|(?<=が)[、,]|(?<=けど)[、,]|[、,](?=ただし|しかし)"
+    r"|(?<=지만)\s+|,\s*(?=하지만|그러나)"
 )
 
 
@@ -1070,6 +1081,7 @@ class OfflineJudge:
                 cdoc.sentences[0],
                 scope=bool(rules["negation_scope"]),
                 fields=bool(rules["record_fields"]),
+                match_min=match_min,
             )
             neg_conflict = _outweighs(opp, same, core_total, match_min)
         denied = ""
@@ -1627,6 +1639,7 @@ def _coverage_by_polarity(
     *,
     scope: bool = True,
     fields: bool = False,
+    match_min: float = _NEG_MIN,
 ) -> tuple[float, float]:
     """Best sentence overlap (weight) with the same and with the opposite polarity.
 
@@ -1692,12 +1705,14 @@ def _coverage_by_polarity(
             if unread or (targets is not None and targets & other):
                 opp = max(opp, score)
     total = sum(w[t] for t in toks)
-    if opp >= _NEG_MIN * total and all(
-        sum(w[t] for t in denied - said) >= 0.2 * total for said in agreeing
+    if opp >= match_min * total and all(
+        sum(w[t] for t in denied - said) >= 0.25 * opp for said in agreeing
     ):
-        # no agreeing sentence says what the denying one does of the claim: "The plan
-        # includes vision cover. Dental cover is not included." denies "The plan includes
-        # dental cover", though the first sentence matches as many of its words
+        # no agreeing sentence says what the denying one does of the claim (a quarter of
+        # its match or more is missing from each): "The plan includes vision cover.
+        # Dental cover is not included." denies "The plan includes dental cover", though
+        # the first sentence matches as many of its words; "积分可以兑换优惠券，但不能兑换
+        # 现金" denies "积分也可以兑换现金"
         same = min(same, opp - 0.25 * total)
     return same, opp
 

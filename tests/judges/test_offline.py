@@ -2716,3 +2716,15 @@ def test_fifth_and_sixth_fresh_user_cases() -> None:
         "每片含钙300毫克。",
         "4岁以上儿童每天吃1片。",
     )
+
+
+def test_chinese_contrast_clauses() -> None:
+    ctx = ["积分可以用来兑换优惠券，但不能兑换现金或礼品卡。"]
+    # the coupons are not denied by the later clause; the cash is
+    v = verify(["积分可以用来兑换优惠券。"], ctx).verdicts[0]
+    assert v.verdict == "yes", v.reason
+    v = verify(["积分也可以兑换现金。"], ctx).verdicts[0]
+    assert v.verdict == "no" and "negation in the chunk only" in v.reason
+    ctx = ['订单发货前，您可以在"我的订单"页面修改地址；发货后无法修改。']
+    v = verify(['订单发货前，您可以在"我的订单"页面修改地址。'], ctx).verdicts[0]
+    assert v.verdict == "yes", v.reason
