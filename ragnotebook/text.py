@@ -1388,6 +1388,18 @@ def _period_cues(text: str, lang: str) -> dict[int, str]:
 #: Chinese, Japanese and Korean groups after the periods: durations (a count of a time
 #: unit: "3か月" against "3年"; a year needs one or two digits, so "2020年" is a date) and
 #: days of the week.
+_CJK_COUNT = r"[\d０-９万千百億만천억]"
+
+
+def _cjk_amounts(*groups: tuple[str, ...]) -> tuple[tuple[re.Pattern[str], ...], ...]:
+    """Unit groups of Chinese, Japanese or Korean text, each unit right after a number
+    ("300毫克", "330円", "2mg", "5만 원"): masses, then currencies."""
+    return tuple(
+        tuple(re.compile(rf"(?:(?<={_CJK_COUNT})|(?<={_CJK_COUNT}\s))(?:{unit})") for unit in units)
+        for units in groups
+    )
+
+
 _CJK_GROUPS: dict[str, tuple[tuple[re.Pattern[str], ...], ...]] = {
     "zh": (
         tuple(
@@ -1404,6 +1416,10 @@ _CJK_GROUPS: dict[str, tuple[tuple[re.Pattern[str], ...], ...]] = {
             re.compile(rf"(?:周|星期|礼拜){d}")
             for d in ("一", "二", "三", "四", "五", "六", "[日天]")
         ),
+        *_cjk_amounts(
+            (r"毫克|mg", r"(?<!毫)(?<!千)克|g(?![a-z])", r"千克|公斤|kg"),
+            (r"(?<![美日欧港])元|人民币", r"美元", r"日元", r"欧元"),
+        ),
     ),
     "ja": (
         tuple(
@@ -1411,6 +1427,10 @@ _CJK_GROUPS: dict[str, tuple[tuple[re.Pattern[str], ...], ...]] = {
             for u in (r"時間", r"日間", r"週間", r"[かヶカケヵ]月", r"年(?:間)?(?!\d)")
         ),
         tuple(re.compile(rf"{d}曜") for d in ("月", "火", "水", "木", "金", "土", "日")),
+        *_cjk_amounts(
+            (r"ミリグラム|mg", r"(?<!ミリ)(?<!キロ)グラム|g(?![a-z])", r"キログラム|kg"),
+            (r"円", r"ドル", r"ユーロ", r"元"),
+        ),
     ),
     "ko": (
         tuple(
@@ -1419,6 +1439,10 @@ _CJK_GROUPS: dict[str, tuple[tuple[re.Pattern[str], ...], ...]] = {
             for u in (r"시간", r"일(?![요째])", r"주(?:일|간)?(?!년)", r"개월", r"년(?!\d)")
         ),
         tuple(re.compile(rf"{d}요일") for d in ("월", "화", "수", "목", "금", "토", "일")),
+        *_cjk_amounts(
+            (r"밀리그램|mg", r"(?<!밀리)(?<!킬로)그램|g(?![a-z])", r"킬로그램|kg"),
+            (r"원", r"달러", r"엔", r"유로"),
+        ),
     ),
 }
 #: Month names, as the month group of :data:`_UNIT_GROUPS` reports them.

@@ -760,7 +760,8 @@ def test_opposite_cues() -> None:
     # "a year" without an amount before it, or followed by "ago", is no rate
     assert opposite_cues("He was 5 a year ago.") == {}
     assert opposite_cues("In 2010, a year after the war, it reopened.") == {(p - 1, 1): "after"}
-    assert opposite_cues("年度会员费为120元。") == {(15, 6): "年度"}
+    # the period group, and (since v11) the currency of the amount
+    assert opposite_cues("年度会员费为120元。") == {(15, 6): "年度", (19, 0): "元"}
     assert opposite_cues("毎月の会費") == {(55, 4): "毎月"}
 
 
@@ -2728,3 +2729,27 @@ def test_chinese_contrast_clauses() -> None:
     ctx = ['订单发货前，您可以在"我的订单"页面修改地址；发货后无法修改。']
     v = verify(['订单发货前，您可以在"我的订单"页面修改地址。'], ctx).verdicts[0]
     assert v.verdict == "yes", v.reason
+
+
+@pytest.mark.parametrize(
+    ("claim", "chunk", "said"),
+    [
+        ("每片含钙300克。", "每片含钙300毫克。", "'克' where the chunk says '毫克'"),
+        ("礼品包装每件330美元。", "礼品包装每件330元。", "'美元' where the chunk says '元'"),
+        (
+            "ギフト包装は1点330ドルです。",
+            "ギフト包装は1点330円です。",
+            "'ドル' where the chunk says '円'",
+        ),
+        ("1회 1포(2mg)를 드세요.", "1회 1포(2g)를 드세요.", "'mg' where the chunk says 'g'"),
+        (
+            "배송비는 3,000달러입니다.",
+            "배송비는 3,000원입니다.",
+            "'달러' where the chunk says '원'",
+        ),
+    ],
+)
+def test_cjk_amount_in_another_unit(claim: str, chunk: str, said: str) -> None:
+    v = verify([claim], [chunk]).verdicts[0]
+    assert v.verdict == "no" and said in v.reason, v.reason
+    assert verify([chunk], [chunk]).verdicts[0].verdict == "yes"
