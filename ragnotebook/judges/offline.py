@@ -1084,13 +1084,6 @@ class OfflineJudge:
                 match_min=match_min,
             )
             neg_conflict = _outweighs(opp, same, core_total, match_min)
-        denied = ""
-        plain = not (neg_conflict or is_cjk(lang) or has_negation(claim, lang))
-        if plain and _plain_words(claim).isdisjoint(_NOT_PLAIN):
-            # "We ship to the UK, Norway and Switzerland." against "… We do not ship to
-            # Switzerland.": a short denial made of the claim's own words
-            denied = _denied_item(core, docs)
-            neg_conflict = bool(denied)
         # opposite words: the sentence that matches the rest of the claim says the opposite
         opposite = None
         use_opp = rules["opposite_words"]
@@ -1119,6 +1112,14 @@ class OfflineJudge:
             )
         if opposite and any(opposite[0] == phrase for phrase, _ in converted):
             opposite = None  # "3 years" is "36 months", not its opposite
+        denied = ""
+        plain = not (neg_conflict or opposite or is_cjk(lang) or has_negation(claim, lang))
+        if plain and _plain_words(claim).isdisjoint(_NOT_PLAIN):
+            # "We ship to the UK, Norway and Switzerland." against "… We do not ship to
+            # Switzerland.": a short denial made of the claim's own words (after the
+            # opposite words, whose reason is more precise: "covers" / "excluded")
+            denied = _denied_item(core, docs)
+            neg_conflict = bool(denied)
         chunk_word = (
             "the chunks at ranks {} and {}".format(*sorted((names[best] + 1, names[second] + 1)))
             if support > best_cov and second >= 0
@@ -1343,6 +1344,13 @@ class OfflineJudge:
         itself, or take ``yes`` away."""
         rules = self.rules
         seen = frozenset().union(*(d.tokens for d in docs))
+        if not is_cjk(lang):
+            # a duration the context gives in another unit is said ("one year" for "12
+            # months"): its words count as the context's
+            lengths = {n for d in docs for _, _, n in durations(d.text)}
+            for _, phrase, length in durations(claim):
+                if length in lengths:
+                    seen |= frozenset(content_tokens(phrase, lang))
         first = reason.split("; ")[0]
         dated = date_order(claim, question, live) if rules["date_order"] else None
         if dated and not dated[0]:
@@ -1572,6 +1580,15 @@ def _denials(
     denials: list[tuple[str, frozenset[str], frozenset[str]]] = []
     stated: set[str] = set()
     for sent in sents:
+        excluded = _EXCLUDED.search(sent.text)
+        if excluded is not None and not sent.negated:
+            # "Flood damage is excluded.": what comes before the verb is denied
+            thing = frozenset(content_tokens(sent.text[: excluded.start()], "en"))
+            thing -= _PERSONAL | _ADDRESS
+            if thing:
+                clause = _CLAUSE.split(sent.text[: excluded.end()])[-1].strip(" ,;.")
+                denials.append((clause, thing, thing))
+                continue
         if not sent.negated:
             stated.update(sent.tokens - _NEG_WORDS)
         elif sent.neg_targets:
@@ -1582,7 +1599,8 @@ def _denials(
                     continue
                 if "such" in low.split():
                     continue  # "had no such experience" speaks of another sentence
-                words = frozenset(content_tokens(clause, "en")) - _NEG_WORDS
+                # (the speaker and the reader are no part of what is denied: "We will not pay")
+                words = frozenset(content_tokens(clause, "en")) - _NEG_WORDS - _PERSONAL - _ADDRESS
                 if len(words) >= 2:
                     named = words - sent.neg_targets
                     cue = _CUE.search(low)
@@ -1597,6 +1615,12 @@ def _denials(
     return tuple(denials), frozenset(stated)
 
 
+#: A thing said to be left out without a negation word ("Flood damage is excluded").
+_EXCLUDED = re.compile(
+    r"\b(?:is|are|was|were|be|been|remains?)\s+(?:\w+ly\s+)?"
+    r"(?:excluded|ineligible|unavailable|exempt|prohibited|forbidden)\b",
+    re.IGNORECASE,
+)
 #: The first negation cue of a lowercase clause.
 _CUE = re.compile(r"\b(?:not|no|never|none|neither|nor|without)\b|n't")
 #: Verbs whose denial denies that a thing is there at all ("has not been reported", "is

@@ -2753,3 +2753,29 @@ def test_cjk_amount_in_another_unit(claim: str, chunk: str, said: str) -> None:
     v = verify([claim], [chunk]).verdicts[0]
     assert v.verdict == "no" and said in v.reason, v.reason
     assert verify([chunk], [chunk]).verdicts[0].verdict == "yes"
+
+
+def test_seventh_fresh_user_cases() -> None:
+    # "is excluded" denies a thing as "is not covered" does
+    ctx = [
+        "The policy covers damage caused by storm, fire, theft and escape of water. "
+        "Flood damage is excluded."
+    ]
+    v = verify(["The policy pays for damage caused by storm, fire and flood."], ctx).verdicts[0]
+    assert v.verdict == "no" and "('Flood damage is excluded')" in v.reason
+    assert verify(["The policy covers storm damage."], ctx).verdicts[0].verdict == "yes"
+    # the speaker is no part of what is denied ("We will not pay for flood damage")
+    ctx = [
+        "We will pay for damage caused by storm, fire, theft and escape of water. We will "
+        "not pay for flood damage."
+    ]
+    v = verify(["The policy pays for damage caused by storm, fire and flood."], ctx).verdicts[0]
+    assert v.verdict == "no" and "('We will not pay for flood damage')" in v.reason
+    # a duration said in another unit is said, for the restated-question check too
+    ctx = ["The Fixed Rate Bond pays 4.10% AER, fixed for 12 months from the date of opening."]
+    v = verify(
+        ["The Fixed Rate Bond pays 4.10% AER, fixed for one year."],
+        ctx,
+        question="What rate does the Fixed Rate Bond pay?",
+    ).verdicts[0]
+    assert v.verdict == "yes" and "one year is 12 months" in v.reason
