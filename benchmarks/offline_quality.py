@@ -700,6 +700,10 @@ def timing(judge_factory: Callable[[], OfflineJudge], n_rows: int = 1000) -> tup
         text._word_token,
         text.split_sentences,
         text.detect_language,
+        text._rate_amounts,
+        text._unit_amounts,
+        text._counted_amounts,
+        offline._durations_of,
     ):
         fn.cache_clear()
     judge = judge_factory()

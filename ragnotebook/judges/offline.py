@@ -303,6 +303,12 @@ def _sent(text: str, lang: str, *, claim: bool = False) -> _Sent:
     return _Sent(tokens, negated, targets, opp, wording, text, alt)
 
 
+@lru_cache(maxsize=4096)
+def _durations_of(text: str) -> tuple[tuple[str, str, tuple[str, Decimal]], ...]:
+    """:func:`durations` of a chunk's normalised text, cached (read once per chunk)."""
+    return tuple(durations(text))
+
+
 def _range_tokens(text: str, lang: str) -> frozenset[str]:
     inside = range_names(text)
     return frozenset(content_tokens(" ".join(sorted(inside)), lang)) if inside else frozenset()
@@ -1009,7 +1015,7 @@ class OfflineJudge:
                         p
                         for sent in docs[i].sentences
                         if sum(w[t] for t in core & sent.tokens) >= _NEG_MIN * core_total
-                        for count, p, n in durations(sent.text)
+                        for count, p, n in _durations_of(sent.text)
                         if n == length and count != number  # the same length, another unit
                     ),
                     None,
@@ -1344,11 +1350,12 @@ class OfflineJudge:
         itself, or take ``yes`` away."""
         rules = self.rules
         seen = frozenset().union(*(d.tokens for d in docs))
-        if not is_cjk(lang):
+        said = durations(claim) if not is_cjk(lang) else []
+        if said:
             # a duration the context gives in another unit is said ("one year" for "12
             # months"): its words count as the context's
-            lengths = {n for d in docs for _, _, n in durations(d.text)}
-            for _, phrase, length in durations(claim):
+            lengths = {n for d in docs for _, _, n in _durations_of(d.text)}
+            for _, phrase, length in said:
                 if length in lengths:
                     seen |= frozenset(content_tokens(phrase, lang))
         first = reason.split("; ")[0]
