@@ -585,7 +585,8 @@ def _next_step() -> str:
     ``pip install`` installs the package only."""
     notebook = Path(__file__).resolve().parent.parent / "notebooks" / "01_quickstart.ipynb"
     if notebook.is_file():
-        return f"open {notebook}"
+        # the set-up installs the core only: say what JupyterLab and the views need
+        return f"open {notebook} (with .venv/bin/pip install -e '.[plot,widgets]' jupyterlab first)"
     return (
         f"the example notebooks are at {_REPO_URL}/notebooks (the docs, among them the "
         f"command line's, at {_REPO_URL}/docs)"
