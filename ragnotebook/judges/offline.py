@@ -1194,7 +1194,9 @@ class OfflineJudge:
                         f"where the claim names '{swapped[0]}'"
                     )
                     return support, "unsure", supporting, f"{reason}; {said}"
-                turned = _reversed_roles(claim, cdoc, docs, lang)
+                turned = _reversed_roles(claim, cdoc, docs, lang) or _traded_pair(
+                    claim, cdoc, docs, lang
+                )
                 if turned:
                     said = (
                         f"the chunk at rank {names[turned[2]] + 1} has '{turned[0]}' and "
@@ -2089,6 +2091,62 @@ def _reversed_roles(
                         turned = i
         if turned >= 0:
             return _surface(claim, units[a], lang), _surface(claim, units[b], lang), turned
+    return None
+
+
+#: Where coordinated clauses part, for :func:`_traded_pair`.
+_COORDINATE = re.compile(r",?\s+and\s+|;\s+|,\s+(?:while|whereas|but)\s+", re.IGNORECASE)
+
+
+def _traded_pair(
+    claim: str, cdoc: _Doc, docs: Sequence[_Doc], lang: str
+) -> tuple[str, str, int] | None:
+    """(first name, second name, chunk index) when the claim gives two names a fact each
+    in coordinated clauses and the context gives each name the other's ("Take Dormicil
+    in the morning and Lorvex at bedtime" against "Take Lorvex in the morning and
+    Dormicil at bedtime"), and never the claim's way.
+
+    Each clause must hold exactly one of the two names (the claim's first word is not
+    taken for a name) and other content words; the context clause that has the first
+    clause's other words must hold the second name.
+    """
+    if is_cjk(lang):
+        return None
+    lead = _WORD.findall(normalize(claim))[:1]
+    # the first word is a name when the context writes it capitalised inside a sentence
+    # ("Tom Reyes leads …"; not "Take Dormicil …")
+    inside = (
+        re.compile(rf"[\w,;:]\s+{re.escape(lead[0])}\b") if lead and lead[0][:1].isupper() else None
+    )
+    opening = inside is not None and any(inside.search(d.text) for d in docs)
+    named = {tok for word, tok in cdoc.names if opening or not lead or word != lead[0]}
+    parts = []
+    for piece in _COORDINATE.split(normalize(claim)):
+        seq = content_tokens(piece, lang)
+        toks = frozenset(seq)
+        who, rest = toks & named, toks - named
+        if len(who) >= 1 and rest:
+            parts.append((who, rest, seq[-1] in named))
+    # a clause goes on after its name ("Take Dormicil in the morning"); a list of names
+    # ("claims by Paris Match and Bild that …") does not
+    if len(parts) != 2 or parts[0][0] & parts[1][0] or parts[0][2]:
+        return None
+    (a, rest_a, _), (b, _, _) = parts
+    for i, d in enumerate(docs):
+        if d.structured:
+            continue
+        for sent in d.sentences:
+            if not (a | b) <= sent.tokens:
+                continue
+            holders = []
+            for piece in _COORDINATE.split(sent.text):
+                toks = frozenset(content_tokens(piece, lang))
+                if len(rest_a & toks) * 10 >= 7 * len(rest_a):
+                    holders.append(toks)
+            if any(a <= t and not b & t for t in holders):
+                return None  # said the claim's way
+            if any(b <= t and not a & t for t in holders):
+                return _surface(claim, a, lang), _surface(claim, b, lang), i
     return None
 
 

@@ -2779,3 +2779,17 @@ def test_seventh_fresh_user_cases() -> None:
         question="What rate does the Fixed Rate Bond pay?",
     ).verdicts[0]
     assert v.verdict == "yes" and "one year is 12 months" in v.reason
+
+
+def test_two_names_traded_between_coordinated_clauses() -> None:
+    ctx = ["Take Lorvex in the morning and Dormicil at bedtime."]
+    v = verify(["Take Dormicil in the morning and Lorvex at bedtime."], ctx).verdicts[0]
+    assert v.verdict == "unsure" and "'Dormicil' and 'Lorvex' the other way round" in v.reason
+    assert verify(ctx, ctx).verdicts[0].verdict == "yes"
+    ctx = ["Sarah Klein leads the billing team and Tom Reyes leads support."]
+    v = verify(["Tom Reyes leads the billing team and Sarah Klein leads support."], ctx)
+    assert "'Tom Reyes' and 'Sarah Klein' the other way round" in v.verdicts[0].reason
+    # a list of names is not two clauses ("claims by Paris Match and Bild that …")
+    ctx = ["Reports by Bild and Paris Match said a video was found at the site."]
+    v = verify(["Reports by Paris Match and Bild said a video was found at the site."], ctx)
+    assert v.verdicts[0].verdict == "yes", v.verdicts[0].reason
