@@ -2112,6 +2112,9 @@ def _traded_pair(
     """
     if is_cjk(lang):
         return None
+    pieces = _COORDINATE.split(normalize(claim))
+    if len(pieces) != 2:
+        return None
     lead = _WORD.findall(normalize(claim))[:1]
     # the first word is a name when the context writes it capitalised inside a sentence
     # ("Tom Reyes leads …"; not "Take Dormicil …")
@@ -2121,7 +2124,7 @@ def _traded_pair(
     opening = inside is not None and any(inside.search(d.text) for d in docs)
     named = {tok for word, tok in cdoc.names if opening or not lead or word != lead[0]}
     parts = []
-    for piece in _COORDINATE.split(normalize(claim)):
+    for piece in pieces:
         seq = content_tokens(piece, lang)
         toks = frozenset(seq)
         who, rest = toks & named, toks - named
