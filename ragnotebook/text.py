@@ -1783,27 +1783,35 @@ _WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday",
 _RANGE_TO = r"\s*(?:to|through|thru|until|till|-|–|—)\s*"
 
 
+@lru_cache(maxsize=4)
+def _span_pattern(names: tuple[str, ...]) -> re.Pattern[str]:
+    alternation = "|".join(names)
+    return re.compile(rf"\b({alternation})s?{_RANGE_TO}({alternation})s?\b")
+
+
+def _spans(low: str, names: tuple[str, ...]) -> list[tuple[int, int]]:
+    """(first, last) indices in ``names`` of each written range of lowercase ``low``
+    ("tuesday through friday": (1, 4))."""
+    return [
+        (names.index(found.group(1)), names.index(found.group(2)))
+        for found in _span_pattern(names).finditer(low)
+    ]
+
+
 def _with_ranges(read: _Reader, names: tuple[str, ...]) -> _Reader:
     """A reader that also gives every side inside a range of ``names`` ("Tuesday through
     Friday" holds Thursday): a claim naming a day inside it is no conflict."""
-    alternation = "|".join(names)
-    span = re.compile(rf"\b({alternation})s?{_RANGE_TO}({alternation})s?\b")
 
     def ranged(low: str, words: frozenset[str], digit: bool) -> dict[int, str]:
         out = read(low, words, digit)
         if len(out) > 1:
-            for found in span.finditer(low):
-                first, last = names.index(found.group(1)), names.index(found.group(2))
+            for first, last in _spans(low, names):
                 for k in range((last - first) % len(names) + 1):
                     side = (first + k) % len(names)
                     out.setdefault(side, names[side])
         return out
 
     return ranged
-
-
-_DAY_SPAN = re.compile(rf"\b({'|'.join(_WEEKDAYS)})s?{_RANGE_TO}({'|'.join(_WEEKDAYS)})s?\b")
-_MONTH_SPAN = re.compile(rf"\b({'|'.join(_MONTHS)}){_RANGE_TO}({'|'.join(_MONTHS)})\b")
 
 
 def range_names(text: str) -> frozenset[str]:
@@ -1835,14 +1843,13 @@ def range_names(text: str) -> frozenset[str]:
     """
     low = text.lower()
     out: set[str] = set()
-    for span, names in ((_DAY_SPAN, _WEEKDAYS), (_MONTH_SPAN, _MONTHS)):
-        if span is _DAY_SPAN and "day" not in low:
+    for names in (_WEEKDAYS, _MONTHS):
+        if names is _WEEKDAYS and "day" not in low:
             continue
-        for found in span.finditer(low):
-            first, last = names.index(found.group(1)), names.index(found.group(2))
+        for first, last in _spans(low, names):
             for k in range(1, (last - first) % len(names)):
                 out.add(names[(first + k) % len(names)])
-            if span is _DAY_SPAN and (first, last) == (0, 4):
+            if names is _WEEKDAYS and (first, last) == (0, 4):
                 out.add("weekdays")  # "Monday to Friday" says "weekdays"
     if "weekday" in low:
         out.update(_WEEKDAYS[:5])
@@ -1909,7 +1916,8 @@ def unit_amounts(text: str, lang: str | None = None) -> dict[tuple[str, int, int
     A number counts when a currency sign stands right before it ("$4", "€4.50") or a
     mass or distance unit right after it ("4 mg", "500 g", "5 km"); groups and sides are
     those of :func:`opposite_cues` counted from the first group after the rate periods
-    (0 currencies, 1 masses, 2 distances). Empty for Chinese, Japanese and Korean text.
+    (0 currencies, 1 masses and volumes, 2 distances). Empty for Chinese, Japanese and
+    Korean text (their units are read by the opposite-word groups).
 
     Parameters
     ----------

@@ -39,7 +39,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from decimal import ROUND_DOWN, ROUND_HALF_UP, Decimal, InvalidOperation
 from functools import lru_cache
@@ -1631,7 +1631,11 @@ _EXCLUDED = re.compile(
     re.IGNORECASE,
 )
 #: The first negation cue of a lowercase clause.
-_CUE = re.compile(r"\b(?:not|no|never|none|neither|nor|without)\b|n't")
+_CUE = re.compile(
+    r"\b(?:"
+    + "|".join(re.escape(w) for w in sorted(_NEG_WORDS, key=lambda w: (-len(w), w)))
+    + r")\b|n't"
+)
 #: Verbs whose denial denies that a thing is there at all ("has not been reported", "is
 #: not offered"), whatever verb the claim uses of it.
 _EXISTENCE = frozenset(
@@ -1955,9 +1959,10 @@ def _swapped_name(
             return False
         # nor another form of it, or of a part of it ("Carried-over days" against "may
         # carry over")
-        parts = [stem(p) for p in re.split(r"[-'’]", word.lower()) if len(p) >= 3]
-        lower = frozenset(stem(w) for d in prose for w in _LOWER_RUN.findall(d.text) if len(w) >= 3)
-        return not any(p in lower for p in parts)
+        parts = {stem(p) for p in re.split(r"[-'’]", word.lower()) if len(p) >= 3}
+        return not any(
+            stem(w) in parts for d in prose for w in _LOWER_RUN.findall(d.text) if len(w) >= 3
+        )
 
     names = list(cdoc.names)
     lead = _WORD.findall(text)[:2]
@@ -2325,21 +2330,27 @@ def _opposite_conflict(
     return None
 
 
+def _other_side(said: dict[Any, str], found: Iterable[tuple[Any, str]]) -> tuple[str, str] | None:
+    """(claim's form, chunk's) for the first key of ``said`` whose kind (all of the key but
+    its last item, the side) the context gives with other sides only."""
+    sides: dict[Any, dict[int, str]] = {}
+    for key, form in found:
+        sides.setdefault(key[:-1], {}).setdefault(key[-1], form)
+    for key, form in said.items():
+        have = sides.get(key[:-1])
+        if have and key[-1] not in have:
+            return form, next(iter(have.values()))
+    return None
+
+
 def _rate_binding_conflict(claim: str, docs: Sequence[_Doc], lang: str) -> tuple[str, str] | None:
     """(claim's amount and period, chunk's) when the context gives the claim's amount with
     another period only ("$10 per year" against "$10 per month or $100 per year")."""
     said = rate_amounts(claim, lang)
-    if not said:
-        return None
-    found: dict[str, dict[int, str]] = {}
-    for d in docs:
-        for (number, side), form in _rate_amounts(d.text, lang):  # d.text is normalised
-            found.setdefault(number, {}).setdefault(side, form)
-    for (number, side), form in said.items():
-        sides = found.get(number)
-        if sides and side not in sides:
-            return form, next(iter(sides.values()))
-    return None
+    # d.text is normalised
+    return (
+        _other_side(said, (x for d in docs for x in _rate_amounts(d.text, lang))) if said else None
+    )
 
 
 def _unit_binding_conflict(claim: str, docs: Sequence[_Doc], lang: str) -> tuple[str, str] | None:
@@ -2347,17 +2358,9 @@ def _unit_binding_conflict(claim: str, docs: Sequence[_Doc], lang: str) -> tuple
     unit of the same kind only ("4 mg" against "4 g, as eight 500 mg tablets"; "$20"
     against "€20"), as :func:`_rate_binding_conflict` does for periods."""
     said = unit_amounts(claim, lang)
-    if not said:
-        return None
-    found: dict[tuple[str, int], dict[int, str]] = {}
-    for d in docs:
-        for (number, group, side), form in _unit_amounts(d.text, lang):
-            found.setdefault((number, group), {}).setdefault(side, form)
-    for (number, group, side), form in said.items():
-        sides = found.get((number, group))
-        if sides and side not in sides:
-            return form, next(iter(sides.values()))
-    return None
+    return (
+        _other_side(said, (x for d in docs for x in _unit_amounts(d.text, lang))) if said else None
+    )
 
 
 def _count_binding_conflict(claim: str, docs: Sequence[_Doc], lang: str) -> tuple[str, str] | None:
@@ -2441,26 +2444,16 @@ def _numbers_shown(
     if doc.sentences and not doc.structured:
         sent = max(doc.sentences, key=lambda s: sum(w[t] for t in toks & s.tokens))
         near = others & frozenset(numbers(sent.text))
-
-    def value(n: str) -> tuple[float, str]:
-        try:
-            return float(n.replace(":", ".")), n
-        except ValueError:
-            return math.inf, n
-
-    return sorted(near, key=value) + sorted(others - near, key=value)
+    return sorted(near, key=_number_order) + sorted(others - near, key=_number_order)
 
 
 def _number_order(number: str) -> tuple[float, str]:
-    """Numeric order of a number as :func:`numbers` writes it (a clock time by its
-    minutes; another form, a date, after the numbers by text)."""
+    """Numeric order of a number as :func:`numbers` writes it (a clock time "9:30" as 9.30;
+    another form, a date, after the numbers by text)."""
     try:
-        return float(number), number
+        return float(number.replace(":", ".")), number
     except ValueError:
-        hour, _, minute = number.partition(":")
-        if hour.isdigit() and minute.isdigit():
-            return int(hour) * 60 + int(minute), number
-        return float("inf"), number
+        return math.inf, number
 
 
 def _is_version(number: str, claim: str) -> bool:
