@@ -526,7 +526,7 @@ def quickstart(out: Path | None, model: str, n_worst: int) -> int:
     if len(worst):
         print(
             f"\nThe {len(worst)} lowest-scoring rows (mean of the scores each row was measured "
-            "on) and what they miss:"
+            "on; each metric's lowest row among them) and what they miss:"
         )
     claims = rn.claims(scored)
     metrics = rn.frame.scored_metrics(scored)

@@ -1187,3 +1187,11 @@ def test_quickstart_hint_names_the_folder_to_avoid(tmp_path):
     (other / "pyproject.toml").write_text("")
     assert _import_trap(other) == ""  # another name: no trap
     assert _import_trap(tmp_path / "missing" / "ragnotebook") == ""  # not a clone
+
+
+def test_quickstart_heading_says_each_metrics_worst_row_is_kept(tmp_path, capsys):
+    assert cli.main(["quickstart", "--out", str(tmp_path / "q.jsonl")]) == 0
+    out = capsys.readouterr().out
+    assert "each metric's lowest row among them" in out
+    # the bundled sample's lowest faithfulness row is listed though its mean is not lowest
+    assert "faithfulness=0.00" in out
