@@ -459,7 +459,16 @@ def normalize(text: str) -> str:
     '博物馆于2005年开放,门票120元,共35000人参观。'
     >>> normalize("节日在七月举行，为期一个月。")
     '节日在7月举行,为期一个月。'
+
+    A number written twice, in words and in figures, as contracts do, is one number: "six
+    (6) months" -> "6 months". When the two disagree, both are kept ("ninety (60) days"
+    -> "(ninety) 60 days"), so neither is lost.
+
+    >>> normalize("within five (5) Business Days or ninety (60) days")
+    'within 5 Business Days or (ninety) 60 days'
     """
+    if "(" in text:
+        text = _DRAFTED.sub(_drafted, text)
     if text.isascii():
         return text  # NFKC leaves ASCII as it is, and the numerals below are not ASCII
     text = unicodedata.normalize("NFKC", text)
@@ -469,6 +478,31 @@ def normalize(text: str) -> str:
     if "月" in text:
         text = _CN_MONTH.sub(lambda m: str(_cn_value(m.group(1))), text)
     return text
+
+
+_CARDINALS = "|".join(
+    w for w, v in _NUMBER_WORDS.items() if w not in _NOT_COUNTS and w not in ("first", "dozen")
+)
+_CARDINAL = rf"(?:{_TENS})[-\s](?:{_UNITS})|{_CARDINALS}"
+#: A number written in words and again in figures ("six (6)", "thirty (30)", "60 (sixty)").
+_DRAFTED = re.compile(
+    rf"\b({_CARDINAL})\s*\(\s*(\d[\d,]*)\s*\)|\b(\d[\d,]*)\s*\(\s*({_CARDINAL})\s*\)",
+    re.IGNORECASE,
+)
+
+
+def _cardinal_value(words: str) -> int:
+    """The value of a cardinal in words ("six" -> 6, "twenty-five" -> 25)."""
+    parts = re.split(r"[-\s]+", words.lower())
+    return sum(int(_NUMBER_WORDS[p]) for p in parts)
+
+
+def _drafted(m: re.Match[str]) -> str:
+    """One number for a number written in words and in figures (see :func:`normalize`)."""
+    words, figures = (m.group(1), m.group(2)) if m.group(1) else (m.group(4), m.group(3))
+    if _cardinal_value(words) == int(figures.replace(",", "")):
+        return figures
+    return f"({words}) {figures}"
 
 
 _CN_DIGIT: dict[str, int] = {c: i for i, c in enumerate("零一二三四五六七八九")} | {
@@ -644,7 +678,7 @@ def split_claims(text: str, lang: str | None = None) -> list[str]:
     lang = lang or detect_language(normalize(text))
     claims: list[str] = []
     for sent in split_sentences(text, lang):
-        sent = _CITATION.sub("", sent).strip()
+        sent = _CITATION.sub(_citation_mark, sent).strip()
         if _is_question(sent, lang) or _is_meta(sent):
             continue
         sent = _PREAMBLE.sub("", sent, count=1).strip() or sent
@@ -658,6 +692,15 @@ def split_claims(text: str, lang: str | None = None) -> list[str]:
     # they are all there is (a bare "Yes." answer is still an answer)
     contentful = [c for c in claims if content_tokens(c, lang)]
     return contentful or claims
+
+
+_NUMBER_WORD_END = re.compile(rf"\b(?:{_CARDINAL})\s*$", re.IGNORECASE)
+
+
+def _citation_mark(m: re.Match[str]) -> str:
+    """Drop a citation marker, but keep the figures of a number written twice ("six
+    (6)"), which :func:`normalize` reads as one number."""
+    return m.group() if _NUMBER_WORD_END.search(m.string, 0, m.start()) else ""
 
 
 def _is_meta(sentence: str) -> bool:

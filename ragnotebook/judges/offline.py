@@ -221,6 +221,9 @@ class _Sent:
     text: str = ""
     #: a claim's word pairs in its other form (:func:`_other_form`; empty: none, or a chunk)
     alt_wording: frozenset[tuple[str, str]] = frozenset()
+    #: it denies with an exception ("shall not sublet unless the Landlord consents"): a
+    #: condition, which neither denies nor states the plain fact (:func:`_clash`)
+    excepted: bool = False
 
 
 #: A possessive and what it owns, up to a verb or the end of a clause: "Brightline's CFO
@@ -300,7 +303,17 @@ def _sent(text: str, lang: str, *, claim: bool = False) -> _Sent:
     if not claim and not is_cjk(lang):
         # "Monday to Thursday" says Tuesday and Wednesday too
         tokens |= _range_tokens(text, lang)
-    return _Sent(tokens, negated, targets, opp, wording, text, alt)
+    excepted = bool(cues) and not is_cjk(lang) and _NOT_UNLESS.search(text) is not None
+    return _Sent(tokens, negated, targets, opp, wording, text, alt, excepted)
+
+
+#: A denial with an exception in the same clause: "shall not sublet ... unless",
+#: "must not be disclosed except", "no refunds other than".
+_NOT_UNLESS = re.compile(
+    r"(?:\b(?:not|never|no|cannot|nor)\b|n't)[^.;:]*?\b(?:unless|except|excepting|other than"
+    r"|save (?:where|that|as|for|with))\b",
+    re.IGNORECASE,
+)
 
 
 @lru_cache(maxsize=4096)
@@ -1214,6 +1227,9 @@ class OfflineJudge:
                     )
                 if scattered:
                     return support, "unsure", supporting, f"{reason}; {scattered}"
+            excepted = _exception_gap(claim, toks, docs, w) if not is_cjk(lang) else ""
+            if excepted:
+                return support, "no", [], f"{reason}; {excepted}"
             # an answer's "only" (faithfulness): a ground truth's is a reference's wording,
             # mostly the question's restriction ("No, Monday to Friday only.")
             alone = _exclusive_gap(claim, docs) if exclusive and not is_cjk(lang) else ""
@@ -1519,6 +1535,10 @@ def _clash(claim: _Sent, sent: _Sent, toks: frozenset[str], scope: bool) -> bool
         mine, theirs = claim.neg_targets, sent.neg_targets
         if bool(mine) == bool(theirs):
             return False  # both state, or both deny (whatever their first negated words)
+        if sent.excepted or claim.excepted:
+            # "shall not sublet unless the Landlord consents" is a condition: "Subletting
+            # needs the Landlord's consent" says it again, and is no plain statement
+            return None
         neg, other = (mine, sent.tokens) if mine else (theirs, toks)
         return True if neg & other else None  # None: it denies something else
     return sent.negated != claim.negated
@@ -1551,6 +1571,50 @@ def _exclusive_gap(claim: str, docs: Sequence[_Doc]) -> str:
         return ""
     word = found.group().lower()
     return f"'{word}' is not supported: no word of the context excludes the others (only, sole, except …)"
+
+
+#: A claim that rules out any exception: "never", "in all cases", "with no exceptions",
+#: "not even with ...", "under no circumstances", "regardless of", "always".
+_ABSOLUTE = re.compile(
+    r"\b(?:never|always|in (?:all|every|any) cases?|with(?:out)? (?:no |any )?exceptions?"
+    r"|no exceptions?|not even|under (?:no|any) circumstances|regardless of|no matter)\b",
+    re.IGNORECASE,
+)
+#: A context sentence that makes an exception ("unless the candidate consents", "except on
+#: the Controller's instructions", "other than", "save where", "provided that").
+_EXCEPTION = re.compile(
+    r"\b(?:unless|except|excepting|other than|save (?:where|that|as|for|with)|provided that)\b",
+    re.IGNORECASE,
+)
+#: The share of a claim's weighted content words a sentence holds to be the one it restates.
+_EXCEPTION_MATCH = 0.55
+
+
+def _exception_gap(
+    claim: str, toks: frozenset[str], docs: Sequence[_Doc], w: dict[str, float]
+) -> str:
+    """Why a claim that rules out every exception is contradicted, or "".
+
+    "Unused leave is forfeited in all cases" against "Unused leave is forfeited unless
+    the employee was ill": the sentence of the context that the claim restates (it holds
+    at least 55% of the claim's weighted content words, the support threshold) makes an exception the claim's
+    "in all cases" (never, always, with no exceptions, not even ...) denies.
+    """
+    said = _ABSOLUTE.search(claim)
+    if said is None or _EXCEPTION.search(claim):
+        return ""
+    total = sum(w[t] for t in toks)
+    for d in docs:
+        if d.structured or _EXCEPTION.search(d.text) is None:
+            continue
+        for s in d.sentences:
+            found = _EXCEPTION.search(s.text)
+            if found and sum(w[t] for t in toks & s.tokens) >= _EXCEPTION_MATCH * total:
+                return (
+                    f"the context makes an exception ('{found.group().lower()} …') where "
+                    f"the claim says '{said.group().lower()}'"
+                )
+    return ""
 
 
 #: Words that make a claim other than a plain statement, for :func:`_denied_item`: it

@@ -2793,3 +2793,81 @@ def test_two_names_traded_between_coordinated_clauses() -> None:
     ctx = ["Reports by Bild and Paris Match said a video was found at the site."]
     v = verify(["Reports by Paris Match and Bild said a video was found at the site."], ctx)
     assert v.verdicts[0].verdict == "yes", v.verdicts[0].reason
+
+
+def test_number_written_in_words_and_figures_is_one_number() -> None:
+    from ragnotebook.text import normalize, split_claims
+
+    assert normalize("for six (6) months") == "for 6 months"
+    assert normalize("within 30 (thirty) days") == "within 30 days"
+    assert normalize("twenty-five (25) days") == "25 days"
+    # two that disagree keep both numbers, the figures next to the unit
+    assert normalize("ninety (60) days") == "(ninety) 60 days"
+    # a claim keeps the figures (a citation marker after a word is still dropped)
+    assert split_claims("Notice is sixty (60) days (Passage 2).") == ["Notice is sixty (60) days."]
+    ctx = ["We retain candidate personal data for six (6) months after the recruitment ends."]
+    v = verify(["Candidate personal data is retained for 6 years after the recruitment ends."], ctx)
+    assert v.verdicts[0].verdict == "no"
+    assert "the claim says '6 years' where the chunk says '6 months'" in v.verdicts[0].reason
+    v = verify(["Candidate personal data is kept for six months after the recruitment ends."], ctx)
+    assert v.verdicts[0].verdict == "yes", v.verdicts[0].reason
+    v = verify(
+        ["Either party may end it on ninety (60) days' notice."],
+        ["Either party may end it on ninety (90) days' notice."],
+    )
+    assert v.verdicts[0].verdict != "yes" and "number 60 not found" in v.verdicts[0].reason
+
+
+def test_denial_with_an_exception_is_a_condition() -> None:
+    ctx = [
+        "The Tenant shall not sublet the Premises unless the Landlord has given its prior "
+        "written consent."
+    ]
+    # restating the condition is no contradiction (it was "negation in the chunk only")
+    for claim in (
+        "Subletting requires the Landlord's prior written consent.",
+        "The Tenant may sublet the Premises with the Landlord's prior written consent.",
+    ):
+        v = verify([claim], ctx).verdicts[0]
+        assert v.verdict == "yes", (claim, v.reason)
+    # the plain denial of the same fact is still contradicted
+    v = verify(
+        ["The Tenant shall not sublet the Premises."], ["The Tenant may sublet the Premises."]
+    )
+    assert v.verdicts[0].verdict == "no"
+
+
+def test_claim_that_rules_out_the_contexts_exception_is_contradicted() -> None:
+    ctx = [
+        "Any other unused leave is forfeited unless the employee was unable to take it due to sickness."
+    ]
+    v = verify(["Any other unused leave is forfeited in all cases."], ctx).verdicts[0]
+    assert v.verdict == "no"
+    assert (
+        "the context makes an exception ('unless …') where the claim says 'in all cases'"
+        in v.reason
+    )
+    ctx = [
+        "The Processor shall not respond to a data subject request directly except on the "
+        "documented instructions of the Controller."
+    ]
+    v = verify(
+        [
+            "The Processor may never respond directly to a data subject request, even on the "
+            "Controller's instructions."
+        ],
+        ctx,
+    ).verdicts[0]
+    assert v.verdict == "no" and "('except …')" in v.reason
+    # the claim that keeps the exception, or a context without one, is not touched
+    v = verify(
+        ["Unused leave is always forfeited unless the employee was ill."],
+        ["Unused leave is forfeited unless the employee was ill."],
+    )
+    assert v.verdicts[0].verdict == "yes", v.verdicts[0].reason
+    v = verify(["The museum is always closed on Mondays."], ["The museum is closed on Mondays."])
+    assert v.verdicts[0].verdict == "yes", v.verdicts[0].reason
+    # an exception in a sentence about something else does not count
+    ctx = ["The museum is closed on Mondays. Tours run daily except in August."]
+    v = verify(["The museum is always closed on Mondays."], ctx)
+    assert v.verdicts[0].verdict == "yes", v.verdicts[0].reason
