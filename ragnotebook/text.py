@@ -996,6 +996,11 @@ def content_tokens(text: str, lang: str | None = None) -> list[str]:
 _VERSION_BEFORE = re.compile(r"(?:\bversion|\bv|\bver\.?|\brelease|\bpython|\bv\.)\s*$", re.I)
 
 
+#: A number whose decimals are all zeros ("3.0", "2.00"): as a version too, the same as
+#: the whole number ("since v3.0" and "since 3.0" say one version).
+_ZERO_MINOR = re.compile(r"^\d+\.0+$")
+
+
 def numbers(text: str) -> set[str]:
     """Normalised numbers written with digits in ``text`` (``"1,998"`` -> ``"1998"``).
 
@@ -1007,6 +1012,8 @@ def numbers(text: str) -> set[str]:
     ['1998', '25']
     >>> sorted(numbers("Version 1.10 replaced v1.1, which cost 1.10 euros."))
     ['1.1', '1.10']
+    >>> numbers("deprecated since v3.0") == numbers("deprecated since 3.0") == {"3"}
+    True
     """
     text = _join_number_words(normalize(text))
     out: set[str] = set()
@@ -1014,8 +1021,12 @@ def numbers(text: str) -> set[str]:
         tok = m.group()
         if tok[0].isdigit():
             timed = ":" in tok or tok[-1:].lower() in ("m", ".")
-            if "." in tok and _VERSION_BEFORE.search(text, max(0, m.start() - 12), m.start()):
-                out.add(tok)  # a version as written: "3.10" is not "3.1"
+            if (
+                "." in tok
+                and _ZERO_MINOR.match(tok) is None
+                and _VERSION_BEFORE.search(text, max(0, m.start() - 12), m.start())
+            ):
+                out.add(tok)  # a version as written: "3.10" is not "3.1" (but "v3.0" is 3)
             else:
                 out.add(_norm_time(tok) if timed else _norm_number(tok))
         elif tok.isascii() and tok.lower() in _COUNT_WORDS:
@@ -1214,6 +1225,13 @@ _OPPOSITE_PAIRS: dict[str, tuple[tuple[str, str], ...]] = {
         ("all", "some"),
         ("always", "sometimes usually often occasionally rarely generally typically normally some"),
         ("before", "after"),
+        ("longer longest", "shorter shortest"),
+        ("earlier earliest", "later latest"),
+        ("business working", "calendar"),
+        # an obligation against a permission; "may" where the context says "must" is
+        # implied (``_IMPLIED_SIDES``), and a negated modal is left alone ("may not" and
+        # "must not" both forbid)
+        ("must shall required mandatory obligatory compulsory", "may optional"),
     ),
     "ja": (
         ("大き", "小さ"),
@@ -1317,8 +1335,12 @@ _OPPOSITE_WORDS = frozenset(_OPPOSITE_KEYS)
 #: claim that "some rooms have a balcony" is true when all of them have one, while "all
 #: rooms" against "some rooms" is a contradiction; so with "usually" and "always".
 _IMPLIED_SIDES = frozenset(
-    (i, 1) for i, sides in enumerate(_OPPOSITES["en"]) if sides[0] in ({"all"}, {"always"})
+    (i, 1)
+    for i, sides in enumerate(_OPPOSITES["en"])
+    if sides[0] in ({"all"}, {"always"}) or "must" in sides[0]
 )
+#: The obligation/permission pair, whose negated forms agree ("may not", "must not").
+_MODAL_PAIR = next(i for i, sides in enumerate(_OPPOSITES["en"]) if "must" in sides[0])
 #: Chinese, Japanese and Korean forms are found as substrings, the longest first (then in
 #: sort order), so the word a reason quotes is the same in every process.
 _CJK_OPPOSITE_ORDER: dict[str, tuple[tuple[tuple[str, ...], ...], ...]] = {
@@ -1593,7 +1615,8 @@ _UNIT_GROUPS: tuple[tuple[re.Pattern[str], ...], ...] = (
 #: a rate, of the period group.
 _DURATION_UNIT = re.compile(
     r"(?<![a-z])(?:(?P<s0>seconds?|secs?)|(?P<s1>minutes?|mins?)|(?P<s2>hours?|hrs?)|"
-    r"(?P<s3>days?)|(?P<s4>weeks?)|(?P<s5>months?)|(?P<s6>years?|yrs?))\b"
+    r"(?P<s3>days?)|(?P<s4>weeks?)|(?P<s5>months?)|(?P<s6>years?|yrs?)"
+    r"|(?P<s7>milliseconds?|msecs?|ms))\b"
 )
 _COUNT_BEFORE = re.compile(
     rf"(?<!every )(?<!each )(?<!per )(?<![\d,.])(?:\d[\d,.]*|\b(?:{_COUNT_ALTERNATION}))[\s-]?$"
@@ -1622,7 +1645,7 @@ _TIME_WORDS = frozenset(
     f"{unit}{plural}"
     for unit in (
         *("second", "sec", "minute", "min", "hour", "hr"),
-        *("day", "week", "month", "year", "yr"),
+        *("day", "week", "month", "year", "yr", "millisecond", "msec", "ms"),
     )
     for plural in ("", "s")
 )
@@ -1650,16 +1673,17 @@ def _durations(low: str, words: frozenset[str], digit: bool) -> dict[int, str]:
 
 
 #: Each duration unit of ``_DURATION_UNIT`` (by its group's side) as an exact multiple of
-#: its family's base: seconds to weeks in seconds, months and years in months. A day is not
-#: a whole number of months, so the two families are never compared.
-_DURATION_SIZE: dict[int, tuple[str, int]] = {
-    0: ("clock", 1),
-    1: ("clock", 60),
-    2: ("clock", 3600),
-    3: ("clock", 86400),
-    4: ("clock", 604800),
-    5: ("calendar", 1),
-    6: ("calendar", 12),
+#: its family's base: milliseconds to weeks in seconds, months and years in months. A day
+#: is not a whole number of months, so the two families are never compared.
+_DURATION_SIZE: dict[int, tuple[str, Decimal]] = {
+    0: ("clock", Decimal(1)),
+    1: ("clock", Decimal(60)),
+    2: ("clock", Decimal(3600)),
+    3: ("clock", Decimal(86400)),
+    4: ("clock", Decimal(604800)),
+    5: ("calendar", Decimal(1)),
+    6: ("calendar", Decimal(12)),
+    7: ("clock", Decimal("0.001")),
 }
 
 
@@ -1685,6 +1709,8 @@ def durations(text: str) -> list[tuple[str, str, tuple[str, Decimal]]]:
     >>> [(n, p) for n, p, _ in durations("The warranty lasts 3 years, or 36 months.")]
     [('3', '3 years'), ('36', '36 months')]
     >>> durations("two weeks")[0][2] == durations("14 days")[0][2]
+    True
+    >>> durations("2 seconds")[0][2] == durations("2000 ms")[0][2]
     True
     """
     low = normalize(text).lower()
@@ -2161,9 +2187,12 @@ def period_group(lang: str) -> int:
     Examples
     --------
     >>> period_group("en"), opposite_cues("It is $5 a day.")
-    (45, {(45, 1): 'a day', (46, 0): '$'})
+    (49, {(49, 1): 'a day', (50, 0): '$'})
     """
     return len(_OPPOSITES.get(lang if is_cjk(lang) else "en", ()))
+
+
+_MODAL_MAY = re.compile(r"\bmay\b")
 
 
 def opposite_cues(text: str, lang: str | None = None) -> dict[tuple[int, int], str]:
@@ -2188,7 +2217,7 @@ def opposite_cues(text: str, lang: str | None = None) -> dict[tuple[int, int], s
     >>> opposite_cues("男性が座っている。")
     {(6, 0): '男', (8, 0): '座っ'}
     >>> opposite_cues("The fee is $120 a year.")
-    {(45, 6): 'a year', (46, 0): '$'}
+    {(49, 6): 'a year', (50, 0): '$'}
     """
     text = normalize(text)
     lang = lang or detect_language(text)
@@ -2203,8 +2232,11 @@ def opposite_cues(text: str, lang: str | None = None) -> dict[tuple[int, int], s
                         break
     else:
         words = frozenset(_LOWER_WORD.findall(text.lower()))
+        listed = words & _OPPOSITE_WORDS
+        if "may" in listed and _MODAL_MAY.search(text) is None:
+            listed -= {"may"}  # only the month ("in May"), no permission
         first: dict[tuple[int, int], str] = {}
-        for word in words & _OPPOSITE_WORDS:
+        for word in listed:
             for key in _OPPOSITE_KEYS[word]:
                 if key not in first or word < first[key]:
                     first[key] = word  # the first word in sort order, as before

@@ -59,6 +59,7 @@ from ragnotebook.scorers._common import end_sentence
 from ragnotebook.tasks import Answer, Claims, Explanation, Task, Verdict, Verdicts
 from ragnotebook.text import (
     _IMPLIED_SIDES,
+    _MODAL_PAIR,
     _MONTHS,
     _NEG_WORDS,
     _VERSION_BEFORE,
@@ -1125,7 +1126,8 @@ class OfflineJudge:
         if use_opp and not (opposite or neg_conflict) and not is_cjk(lang):
             # "$10 per year" against "$10 per month or $100 per year": the amount's period
             opposite = (
-                _rate_binding_conflict(claim, docs, lang)
+                _prefix_conflict(claim, toks, docs, w, lang, match_min)
+                or _rate_binding_conflict(claim, docs, lang)
                 or _unit_binding_conflict(claim, docs, lang)
                 or _count_binding_conflict(claim, docs, lang)
             )
@@ -1642,7 +1644,11 @@ def _other_case(claim: _Sent, sent: _Sent) -> bool:
     that other case."""
     mine = dict(claim.opposites)
     theirs = dict(sent.opposites)
-    return any(p == q and k != j and (p, j) not in theirs for (p, k) in theirs for (q, j) in mine)
+    return any(
+        p == q and k != j and (p, j) not in theirs and p != _MODAL_PAIR
+        for (p, k) in theirs
+        for (q, j) in mine
+    )
 
 
 def _denials(
@@ -1966,7 +1972,20 @@ def _follower(text: str, lead: Sequence[str]) -> str:
     rest = text.lstrip()[len(lead[0]) :].lstrip()
     if rest.startswith(","):
         return ","
+    if rest[:1] in ("-", "`", "/", "$", "<", "{"):
+        return "-"  # a command's flag, code, a path: the word is an instruction's verb
     return lead[1] if len(lead) > 1 else ""
+
+
+#: Capitalised words that are never a name: pronouns and sentence adverbs ("You can ...",
+#: "Clause 3.2 Thereafter it renews ...").
+_NEVER_NAMES = _PERSONAL | frozenset(
+    {"you", "your", "yours", "it", "its", "they", "their", "them", "he", "she", "his"}
+    | {"her", "this", "that", "these", "those", "there", "here", "then", "thereafter"}
+    | {"therefore", "however", "thereby", "hereby", "herein", "otherwise", "furthermore"}
+    | {"moreover", "additionally", "also", "meanwhile", "subsequently", "afterwards"}
+    | {"accordingly", "instead", "likewise", "similarly", "nevertheless", "nonetheless"}
+)
 
 
 #: What stands between two names that a claim groups ("A and B", "A or B", "A, B").
@@ -2016,7 +2035,9 @@ def _swapped_name(
         never writes it in lowercase, and no article or pronoun follows it, as one
         follows an instruction's verb ("Combine the flour ...", "Remove them ..."), nor
         a comma, as one follows an opening adverb ("Finally, fold ...")."""
-        if follower.lower() in _VERB_OBJECTS or follower == ",":
+        if follower.lower() in _VERB_OBJECTS or follower in (",", "-"):
+            return False
+        if word.lower() in _NEVER_NAMES:
             return False
         low = re.compile(rf"\b{re.escape(word.lower())}\b")
         if any(low.search(d.text) for d in prose):
@@ -2034,6 +2055,7 @@ def _swapped_name(
         lead
         and lead[0][0].isupper()
         and lead[0].lower() not in _NEG_WORDS  # "No more than 4 g …" opens with no name
+        and lead[0].lower() not in _NEVER_NAMES  # "You can carry over ..."
         and cdoc.sequence
         and not any(tok == cdoc.sequence[0] for _, tok in names)
         and content_tokens(lead[0], lang) == [cdoc.sequence[0]]
@@ -2280,6 +2302,8 @@ def _name_in_place(
     for start, run in _name_runs(text, lang):
         if not run or set(run) & claim:
             continue
+        if len(run) == 1 and words[start].lower() in _NEVER_NAMES:
+            continue  # "Clause 3.2 Thereafter it renews ...": no name
         opening = start == 0 and len(run) == 1 and run[0] not in known
         if opening and not opener(words[0], _follower(text, words[:2])):
             continue
@@ -2361,6 +2385,8 @@ def _opposite_conflict(
             continue  # the claim names two sides ("men and women", "daily or weekly")
         if (pair, side) in _IMPLIED_SIDES and not is_cjk(lang):
             continue  # "some" where the context says "all" is implied, not contradicted
+        if pair == _MODAL_PAIR and not is_cjk(lang) and claim.negated:
+            continue  # "must not" and "may not" both forbid
         if is_cjk(lang):
             core = frozenset(t for t in toks if not set(t) & set(word))
         else:
@@ -2391,6 +2417,63 @@ def _opposite_conflict(
                     same = max(same, score)
         if _outweighs(opp, same, total, match_min):
             return word, other
+    return None
+
+
+#: A word with the prefix "non-" ("non-exclusive", "non-refundable", "non-EU").
+_NON_WORD = re.compile(r"\bnon[-\s]?([a-z]{3,})\b", re.IGNORECASE)
+_PLAIN_WORD_RE = re.compile(r"(?<![-\w])([a-z]{3,})\b", re.IGNORECASE)
+
+
+def _non_words(text: str) -> tuple[frozenset[str], frozenset[str]]:
+    """(words said with "non-", words said plainly) of ``text``, lowercase."""
+    low = text.lower()
+    non = frozenset(m.group(1) for m in _NON_WORD.finditer(low))
+    plain = frozenset(m.group(1) for m in _PLAIN_WORD_RE.finditer(low) if m.group(1) != "non")
+    return non, plain
+
+
+def _prefix_conflict(
+    claim: str,
+    toks: frozenset[str],
+    docs: Sequence[_Doc],
+    w: dict[str, float],
+    lang: str,
+    match_min: float,
+) -> tuple[str, str] | None:
+    """(claim's word, chunk's) when the sentence matching the claim says a word with
+    "non-" that the claim says without it, or the other way round ("fees are refundable"
+    against "fees are non-refundable"; "non-exclusive jurisdiction" against "exclusive").
+
+    As for listed opposites, the claim's other content words must match the sentence
+    (``match_min`` of their weight) and no sentence without the difference may come
+    within 20 points of it.
+    """
+    if "non" not in claim.lower() and not any("non" in d.text.lower() for d in docs):
+        return None
+    c_non, c_plain = _non_words(claim)
+    c_plain = c_plain - c_non
+    for word in sorted(c_non | c_plain):
+        core = toks - frozenset(content_tokens(word, lang)) - {"non"}
+        total = sum(w[t] for t in core)
+        if not total:
+            continue
+        same = opp = 0.0
+        for d in docs:
+            if d.structured:
+                continue
+            for sent in d.contrasts:
+                s_non, s_plain = _non_words(sent.text)
+                score = sum(w[t] for t in core & sent.tokens)
+                flipped = (word in c_non and word in s_plain and word not in s_non) or (
+                    word in c_plain and word in s_non and word not in s_plain
+                )
+                if flipped:
+                    opp = max(opp, score)
+                elif word in s_non or word in s_plain:
+                    same = max(same, score)
+        if _outweighs(opp, same, total, match_min):
+            return (f"non-{word}", word) if word in c_non else (word, f"non-{word}")
     return None
 
 

@@ -756,10 +756,10 @@ def test_opposite_cues() -> None:
         (p + 2, 2): "kg",
         (p + 3, 0): "km",
     }
-    assert opposite_cues("Submit it before the deadline.") == {(p - 1, 0): "before"}
+    assert opposite_cues("Submit it before the deadline.") == {(44, 0): "before"}
     # "a year" without an amount before it, or followed by "ago", is no rate
     assert opposite_cues("He was 5 a year ago.") == {}
-    assert opposite_cues("In 2010, a year after the war, it reopened.") == {(p - 1, 1): "after"}
+    assert opposite_cues("In 2010, a year after the war, it reopened.") == {(44, 1): "after"}
     # the period group, and (since v11) the currency of the amount
     assert opposite_cues("年度会员费为120元。") == {(15, 6): "年度", (19, 0): "元"}
     assert opposite_cues("毎月の会費") == {(55, 4): "毎月"}
@@ -2871,3 +2871,112 @@ def test_claim_that_rules_out_the_contexts_exception_is_contradicted() -> None:
     ctx = ["The museum is closed on Mondays. Tours run daily except in August."]
     v = verify(["The museum is always closed on Mondays."], ctx)
     assert v.verdicts[0].verdict == "yes", v.verdicts[0].reason
+
+
+def test_versions_with_a_zero_minor_are_the_whole_version() -> None:
+    ctx = ["tessel push is deprecated since v3.0 and removed in v4.0."]
+    for claim in (
+        "tessel push is deprecated since 3.0.",
+        "tessel push is deprecated since version 3.",
+    ):
+        v = verify([claim], ctx).verdicts[0]
+        assert v.verdict == "yes", (claim, v.reason)
+    v = verify(["tessel push is deprecated since version 3.1."], ctx).verdicts[0]
+    assert v.verdict == "no" and "number 3.1 not found" in v.reason
+
+
+def test_milliseconds_are_a_duration() -> None:
+    ctx = ["Webhook deliveries time out after 10 seconds."]
+    v = verify(["Webhook deliveries time out after 10 milliseconds."], ctx).verdicts[0]
+    assert v.verdict == "no"
+    assert "the claim says '10 milliseconds' where the chunk says '10 seconds'" in v.reason
+    v = verify(["Webhook deliveries time out after 10,000 ms."], ctx).verdicts[0]
+    assert v.verdict == "yes", v.reason
+
+
+def test_a_word_with_non_against_the_word_without() -> None:
+    ctx = ["The courts of England shall have exclusive jurisdiction to settle any dispute."]
+    v = verify(["The courts of England have non-exclusive jurisdiction over any dispute."], ctx)
+    assert v.verdicts[0].verdict == "no"
+    assert "the claim says 'non-exclusive' where the chunk says 'exclusive'" in v.verdicts[0].reason
+    v = verify(["Fees are refundable."], ["Fees are non-refundable."]).verdicts[0]
+    assert v.verdict == "no" and "where the chunk says 'non-refundable'" in v.reason
+    # the same word on both sides, or a sentence that says both, is no conflict
+    assert (
+        verify(["Fees are non-refundable."], ["Fees are non-refundable."]).verdicts[0].verdict
+        == "yes"
+    )
+    ctx = ["Members get exclusive offers and non-member prices."]
+    assert verify(["Members get exclusive offers."], ctx).verdicts[0].verdict == "yes"
+
+
+def test_legal_and_technical_word_pairs() -> None:
+    cases = [
+        (
+            "The Processor must forward requests within five calendar days.",
+            "The Processor shall forward requests within five (5) Business Days.",
+            "the claim says 'calendar' where the chunk says 'business'",
+        ),
+        (
+            "The Company gives the statutory notice or one month, whichever is shorter.",
+            "The Company gives the statutory notice or one month, whichever is longer.",
+            "the claim says 'shorter' where the chunk says 'longer'",
+        ),
+        (
+            "The notice must be given no later than 30 days before the end of the term.",
+            "The notice must be given no earlier than 30 days before the end of the term.",
+            "the claim says 'later' where the chunk says 'earlier'",
+        ),
+        (
+            "The Customer must carry out an audit of the security controls once a year.",
+            "The Customer may request an audit of the security controls once a year.",
+            "the claim says 'must' where the chunk says 'may'",
+        ),
+    ]
+    for claim, chunk, said in cases:
+        v = verify([claim], [chunk]).verdicts[0]
+        assert v.verdict == "no" and said in v.reason, (claim, v.reason)
+    # a permission where the context says an obligation is implied, not contradicted
+    ctx = ["The Customer must request an audit of the security controls once a year."]
+    assert (
+        verify(["The Customer may request an audit of the security controls once a year."], ctx)
+        .verdicts[0]
+        .verdict
+        == "yes"
+    )
+    # "must not" and "may not" both forbid; the month May is no permission
+    ctx = ["The Tenant may not sublet the Premises."]
+    assert verify(["The Tenant must not sublet the Premises."], ctx).verdicts[0].verdict == "yes"
+    assert (
+        verify(
+            ["The Tenant shall not sublet the Premises."], ["The Tenant may sublet the Premises."]
+        )
+        .verdicts[0]
+        .verdict
+        == "no"
+    )
+    ctx = ["Annual leave must be taken by 31 May."]
+    assert verify(["Annual leave must be taken by 31 May."], ctx).verdicts[0].verdict == "yes"
+
+
+def test_pronouns_adverbs_and_instruction_verbs_are_no_names() -> None:
+    ctx = [
+        "Employees may carry over up to five (5) days of unused annual leave into the next year."
+    ]
+    v = verify(
+        ["You can carry over up to five days of unused annual leave into the next year."], ctx
+    )
+    assert "names" not in v.verdicts[0].reason, v.verdicts[0].reason
+    ctx = [
+        "Clause 3.2 Thereafter the Agreement shall renew automatically for successive "
+        "12-month periods."
+    ]
+    v = verify(["After that the Agreement renews automatically for 12-month periods."], ctx)
+    assert v.verdicts[0].verdict == "yes", v.verdicts[0].reason
+    ctx = ["Use -j N with tessel build to run N build steps in parallel."]
+    v = verify(["Pass -j N to tessel build to run N build steps in parallel."], ctx)
+    assert "names 'Use'" not in v.verdicts[0].reason, v.verdicts[0].reason
+    # a name is still a name
+    ctx = ["Canberra is the capital city of Australia and seat of government."]
+    v = verify(["Sydney is the capital city of Australia and seat of government."], ctx)
+    assert "names 'Canberra' where the claim names 'Sydney'" in v.verdicts[0].reason
