@@ -1395,8 +1395,8 @@ _PERIOD_SHORT = {
 #: "every two weeks", "every other day": the count words of :func:`numbers`, and "other"
 _PERIOD_COUNT = {w: int(v) for w, v in _NUMBER_WORDS.items() if w in _COUNT_WORDS} | {"other": 2}
 _PERIOD_CJK: dict[str, tuple[str, ...]] = {
-    # written forms per side, matched as substrings; durations such as 年間 (also "for
-    # N years") are left out
+    # written forms per side (in the order of PERIODS), matched as substrings; durations
+    # such as 年間 (also "for N years") are left out
     "zh": (
         "每小时 每小時",
         "每天 每日 日均",
@@ -1405,6 +1405,9 @@ _PERIOD_CJK: dict[str, tuple[str, ...]] = {
         "每月 每个月 月费 月度 月会费",
         "每季度 每季 季度",
         "每年 年费 年度 年会费",
+        "",  # (a dose)
+        "每分钟 每分鐘",
+        "每秒 每秒钟",
     ),
     "ja": (
         "毎時 時給",
@@ -1414,6 +1417,9 @@ _PERIOD_CJK: dict[str, tuple[str, ...]] = {
         "毎月 月額 月給 月会費",
         "四半期 毎季",
         "毎年 年額 年俸 年会費",
+        "",  # (a dose)
+        "毎分",
+        "毎秒",
     ),
     "ko": (
         "매시간 시간당",
@@ -1423,6 +1429,9 @@ _PERIOD_CJK: dict[str, tuple[str, ...]] = {
         "매달 매월 월급 월회비",
         "분기별 매분기",
         "매년 해마다 연봉 연회비",
+        "",  # (a dose)
+        "분당 매분",
+        "초당 매초",
     ),
 }
 

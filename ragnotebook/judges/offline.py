@@ -381,17 +381,24 @@ def _analyse(text: str, lang: str) -> _Doc:
     fields, keys = _record_fields(text, lang) if structured else ((), ())
     contrasts = polar = sents
     turn = _CJK_CONTRAST if is_cjk(lang) else _CONTRAST
-    if not structured and turn.search(text):
+    # a CJK sentence whose negation stands in a clause of its own after a comma ("参数在
+    # v2.3.1 中加入，它只打印计划而不会应用更改"): its clauses are read for polarity too
+    commas = is_cjk(lang) and any(s.negated for s in sents) and _CJK_COMMA.search(text)
+    if not structured and (turn.search(text) or commas):
         parts: list[_Sent] = []
         polar_parts: list[_Sent] = []
         for sent in sents:
             texts = [p for p in turn.split(sent.text) if p.strip()]
+            clauses = False
+            if len(texts) < 2 and commas and sent.negated:
+                texts = [p for p in _CJK_COMMA.split(sent.text) if p.strip()]
+                clauses = True
             if len(texts) < 2:
                 parts.append(sent)
                 polar_parts.append(sent)
                 continue
             pieces = [_sent(p, lang) for p in texts]
-            parts.extend(pieces)
+            parts.extend([sent] if clauses else pieces)
             if len({p.negated for p in pieces}) > 1:
                 first = content_tokens(pieces[0].text, lang)
                 carried = frozenset(first[:-1])
@@ -441,6 +448,8 @@ _CONTRAST = re.compile(
 #: "，不过", "，而", "；" (zh), "が、", "けど、", "、ただし" (ja), "지만", ", 하지만" (ko)
 #: ("积分可以兑换优惠券，但不能兑换现金" says nothing against the coupons). The text is
 #: NFKC-normalised first, so "，" and "；" are read as "," and ";".
+#: The commas of Chinese, Japanese and Korean text (after NFKC: "，" is ",").
+_CJK_COMMA = re.compile(r"[,、]")
 _CJK_CONTRAST = re.compile(
     r"[，,]\s*(?=但是|但|不过|而|可是)|[；;]|(?<=が)[、,]|(?<=けど)[、,]|[、,](?=ただし|しかし)"
     r"|(?<=지만)\s+|,\s*(?=하지만|그러나)"

@@ -2980,3 +2980,36 @@ def test_pronouns_adverbs_and_instruction_verbs_are_no_names() -> None:
     ctx = ["Canberra is the capital city of Australia and seat of government."]
     v = verify(["Sydney is the capital city of Australia and seat of government."], ctx)
     assert "names 'Canberra' where the claim names 'Sydney'" in v.verdicts[0].reason
+
+
+def test_cjk_negation_in_a_clause_of_its_own() -> None:
+    ctx = ["tessel deploy 的 --dry-run 参数在 v2.3.1 中加入，它只打印计划而不会应用更改。"]
+    v = attribute(["--dry-run 参数在 v2.3.1 中加入。"], ctx).verdicts[0]
+    assert v.verdict == "yes", v.reason
+    # the clause that denies still contradicts a claim that states it
+    v = verify(["--dry-run 参数在 v2.3.1 中加入，会应用更改。"], ctx).verdicts[0]
+    assert v.verdict == "no" and "negation in the chunk only" in v.reason
+
+
+def test_cjk_rates_per_minute_and_per_hour() -> None:
+    cases = [
+        (
+            "每个 API 密钥每小时最多 100 个请求。",
+            "每个 API 密钥每分钟最多 100 个请求。",
+            "'每小时' where the chunk says '每分钟'",
+        ),
+        (
+            "API キーごとに毎時 100 リクエストまでです。",
+            "API キーごとに毎分 100 リクエストまでです。",
+            "'毎時' where the chunk says '毎分'",
+        ),
+        (
+            "API 키당 시간당 100개의 요청을 보낼 수 있습니다.",
+            "API 키당 분당 100개의 요청을 보낼 수 있습니다.",
+            "'시간당' where the chunk says '분당'",
+        ),
+    ]
+    for claim, chunk, said in cases:
+        v = verify([claim], [chunk]).verdicts[0]
+        assert v.verdict == "no" and said in v.reason, (claim, v.reason)
+        assert verify([chunk], [chunk]).verdicts[0].verdict == "yes"
