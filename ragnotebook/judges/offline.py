@@ -1692,7 +1692,12 @@ def _denials(
                 if len(words) >= 2:
                     named = words - sent.neg_targets
                     cue = _CUE.search(low)
-                    if sent.neg_targets & _EXISTENCE and cue is not None:
+                    bare = bool(sent.neg_targets & _BARE_EXISTENCE) and cue is not None
+                    if bare and cue is not None:
+                        # nothing after the verb: "Windows is not supported"
+                        after = content_tokens(clause[cue.end() :], "en")
+                        bare = set(after) <= sent.neg_targets
+                    if (sent.neg_targets & _EXISTENCE or bare) and cue is not None:
                         # "Hair loss has not been reported" denies hair loss whatever
                         # the claim's verb ("side effects include … hair loss"): the
                         # words before the cue are what it denies
@@ -1723,6 +1728,11 @@ _EXISTENCE = frozenset(
         *("reported", "observed", "found", "seen", "included", "offered", "provided"),
         *("listed", "known", "recorded", "detected", "documented", "mentioned", "available"),
     )
+)
+#: Verbs whose denial denies a thing only when nothing qualifies it after the verb
+#: ("Windows is not supported", not "Pets are not allowed in the lobby").
+_BARE_EXISTENCE = frozenset(
+    stem(w) for w in ("supported", "accepted", "allowed", "permitted", "enabled")
 )
 
 
@@ -2368,6 +2378,18 @@ def _outweighs(opp: float, same: float, total: float, match_min: float) -> bool:
     return opp >= match_min * total and same < opp - 0.2 * total
 
 
+#: Month and weekday names, capitalised when a reason quotes them ("May", not "may").
+_CALENDAR_WORDS = frozenset((*_MONTHS, *_WEEKDAYS))
+
+
+def _as_written(form: str) -> str:
+    """A lowercase form a reason quotes, with month and weekday names capitalised."""
+    return " ".join(
+        w.capitalize() if w.rstrip("s") in _CALENDAR_WORDS or w in _CALENDAR_WORDS else w
+        for w in form.split(" ")
+    )
+
+
 def _opposite_conflict(
     toks: frozenset[str],
     claim: _Sent,
@@ -2425,7 +2447,8 @@ def _opposite_conflict(
                 else:
                     same = max(same, score)
         if _outweighs(opp, same, total, match_min):
-            return word, other
+            # a group's month or weekday is quoted as written ("May", not the modal "may")
+            return (_as_written(word), _as_written(other)) if pair >= n_pairs else (word, other)
     return None
 
 

@@ -854,7 +854,7 @@ def test_rate_per_other_period_is_a_contradiction() -> None:
         (
             "The promotion runs until May 31.",
             "The promotion runs until March 31.",
-            ("may", "march"),
+            ("May", "March"),
         ),
         ("The meeting is held on Friday.", "The meeting is held on Wednesday.", None),
     ],
@@ -2593,7 +2593,7 @@ def test_third_fresh_user_cases() -> None:
     v = attribute(["Carried-over days must be used by 31 March."], ctx).verdicts[0]
     assert v.verdict == "yes", v.reason
     v = verify(["Carried-over days must be used by 31 May."], ctx).verdicts[0]
-    assert v.verdict == "no" and "'may' where the chunk says 'march'" in v.reason
+    assert v.verdict == "no" and "'May' where the chunk says 'March'" in v.reason
     # two capitalised words joined by "and" that qualify a noun are not two subjects
     ctx = ["The H&S officer is Daniel Okoro. First-aid training is run by Sarah Klein."]
     v = verify(["The Health and Safety officer is Sarah Klein."], ctx).verdicts[0]
@@ -2623,7 +2623,7 @@ def test_third_fresh_user_cases() -> None:
 
 def test_a_short_claim_naming_another_month() -> None:
     v = verify(["The deadline is in May."], ["The deadline is in March."]).verdicts[0]
-    assert v.verdict == "no" and "'may' where the chunk says 'march'" in v.reason
+    assert v.verdict == "no" and "'May' where the chunk says 'March'" in v.reason
     assert (
         verify(["The deadline is in March."], ["The deadline is in March."]).verdicts[0].verdict
         == "yes"
@@ -3013,3 +3013,23 @@ def test_cjk_rates_per_minute_and_per_hour() -> None:
         v = verify([claim], [chunk]).verdicts[0]
         assert v.verdict == "no" and said in v.reason, (claim, v.reason)
         assert verify([chunk], [chunk]).verdicts[0].verdict == "yes"
+
+
+def test_a_platform_or_option_not_supported_is_denied() -> None:
+    ctx = ["The tessel agent runs on Linux and macOS. Windows is not supported; use WSL2 instead."]
+    v = verify(["The tessel agent runs on Linux, macOS and Windows."], ctx).verdicts[0]
+    assert v.verdict == "no" and "('Windows is not supported')" in v.reason
+    assert verify(["The tessel agent runs on Linux and macOS."], ctx).verdicts[0].verdict == "yes"
+    ctx = ["We accept Visa and Mastercard. American Express is not accepted."]
+    v = verify(["We accept Visa, Mastercard and American Express."], ctx).verdicts[0]
+    assert v.verdict == "no" and "('American Express is not accepted')" in v.reason
+    # a qualified denial ("not allowed in the lobby") denies the thing there only
+    ctx = ["Pets are not allowed in the lobby, but they are allowed in the rooms."]
+    assert verify(["Pets are allowed in the rooms."], ctx).verdicts[0].verdict == "yes"
+
+
+def test_a_month_or_weekday_is_quoted_capitalised() -> None:
+    v = verify(
+        ["Unused leave must be taken by 31 May."], ["Unused leave must be taken by 31 March."]
+    )
+    assert v.verdicts[0].reason.endswith("the claim says 'May' where the chunk says 'March'")
