@@ -1018,6 +1018,11 @@ class OfflineJudge:
                         if not best_cov:
                             best = i
                     break
+        instances: dict[str, str] = {}  # "-j 4" against "-j N", "the 1st" against "the first"
+        for n in missing:
+            written = "" if n in rounded else _number_instance(n, claim, docs)
+            if written:
+                rounded[n], instances[n] = n, written
         if rounded:
             # "3.14" against "3.14159", "2.5 million" against "2.46 million": the same value
             missing = [n for n in missing if n not in rounded]
@@ -1199,7 +1204,8 @@ class OfflineJudge:
         if rounded:
             parts.append(
                 ", ".join(
-                    f"{m} is in the {n}s" if n in decades else f"{n} is {m} rounded"
+                    instances.get(n)
+                    or (f"{m} is in the {n}s" if n in decades else f"{n} is {m} rounded")
                     for n, m in sorted(rounded.items())
                 )
             )
@@ -2633,6 +2639,38 @@ def _number_order(number: str) -> tuple[float, str]:
         return float(number.replace(":", ".")), number
     except ValueError:
         return math.inf, number
+
+
+_ORDINAL_WORDS = {
+    str(i): w
+    for i, w in enumerate(
+        ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth"),
+        start=1,
+    )
+}
+#: A placeholder for a value in documentation: "N", "<n>", "{count}", "[SIZE]".
+_PLACEHOLDER = r"(?:[A-Z]|<[^<>\s]{1,20}>|\{[^{}\s]{1,20}\}|\[[^\[\]\s]{1,20}\])(?![\w])"
+
+
+def _number_instance(number: str, claim: str, docs: Sequence[_Doc]) -> str:
+    """How the context writes the claim's ``number`` another way, for a reason ("" if it
+    does not): as an ordinal word ("on the 1st of each month" against "on the first day
+    of each month": "1st is 'first'"), or as a placeholder after the same word
+    ("tessel build -j 4" against "use -j N": "4 fills '-j N'")."""
+    ordinal = re.search(rf"(?<![\d.]){re.escape(number)}(?:st|nd|rd|th)\b", claim, re.I)
+    word = _ORDINAL_WORDS.get(number)
+    if (
+        ordinal is not None
+        and word is not None
+        and any(re.search(rf"\b{word}\b", d.text, re.I) for d in docs)
+    ):
+        return f"{ordinal.group()} is '{word}'"
+    before = re.search(rf"(?<!\S)(\S+)\s+{re.escape(number)}(?![\d.,]\d)\b", claim)
+    if before is None or not re.search(r"[^\W\d]", before.group(1)):
+        return ""
+    slot = re.compile(rf"(?<!\S){re.escape(before.group(1))}\s+{_PLACEHOLDER}")
+    found = next((m for d in docs if (m := slot.search(d.text)) is not None), None)
+    return f"{number} fills '{found.group()}'" if found is not None else ""
 
 
 def _is_version(number: str, claim: str) -> bool:

@@ -3033,3 +3033,20 @@ def test_a_month_or_weekday_is_quoted_capitalised() -> None:
         ["Unused leave must be taken by 31 May."], ["Unused leave must be taken by 31 March."]
     )
     assert v.verdicts[0].reason.endswith("the claim says 'May' where the chunk says 'March'")
+
+
+def test_a_number_the_context_writes_as_an_ordinal_or_a_placeholder() -> None:
+    ctx = ["Rent is payable monthly in advance on the first day of each month."]
+    v = verify(["Rent is payable in advance on the 1st of each month."], ctx).verdicts[0]
+    assert v.verdict == "yes" and "1st is 'first'" in v.reason
+    v = verify(["Rent is payable in advance on the 2nd of each month."], ctx).verdicts[0]
+    assert v.verdict != "yes"
+    ctx = ["Set --timeout <seconds> to change how long the client waits."]
+    v = verify(["Set --timeout 30 to change how long the client waits."], ctx).verdicts[0]
+    assert v.verdict == "yes" and "30 fills '--timeout <seconds>'" in v.reason
+    ctx = ["Use -j N with tessel build to run N build steps in parallel. The default is 1."]
+    v = verify(["Use -j 4 with tessel build to run build steps in parallel."], ctx).verdicts[0]
+    assert v.verdict == "yes" and "4 fills '-j N'" in v.reason
+    # another flag's slot is no placeholder for this one
+    v = verify(["Use --retries 4 with tessel build."], ["Use -j N with tessel build."]).verdicts[0]
+    assert v.verdict != "yes"
