@@ -471,7 +471,7 @@ def normalize(text: str) -> str:
         text = _DRAFTED.sub(_drafted, text)
     if text.isascii():
         return text  # NFKC leaves ASCII as it is, and the numerals below are not ASCII
-    text = unicodedata.normalize("NFKC", text)
+    text = unicodedata.normalize("NFKC", text).translate(_INVISIBLE)
     if _CN_NUMERAL.search(text):
         text = _CN_YEAR.sub(lambda m: "".join(str(_CN_DIGIT[c]) for c in m.group(1)), text)
         text = _CN_COUNT.sub(lambda m: str(_cn_value(m.group(1))), text)
@@ -503,6 +503,11 @@ def _drafted(m: re.Match[str]) -> str:
     if _cardinal_value(words) == int(figures.replace(",", "")):
         return figures
     return f"({words}) {figures}"
+
+
+#: Characters that do not show, dropped before comparing: zero-width space, non-joiner
+#: and joiner, word joiner, byte-order mark, soft hyphen ("De\u200bpot" is "Depot").
+_INVISIBLE = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u2060\ufeff\u00ad"))
 
 
 _CN_DIGIT: dict[str, int] = {c: i for i, c in enumerate("零一二三四五六七八九")} | {

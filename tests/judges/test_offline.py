@@ -3050,3 +3050,13 @@ def test_a_number_the_context_writes_as_an_ordinal_or_a_placeholder() -> None:
     # another flag's slot is no placeholder for this one
     v = verify(["Use --retries 4 with tessel build."], ["Use -j N with tessel build."]).verdicts[0]
     assert v.verdict != "yes"
+
+
+def test_invisible_characters_do_not_break_a_match() -> None:
+    ctx = ["The depot ships 47 pallets a day."]
+    for claim in (
+        "The de\u200bpot ships 47 pal\u00adlets a day.",
+        "\ufeffThe depot ships 47 pallets a day.",
+    ):
+        v = verify([claim], ctx).verdicts[0]
+        assert v.verdict == "yes" and v.reason.startswith("100%"), (claim, v.reason)
