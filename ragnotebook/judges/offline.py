@@ -1244,6 +1244,9 @@ class OfflineJudge:
                     )
                 if scattered:
                     return support, "unsure", supporting, f"{reason}; {scattered}"
+            turned_steps = _step_order(claim, docs, lang) if local and not is_cjk(lang) else ""
+            if turned_steps:
+                return support, "unsure", supporting, f"{reason}; {turned_steps}"
             excepted = _exception_gap(claim, toks, docs, w) if not is_cjk(lang) else ""
             if excepted:
                 return support, "no", [], f"{reason}; {excepted}"
@@ -1630,6 +1633,56 @@ def _exception_gap(
                 return (
                     f"the context makes an exception ('{found.group().lower()} …') where "
                     f"the claim says '{said.group().lower()}'"
+                )
+    return ""
+
+
+#: Two steps in order: "first A, then B", "A, and then B", "A; then B".
+_THEN = re.compile(
+    r"^(?:first(?:ly)?,?\s+)?(?P<a>.+?)(?:,|;|,?\s+and)\s+then,?\s+(?P<b>.+)$", re.I | re.S
+)
+#: Words that give steps in the order they are written (not "before"/"after", which can
+#: give them in the other order: "Before eating, wash your hands").
+_ORDER_CUE = re.compile(r"\b(?:then|first|next|finally|afterwards|step \d)\b", re.I)
+_REORDERING = re.compile(r"\b(?:before|after|once|until|prior to)\b", re.I)
+
+
+def _step_order(claim: str, docs: Sequence[_Doc], lang: str) -> str:
+    """Why a claim's two steps are in the other order in the context, or "".
+
+    "First run tessel deploy, then run tessel init" against "Run tessel init first, then
+    tessel deploy": the words only the first step has (deploy) and those only the second
+    has (init) all occur in one sentence of the context, or two that follow each other,
+    that give an order as written (then, first, next, finally; not "before" or "after",
+    which may give it the other way round), and there the second step's words all come
+    before the first step's. The verdict is then ``unsure``: the order of the context's words is read,
+    not its meaning.
+    """
+    found = _THEN.match(claim)
+    if found is None:
+        return ""
+    first = content_tokens(found.group("a"), lang)
+    second = content_tokens(found.group("b"), lang)
+    a_only = [t for t in dict.fromkeys(first) if t not in second]
+    b_only = [t for t in dict.fromkeys(second) if t not in first]
+    if not a_only or not b_only:
+        return ""
+    for d in docs:
+        if d.structured or _ORDER_CUE.search(d.text) is None:
+            continue
+        texts = [s.text for s in d.sentences]
+        # one sentence, or two that follow each other ("Run init first. Then deploy.")
+        for window in (*texts, *(f"{x} {y}" for x, y in pairwise(texts))):
+            if _ORDER_CUE.search(window) is None or _REORDERING.search(window):
+                continue
+            seq = content_tokens(window, lang)
+            where = {t: seq.index(t) for t in (*a_only, *b_only) if t in seq}
+            if len(where) < len(a_only) + len(b_only):
+                continue
+            if max(where[t] for t in b_only) < min(where[t] for t in a_only):
+                return (
+                    f"the context gives '{' '.join(b_only)}' before '{' '.join(a_only)}', "
+                    "the claim the other order"
                 )
     return ""
 

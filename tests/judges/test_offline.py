@@ -3060,3 +3060,21 @@ def test_invisible_characters_do_not_break_a_match() -> None:
     ):
         v = verify([claim], ctx).verdicts[0]
         assert v.verdict == "yes" and v.reason.startswith("100%"), (claim, v.reason)
+
+
+def test_two_steps_in_the_other_order() -> None:
+    ctx = ["Run tessel init first to create the project file. Then run tessel deploy to push it."]
+    v = verify(["First run tessel deploy, then run tessel init."], ctx).verdicts[0]
+    assert v.verdict == "unsure"
+    assert "the context gives 'init' before 'deploy', the claim the other order" in v.reason
+    assert (
+        verify(["First run tessel init, then run tessel deploy."], ctx).verdicts[0].verdict == "yes"
+    )
+    # "before" / "after" in the context may write the steps the other way round
+    ctx = ["Before you run tessel deploy, run tessel init to create the project file."]
+    v = verify(["Run tessel init, then run tessel deploy."], ctx).verdicts[0]
+    assert "other order" not in v.reason
+    # "since then" is no second step
+    ctx = ["Locke has lost only once in seven games since then, and he went on to win."]
+    v = verify(["Since then, Locke has lost only once in seven games."], ctx).verdicts[0]
+    assert v.verdict == "yes", v.reason
