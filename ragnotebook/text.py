@@ -919,6 +919,9 @@ def fold_latin(word: str) -> str:
     return folded if folded.isascii() else word
 
 
+_VERSION_WORD = re.compile(r"\bversion\s+(?=v?\d)", re.IGNORECASE)
+
+
 @lru_cache(maxsize=65536)
 def _tokens_cached(text: str, lang: str) -> tuple[str, ...]:
     out: list[str] = []
@@ -933,6 +936,9 @@ def _tokens_cached(text: str, lang: str) -> tuple[str, ...]:
         text = _CAMEL.sub(" ", text).replace("_", " ")
     if "." in text:
         text = _ACRONYM.sub(lambda m: m.group().replace(".", ""), text)
+    if "ersion" in text:
+        # "version 2.3.1" is "v2.3.1": the number is the content, the word its prefix
+        text = _VERSION_WORD.sub("", text)
     for tok in _TOKEN_RE.findall(text):
         if tok[0].isdigit():
             timed = ":" in tok or tok[-1:].lower() in ("m", ".")

@@ -3078,3 +3078,13 @@ def test_two_steps_in_the_other_order() -> None:
     ctx = ["Locke has lost only once in seven games since then, and he went on to win."]
     v = verify(["Since then, Locke has lost only once in seven games."], ctx).verdicts[0]
     assert v.verdict == "yes", v.reason
+
+
+def test_the_word_version_before_a_number_is_its_prefix() -> None:
+    from ragnotebook.text import content_tokens
+
+    assert content_tokens("added in version 2.3.1") == content_tokens("added in v2.3.1")
+    assert "version" in content_tokens("the new version of the app")
+    ctx = ["The --dry-run flag of tessel deploy was added in v2.3.1."]
+    v = verify(["The --dry-run flag was added in version 2.3.1."], ctx).verdicts[0]
+    assert v.verdict == "yes" and v.reason.startswith("100%"), v.reason
