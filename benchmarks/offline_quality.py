@@ -704,6 +704,8 @@ def timing(judge_factory: Callable[[], OfflineJudge], n_rows: int = 1000) -> tup
         text._unit_amounts,
         text._counted_amounts,
         offline._durations_of,
+        offline._non_words,
+        text.normalize,
     ):
         fn.cache_clear()
     judge = judge_factory()

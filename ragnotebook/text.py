@@ -432,6 +432,7 @@ _PLEASANTRY = re.compile(
 )
 
 
+@lru_cache(maxsize=16384)
 def normalize(text: str) -> str:
     """Return ``text`` in Unicode NFKC form (full-width digits and letters become ASCII).
 
@@ -468,7 +469,7 @@ def normalize(text: str) -> str:
     'within 5 Business Days or (ninety) 60 days'
     """
     if "(" in text:
-        text = _DRAFTED.sub(_drafted, text)
+        text = _drafted_numbers(text)
     if text.isascii():
         return text  # NFKC leaves ASCII as it is, and the numerals below are not ASCII
     text = unicodedata.normalize("NFKC", text).translate(_INVISIBLE)
@@ -484,11 +485,12 @@ _CARDINALS = "|".join(
     w for w, v in _NUMBER_WORDS.items() if w not in _NOT_COUNTS and w not in ("first", "dozen")
 )
 _CARDINAL = rf"(?:{_TENS})[-\s](?:{_UNITS})|{_CARDINALS}"
-#: A number written in words and again in figures ("six (6)", "thirty (30)", "60 (sixty)").
-_DRAFTED = re.compile(
-    rf"\b({_CARDINAL})\s*\(\s*(\d[\d,]*)\s*\)|\b(\d[\d,]*)\s*\(\s*({_CARDINAL})\s*\)",
-    re.IGNORECASE,
-)
+#: A number written in words and again in figures ("six (6)", "thirty (30)", "60 (sixty)"):
+#: the bracket is found first (a literal, quick to search), then what stands before it.
+_PAREN = re.compile(r"\(\s*(?:(\d[\d,]*)|([A-Za-z]+(?:[-\s][A-Za-z]+)?))\s*\)")
+_CARDINAL_BEFORE = re.compile(rf"\b({_CARDINAL})\s*$", re.IGNORECASE)
+_FIGURES_BEFORE = re.compile(r"(?<![\d.,])(\d[\d,]*)\s*$")
+_CARDINAL_ONLY = re.compile(rf"(?:{_CARDINAL})", re.IGNORECASE)
 
 
 def _cardinal_value(words: str) -> int:
@@ -497,12 +499,27 @@ def _cardinal_value(words: str) -> int:
     return sum(int(_NUMBER_WORDS[p]) for p in parts)
 
 
-def _drafted(m: re.Match[str]) -> str:
-    """One number for a number written in words and in figures (see :func:`normalize`)."""
-    words, figures = (m.group(1), m.group(2)) if m.group(1) else (m.group(4), m.group(3))
-    if _cardinal_value(words) == int(figures.replace(",", "")):
-        return figures
-    return f"({words}) {figures}"
+def _drafted_numbers(text: str) -> str:
+    """Write a number given in words and in figures once (see :func:`normalize`)."""
+    out: list[str] = []
+    done = 0
+    for m in _PAREN.finditer(text):
+        head = text[max(done, m.start() - 24) : m.start()]
+        if m.group(1):  # "six (6)"
+            before = _CARDINAL_BEFORE.search(head)
+            words, figures = (before.group(1), m.group(1)) if before else ("", "")
+        else:  # "60 (sixty)"
+            before = _FIGURES_BEFORE.search(head)
+            words = m.group(2) if before and _CARDINAL_ONLY.fullmatch(m.group(2)) else ""
+            figures = before.group(1) if before else ""
+        if not words or before is None:
+            continue
+        start = m.start() - len(head) + before.start()
+        same = _cardinal_value(words) == int(figures.replace(",", ""))
+        out.append(text[done:start])
+        out.append(figures if same else f"({words}) {figures}")
+        done = m.end()
+    return "".join(out) + text[done:] if out else text
 
 
 #: Characters that do not show, dropped before comparing: zero-width space, non-joiner

@@ -114,7 +114,7 @@ _MIN_PAIRS = 3
 _LONG_SENTENCES = 20
 _LONG_WORDING_MIN = 0.35
 
-_VERSION = "offline-v11"
+_VERSION = "offline-v12"
 #: The shipped setting of each switchable verdict rule (see ``OfflineJudge``).
 _DEFAULT_RULES: dict[str, bool | int] = {
     "negation_scope": True,
@@ -836,7 +836,7 @@ class OfflineJudge:
 
     @property
     def judge_id(self) -> str:
-        """Stable identifier of this judge: ``"offline-v11"``."""
+        """Stable identifier of this judge: ``"offline-v12"``."""
         return _VERSION
 
     def identity(self) -> dict[str, Any]:
@@ -845,13 +845,13 @@ class OfflineJudge:
         Returns
         -------
         dict
-            ``{"judge": "offline-v11", ...thresholds}``.
+            ``{"judge": "offline-v12", ...thresholds}``.
 
         Examples
         --------
         >>> from ragnotebook import OfflineJudge
         >>> OfflineJudge().identity()["judge"]
-        'offline-v11'
+        'offline-v12'
         """
         out: dict[str, Any] = {
             "judge": _VERSION,
@@ -2516,6 +2516,7 @@ _NON_WORD = re.compile(r"\bnon[-\s]?([a-z]{3,})\b", re.IGNORECASE)
 _PLAIN_WORD_RE = re.compile(r"(?<![-\w])([a-z]{3,})\b", re.IGNORECASE)
 
 
+@lru_cache(maxsize=8192)
 def _non_words(text: str) -> tuple[frozenset[str], frozenset[str]]:
     """(words said with "non-", words said plainly) of ``text``, lowercase."""
     low = text.lower()
@@ -2540,11 +2541,13 @@ def _prefix_conflict(
     (``match_min`` of their weight) and no sentence without the difference may come
     within 20 points of it.
     """
-    if "non" not in claim.lower() and not any("non" in d.text.lower() for d in docs):
-        return None
     c_non, c_plain = _non_words(claim)
-    c_plain = c_plain - c_non
-    for word in sorted(c_non | c_plain):
+    # a plain word of the claim counts only where the context says it with "non-"
+    said_non = frozenset().union(*(_non_words(d.text)[0] for d in docs if not d.structured))
+    candidates = c_non | ((c_plain - c_non) & said_non)
+    if not candidates:
+        return None
+    for word in sorted(candidates):
         core = toks - frozenset(content_tokens(word, lang)) - {"non"}
         total = sum(w[t] for t in core)
         if not total:
