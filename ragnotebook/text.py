@@ -847,7 +847,7 @@ def stem(word: str) -> str:
         return _PERIOD_STEMS[word]
     if word in _IRREGULAR:
         return stem(_IRREGULAR[word])  # "taken" -> "take" -> as "take" is
-    if word.endswith(("ies", "ied")) and len(word) > 5:
+    if word.endswith(("ies", "ied")) and len(word) >= 5:
         return stem(word[:-3] + "y")  # "families", "carried" -> as "family", "carry" are
     out = word
     for suffix in ("ing", "ed", "es", "s", "ly", "e"):
@@ -1146,6 +1146,12 @@ def _not_until(words: Sequence[tuple[str, int]], i: int) -> bool:
 _NEG_SCOPE = 4
 
 
+#: A key and a "none" / "no" value ("performance fee: none", "Exit charge: no"): the key is
+#: what is denied. ``_CLAUSE_STOP`` checks that the value ends its clause.
+_KEY_NONE = re.compile(r"(?:^|[.;,]\s*)([^.;,:]{2,60}?):\s*(?:none|no)\b")
+_CLAUSE_STOP = re.compile(r"\s*(?:[.;,)]|$)")
+
+
 def negation_targets(text: str, lang: str | None = None) -> frozenset[str] | None:
     """Content tokens that a negation cue of ``text`` applies to (English), else None.
 
@@ -1174,6 +1180,15 @@ def negation_targets(text: str, lang: str | None = None) -> frozenset[str] | Non
             continue
         if _BOUND_AFTER.match(low, end) is not None:
             continue  # "do not take more than 6": a bound (at most 6), not a denial
+        valued = (
+            next((m for m in _KEY_NONE.finditer(low, 0, end) if m.end() == end), None)
+            if w in ("none", "no")
+            else None
+        )
+        if valued is not None and _CLAUSE_STOP.match(low, end):
+            # "performance fee: none": the value denies its key
+            out.update(_tokens_cached(valued.group(1), lang)[:1] or ())
+            continue
         for nxt, _ in words[i + 1 : i + 1 + _NEG_SCOPE]:
             toks = _tokens_cached(nxt, lang)
             if toks:
@@ -1984,8 +1999,17 @@ _PRICE = (
     ),
 )
 
+#: The scale of an amount, after its number: "$2.4 million" against "$2.4 billion", "50k"
+#: ("m" alone may be metres and is left out).
+_SCALES: tuple[re.Pattern[str], ...] = (
+    re.compile(r"\d\s?(?:thousand|k)\b"),
+    re.compile(r"\d\s?(?:million|mn|mln)\b"),
+    re.compile(r"\d\s?(?:billion|bn|bln)\b"),
+    re.compile(r"\d\s?(?:trillion|tn)\b"),
+)
+
 #: The groups after the periods, in the order of their keys: currencies, masses,
-#: distances, durations, bounds, ranks, months, days of the week, prices.
+#: distances, durations, bounds, ranks, months, days of the week, prices, scales.
 _GROUP_READERS: tuple[_Reader, ...] = (
     _unit_only(_scan(None, _UNIT_GROUPS[0])),
     _unit_only(_scan(frozenset(), _UNIT_GROUPS[1], digit=True)),
@@ -1999,6 +2023,14 @@ _GROUP_READERS: tuple[_Reader, ...] = (
         _WEEKDAYS,
     ),
     _scan(_PRICE_WORDS, _PRICE),
+    _unit_only(
+        _scan(
+            frozenset({"thousand", "k", "million", "mn", "mln", "billion", "bn", "bln"})
+            | {"trillion", "tn"},
+            _SCALES,
+            digit=True,
+        )
+    ),
 )
 
 #: Text that may hold a unit of :data:`_UNIT_GROUPS` (a digit, a currency sign or name).

@@ -949,8 +949,12 @@ class OfflineJudge:
         *,
         local: bool = True,
         exclusive: bool = False,
+        given: frozenset[str] = frozenset(),
     ) -> tuple[float, str, list[int], str]:
         """Return (support, verdict, supporting chunk indices, reason).
+
+        ``given``: the numbers the question states ("on a £100,000 portfolio"); a claim
+        that repeats one is not contradicted by a context that lacks it.
 
         ``local=False`` is for a question checked in place of a bare "Yes.": it skips the
         local-evidence check (a question spans several facts by nature) and the
@@ -998,6 +1002,12 @@ class OfflineJudge:
         )
         in_chunks = frozenset().union(*(docs[i].numbers for i in supporting))
         missing = sorted(cdoc.numbers - in_chunks)
+        # a number the question states is the asker's premise, not the context's fact
+        asked = [n for n in missing if n in given and not any(n in d.numbers for d in docs)]
+        if asked:
+            missing = [n for n in missing if n not in asked]
+            gain = sum(w.get(n, 0.0) for n in asked) / total
+            support, best_cov = min(1.0, support + gain), min(1.0, best_cov + gain)
         rounded: dict[str, str] = {}
         decades = frozenset(n for n in missing if _decade(n, claim))
         for n in missing:
@@ -1161,7 +1171,7 @@ class OfflineJudge:
             else f"the chunk at rank {names[best] + 1}"
         )
         parts = [f"{support:.0%} of the claim's weighted content words appear in {chunk_word}"]
-        checked = sorted(cdoc.numbers - set(rounded), key=_number_order)
+        checked = sorted(cdoc.numbers - set(rounded) - set(asked), key=_number_order)
         if checked and not missing and not converted:
             # what was checked, not only how much matched ("number 8, 24 found")
             parts.append(f"number {', '.join(checked[:3])} found")
@@ -1199,6 +1209,8 @@ class OfflineJudge:
             parts.append(f"the claim says '{opposite[0]}' where the chunk says '{opposite[1]}'")
         if dated:
             parts.append(dated)
+        if asked:
+            parts.append(f"number {', '.join(asked[:3])} from the question")
         if converted:
             parts.append(", ".join(f"{a} is {b}" for a, b in converted))
         if rounded:
@@ -1267,6 +1279,8 @@ class OfflineJudge:
         docs = [_analyse(c, lang) for c in live]
         weights = _Weights(docs)
         threshold = self.cjk_support_threshold if is_cjk(lang) else self.support_threshold
+        # the numbers the question states (a claim may repeat the asker's premise)
+        asked = frozenset(numbers(task.question)) if task.question else frozenset()
         out: list[Verdict] = []
         for it in task.items:
             claim = it.text
@@ -1289,7 +1303,14 @@ class OfflineJudge:
                 # is about is in the context (the polarity itself cannot be read off words)
                 claim = task.question.rstrip(" ?？")
             support, verdict, sup, reason = self._assess(
-                claim, docs, weights, lang, idx, local=not bare, exclusive=allow_no
+                claim,
+                docs,
+                weights,
+                lang,
+                idx,
+                local=not bare,
+                exclusive=allow_no,
+                given=frozenset() if bare else asked,
             )
             contradicted = verdict == "no"
             sup = [idx[i] for i in sup]
@@ -2220,8 +2241,12 @@ def _reversed_roles(
         return None
     units = cdoc.units
     named = {tok for _, tok in cdoc.names}
-    if len(units) < 3 or not any(u and u <= named for u in units[2:]):
-        return None  # no second name to trade places with
+    if len(units) < 3:
+        return None
+    if not any(u and u <= named for u in units[2:]):
+        # no second name: the claim's subject and its object, common nouns ("Simvastatin
+        # inhibits clarithromycin", "The landlord must notify the tenant")
+        return _reversed_roles_of(claim, cdoc, docs, lang, [(0, 2)], strict=True)
     first = _WORD.findall(normalize(claim))[:1]
     if (
         first
@@ -2232,7 +2257,26 @@ def _reversed_roles(
     ):
         named |= units[0]
     spots = [k for k, u in enumerate(units) if u and u <= named]
-    for a, b in pairwise(spots):
+    return _reversed_roles_of(claim, cdoc, docs, lang, list(pairwise(spots)))
+
+
+def _reversed_roles_of(
+    claim: str,
+    cdoc: _Doc,
+    docs: Sequence[_Doc],
+    lang: str,
+    pairs: Sequence[tuple[int, int]],
+    *,
+    strict: bool = False,
+) -> tuple[str, str, int] | None:
+    """:func:`_reversed_roles` for the given pairs of the claim's units (positions).
+
+    ``strict`` (common nouns, not names): the claim opens "A <verb> B" with one content
+    word between, and the context's sentence has exactly that word between B and A."""
+    units = cdoc.units
+    for a, b in pairs:
+        if b >= len(units) or not units[a] or not units[b] or (units[a] | units[b]) & cdoc.numbers:
+            continue
         verb = frozenset().union(*units[a + 1 : b])
         if not 1 <= b - a - 1 <= 3 or verb & cdoc.numbers or verb & _SYMMETRIC:
             continue
@@ -2251,6 +2295,8 @@ def _reversed_roles(
                 for left, right, claim_order in ((a, b, True), (b, a, False)):
                     gap = _between(sent.text, units[left], units[right], lang)
                     if gap is None or not verb <= frozenset(content_tokens(gap, lang)):
+                        continue
+                    if strict and frozenset(content_tokens(gap, lang)) != verb:
                         continue
                     # does the claim's first name do it in this sentence?
                     first_does = (_BY.search(gap) is None) == claim_order

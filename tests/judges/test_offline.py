@@ -3088,3 +3088,68 @@ def test_the_word_version_before_a_number_is_its_prefix() -> None:
     ctx = ["The --dry-run flag of tessel deploy was added in v2.3.1."]
     v = verify(["The --dry-run flag was added in version 2.3.1."], ctx).verdicts[0]
     assert v.verdict == "yes" and v.reason.startswith("100%"), v.reason
+
+
+def test_common_nouns_the_other_way_round_around_one_verb() -> None:
+    ctx = ["Clarithromycin inhibits simvastatin, so avoid the combination."]
+    v = verify(["Simvastatin inhibits clarithromycin."], ctx).verdicts[0]
+    assert (
+        v.verdict == "unsure"
+        and "'Simvastatin' and 'clarithromycin' the other way round" in v.reason
+    )
+    assert verify(["Clarithromycin inhibits simvastatin."], ctx).verdicts[0].verdict == "yes"
+    ctx = ["The tenant must notify the landlord at least 7 days in advance."]
+    v = verify(["The landlord must notify the tenant at least 7 days in advance."], ctx).verdicts[0]
+    assert v.verdict == "unsure" and "'landlord' and 'tenant' the other way round" in v.reason
+    # other words between them in the context are no reversal of this verb
+    ctx = ["A new wing opened at the museum in the spring."]
+    v = verify(["The museum opened a new wing."], ctx).verdicts[0]
+    assert "other way round" not in v.reason, v.reason
+
+
+def test_the_scale_of_an_amount() -> None:
+    v = verify(["The fund size is $2.4 million."], ["Fund size: $2.4 billion."]).verdicts[0]
+    assert (
+        v.verdict == "no" and "the claim says 'million' where the chunk says 'billion'" in v.reason
+    )
+    ctx = ["Revenue rose to 3.1 billion euros in 2023."]
+    assert verify(["Revenue rose to 3.1 billion euros."], ctx).verdicts[0].verdict == "yes"
+
+
+def test_a_number_the_question_states_is_no_contradiction() -> None:
+    ctx = ["Platform fee: 0.25% a year on the first £250,000; 0.10% a year above £250,000."]
+    q = "What platform fee will I pay on a £100,000 portfolio?"
+    v = verify(["On a £100,000 portfolio the platform fee is 0.25% a year."], ctx, question=q)
+    assert v.verdicts[0].verdict == "yes"
+    assert "number 100000 from the question" in v.verdicts[0].reason
+    assert "100000 found" not in v.verdicts[0].reason
+    # without the question it is a number the context lacks
+    v = verify(["On a £100,000 portfolio the platform fee is 0.25% a year."], ctx)
+    assert v.verdicts[0].verdict != "yes"
+    # the claim's own wrong number is still read
+    ctx = ["Adults weighing less than 50 kg: maximum 3 g of paracetamol per day."]
+    q = "How much paracetamol can an adult weighing 45 kg take per day?"
+    v = verify(
+        ["An adult weighing 45 kg can take up to 4 g of paracetamol per day."], ctx, question=q
+    )
+    assert v.verdicts[0].verdict == "no" and "number 4 not found" in v.verdicts[0].reason
+
+
+def test_a_key_valued_none_is_denied() -> None:
+    from ragnotebook.text import negation_targets
+
+    assert negation_targets("Entry charge: none. Exit charge: none.") == {"entry", "exit"}
+    assert negation_targets("Charges: annual charge 0.75%; performance fee: none.") == {
+        "performanc"
+    }
+    # "There is no performance fee" is no longer contradicted by the line that says so
+    ctx = ["Charges: annual management charge 0.75%; performance fee: none."]
+    v = verify(["There is no performance fee."], ctx).verdicts[0]
+    assert v.verdict != "no", v.reason
+
+
+def test_short_ied_forms_stem_to_their_y() -> None:
+    from ragnotebook.text import stem
+
+    assert [stem(w) for w in ("dried", "tried", "skies")] == [stem("dry"), stem("try"), stem("sky")]
+    assert stem("died") != stem("dy") and stem("lies") == stem("lie")
