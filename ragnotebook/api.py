@@ -19,6 +19,7 @@ from typing import Any
 
 import pandas as pd
 
+from ragnotebook._textsafe import clean_value
 from ragnotebook._version import __version__
 from ragnotebook._warn import warn_user
 from ragnotebook.engine import CANCELLED_MESSAGE, Engine, Job, run_sync
@@ -464,9 +465,23 @@ def write_results(out: pd.DataFrame, column: str, results: Sequence[MetricResult
 _SUFFIXES = ("reason", "verdicts", "status", "error")
 
 
+def _clean_text_columns(out: pd.DataFrame, columns: Mapping[str, str | None]) -> None:
+    """Replace lone surrogates in the text columns of ``out`` (in place), as the intake did.
+
+    The rows were scored with U+FFFD in their place; the returned frame holds the same
+    text, so printing, saving or viewing it does not fail where UTF-8 cannot encode it.
+    """
+    for col in dict.fromkeys(c for c in columns.values() if c is not None):
+        values = out[col].tolist()
+        cleaned = [clean_value(v) for v in values]
+        if any(a is not b for a, b in zip(cleaned, values, strict=True)):
+            out[col] = pd.Series(cleaned, index=out.index, dtype=object)
+
+
 def build_frame(run: _Run) -> pd.DataFrame:
     """The scored copy of the input frame, with metadata in ``attrs``."""
     out = run.df.copy(deep=False)
+    _clean_text_columns(out, run.columns)
     n = len(run.rows)
     results = run.engine.results
     interrupted = run.engine.stats.interrupted or len(results) < len(run.jobs)
@@ -619,7 +634,8 @@ _RETURNS_DOC = """
         ``m_verdicts`` (object: list of dicts per claim or chunk), ``m_status``
         (string: ok, no_ground_truth, no_reference, no_claims, no_context,
         error) and ``m_error`` (string, <NA> unless status is error). Run
-        metadata is in ``attrs["ragnotebook"]``.
+        metadata is in ``attrs["ragnotebook"]``. A lone surrogate in a text column
+        (half of an emoji, which UTF-8 cannot encode) is U+FFFD there, as it was scored.
 
     Raises
     ------

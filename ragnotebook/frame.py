@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ragnotebook._textsafe import clean_value
 from ragnotebook._warn import warn_user
 from ragnotebook.scorers._common import STATUSES, is_blank
 
@@ -213,7 +214,9 @@ def verdict_records(value: Any) -> list[dict[str, Any]] | None:
     Returns
     -------
     list of dict or None
-        None for a missing value or any other type (a row not scored).
+        None for a missing value or any other type (a row not scored). A text in a
+        verdict holding a lone surrogate (which UTF-8 cannot encode) comes with U+FFFD in
+        its place.
 
     Examples
     --------
@@ -224,12 +227,14 @@ def verdict_records(value: Any) -> list[dict[str, Any]] | None:
     True
     """
     if isinstance(value, np.ndarray):  # read back from Parquet: convert the nested arrays
-        return [_plain(v) for v in value.tolist() if isinstance(v, dict)]
+        return [clean_value(_plain(v)) for v in value.tolist() if isinstance(v, dict)]
     if isinstance(value, str):  # read back from CSV: the list's Python repr
         value = _parse_verdict_text(value)
     if not isinstance(value, list | tuple):
         return None
-    return [v for v in value if isinstance(v, dict)]  # in memory: the dicts as they are
+    # in memory: the dicts as they are, unless a text in one holds a lone surrogate
+    # (which UTF-8 cannot encode): then a copy with U+FFFD in its place
+    return [clean_value(v) for v in value if isinstance(v, dict)]
 
 
 def _parse_verdict_text(text: str) -> list[Any] | None:

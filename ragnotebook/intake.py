@@ -21,6 +21,9 @@ Cell rules
   JSON list or a Python list literal (what a list column looks like after a
   round trip through CSV) is parsed, with one :class:`UserWarning` per read. Any
   other string is a single chunk; a missing value is an empty list.
+* A lone surrogate in any text (``"\\ud83d"``, half of an emoji, as :func:`json.loads`
+  returns for an escape cut in two) becomes U+FFFD, with one warning naming the first
+  row and column: UTF-8 cannot encode it, so hashing or sending the text would fail.
 """
 
 from __future__ import annotations
@@ -38,6 +41,7 @@ from typing import Any, Final
 import numpy as np
 import pandas as pd
 
+from ragnotebook._textsafe import has_surrogates, replace_surrogates
 from ragnotebook._warn import warn_user
 
 __all__ = [
@@ -754,7 +758,8 @@ def read_rows(
     -----
     UserWarning
         Once per call when any contexts cells were parsed from strings holding a
-        list (typical after ``pd.read_csv``).
+        list (typical after ``pd.read_csv``); once when texts held a lone surrogate
+        (replaced by U+FFFD in the rows returned), naming the first row and column.
 
     Examples
     --------
@@ -792,6 +797,7 @@ def read_rows(
     rows: list[RagRow] = []
     append = rows.append
     problems: list[str] = []
+    cut = _SurrogateTally()
     for i in range(n):
         label = labels[i]
         try:
@@ -818,7 +824,7 @@ def read_rows(
         except ValueError as exc:  # every bad row is named, not only the first
             problems.append(str(exc))
             continue
-        append(row)
+        append(cut.clean(row, mapping))
     if problems:
         more = problems[1:_MAX_PROBLEMS]
         extra = len(problems) - 1 - len(more)
@@ -829,4 +835,63 @@ def read_rows(
         raise ValueError(message)
     if state.parsed_rows or state.unparsed_rows:
         state.warn(c_col)
+    cut.warn()
     return rows, mapping
+
+
+class _SurrogateTally:
+    """Replaces lone surrogates in the texts of the rows read, and counts the cells.
+
+    A lone surrogate (``"\\ud83d"``: half of an emoji, what :func:`json.loads` gives for
+    an escape cut in two) cannot be encoded as UTF-8, so hashing, sending or segmenting
+    the text would fail; each becomes U+FFFD, and one warning names the first cell.
+    """
+
+    __slots__ = ("cells", "first")
+
+    def __init__(self) -> None:
+        self.cells = 0
+        self.first: tuple[Hashable, Hashable] | None = None
+
+    def _count(self, label: Hashable, column: Hashable) -> None:
+        self.cells += 1
+        if self.first is None:
+            self.first = (label, column)
+
+    def _text(self, text: str | None, label: Hashable, column: Hashable) -> str | None:
+        if text is None or not has_surrogates(text):
+            return text
+        self._count(label, column)
+        return replace_surrogates(text)
+
+    def clean(self, row: RagRow, mapping: Mapping[str, str | None]) -> RagRow:
+        """``row``, or a copy whose texts hold U+FFFD in place of lone surrogates."""
+        texts = (row.question, row.answer, row.ground_truth, *row.contexts)
+        if not any(t is not None and has_surrogates(t) for t in texts):
+            return row
+        label = row.label
+        question = self._text(row.question, label, mapping["question"])
+        answer = self._text(row.answer, label, mapping["answer"])
+        chunks = tuple(replace_surrogates(c) for c in row.contexts)
+        if chunks != row.contexts:  # one cell, however many of its chunks were cut
+            self._count(label, mapping["contexts"])
+        return RagRow(
+            label=label,
+            position=row.position,
+            question=question,
+            answer=answer,
+            contexts=chunks,
+            ground_truth=self._text(row.ground_truth, label, mapping["ground_truth"]),
+        )
+
+    def warn(self) -> None:
+        if not self.cells or self.first is None:
+            return
+        label, column = self.first
+        cells = "1 text cell holds" if self.cells == 1 else f"{self.cells} text cells hold"
+        warn_user(
+            f"ragnotebook: {cells} a lone surrogate, half of a character such as an emoji "
+            f"cut in two (what json.loads gives for an escape like \\ud83d) (first: row "
+            f"{label!r}, column {column!r}); UTF-8 cannot encode it, so each was replaced by "
+            "U+FFFD (\ufffd) for scoring and in the returned frame."
+        )

@@ -28,6 +28,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ragnotebook._textsafe import replace_surrogates
 from ragnotebook.frame import (
     SCORED_STATUSES,
     require_scored,
@@ -99,11 +100,12 @@ def roles(df: pd.DataFrame) -> dict[str, str | None]:
 
 
 def _text(value: Any) -> str:
+    """A cell as display text: ``""`` when missing, lone surrogates as U+FFFD."""
     if value is None or value is pd.NA:
         return ""
     if isinstance(value, float) and math.isnan(value):
         return ""
-    return str(value)
+    return replace_surrogates(str(value))
 
 
 def text_values(df: pd.DataFrame, role: str) -> list[str]:

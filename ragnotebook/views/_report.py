@@ -33,6 +33,7 @@ import numpy as np
 import pandas as pd
 
 from ragnotebook import frame
+from ragnotebook._textsafe import atomic_write_text
 from ragnotebook._version import __version__
 from ragnotebook.frame import require_scored
 from ragnotebook.views import _detail as D
@@ -554,7 +555,9 @@ def report(
     df : pandas.DataFrame
         A scored frame (read only; no judge is called).
     path : str or os.PathLike
-        File to write (UTF-8); parent folders must exist.
+        File to write (UTF-8; a lone surrogate in the data, which UTF-8 cannot encode,
+        is written as U+FFFD); parent folders must exist. The page is written to a
+        temporary file beside it and renamed, so an error never leaves a partial file.
     title : str, default "RAG evaluation report"
         Page title and heading (escaped).
     max_rows : int, optional
@@ -623,9 +626,8 @@ def report(
     check_count(top, "top", 1)
     with ViewCall("report()", df):
         page = _page(df, title, _order(df, sort_by, limit), sort_by, top, plotly_js)
-    out = Path(path)
-    out.write_text(page, encoding="utf-8")
-    return out
+    # written beside the target and renamed: an error never leaves a partial file
+    return atomic_write_text(Path(path), page)
 
 
 def _page(
