@@ -427,20 +427,25 @@ _EMPTY_STATUS = {
 
 
 def _warn_failures(out: pd.DataFrame, metrics: Sequence[str]) -> None:
-    """One warning when rows ended with status ``error`` (a run where every row failed,
-    e.g. for a missing key, otherwise returns without a word)."""
+    """One warning when rows ended with status ``error``, naming the row label and metric
+    of the first failure (the first row in frame order; its first failed metric)."""
     counts = []
-    first = ""
-    for m in metrics:
-        failed = out[f"{m}_status"] == "error"
+    first: tuple[int, int, str] | None = None  # (position, metric order, metric)
+    for k, m in enumerate(metrics):
+        failed = (out[f"{m}_status"] == "error").fillna(False).to_numpy(bool)
         n = int(failed.sum())
         if n:
             counts.append(f"{n} of {len(out)} {m}")
-            first = first or str(out.loc[failed.to_numpy(), f"{m}_error"].iloc[0])
-    if counts:
+            at = (int(failed.argmax()), k, m)
+            first = at if first is None or at < first else first
+    if first is not None:
+        pos, _, metric = first
+        error = out[f"{metric}_error"].iloc[pos]
+        text = "" if pd.isna(error) else str(error)
         warn_user(
-            f"ragnotebook: rows failed ({', '.join(counts)}); first error: {first[:300]}"
-            f"{'...' if len(first) > 300 else ''}. "
+            f"ragnotebook: rows failed ({', '.join(counts)}); first error (row "
+            f"{out.index.tolist()[pos]!r}, {metric}): {text[:300]}"
+            f"{'...' if len(text) > 300 else ''}. "
             "They have status 'error', are left out of the means, and summary() shows the "
             "coverage; the m_error columns say why."
         )

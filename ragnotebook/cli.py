@@ -1208,8 +1208,12 @@ def evaluate_command(args: argparse.Namespace) -> int:
                     " [on the command line: set the provider's key in the environment, e.g. "
                     "OPENAI_API_KEY=... (any string for a server without authentication)]"
                 )
+            label = errors.index.tolist()[0]
             print(
-                f"ragnotebook: {m}: {len(errors)} row(s) failed; first error: {first}",
+                places.rewrite(
+                    f"ragnotebook: {m}: {len(errors)} row(s) failed; first error (row "
+                    f"{label!r}): {first}"
+                ),
                 file=sys.stderr,
             )
     if args.out is not None:

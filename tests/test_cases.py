@@ -158,7 +158,8 @@ def test_case7_errors_never_silently_leave_the_mean():
         b = rn.faithfulness(b_in, model=judge, progress=False)
     # the run says rows failed, with the count and the first error (it said nothing)
     assert [str(w.message) for w in caught] == [
-        "ragnotebook: rows failed (1 of 2 faithfulness); first error: error: boom. They have "
+        "ragnotebook: rows failed (1 of 2 faithfulness); first error (row 1, faithfulness): "
+        "error: boom. They have "
         "status 'error', are left out of the means, and summary() shows the coverage; the "
         "m_error columns say why."
     ]
@@ -169,6 +170,42 @@ def test_case7_errors_never_silently_leave_the_mean():
     assert sb.loc["faithfulness", "mean"] == 1.0 and sb.loc["faithfulness", "scored"] == "1/2"
     assert sb.loc["faithfulness", "n_error"] == 1
     assert "1/2" in repr(sb)
+
+
+def test_the_failure_warning_names_the_row_and_metric_of_the_first_failure():
+    # q20 fails faithfulness and q21 recall: the first failure in frame order is q20's, though
+    # context_recall comes first in the metric order
+    def claims(task):
+        if task.metric == "faithfulness" and task.text == "twenty":
+            return RuntimeError("boom")
+        if task.metric == "context_recall" and task.text == "twenty-one":
+            return RuntimeError("recall down")
+        return ["claim"]
+
+    judge = rn.MockJudge(
+        extract_claims=claims,
+        verify_claims=lambda t: ["yes"],
+        attribute_claims=lambda t: ["yes"],
+        judge_chunks=lambda t: ["yes"] * len(t.items),
+    )
+    df = pd.DataFrame(
+        {
+            "question": ["q"] * 3,
+            "answer": ["nineteen", "twenty", "twenty-one"],
+            "contexts": [["c"]] * 3,
+            "ground_truth": ["nineteen", "twenty", "twenty-one"],
+        },
+        index=["q19", "q20", "q21"],
+    )
+    with pytest.warns(UserWarning) as caught:
+        out = rn.evaluate(df, model=judge, progress=False)
+    assert out["faithfulness_status"].tolist() == ["ok", "error", "ok"]
+    assert out["context_recall_status"].tolist() == ["ok", "ok", "error"]
+    [message] = [str(w.message) for w in caught]
+    assert message.startswith(
+        "ragnotebook: rows failed (1 of 3 context_recall, 1 of 3 faithfulness); first error "
+        "(row 'q20', faithfulness): RuntimeError: boom. They have status 'error'"
+    ), message
 
 
 # 8 ------------------------------------------------------------------------------------

@@ -728,7 +728,7 @@ def test_default_responder_and_server_errors(tmp_path, llm_server, monkeypatch, 
     code, out, err = main_in_process(*args, capsys=capsys)
     assert code == 1, out + err
     assert "FAIL faithfulness: coverage 0.000 < 1 (0/2 rows scored, 2 errors)" in out
-    assert "row(s) failed; first error:" in err
+    assert "2 row(s) failed; first error (row 0 (line 1 of rows.jsonl)):" in err
     # --num-retries reaches the judge: a 500 is retried that many times, no more
     llm_server.responder = lambda request: {"status": 500, "error": "boom"}
     before = llm_server.requests
