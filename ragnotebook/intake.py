@@ -34,7 +34,7 @@ import json
 import math
 import re
 import tokenize
-from collections.abc import Hashable, Iterable, Mapping
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -49,6 +49,8 @@ __all__ = [
     "ROLES",
     "ContextParseState",
     "RagRow",
+    "and_list",
+    "missing_columns_message",
     "normalize_contexts",
     "normalize_text",
     "read_rows",
@@ -324,24 +326,9 @@ def resolve_columns(
             )
         result[role] = candidates[0] if candidates else None
 
-    for role in required:
-        if result[role] is None:
-            tried = ", ".join(repr(a) for a in ALIASES[role])
-            taken = [
-                f"column {col!r} is mapped to the {other!r} role"
-                for other, col in explicit.items()
-                if isinstance(col, str) and _alias_form(col) in ALIASES[role]
-            ]
-            likely = _look_alikes(df, role, {c for c in result.values() if c is not None})
-            pick = likely[0] if likely else "<column name>"
-            remedy = f"rename a column or pass columns={{{role!r}: {pick!r}}}"
-            if likely:
-                remedy = f"{', '.join(map(repr, likely[:3]))} looks like it: {remedy}"
-            raise ValueError(
-                f"no column found for the {role!r} role (tried {tried}, ignoring case, "
-                f"spaces and dashes{'; ' + '; '.join(taken) if taken else ''}); "
-                f"the frame's columns are {_format_columns(df)}. " + remedy[0].upper() + remedy[1:]
-            )
+    missing = [role for role in ROLES if role in required and result[role] is None]
+    if missing:
+        raise ValueError(missing_columns_message(df, missing, explicit, result))
     if warn_near_misses:
         _warn_near_misses(df, result, explicit, wanted)
 
@@ -354,6 +341,113 @@ def resolve_columns(
                 "rename the duplicates first"
             )
     return {role: result[role] for role in ROLES}
+
+
+def and_list(items: Iterable[Any], quote: bool = True) -> str:
+    """``"'a', 'b' and 'c'"``: items for a message, quoted (``repr``) unless ``quote=False``.
+
+    Parameters
+    ----------
+    items : iterable
+    quote : bool, default True
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> and_list(["context_recall", "faithfulness"]), and_list(["a"]), and_list([1, 2, 3], False)
+    ("'context_recall' and 'faithfulness'", "'a'", '1, 2 and 3')
+    """
+    names = [repr(i) if quote else str(i) for i in items]
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+
+
+def missing_columns_message(
+    df: pd.DataFrame,
+    roles: Sequence[str],
+    explicit: Mapping[str, str | None],
+    found: Mapping[str, str | None],
+    *,
+    needed_by: Mapping[str, Sequence[str]] | None = None,
+    rest: Sequence[str] = (),
+) -> str:
+    """The one error for every role that found no column, each with its ``columns=`` remedy.
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        The user's frame (its columns are listed).
+    roles : sequence of str
+        The roles without a column, in the order to report them (at least one).
+    explicit : Mapping[str, str or None]
+        The caller's ``columns=`` mapping.
+    found : Mapping[str, str or None]
+        The columns found for the other roles (not proposed as look-alikes).
+    needed_by : Mapping[str, sequence of str], optional
+        The metrics that need each role, named in the message (``'faithfulness' needs
+        it``).
+    rest : sequence of str, default ()
+        Metrics whose columns are all there: ``score the rest with metrics=[...]``.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> df = pd.DataFrame({"question": ["q"], "docs": [["c"]]})
+    >>> print(missing_columns_message(df, ["answer", "contexts"], {}, {"question": "question"},
+    ...                               needed_by={"answer": ["faithfulness"]}))
+    ... # doctest: +NORMALIZE_WHITESPACE
+    no column found for the 'answer' and 'contexts' roles; the frame's columns are
+    ['question', 'docs']. 'answer' (tried 'answer', 'response', 'actual_output', 'output',
+    ignoring case, spaces and dashes; 'faithfulness' needs it): rename a column or pass
+    columns={'answer': '<column name>'}. 'contexts' (tried 'contexts', 'retrieved_contexts',
+    'retrieval_context', ignoring case, spaces and dashes): 'docs' looks like it: rename a
+    column or pass columns={'contexts': 'docs'}.
+    """
+    used = {c for c in found.values() if c is not None}
+    listing = f"the frame's columns are {_format_columns(df)}"
+    entries = []
+    for role in roles:
+        tried = "tried " + ", ".join(repr(a) for a in ALIASES[role])
+        tried += ", ignoring case, spaces and dashes"
+        taken = [
+            f"column {col!r} is mapped to the {other!r} role"
+            for other, col in explicit.items()
+            if isinstance(col, str) and _alias_form(col) in ALIASES[role]
+        ]
+        metrics = list((needed_by or {}).get(role, ()))
+        need = (
+            f"{and_list(metrics)} {'needs' if len(metrics) == 1 else 'need'} it" if metrics else ""
+        )
+        likely = _look_alikes(df, role, used)
+        pick = likely[0] if likely else "<column name>"
+        remedy = f"rename a column or pass columns={{{role!r}: {pick!r}}}"
+        if likely:
+            remedy = f"{', '.join(map(repr, likely[:3]))} looks like it: {remedy}"
+        entries.append((role, "; ".join([tried, *taken]), need, remedy))
+    rest_hint = f"score the rest with metrics={list(rest)!r}" if rest else ""
+    if len(entries) == 1:
+        role, tried, need, remedy = entries[0]
+        tail = "; ".join(x for x in (need, rest_hint) if x)
+        return (
+            f"no column found for the {role!r} role ({tried}); {listing}. "
+            + remedy[0].upper()
+            + remedy[1:]
+            + (f" ({tail})" if tail else "")
+        )
+    said = " ".join(
+        f"{role!r} ({'; '.join(x for x in (tried, need) if x)}): {remedy}."
+        for role, tried, need, remedy in entries
+    )
+    return (
+        f"no column found for the {and_list(r for r, *_ in entries)} roles; {listing}. {said}"
+        + (f" Or {rest_hint}." if rest_hint else "")
+    )
 
 
 def _alias_form(name: str) -> str:
