@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import math
 import warnings
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from contextvars import ContextVar
 from typing import Any
 
@@ -29,6 +29,7 @@ import numpy as np
 import pandas as pd
 
 from ragnotebook._textsafe import replace_surrogates
+from ragnotebook._warn import warn_user
 from ragnotebook.frame import (
     SCORED_STATUSES,
     require_scored,
@@ -37,10 +38,12 @@ from ragnotebook.frame import (
     verdict_records,
     warn_text_verdicts,
 )
+from ragnotebook.intake import ALIASES, ROLES, _alias_form, _look_alikes, and_list, resolve_columns
 
 __all__ = [
     "METRIC_LABELS",
     "STATUS_ORDER",
+    "TEXT_ROLES",
     "ViewCall",
     "check_count",
     "chunk_texts",
@@ -54,6 +57,8 @@ __all__ = [
     "text_at",
     "text_values",
     "verdicts",
+    "warn_missing_texts",
+    "with_columns",
 ]
 
 #: Display names of the metrics.
@@ -62,16 +67,34 @@ METRIC_LABELS = {
     "context_precision": "context precision",
     "faithfulness": "faithfulness",
 }
-_GUESS = {
-    "question": ("question", "user_input", "input", "query"),
-    "answer": ("answer", "response", "actual_output", "output"),
-    "contexts": ("contexts", "retrieved_contexts", "retrieval_context"),
-    "ground_truth": ("ground_truth", "reference", "expected_output"),
-}
+#: The roles whose text the views show (the contexts as the row's chunks).
+TEXT_ROLES = ROLES
+#: Where :func:`with_columns` keeps a view's ``columns=`` (on the view's own shallow copy).
+_VIEW_COLUMNS = "view_columns"
+
+
+def _meta(df: pd.DataFrame) -> dict[str, Any]:
+    meta = df.attrs.get("ragnotebook", {}) if isinstance(df.attrs, dict) else {}
+    return meta if isinstance(meta, dict) else {}
+
+
+def _detect(df: pd.DataFrame, role: str, claimed: set[Any]) -> str | None:
+    """The column named like ``role``, as the intake finds it (case, blanks, dashes ignored);
+    the most preferred alias first."""
+    by_form: dict[str, str] = {}
+    for c in df.columns:
+        if isinstance(c, str) and c not in claimed:
+            by_form.setdefault(_alias_form(c), c)
+    return next((by_form[a] for a in ALIASES[role] if a in by_form), None)
 
 
 def roles(df: pd.DataFrame) -> dict[str, str | None]:
-    """Role -> column mapping: from ``attrs["ragnotebook"]["columns"]``, else by usual names.
+    """Role -> column mapping of a scored frame, as the views read it.
+
+    In order: a view's ``columns=`` (:func:`with_columns`), then the run metadata
+    (``attrs["ragnotebook"]["columns"]``, which JSON Lines and CSV do not keep), then the
+    names the intake recognises (``question`` / ``user_input`` / ``input`` / ``query``,
+    ...; case, outer blanks, spaces and dashes ignored).
 
     Parameters
     ----------
@@ -85,18 +108,187 @@ def roles(df: pd.DataFrame) -> dict[str, str | None]:
     Examples
     --------
     >>> import pandas as pd
-    >>> roles(pd.DataFrame({"user_input": ["q"]}))["question"]
-    'user_input'
+    >>> roles(pd.DataFrame({"user_input": ["q"], "Ground Truth": ["g"]}))
+    {'question': 'user_input', 'answer': None, 'contexts': None, 'ground_truth': 'Ground Truth'}
     """
-    meta = df.attrs.get("ragnotebook", {}) if isinstance(df.attrs, dict) else {}
-    mapped = meta.get("columns", {}) if isinstance(meta, dict) else {}
+    meta = _meta(df)
+    chosen = meta.get(_VIEW_COLUMNS)
+    chosen = chosen if isinstance(chosen, dict) else {}
+    mapped = meta.get("columns")
+    mapped = mapped if isinstance(mapped, dict) else {}
     out: dict[str, str | None] = {}
-    for role, names in _GUESS.items():
-        col = mapped.get(role) if isinstance(mapped, dict) else None
-        if col is None or col not in df.columns:
-            col = next((n for n in names if n in df.columns), None)
-        out[role] = col
+    for role in ROLES:
+        col = chosen[role] if role in chosen else mapped.get(role)
+        out[role] = col if isinstance(col, str) and col in df.columns else None
+    claimed = {c for c in out.values() if c is not None}
+    for role in ROLES:
+        if out[role] is None and role not in chosen:
+            found = _detect(df, role, claimed)
+            if found is not None:
+                out[role] = found
+                claimed.add(found)
     return out
+
+
+def with_columns(df: pd.DataFrame, columns: Mapping[str, str | None] | None, who: str) -> Any:
+    """``df`` as a view reads it with ``columns=``: a shallow copy naming the text columns.
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        A scored frame (never modified).
+    columns : Mapping[str, str or None], optional
+        ``{role: column}`` as given to :func:`ragnotebook.evaluate`; a role mapped to
+        ``None`` has no column (its text shows as none). ``None`` returns ``df`` itself.
+    who : str
+        The view (``"report()"``), named in errors.
+
+    Returns
+    -------
+    pandas.DataFrame
+
+    Raises
+    ------
+    TypeError
+        If ``columns`` is not a mapping.
+    ValueError
+        For an unknown role or a column not in the frame (the message names the view).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> df = pd.DataFrame({"q": ["Where?"], "a": ["Pier 4."]})
+    >>> roles(with_columns(df, {"question": "q", "answer": "a"}, "explore()"))["answer"]
+    'a'
+    >>> with_columns(df, {"answer": "reply"}, "report()")
+    Traceback (most recent call last):
+    ...
+    ValueError: report(): columns maps role 'answer' to column 'reply', which is not in ...
+    """
+    if columns is None:
+        return df
+    if not isinstance(columns, Mapping):
+        raise TypeError(
+            f"{who}: columns must be a mapping {{role: column}} as for evaluate(), got "
+            f"{type(columns).__name__}"
+        )
+    try:
+        resolve_columns(df, columns, roles=())  # unknown roles, columns not in the frame
+    except ValueError as exc:
+        raise ValueError(f"{who}: {exc}") from None
+    meta = dict(_meta(df))
+    meta[_VIEW_COLUMNS] = dict(columns)
+    mapped = meta.get("columns")
+    mapped = dict(mapped) if isinstance(mapped, dict) else {}
+    mapped.update({r: c for r, c in columns.items() if c is not None})
+    meta["columns"] = mapped  # frame.summary() finds the answer column there too
+    out = df.copy(deep=False)
+    out.attrs = {**df.attrs, "ragnotebook": meta}
+    return out
+
+
+def missing_texts(df: pd.DataFrame, shown: Sequence[str]) -> dict[str, list[str]]:
+    """Text roles a view shows that the frame has no column for, though it had one.
+
+    Only a frame without run metadata naming its columns (read back from JSON Lines or
+    CSV) and without a view's ``columns=`` is checked. A role counts when a scored metric
+    needed its column (the answer for faithfulness, the ground truth for context recall,
+    the contexts for either), or when a column's name looks like it (``q``, ``gold``).
+    The contexts never count in a frame scored with context precision: its verdicts hold
+    the chunks, which the views show from there.
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        A scored frame.
+    shown : sequence of str
+        The roles whose text the view shows.
+
+    Returns
+    -------
+    dict of str to list of str
+        ``{role: look-alike columns}``, in :data:`TEXT_ROLES` order; empty when nothing
+        is missing.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> df = pd.DataFrame({"q": ["Where?"], "reply": ["Pier 4."], "docs": [["Pier 4."]],
+    ...                    "faithfulness": [1.0], "faithfulness_status": ["ok"]})
+    >>> missing_texts(df, TEXT_ROLES)
+    {'question': ['q'], 'answer': [], 'contexts': ['docs']}
+    """
+    meta = _meta(df)
+    if _VIEW_COLUMNS in meta or (isinstance(meta.get("columns"), dict) and meta["columns"]):
+        return {}
+    from ragnotebook.api import _NEEDS
+
+    metrics = scored_metrics(df)
+    needed = {r for m in metrics for r in _NEEDS.get(m, ())}
+    if "context_precision" in metrics:
+        shown = [r for r in shown if r != "contexts"]  # its verdicts hold the chunks
+    found = roles(df)
+    outputs = {f"{m}{s}" for m in metrics for s in ("", *_OUTPUT_SUFFIXES)}
+    used = {c for c in found.values() if c is not None} | outputs
+    out: dict[str, list[str]] = {}
+    for role in TEXT_ROLES:
+        if role not in shown or found[role] is not None:
+            continue
+        likely = _look_alikes(df, role, used)
+        if role in needed or likely:
+            out[role] = likely
+    return out
+
+
+_OUTPUT_SUFFIXES = ("_reason", "_verdicts", "_status", "_error")
+
+
+def warn_missing_texts(df: pd.DataFrame, shown: Sequence[str], who: str) -> None:
+    """One warning naming the text columns :func:`missing_texts` finds, and the fix.
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+    shown : sequence of str
+        The roles whose text the view shows.
+    who : str
+        The view (``"explore()"``), named in the warning.
+
+    Examples
+    --------
+    >>> import warnings
+    >>> import pandas as pd
+    >>> df = pd.DataFrame({"q": ["Where?"], "a": ["Pier 4."], "contexts": [["Pier 4."]],
+    ...                    "faithfulness": [1.0], "faithfulness_status": ["ok"]})
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     warn_missing_texts(df, TEXT_ROLES, "explore()")
+    >>> print(caught[0].message)  # doctest: +NORMALIZE_WHITESPACE
+    explore(): no column was found for the 'question' and 'answer' roles, so their text
+    shows as (none): this frame has no run metadata naming its columns (a scored frame read
+    back from JSON Lines or CSV loses it) and no column has the usual name. 'q' looks like
+    the question. Pass them as to evaluate(): explore(..., columns={'question': 'q',
+    'answer': '<column name>'}).
+    """
+    missing = missing_texts(df, shown)
+    if not missing:
+        return
+    hints = "; ".join(
+        f"{likely[0]!r}{f' (or {and_list(likely[1:3])})' if len(likely) > 1 else ''} looks "
+        f"like the {role.replace('_', ' ')}"
+        for role, likely in missing.items()
+        if likely
+    )
+    mapping = {role: (likely[0] if likely else "<column name>") for role, likely in missing.items()}
+    call = who.removesuffix("()")
+    warn_user(
+        f"{who}: no column was found for the {and_list(missing)} "
+        f"{'role, so its' if len(missing) == 1 else 'roles, so their'} text shows as (none): "
+        "this frame has no run metadata naming its columns (a scored frame read back from "
+        "JSON Lines or CSV loses it) and no column has the usual name."
+        + (f" {hints}." if hints else "")
+        + f" Pass them as to evaluate(): {call}(..., columns={mapping!r})."
+    )
 
 
 def _text(value: Any) -> str:
@@ -492,7 +684,9 @@ class ViewCall:
     """The body of a public view: its warnings are given once, naming the user's call.
 
     On entering the outermost view call, one warning says when verdict cells of
-    ``metrics`` are text (a frame read back from CSV), naming this view; the same notice from
+    ``metrics`` are text (a frame read back from CSV), naming this view, and one names the
+    text columns of ``texts`` the frame has no column for (:func:`warn_missing_texts`: a
+    frame read back from a file without its run metadata); the same notice from
     :func:`ragnotebook.claims` / :func:`ragnotebook.chunks`, which the views call inside,
     is silenced until the call returns. Nested view calls (the report draws the charts)
     warn nothing more.
@@ -505,13 +699,16 @@ class ViewCall:
     df : pandas.DataFrame
     metrics : sequence of str, optional
         The metrics whose verdicts the view reads (default: every scored one).
+    texts : sequence of str, default TEXT_ROLES
+        The roles whose text the view shows (``()``: none).
 
     Examples
     --------
     >>> import warnings
     >>> import pandas as pd
     >>> from ragnotebook.views._data import ViewCall
-    >>> df = pd.DataFrame({"faithfulness": [1.0], "faithfulness_status": ["ok"],
+    >>> df = pd.DataFrame({"answer": ["x"], "contexts": [["c"]],
+    ...                    "faithfulness": [1.0], "faithfulness_status": ["ok"],
     ...                    "faithfulness_verdicts": ["[{'index': 0, 'verdict': 'yes'}]"]})
     >>> with warnings.catch_warnings(record=True) as caught:
     ...     warnings.simplefilter("always")
@@ -521,10 +718,17 @@ class ViewCall:
     ['report()']
     """
 
-    def __init__(self, name: str, df: Any, metrics: Sequence[str] | None = None) -> None:
+    def __init__(
+        self,
+        name: str,
+        df: Any,
+        metrics: Sequence[str] | None = None,
+        texts: Sequence[str] = TEXT_ROLES,
+    ) -> None:
         self.name = name
         self.df = df
         self.metrics = metrics
+        self.texts = texts
         self._token: Any = None
         self._catch: Any = None
 
@@ -535,6 +739,7 @@ class ViewCall:
             present = scored_metrics(self.df)
             wanted = present if self.metrics is None else [m for m in self.metrics if m in present]
             warn_text_verdicts(self.df, wanted, self.name)
+            warn_missing_texts(self.df, self.texts, self.name)
         self._token = _IN_VIEW.set(True)
         self._catch = warnings.catch_warnings()
         self._catch.__enter__()

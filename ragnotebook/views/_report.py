@@ -26,6 +26,7 @@ import datetime as _dt
 import hashlib
 import json
 import os
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -50,6 +51,7 @@ from ragnotebook.views._data import (
     text_at,
     text_values,
     verdicts,
+    with_columns,
 )
 from ragnotebook.views._detail import DETAIL_CSS
 from ragnotebook.views._html import escape, script_json, shorten
@@ -543,6 +545,7 @@ def report(
     sort_by: str | None = None,
     top: int = 20,
     plotly_js: str = "inline",
+    columns: Mapping[str, str | None] | None = None,
 ) -> Path:
     """Write one self-contained HTML file with the summary, charts and row drill-down.
 
@@ -575,6 +578,12 @@ def report(
         file small enough to e-mail (a few kB per row); its charts then need a network
         connection, while the summary and rows do not. Everything else is the same: every
         data string is escaped and the page holds the same three scripts.
+    columns : Mapping[str, str or None], optional
+        ``{role: column}`` naming the text columns, as given to
+        :func:`ragnotebook.evaluate` (``{"question": "q", "answer": "a", "contexts":
+        "docs", "ground_truth": "gold"}``). Needed for a frame scored with ``columns=``
+        and read back from JSON Lines or CSV, which keep no run metadata; without it such
+        columns are not found, and a warning names them.
 
     Returns
     -------
@@ -585,8 +594,9 @@ def report(
     ------
     ValueError
         If the frame has no scores, ``sort_by`` is not a scored metric ("unknown metric
-        ..." for a name that is no metric), ``max_rows`` is negative or ``plotly_js`` is
-        neither ``"inline"`` nor ``"cdn"``.
+        ..." for a name that is no metric), ``max_rows`` is negative, ``plotly_js`` is
+        neither ``"inline"`` nor ``"cdn"``, or ``columns`` names an unknown role or a
+        column not in the frame.
     ImportError
         Without plotly (the ``[plot]`` extra); the message says what to install.
 
@@ -595,6 +605,10 @@ def report(
     UserWarning
         Once, when the verdict columns hold text (a scored frame read back from CSV): they
         are parsed, and the warning says how to keep the types.
+
+    UserWarning
+        Once, when a text column is not found in a frame without run metadata (read back
+        from JSON Lines or CSV): it names them and the ``columns=`` to pass.
 
     Examples
     --------
@@ -624,6 +638,7 @@ def report(
     if sort_by is not None:
         sort_by = resolve_metric(sort_by, metrics, "sort_by")
     check_count(top, "top", 1)
+    df = with_columns(df, columns, "report()")
     with ViewCall("report()", df):
         page = _page(df, title, _order(df, sort_by, limit), sort_by, top, plotly_js)
     # written beside the target and renamed: an error never leaves a partial file

@@ -21,6 +21,7 @@ Examples
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -30,6 +31,7 @@ from ragnotebook.frame import require_scored
 from ragnotebook.scorers._common import STATUSES
 from ragnotebook.views._data import (
     METRIC_LABELS,
+    ViewCall,
     check_count,
     resolve_metric,
     row_names,
@@ -37,6 +39,7 @@ from ragnotebook.views._data import (
     score_table,
     text_values,
     verdicts,
+    with_columns,
 )
 from ragnotebook.views._detail import DETAIL_CSS, row_detail_parts
 from ragnotebook.views._html import escape, shorten
@@ -82,12 +85,19 @@ class Explorer:
         the **Sort** control starts at "worst first" by it (unscored rows last).
     theme : {"light", "dark"}, default "light"
         Theme of the precision@k figure.
+    columns : Mapping[str, str or None], optional
+        ``{role: column}`` naming the text columns, as given to
+        :func:`ragnotebook.evaluate` (``{"question": "q", "answer": "a", "contexts":
+        "docs", "ground_truth": "gold"}``). Needed for a frame scored with ``columns=``
+        and read back from JSON Lines or CSV, which keep no run metadata; without it such
+        columns are not found, and a warning names them.
 
     Raises
     ------
     ValueError
-        If ``page_size`` is below 1 or not a whole number, or ``sort_by`` is not a metric
-        scored in the frame ("unknown metric ..." for a name that is no metric).
+        If ``page_size`` is below 1 or not a whole number, ``sort_by`` is not a metric
+        scored in the frame ("unknown metric ..." for a name that is no metric), or
+        ``columns`` names an unknown role or a column not in the frame.
 
     Attributes
     ----------
@@ -133,6 +143,7 @@ class Explorer:
         page_size: int = 50,
         sort_by: str | None = None,
         theme: str = "light",
+        columns: Mapping[str, str | None] | None = None,
     ) -> None:
         try:
             import ipywidgets as w
@@ -141,6 +152,9 @@ class Explorer:
                 "the explorer needs ipywidgets: pip install 'ragnotebook[widgets]'"
             ) from exc
         self._metrics = require_scored(df)
+        df = with_columns(df, columns, "Explorer()")
+        with ViewCall("Explorer()", df):  # a frame that lost its column names: said
+            pass
         self._df = df
         self._theme = check_theme(theme)
         self._page_size = int(check_count(page_size, "page_size", 1))  # type: ignore[arg-type]
