@@ -115,6 +115,8 @@ _BOOT_JS = """
     if (text !== undefined && text !== null) { e.textContent = text; }
     return e;
   }
+  // data text: its own direction, so Arabic or Hebrew reads right to left
+  function txt(tag, cls, text) { var e = el(tag, cls, text); e.dir = "auto"; return e; }
   function add(parent, child) { parent.appendChild(child); return child; }
   function badge(cls, word) { return el("span", "rnb-badge b-" + cls, word); }
   function marked(parent, text, marks, from, to) {
@@ -134,7 +136,7 @@ _BOOT_JS = """
   }
   function textBlock(root, title, text) {
     add(root, el("h4", null, title));
-    if (text.trim()) { add(root, el("div", "rnb-text", text)); }
+    if (text.trim()) { add(root, txt("div", "rnb-text", text)); }
     else { add(root, el("div", "rnb-text rnb-empty", "(none)")); }
   }
   function claims(root, title, items, chunks) {
@@ -144,18 +146,19 @@ _BOOT_JS = """
     items.forEach(function (c) {
       var li = add(ol, el("li", "v-" + c[0]));
       add(li, badge(c[0], c[1]));
-      li.appendChild(document.createTextNode(c[2]));
-      add(li, el("div", "rnb-reason", c[3]));
+      add(li, txt("span", "rnb-claim", c[2]));
+      add(li, txt("div", "rnb-reason", c[3]));
       c[4].forEach(function (s) {
         var box = add(li, el("div", "rnb-support"));
         if (s[0] === null) { box.textContent = s[1]; return; }
         var chunk = chunks[s[0]], a = s[2], b = s[3], marks = s[4];
-        box.appendChild(document.createTextNode(s[1] + ": " + (a > 0 ? "…" : "")));
-        marked(box, chunk, marks, a, b);
-        if (b < chunk.replace(/\\s+$/, "").length) { box.appendChild(document.createTextNode("…")); }
+        box.appendChild(document.createTextNode(s[1] + ": "));
+        var part = add(box, txt("span", null, a > 0 ? "…" : ""));
+        marked(part, chunk, marks, a, b);
+        if (b < chunk.replace(/\\s+$/, "").length) { part.appendChild(document.createTextNode("…")); }
         var det = add(box, el("details"));
         add(det, el("summary", null, wholeLabel(chunk)));
-        marked(det, chunk, marks, 0, chunk.length);
+        marked(add(det, txt("div")), chunk, marks, 0, chunk.length);
       });
     });
   }
@@ -206,8 +209,8 @@ _BOOT_JS = """
     d.cards.forEach(function (c) {
       var card = add(cards, el("div", "rnb-card", c[0] + ": "));
       add(card, el("b", null, c[1]));
-      if (c[2]) { add(card, el("div", "rnb-reason", c[2])); }
-      if (c[3]) { add(card, el("div", "rnb-reason", "error: " + c[3])); }
+      if (c[2]) { add(card, txt("div", "rnb-reason", c[2])); }
+      if (c[3]) { add(add(card, el("div", "rnb-reason", "error: ")), txt("span", null, c[3])); }
     });
     textBlock(top, "Question", d.texts[0]);
     textBlock(top, "Answer", d.texts[1]);
@@ -231,14 +234,14 @@ _BOOT_JS = """
       add(li, badge(c[0], c[1]));
       add(li, el("span", "rnb-meta", c[2]));
       var body = add(li, el("div", "rnb-chunk"));
-      if (c[3] === null) { body.textContent = chunk; }
+      if (c[3] === null) { add(body, txt("div", null, chunk)); }
       else {
-        body.textContent = chunk.slice(0, c[3]) + " …";
+        add(body, txt("div", null, chunk.slice(0, c[3]) + " …"));
         var det = add(body, el("details"));
         add(det, el("summary", null, wholeLabel(chunk)));
-        det.appendChild(document.createTextNode(chunk));
+        add(det, txt("div", null, chunk));
       }
-      if (c[4] !== null) { add(li, el("div", "rnb-reason", c[4])); }
+      if (c[4] !== null) { add(li, txt("div", "rnb-reason", c[4])); }
     });
     return frag;
   }
@@ -433,10 +436,12 @@ def _rows_summaries(df: pd.DataFrame, positions: list[int], table: pd.DataFrame)
         scores = "  ".join(
             f"{codes[m]} {short_score(*score_at(table, m, pos)):<5}" for m in metrics
         )
+        pad = " " * max(0, width - len(names[pos]))
         parts.append(
             f'<details class="rnb-row" id="row-{pos}" data-row="{pos}"><summary>'
-            f'<span class="rnb-sc">{escape(f"{names[pos]:<{width}}")}  {escape(scores)}</span>  '
-            f"{escape(shorten(questions[pos], 140))}</summary>"
+            f'<span class="rnb-sc"><span dir="auto">{escape(names[pos])}</span>{pad}  '
+            f"{escape(scores)}</span>  "
+            f'<span dir="auto">{escape(shorten(questions[pos], 140))}</span></summary>'
             '<div class="rnb-body"></div></details>'
         )
     return "".join(parts)
@@ -677,7 +682,7 @@ def _page(
         else ""
     )
     body = f"""<main>
-<header><h1>{escape(title)}</h1>
+<header><h1 dir="auto">{escape(title)}</h1>
 <p class="meta">{len(df)} rows · judge {escape(judge)} · model {escape(model)} ·
 {escape(_spend(df))}ragnotebook {escape(__version__)} · written {escape(when)}</p>
 <nav><a href="#summary">Summary</a><a href="#charts">Charts</a><a href="#rows">Rows</a></nav>

@@ -515,8 +515,9 @@ class Explorer:
     def _show(self, pos: int) -> None:
         self._selected = pos
         head = (
-            f"<h3 style='margin:10px 0 4px'>Row {escape(self._names[pos])}"
-            f" <small style='opacity:.7'>(index {escape(self._labels[pos])})</small></h3>"
+            f"<h3 style='margin:10px 0 4px'>Row <span dir='auto'>{escape(self._names[pos])}"
+            f"</span> <small style='opacity:.7'>(index <span dir='auto'>"
+            f"{escape(self._labels[pos])}</span>)</small></h3>"
         )
         top, rest = row_detail_parts(self._df, pos, table=self._table, curve=False)
         self.header.value, self.detail.value, self.chunk_list.value = head, top, rest

@@ -161,10 +161,12 @@ def rows_html(df: pd.DataFrame, positions: Any = None, *, curve: bool = True) ->
         scores = "  ".join(
             f"{codes[m]} {short_score(*score_at(table, m, pos)):>5}" for m in metrics
         )
+        pad = " " * max(0, 6 - len(names[pos]))
         parts.append(
             f'<details class="rnb-row" id="row-{pos}" data-row="{pos}"><summary>'
-            f'<span class="rnb-sc">{escape(names[pos]):<6} {escape(scores)}</span>  '
-            f"{escape(shorten(questions[pos], 140))}</summary>"
+            f'<span class="rnb-sc"><span dir="auto">{escape(names[pos])}</span>{pad} '
+            f"{escape(scores)}</span>  "
+            f'<span dir="auto">{escape(shorten(questions[pos], 140))}</span></summary>'
             f"{row_detail_html(df, pos, table=table, curve=curve)}</details>"
         )
     return "".join(parts)
