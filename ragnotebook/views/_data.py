@@ -50,9 +50,11 @@ __all__ = [
     "fmt_score",
     "resolve_metric",
     "roles",
+    "row_labels",
     "row_names",
     "score_at",
     "score_table",
+    "short_name",
     "status_counts",
     "text_at",
     "text_values",
@@ -347,8 +349,12 @@ def text_at(df: pd.DataFrame, role: str, pos: int) -> str:
     return "" if col is None else _text(df[col].iat[pos])
 
 
-def row_names(df: pd.DataFrame) -> list[str]:
-    """Short display names: the index label, or ``#pos`` when the label is long.
+#: Longest row name shown in full; a longer label keeps its start and end around "…".
+NAME_CHARS = 12
+
+
+def row_labels(df: pd.DataFrame) -> list[str]:
+    """The full index label of every row, as text (what :func:`row_names` shortens).
 
     Parameters
     ----------
@@ -357,20 +363,67 @@ def row_names(df: pd.DataFrame) -> list[str]:
     Returns
     -------
     list of str
-        ``str(label)`` when at most 12 characters, else ``"#<position>"`` (the row is
-        ``df.iloc[position]``).
+        ``str(label)``, lone surrogates as U+FFFD.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> row_labels(pd.DataFrame({"a": [1]}, index=["5a8b57f25542995d1e6f1371"]))
+    ['5a8b57f25542995d1e6f1371']
+    """
+    return [replace_surrogates(str(label)) for label in df.index]
+
+
+def short_name(label: str, limit: int = NAME_CHARS) -> str:
+    """A label cut to ``limit`` characters, keeping its start and end around "…".
+
+    Parameters
+    ----------
+    label : str
+    limit : int, default NAME_CHARS
+
+    Returns
+    -------
+    str
+        ``label`` with runs of whitespace as one space, unchanged when it fits; else its
+        first and last characters around an ellipsis (ids often differ at the end:
+        ``question-000017``).
+
+    Examples
+    --------
+    >>> short_name("q1"), short_name("5a8b57f25542995d1e6f1371"), short_name("question-000017")
+    ('q1', '5a8b5…6f1371', 'quest…000017')
+    """
+    text = " ".join(label.split())
+    if len(text) <= limit:
+        return text
+    tail = limit // 2
+    return f"{text[: limit - 1 - tail]}…{text[-tail:]}"
+
+
+def row_names(df: pd.DataFrame) -> list[str]:
+    """Short display names: the index label, shortened with "…" when long.
+
+    The full label is in :func:`row_labels` (the report and the static view put it in a
+    ``title`` attribute and in the row's detail header).
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+
+    Returns
+    -------
+    list of str
+        :func:`short_name` of each label: ``str(label)`` when at most 12 characters, else
+        its start and end around "…".
 
     Examples
     --------
     >>> import pandas as pd
     >>> row_names(pd.DataFrame({"a": [1, 2]}, index=["q1", "a-very-long-row-id"]))
-    ['q1', '#1']
+    ['q1', 'a-ver…row-id']
     """
-    names = []
-    for pos, label in enumerate(df.index):
-        text = str(label)
-        names.append(text if len(text) <= 12 else f"#{pos}")
-    return names
+    return [short_name(label) for label in row_labels(df)]
 
 
 def score_table(df: pd.DataFrame) -> pd.DataFrame:

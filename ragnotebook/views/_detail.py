@@ -47,6 +47,7 @@ __all__ = [
     "mark_spans",
     "row_detail_html",
     "row_detail_parts",
+    "row_heading",
 ]
 
 #: Styles for the detail, scoped under ``.rnb``; colours are translucent or inherited.
@@ -199,6 +200,37 @@ def _best_sentence(chunk: str, claim: str) -> str:
     wanted = set(content_tokens(claim))
     best = max(sentences, key=lambda s: len(wanted & set(content_tokens(s))))
     return best
+
+
+def row_heading(pos: int, n: int, label: str) -> str:
+    """The heading of a row's detail: its place in the frame and its full index label.
+
+    Rows with the same index label are told apart by their position (``df.iloc``), and a
+    long label, shortened with "…" in the row lists, is shown whole here.
+
+    Parameters
+    ----------
+    pos : int
+        The row's 0-based position.
+    n : int
+        Rows in the frame.
+    label : str
+        The full index label (escaped here).
+
+    Returns
+    -------
+    str
+        Safe HTML (no enclosing element).
+
+    Examples
+    --------
+    >>> row_heading(1, 6, "<q1>")
+    'Row 2 of 6 <small class="rnb-meta">(position 1, index <span dir="auto">&lt;q1&gt;</span>)</small>'
+    """
+    return (
+        f'Row {pos + 1} of {n} <small class="rnb-meta">(position {pos}, index '
+        f'<span dir="auto">{escape(label)}</span>)</small>'
+    )
 
 
 def _text_block(title: str, text: str) -> str:

@@ -45,6 +45,7 @@ from ragnotebook.views._data import (
     chunk_texts,
     fmt_score,
     resolve_metric,
+    row_labels,
     row_names,
     score_at,
     score_table,
@@ -429,6 +430,7 @@ def _rows_summaries(df: pd.DataFrame, positions: list[int], table: pd.DataFrame)
     """The collapsed ``<details>`` of each row: its summary line and an empty body."""
     metrics = require_scored(df)
     names, questions = row_names(df), text_values(df, "question")
+    labels = row_labels(df)
     codes = {"context_recall": "R", "context_precision": "P", "faithfulness": "F"}
     width = max((len(names[p]) for p in positions), default=1)
     parts = []
@@ -439,10 +441,11 @@ def _rows_summaries(df: pd.DataFrame, positions: list[int], table: pd.DataFrame)
         pad = " " * max(0, width - len(names[pos]))
         parts.append(
             f'<details class="rnb-row" id="row-{pos}" data-row="{pos}"><summary>'
-            f'<span class="rnb-sc"><span dir="auto">{escape(names[pos])}</span>{pad}  '
-            f"{escape(scores)}</span>  "
+            f'<span class="rnb-sc"><span dir="auto" title="{escape(labels[pos])}">'
+            f"{escape(names[pos])}</span>{pad}  {escape(scores)}</span>  "
             f'<span dir="auto">{escape(shorten(questions[pos], 140))}</span></summary>'
-            '<div class="rnb-body"></div></details>'
+            f'<div class="rnb-body"><div class="rnb"><h4>'
+            f"{D.row_heading(pos, len(df), labels[pos])}</h4></div></div></details>"
         )
     return "".join(parts)
 

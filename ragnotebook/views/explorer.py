@@ -34,6 +34,7 @@ from ragnotebook.views._data import (
     ViewCall,
     check_count,
     resolve_metric,
+    row_labels,
     row_names,
     score_at,
     score_table,
@@ -41,7 +42,7 @@ from ragnotebook.views._data import (
     verdicts,
     with_columns,
 )
-from ragnotebook.views._detail import DETAIL_CSS, row_detail_parts
+from ragnotebook.views._detail import DETAIL_CSS, row_detail_parts, row_heading
 from ragnotebook.views._html import escape, shorten
 from ragnotebook.views._row import LIST_LEGEND, in_kernel, row_precision_figure, short_score
 from ragnotebook.views._style import STATUS_LABELS, check_theme
@@ -166,6 +167,7 @@ class Explorer:
         self._table = score_table(df)
         self._labels = list(df.index)
         self._names = row_names(df)
+        self._full = row_labels(df)
         self._name_width = max((len(n) for n in self._names), default=1)
         self._questions = text_values(df, "question")
         haystack = zip(
@@ -514,10 +516,10 @@ class Explorer:
 
     def _show(self, pos: int) -> None:
         self._selected = pos
+        # the position tells rows with the same label apart; the label is shown whole
         head = (
-            f"<h3 style='margin:10px 0 4px'>Row <span dir='auto'>{escape(self._names[pos])}"
-            f"</span> <small style='opacity:.7'>(index <span dir='auto'>"
-            f"{escape(self._labels[pos])}</span>)</small></h3>"
+            "<h3 style='margin:10px 0 4px'>"
+            f"{row_heading(pos, len(self._labels), self._full[pos])}</h3>"
         )
         top, rest = row_detail_parts(self._df, pos, table=self._table, curve=False)
         self.header.value, self.detail.value, self.chunk_list.value = head, top, rest

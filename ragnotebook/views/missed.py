@@ -19,7 +19,7 @@ import pandas as pd
 
 from ragnotebook import frame
 from ragnotebook.frame import require_scored
-from ragnotebook.views._data import ViewCall, row_names, text_values, with_columns
+from ragnotebook.views._data import ViewCall, row_labels, row_names, text_values, with_columns
 from ragnotebook.views._html import hover_lines, hover_text, plotly_text, shorten
 from ragnotebook.views._style import ORANGE, PURPLE, VERMILLION, check_theme, style_figure
 
@@ -135,7 +135,14 @@ def _missed_figure(df: pd.DataFrame, top: int, theme: str) -> Any:
     order = sorted(np.flatnonzero(total > 0), key=lambda r: (-total[r], -counts[0][r], r))
     shown = order[:top]
     names, questions = row_names(df), text_values(df, "question")
+    full = row_labels(df)
     labels = [plotly_text(f"{names[r]} · {shorten(questions[r], 48)}") for r in shown]
+    # one bar per row: a label two rows share (a repeated index label and question, or two
+    # long labels alike at both ends) gets the row's position
+    repeated = {x for x in labels if labels.count(x) > 1}
+    labels = [
+        f"{x} (position {r})" if x in repeated else x for x, r in zip(labels, shown, strict=True)
+    ]
     fig = go.Figure()
     for ki, (_, _, kind_name, color) in enumerate(_KINDS):
         keep = [i for i, r in enumerate(shown) if counts[ki][r]]
@@ -149,7 +156,7 @@ def _missed_figure(df: pd.DataFrame, top: int, theme: str) -> Any:
                 hoverinfo="text",
                 hovertext=[
                     hover_lines(
-                        f"<b>{plotly_text(names[shown[i]])}</b>",
+                        f"<b>{plotly_text(full[shown[i]])}</b>",
                         hover_text(questions[shown[i]], width=70, limit=200),
                         f"{counts[ki][shown[i]]} × {kind_name}:",
                         _claim_list(per_kind[ki][shown[i]]),

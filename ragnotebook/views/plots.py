@@ -508,9 +508,10 @@ def _status_note(status: str) -> str:
 
 
 def _row_labels(df: pd.DataFrame) -> list[str]:
-    from ragnotebook.views._data import row_names, text_values
+    """``label · question`` of each row for a hover (the full label: a hover has room)."""
+    from ragnotebook.views._data import row_labels, text_values
 
     return [
         f"{n} · {shorten(q, 80)}"
-        for n, q in zip(row_names(df), text_values(df, "question"), strict=True)
+        for n, q in zip(row_labels(df), text_values(df, "question"), strict=True)
     ]

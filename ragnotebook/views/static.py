@@ -34,13 +34,14 @@ from ragnotebook.views._data import (
     ViewCall,
     check_count,
     resolve_metric,
+    row_labels,
     row_names,
     score_at,
     score_table,
     with_columns,
 )
 from ragnotebook.views._data import text_values as _texts
-from ragnotebook.views._detail import DETAIL_CSS, row_detail_html
+from ragnotebook.views._detail import DETAIL_CSS, row_detail_html, row_heading
 from ragnotebook.views._html import escape, shorten
 from ragnotebook.views._row import ROW_LEGEND, in_kernel, short_score
 
@@ -154,6 +155,7 @@ def rows_html(df: pd.DataFrame, positions: Any = None, *, curve: bool = True) ->
     metrics = require_scored(df)
     table = score_table(df)
     names, questions = row_names(df), _texts(df, "question")
+    labels = row_labels(df)
     positions = range(len(df)) if positions is None else positions
     codes = {"context_recall": "R", "context_precision": "P", "faithfulness": "F"}
     parts = []
@@ -164,9 +166,10 @@ def rows_html(df: pd.DataFrame, positions: Any = None, *, curve: bool = True) ->
         pad = " " * max(0, 6 - len(names[pos]))
         parts.append(
             f'<details class="rnb-row" id="row-{pos}" data-row="{pos}"><summary>'
-            f'<span class="rnb-sc"><span dir="auto">{escape(names[pos])}</span>{pad} '
-            f"{escape(scores)}</span>  "
+            f'<span class="rnb-sc"><span dir="auto" title="{escape(labels[pos])}">'
+            f"{escape(names[pos])}</span>{pad} {escape(scores)}</span>  "
             f'<span dir="auto">{escape(shorten(questions[pos], 140))}</span></summary>'
+            f'<div class="rnb"><h4>{row_heading(pos, len(df), labels[pos])}</h4></div>'
             f"{row_detail_html(df, pos, table=table, curve=curve)}</details>"
         )
     return "".join(parts)

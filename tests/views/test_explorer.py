@@ -23,7 +23,9 @@ def test_initial_state_selects_first_row(ex, scored):
     assert ex.page_label.value == "rows 1–48 of 48"
     assert ex.prev_button.disabled and ex.next_button.disabled
     text, value = ex.listing.options[0]
-    assert value == 0 and text.replace("\u00a0", " ").startswith("#0 ")
+    # a 24-character HotpotQA id, shortened around "…" (it was "#0")
+    assert scored.index[0] == "5a7166395542994082a3e814"
+    assert value == 0 and text.replace("\u00a0", " ").startswith("5a716…a3e814 ")
     assert scored["question"].iloc[0][:40] in text
 
 
