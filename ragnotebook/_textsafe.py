@@ -116,10 +116,15 @@ def clean_value(value: Any) -> Any:
         return replace_surrogates(value)
     if isinstance(value, dict):
         changed = {}
+        search = _SURROGATE.search
         for k, v in value.items():
-            c = clean_value(v)
-            if c is not v:
-                changed[k] = c
+            if type(v) is str:  # the common case, without a call per value
+                if search(v) is not None:
+                    changed[k] = replace_surrogates(v)
+            elif not isinstance(v, int | float | bool) and v is not None:
+                c = clean_value(v)
+                if c is not v:
+                    changed[k] = c
         return {**value, **changed} if changed else value
     if isinstance(value, list | tuple):
         items = [clean_value(v) for v in value]

@@ -214,9 +214,7 @@ def verdict_records(value: Any) -> list[dict[str, Any]] | None:
     Returns
     -------
     list of dict or None
-        None for a missing value or any other type (a row not scored). A text in a
-        verdict holding a lone surrogate (which UTF-8 cannot encode) comes with U+FFFD in
-        its place.
+        None for a missing value or any other type (a row not scored).
 
     Examples
     --------
@@ -227,14 +225,12 @@ def verdict_records(value: Any) -> list[dict[str, Any]] | None:
     True
     """
     if isinstance(value, np.ndarray):  # read back from Parquet: convert the nested arrays
-        return [clean_value(_plain(v)) for v in value.tolist() if isinstance(v, dict)]
+        return [_plain(v) for v in value.tolist() if isinstance(v, dict)]
     if isinstance(value, str):  # read back from CSV: the list's Python repr
         value = _parse_verdict_text(value)
     if not isinstance(value, list | tuple):
         return None
-    # in memory: the dicts as they are, unless a text in one holds a lone surrogate
-    # (which UTF-8 cannot encode): then a copy with U+FFFD in its place
-    return [clean_value(v) for v in value if isinstance(v, dict)]
+    return [v for v in value if isinstance(v, dict)]  # in memory: the dicts as they are
 
 
 def _parse_verdict_text(text: str) -> list[Any] | None:
@@ -387,9 +383,9 @@ def claims(df: pd.DataFrame) -> pd.DataFrame:
                         "row_number": pos,
                     }
                 )
-    out = pd.DataFrame.from_records(
+    out = _records_frame(
         records,
-        columns=[
+        [
             "row",
             "metric",
             "claim_index",
@@ -401,6 +397,15 @@ def claims(df: pd.DataFrame) -> pd.DataFrame:
         ],
     )
     return out.astype({"claim_index": "int64", "row_number": "int64"})
+
+
+def _records_frame(records: list[dict[str, Any]], columns: list[str]) -> pd.DataFrame:
+    """The frame of ``records``; a text holding a lone surrogate (which UTF-8, and so
+    pandas' string columns, cannot hold) is written with U+FFFD in its place."""
+    try:
+        return pd.DataFrame.from_records(records, columns=columns)
+    except UnicodeEncodeError:
+        return pd.DataFrame.from_records([clean_value(r) for r in records], columns=columns)
 
 
 def chunks(df: pd.DataFrame) -> pd.DataFrame:
@@ -457,7 +462,7 @@ def chunks(df: pd.DataFrame) -> pd.DataFrame:
                 }
             )
     cols = ["row", "position", "chunk", "verdict", "reason", "precision_at_k", "row_number"]
-    out = pd.DataFrame.from_records(records, columns=cols)
+    out = _records_frame(records, cols)
     return out.astype({"position": "int64", "precision_at_k": "float64", "row_number": "int64"})
 
 

@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ragnotebook._textsafe import replace_surrogates
+from ragnotebook._textsafe import clean_value, replace_surrogates
 from ragnotebook._warn import warn_user
 from ragnotebook.frame import (
     SCORED_STATUSES,
@@ -483,7 +483,8 @@ def verdicts(df: pd.DataFrame, metric: str, pos: int) -> list[dict[str, Any]]:
     col = f"{metric}_verdicts"
     if col not in df.columns:
         return []
-    return verdict_records(df[col].iat[pos]) or []
+    # a lone surrogate in a claim or chunk would fail the sentence splitter and the page
+    return [clean_value(v) for v in verdict_records(df[col].iat[pos]) or []]
 
 
 def chunk_texts(df: pd.DataFrame, pos: int) -> list[str]:
