@@ -182,7 +182,9 @@ class RagAccessor:
         **kwargs
             ``mode`` (``"auto"``, ``"widget"``, ``"static"``), ``page_size`` (rows per
             page), ``max_rows`` (rows in the static view), ``sort_by`` (a metric or its
-            alias, worst first) and ``theme`` (``"light"``, ``"dark"``).
+            alias, worst first), ``theme`` (``"light"``, ``"dark"``) and ``columns`` (the
+            text columns, ``{"question": "q", ...}`` as given to ``evaluate()``: needed for
+            a frame scored with ``columns=`` and read back from JSON Lines or CSV).
 
         Returns
         -------
@@ -213,7 +215,8 @@ class RagAccessor:
             only), ``sort_by`` (a metric or its alias, worst first), ``top`` (rows in the
             missed-claims chart) and ``plotly_js`` (``"inline"``, the default, a
             self-contained file of about 5 MB; ``"cdn"``, about 50 kB plus 6 kB per row,
-            charts need a network connection).
+            charts need a network connection) and ``columns`` (the text columns, as given
+            to ``evaluate()``, for a frame read back from JSON Lines or CSV).
 
         Returns
         -------

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import math
 import os
-import re
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import partial
@@ -19,14 +18,18 @@ from typing import Any
 
 import pandas as pd
 
+from ragnotebook._textsafe import clean_value
 from ragnotebook._version import __version__
 from ragnotebook._warn import warn_user
 from ragnotebook.engine import CANCELLED_MESSAGE, Engine, Job, run_sync
 from ragnotebook.intake import (
     ALIASES,
+    ROLES,
     RagRow,
     _is_missing,
     _look_alikes,
+    and_list,
+    missing_columns_message,
     read_rows,
     resolve_columns,
 )
@@ -198,17 +201,43 @@ def _metric_name(metric: str) -> str:
     return name
 
 
-def _name_the_metrics(exc: ValueError, metrics: list[str]) -> ValueError:
-    """A missing-column error that also says which requested metric needs the column."""
-    found = re.match(r"no column found for the '(\w+)' role", str(exc))
-    if not found:
-        return exc
-    role = found.group(1)
-    needing = [m for m in metrics if role in _NEEDS[m]]
-    others = [m for m in metrics if m not in needing]
-    hint = f" ({', '.join(needing)} needs it"
-    hint += f"; score the rest with metrics={others!r})" if others else ")"
-    return ValueError(str(exc) + hint)
+def _check_columns(
+    df: pd.DataFrame,
+    columns: Mapping[str, str | None] | None,
+    metrics: Sequence[str],
+    left_out: Sequence[str],
+    reference: str,
+) -> None:
+    """Raise one error naming every role without a column, before anything is said or run.
+
+    A role is missing when a metric of ``metrics`` needs it (:data:`_NEEDS`); the error then
+    also names the roles that ``left_out`` (metrics ``evaluate()`` dropped for a missing
+    column) need and lack, so one message shows everything to map, each role with its
+    ``columns=`` remedy and the metrics needing it. An ambiguous or unknown column is left
+    to :func:`~ragnotebook.intake.read_rows`, whose error names it.
+    """
+    considered = [*metrics, *(m for m in left_out if m not in metrics)]
+    wanted = [r for r in ROLES if any(r in _reads(m, reference) for m in considered)]
+    try:
+        found = resolve_columns(df, columns, roles=wanted)
+    except ValueError:
+        return
+    needed_by = {r: [m for m in considered if r in _NEEDS[m]] for r in ROLES}
+    missing = [r for r in ROLES if found[r] is None and any(r in _NEEDS[m] for m in metrics)]
+    if not missing:
+        return
+    lacking = [r for r in ROLES if found[r] is None and needed_by[r]]
+    rest = [m for m in metrics if not set(_NEEDS[m]) & set(lacking)]
+    raise ValueError(
+        missing_columns_message(
+            df,
+            lacking,
+            dict(columns or {}),
+            found,
+            needed_by={r: needed_by[r] for r in lacking},
+            rest=rest,
+        )
+    )
 
 
 def make_plan(metric: str, row: RagRow, config: ScorerConfig) -> Plan:
@@ -285,6 +314,8 @@ class _Run:
         concurrency: int,
         progress: bool,
         judge_options: Mapping[str, Any],
+        left_out: Sequence[str] = (),
+        left_out_note: str | None = None,
     ) -> None:
         if not isinstance(df, pd.DataFrame):
             raise TypeError(f"expected a pandas DataFrame, got {type(df).__name__}")
@@ -307,12 +338,14 @@ class _Run:
             max_chunks_per_call=max_chunks_per_call,
         )
         self.config = config
+        # every missing column in one error, before any warning (left_out: metrics that
+        # evaluate() dropped for a missing column, named there too)
+        _check_columns(df, columns, names, left_out, reference)
         required = sorted({role for m in names for role in _NEEDS[m]})
         roles = sorted({role for m in names for role in _reads(m, reference)})
-        try:
-            self.rows, self.columns = read_rows(df, columns, required=required, roles=roles)
-        except ValueError as exc:
-            raise _name_the_metrics(exc, names) from None
+        self.rows, self.columns = read_rows(df, columns, required=required, roles=roles)
+        #: said once the run has scored the metrics it names (see _default_metrics)
+        self.left_out_note = left_out_note
         _warn_empty_inputs(self.rows, self.columns, names)
         chosen = model_or_default(model)
         options = dict(judge_options)
@@ -336,6 +369,8 @@ class _Run:
 
     def frame(self) -> pd.DataFrame:
         out = build_frame(self)
+        if self.left_out_note is not None:
+            warn_user(self.left_out_note, UserWarning)
         if not out.attrs["ragnotebook"]["last_run"]["interrupted"]:
             _warn_failures(out, self.metrics)
         return out
@@ -382,7 +417,7 @@ def _warn_empty_inputs(
     contexts = columns.get("contexts")
     if contexts is not None and all(_no_text(c) for r in rows for c in r.contexts):
         measured = [m for m in metrics if m != "context_precision"]
-        what = f"a measured 0 for {', '.join(measured)}" if measured else "precision is undefined"
+        what = f"a measured 0 for {and_list(measured)}" if measured else "precision is undefined"
         warn_user(
             f"no row has a retrieved chunk in the {contexts!r} column: every row is no_context "
             f"({what}). If your retriever did return chunks, check which column holds them "
@@ -402,9 +437,9 @@ def _warn_empty_inputs(
     hit = [m for ms in empty.values() for m in ms]
     rest = [m for m in metrics if m not in hit]
     said = "; ".join(
-        f"the {_column_of(role, columns[role])} is empty in every row, so {', '.join(ms)} "
-        f"has nothing to score: every row is missing data ({_EMPTY_STATUS[role]}, none "
-        "enters the mean)"
+        f"the {_column_of(role, columns[role])} is empty in every row, so {and_list(ms)} "
+        f"{'has' if len(ms) == 1 else 'have'} nothing to score: every row is missing data "
+        f"({_EMPTY_STATUS[role]}, none enters the mean)"
         for role, ms in empty.items()
     )
     tail = f"; score the rest with metrics={rest!r}" if rest else ""
@@ -426,20 +461,25 @@ _EMPTY_STATUS = {
 
 
 def _warn_failures(out: pd.DataFrame, metrics: Sequence[str]) -> None:
-    """One warning when rows ended with status ``error`` (a run where every row failed,
-    e.g. for a missing key, otherwise returns without a word)."""
+    """One warning when rows ended with status ``error``, naming the row label and metric
+    of the first failure (the first row in frame order; its first failed metric)."""
     counts = []
-    first = ""
-    for m in metrics:
-        failed = out[f"{m}_status"] == "error"
+    first: tuple[int, int, str] | None = None  # (position, metric order, metric)
+    for k, m in enumerate(metrics):
+        failed = (out[f"{m}_status"] == "error").fillna(False).to_numpy(bool)
         n = int(failed.sum())
         if n:
             counts.append(f"{n} of {len(out)} {m}")
-            first = first or str(out.loc[failed.to_numpy(), f"{m}_error"].iloc[0])
-    if counts:
+            at = (int(failed.argmax()), k, m)
+            first = at if first is None or at < first else first
+    if first is not None:
+        pos, _, metric = first
+        error = out[f"{metric}_error"].iloc[pos]
+        text = "" if pd.isna(error) else str(error)
         warn_user(
-            f"ragnotebook: rows failed ({', '.join(counts)}); first error: {first[:300]}"
-            f"{'...' if len(first) > 300 else ''}. "
+            f"ragnotebook: rows failed ({', '.join(counts)}); first error (row "
+            f"{out.index.tolist()[pos]!r}, {metric}): {text[:300]}"
+            f"{'...' if len(text) > 300 else ''}. "
             "They have status 'error', are left out of the means, and summary() shows the "
             "coverage; the m_error columns say why."
         )
@@ -464,9 +504,23 @@ def write_results(out: pd.DataFrame, column: str, results: Sequence[MetricResult
 _SUFFIXES = ("reason", "verdicts", "status", "error")
 
 
+def _clean_text_columns(out: pd.DataFrame, columns: Mapping[str, str | None]) -> None:
+    """Replace lone surrogates in the text columns of ``out`` (in place), as the intake did.
+
+    The rows were scored with U+FFFD in their place; the returned frame holds the same
+    text, so printing, saving or viewing it does not fail where UTF-8 cannot encode it.
+    """
+    for col in dict.fromkeys(c for c in columns.values() if c is not None):
+        values = out[col].tolist()
+        cleaned = [clean_value(v) for v in values]
+        if any(a is not b for a, b in zip(cleaned, values, strict=True)):
+            out[col] = pd.Series(cleaned, index=out.index, dtype=object)
+
+
 def build_frame(run: _Run) -> pd.DataFrame:
     """The scored copy of the input frame, with metadata in ``attrs``."""
     out = run.df.copy(deep=False)
+    _clean_text_columns(out, run.columns)
     n = len(run.rows)
     results = run.engine.results
     interrupted = run.engine.stats.interrupted or len(results) < len(run.jobs)
@@ -619,7 +673,8 @@ _RETURNS_DOC = """
         ``m_verdicts`` (object: list of dicts per claim or chunk), ``m_status``
         (string: ok, no_ground_truth, no_reference, no_claims, no_context,
         error) and ``m_error`` (string, <NA> unless status is error). Run
-        metadata is in ``attrs["ragnotebook"]``.
+        metadata is in ``attrs["ragnotebook"]``. A lone surrogate in a text column
+        (half of an emoji, which UTF-8 cannot encode) is U+FFFD there, as it was scored.
 
     Raises
     ------
@@ -648,30 +703,38 @@ def _run_for(args: Mapping[str, Any], metric: str | None = None) -> _Run:
     for key in _CONFIG_OPTIONS:  # e.g. reference= given to context_recall: a scorer option
         if key in judge_options and key not in options:
             options[key] = judge_options.pop(key)
+    left_out: tuple[str, ...] = ()
+    note = None
     if metric is None and metrics is _DEFAULT_METRICS:  # evaluate() without metrics=
-        metrics = _default_metrics(df, options.get("columns"))
+        metrics, note = _default_metrics(df, options.get("columns"))
+        left_out = tuple(m for m in METRICS if m not in metrics)
     if not isinstance(metrics, str):
         metrics = tuple(metrics)
-    return _Run(df, metrics, judge_options=judge_options, **options)
+    return _Run(
+        df, metrics, judge_options=judge_options, left_out=left_out, left_out_note=note, **options
+    )
 
 
-def _default_metrics(df: Any, columns: Mapping[str, str | None] | None) -> tuple[str, ...]:
+def _default_metrics(
+    df: Any, columns: Mapping[str, str | None] | None
+) -> tuple[tuple[str, ...], str | None]:
     """``evaluate()``'s default metrics, less those whose input the frame does not have.
 
     A frame without references (most production logs) still gets context precision
     and faithfulness; a retrieval-only frame without answers gets recall and
     precision; so does a frame whose answer (or ground-truth) column is empty in every
-    row. One warning says what was left out and how to score it. A column whose
-    name looks like the missing role (``"gold answer"``) keeps the metric, so the run
-    stops with the error that names that column; so does an explicit ``metrics=``.
+    row. The returned note (a warning given once the kept metrics are scored) says what
+    was left out and how to score it. A column whose name looks like the missing role
+    (``"gold answer"``) keeps the metric, so the run stops with the error that names that
+    column; so does an explicit ``metrics=``.
     """
     if not isinstance(df, pd.DataFrame):
-        return METRICS  # the run reports it
+        return METRICS, None  # the run reports it
     optional = ("answer", "ground_truth")
     try:
         found = resolve_columns(df, columns, roles=optional)
     except ValueError:
-        return METRICS  # the run reports the problem with its full message
+        return METRICS, None  # the run reports the problem with its full message
     explicit = dict(columns or {})
     used = {c for c in found.values() if c is not None}
     why: dict[str, str] = {}
@@ -691,7 +754,7 @@ def _default_metrics(df: Any, columns: Mapping[str, str | None] | None) -> tuple
     if keep == METRICS or len(absent) == len(optional):
         # with neither answers nor references, precision has nothing to judge chunks
         # against (every row would be no_reference): the run's error says what to map
-        return METRICS
+        return METRICS, None
     left = [m for m in METRICS if m not in keep]
     role = absent[0]
     remedy = (
@@ -700,12 +763,11 @@ def _default_metrics(df: Any, columns: Mapping[str, str | None] | None) -> tuple
         else f"name the column with columns={{{role!r}: '<column name>'}}; metrics=[...] "
         "chooses the metrics (and makes a missing column an error)"
     )
-    warn_user(
-        f"evaluate() left out {', '.join(left)}: {why[role]}. It scored "
-        f"{', '.join(keep)}. To score the rest, {remedy}.",
-        UserWarning,
+    note = (
+        f"evaluate() left out {and_list(left)}: {why[role]}. It scored {and_list(keep)}. "
+        f"To score the rest, {remedy}."
     )
-    return keep
+    return keep, note
 
 
 def evaluate(

@@ -73,6 +73,7 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
+from ragnotebook._textsafe import replace_surrogates
 from ragnotebook._warn import notify
 from ragnotebook.tasks import ANSWER_MODELS, Answer, Task
 
@@ -228,7 +229,8 @@ def _key(identity: Mapping[str, Any], task: Task) -> str:
         separators=(",", ":"),
         default=str,
     )
-    return hashlib.sha256(blob.encode("utf-8")).hexdigest()
+    # surrogatepass: a lone surrogate hashes (to its own key) instead of failing
+    return hashlib.sha256(blob.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def answer_from_cache(kind: str, data: Mapping[str, Any] | None) -> Answer | None:
@@ -637,7 +639,7 @@ class JudgeCache:
             cost_f = None
         return (
             key,
-            json.dumps(data, ensure_ascii=False, separators=(",", ":")),
+            replace_surrogates(json.dumps(data, ensure_ascii=False, separators=(",", ":"))),
             str(judge_id),
             None if model is None else str(model),
             str(task_kind),

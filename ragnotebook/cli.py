@@ -135,12 +135,35 @@ def write_jsonl(df: Any, path: Path) -> None:
 
     Row labels other than 0..n-1 are written as a first column (see ``_with_row_labels``).
     """
+    from ragnotebook._textsafe import replace_surrogates
+
     df = _with_row_labels(df)
     with path.open("w", encoding="utf-8") as fh:
         cols = [str(c) for c in df.columns]
         for values in df.itertuples(index=False, name=None):
             record = {c: _jsonable(v) for c, v in zip(cols, values, strict=True)}
-            fh.write(json.dumps(record, ensure_ascii=False) + "\n")
+            # a lone surrogate cannot be written as UTF-8: U+FFFD in its place
+            line = replace_surrogates(json.dumps(record, ensure_ascii=False))
+            fh.write(line + "\n")
+
+
+def _without_surrogates(df: Any) -> Any:
+    """``df``, or a copy whose cells hold U+FFFD in place of lone surrogates (which UTF-8,
+    and so Parquet, cannot store); only columns that hold one are copied."""
+    from ragnotebook._textsafe import clean_value
+
+    out = df
+    for i in range(df.shape[1]):  # by position: column names may repeat
+        column = df.iloc[:, i]
+        if column.dtype != object and str(column.dtype) != "string":
+            continue
+        values = column.tolist()
+        cleaned = [clean_value(v) for v in values]
+        if any(a is not b for a, b in zip(cleaned, values, strict=True)):
+            if out is df:
+                out = df.copy(deep=False)
+            out.isetitem(i, cleaned)
+    return out
 
 
 def _write_frame(df: Any, out: Path) -> Path:
@@ -153,7 +176,7 @@ def _write_frame(df: Any, out: Path) -> Path:
     tmp = out.with_name(f".{out.name}.{os.getpid()}.tmp")
     try:
         if out.suffix.lower() in _PARQUET:
-            df.to_parquet(tmp)
+            _without_surrogates(df).to_parquet(tmp)
         else:
             write_jsonl(df, tmp)
         os.replace(tmp, out)
@@ -311,8 +334,63 @@ _JSON_SHAPES = (
 _Orient = Literal["columns", "index", "split", "table"]
 
 
+class _CutText:
+    """Replaces lone surrogates in the records read from a JSON file, and warns once.
+
+    A JSON escape of half an emoji (``"\\ud83d"``) reads as a lone surrogate, which
+    UTF-8 (and so pandas' string columns, Parquet and every request) cannot encode; each
+    becomes U+FFFD, and one warning names the first place.
+    """
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.values = 0
+        self.first = ""
+
+    def record(self, record: dict[str, Any], where: str) -> dict[str, Any]:
+        from ragnotebook._textsafe import clean_value
+
+        cleaned = clean_value(record)
+        if cleaned is record:
+            return record
+        changed = [k for k in record if cleaned[k] is not record[k]]
+        self.values += max(1, len(changed))
+        if not self.first:
+            self.first = f"{where}, key {changed[0]!r}" if changed else where
+        return cleaned  # type: ignore[no-any-return]
+
+    def warn(self) -> None:
+        if not self.values:
+            return
+        n = "1 value holds" if self.values == 1 else f"{self.values} values hold"
+        warnings.warn(
+            f"{self.path}: {n} a lone surrogate, half of a character such as an emoji cut in "
+            f"two (a JSON escape like \\ud83d without its other half) (first: "
+            f"{self.first}); UTF-8 cannot encode it, so each was replaced by U+FFFD "
+            "(\ufffd).",
+            UserWarning,
+            stacklevel=2,
+        )
+
+
+#: A JSON escape of a surrogate code point (\ud800 to \udfff), either half of a pair.
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
+
+
 def _read_json(path: Path) -> tuple[Any, list[int] | None]:
-    """A JSON Lines or JSON file as a frame, with each row's line (JSON Lines only)."""
+    """A JSON Lines or JSON file as a frame, with each row's line (JSON Lines only).
+
+    Lone surrogates (an emoji's escape cut in two) become U+FFFD, with one warning.
+    """
+
+    cut = _CutText(path)
+    try:
+        return _read_json_records(path, cut)
+    finally:
+        cut.warn()
+
+
+def _read_json_records(path: Path, cut: _CutText) -> tuple[Any, list[int] | None]:
     import pandas as pd
 
     text = path.read_text(encoding="utf-8-sig")
@@ -330,10 +408,14 @@ def _read_json(path: Path) -> tuple[Any, list[int] | None]:
         if isinstance(whole, list):
             if not all(isinstance(r, dict) for r in whole):
                 raise DataError(f"{path}: expected a JSON array of objects; {_JSON_SHAPES}")
+            whole = [cut.record(r, f"record {i}") for i, r in enumerate(whole)]
             return pd.DataFrame.from_records(whole), None
         if isinstance(whole, dict):
             orient = _pandas_orient(whole)
             if orient is not None:
+                if _SURROGATE_ESCAPE.search(text):  # pandas would fail on a lone one
+                    cleaned = cut.record(whole, "the table")
+                    text = json.dumps(cleaned, ensure_ascii=False)
                 # cells as JSON gave them (dtype=False: no number or date guessing)
                 df = pd.read_json(io.StringIO(text), orient=orient, dtype=False)
                 if list(df.index) == list(range(len(df))):
@@ -356,7 +438,7 @@ def _read_json(path: Path) -> tuple[Any, list[int] | None]:
             raise DataError(f"{path}, line {n}: not valid JSON ({exc.msg}){shapes}") from exc
         if not isinstance(record, dict):
             raise DataError(f"{path}, line {n}: expected a JSON object")
-        records.append(record)
+        records.append(cut.record(record, f"line {n}"))
         lines.append(n)
     return pd.DataFrame.from_records(records), lines
 
@@ -1126,8 +1208,12 @@ def evaluate_command(args: argparse.Namespace) -> int:
                     " [on the command line: set the provider's key in the environment, e.g. "
                     "OPENAI_API_KEY=... (any string for a server without authentication)]"
                 )
+            label = errors.index.tolist()[0]
             print(
-                f"ragnotebook: {m}: {len(errors)} row(s) failed; first error: {first}",
+                places.rewrite(
+                    f"ragnotebook: {m}: {len(errors)} row(s) failed; first error (row "
+                    f"{label!r}): {first}"
+                ),
                 file=sys.stderr,
             )
     if args.out is not None:

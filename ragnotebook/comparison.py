@@ -220,6 +220,43 @@ def _metric_columns(df: pd.DataFrame) -> list[str]:
     ]
 
 
+def warn_unshared(in_a: Sequence[str], in_b: Sequence[str], who: str) -> None:
+    """Warn, naming them, when metrics scored in only one frame are left out of a comparison.
+
+    Parameters
+    ----------
+    in_a, in_b : sequence of str
+        The metrics scored in frame A and in frame B.
+    who : str
+        The function the user called, which the warning names.
+
+    Examples
+    --------
+    >>> import warnings
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     warn_unshared(["context_recall", "faithfulness"], ["faithfulness"], "compare()")
+    >>> print(caught[0].message)
+    compare(): 'context_recall' is scored only in A, so it is left out; score both frames with the same metrics to compare it.
+    """
+    from ragnotebook.intake import and_list
+
+    only_a = [m for m in in_a if m not in in_b]
+    only_b = [m for m in in_b if m not in in_a]
+    if not (only_a and in_b) and not (only_b and in_a):
+        return  # nothing shared at all: the caller's error says so
+    parts = []
+    for names, side in ((only_a, "A"), (only_b, "B")):
+        if names:
+            verb = "is" if len(names) == 1 else "are"
+            parts.append(f"{and_list(names)} {verb} scored only in {side}")
+    n = len(only_a) + len(only_b)
+    warn_user(
+        f"{who}: {' and '.join(parts)}, so {'it is' if n == 1 else 'they are'} left out; score "
+        f"both frames with the same metrics to compare {'it' if n == 1 else 'them'}."
+    )
+
+
 def _metrics(a: pd.DataFrame, b: pd.DataFrame, metrics: Sequence[str] | str | None) -> list[str]:
     in_a, in_b = _metric_columns(a), _metric_columns(b)
     if metrics is None:
@@ -229,6 +266,7 @@ def _metrics(a: pd.DataFrame, b: pd.DataFrame, metrics: Sequence[str] | str | No
                 f"the frames share no scored metric (A: {in_a or 'none'}, B: {in_b or 'none'}); "
                 "score both with the same metrics first"
             )
+        warn_unshared(in_a, in_b, "ragnotebook.compare")
         return chosen
     if isinstance(metrics, str):
         metrics = [metrics]
@@ -332,7 +370,8 @@ def compare(
     metrics : str or list of str, optional
         Metric columns to compare, by name or by the aliases
         :func:`ragnotebook.evaluate` accepts (``"recall"``, ``"precision"``,
-        ``"faithful"``); default every metric scored in both frames.
+        ``"faithful"``); default every metric scored in both frames (a warning names
+        those scored in only one).
     n_boot : int, default 2000
         Bootstrap resamples for the CI; also the number of random sign flips
         for the p-value when there are more than 12 pairs (fewer: exact).
@@ -392,7 +431,8 @@ def compare(
     Warns
     -----
     UserWarning
-        When coverage differs, or keys repeat.
+        When coverage differs, or keys repeat; and, without ``metrics=``, when a metric
+        scored in only one frame is left out (the warning names it).
 
     Examples
     --------

@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ragnotebook._textsafe import clean_value
 from ragnotebook._warn import warn_user
 from ragnotebook.scorers._common import STATUSES, is_blank
 
@@ -382,9 +383,9 @@ def claims(df: pd.DataFrame) -> pd.DataFrame:
                         "row_number": pos,
                     }
                 )
-    out = pd.DataFrame.from_records(
+    out = _records_frame(
         records,
-        columns=[
+        [
             "row",
             "metric",
             "claim_index",
@@ -396,6 +397,15 @@ def claims(df: pd.DataFrame) -> pd.DataFrame:
         ],
     )
     return out.astype({"claim_index": "int64", "row_number": "int64"})
+
+
+def _records_frame(records: list[dict[str, Any]], columns: list[str]) -> pd.DataFrame:
+    """The frame of ``records``; a text holding a lone surrogate (which UTF-8, and so
+    pandas' string columns, cannot hold) is written with U+FFFD in its place."""
+    try:
+        return pd.DataFrame.from_records(records, columns=columns)
+    except UnicodeEncodeError:
+        return pd.DataFrame.from_records([clean_value(r) for r in records], columns=columns)
 
 
 def chunks(df: pd.DataFrame) -> pd.DataFrame:
@@ -452,7 +462,7 @@ def chunks(df: pd.DataFrame) -> pd.DataFrame:
                 }
             )
     cols = ["row", "position", "chunk", "verdict", "reason", "precision_at_k", "row_number"]
-    out = pd.DataFrame.from_records(records, columns=cols)
+    out = _records_frame(records, cols)
     return out.astype({"position": "int64", "precision_at_k": "float64", "row_number": "int64"})
 
 

@@ -21,6 +21,9 @@ Cell rules
   JSON list or a Python list literal (what a list column looks like after a
   round trip through CSV) is parsed, with one :class:`UserWarning` per read. Any
   other string is a single chunk; a missing value is an empty list.
+* A lone surrogate in any text (``"\\ud83d"``, half of an emoji, as :func:`json.loads`
+  returns for an escape cut in two) becomes U+FFFD, with one warning naming the first
+  row and column: UTF-8 cannot encode it, so hashing or sending the text would fail.
 """
 
 from __future__ import annotations
@@ -31,13 +34,14 @@ import json
 import math
 import re
 import tokenize
-from collections.abc import Hashable, Iterable, Mapping
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
 import numpy as np
 import pandas as pd
 
+from ragnotebook._textsafe import has_surrogates, replace_surrogates
 from ragnotebook._warn import warn_user
 
 __all__ = [
@@ -45,6 +49,8 @@ __all__ = [
     "ROLES",
     "ContextParseState",
     "RagRow",
+    "and_list",
+    "missing_columns_message",
     "normalize_contexts",
     "normalize_text",
     "read_rows",
@@ -320,24 +326,9 @@ def resolve_columns(
             )
         result[role] = candidates[0] if candidates else None
 
-    for role in required:
-        if result[role] is None:
-            tried = ", ".join(repr(a) for a in ALIASES[role])
-            taken = [
-                f"column {col!r} is mapped to the {other!r} role"
-                for other, col in explicit.items()
-                if isinstance(col, str) and _alias_form(col) in ALIASES[role]
-            ]
-            likely = _look_alikes(df, role, {c for c in result.values() if c is not None})
-            pick = likely[0] if likely else "<column name>"
-            remedy = f"rename a column or pass columns={{{role!r}: {pick!r}}}"
-            if likely:
-                remedy = f"{', '.join(map(repr, likely[:3]))} looks like it: {remedy}"
-            raise ValueError(
-                f"no column found for the {role!r} role (tried {tried}, ignoring case, "
-                f"spaces and dashes{'; ' + '; '.join(taken) if taken else ''}); "
-                f"the frame's columns are {_format_columns(df)}. " + remedy[0].upper() + remedy[1:]
-            )
+    missing = [role for role in ROLES if role in required and result[role] is None]
+    if missing:
+        raise ValueError(missing_columns_message(df, missing, explicit, result))
     if warn_near_misses:
         _warn_near_misses(df, result, explicit, wanted)
 
@@ -350,6 +341,113 @@ def resolve_columns(
                 "rename the duplicates first"
             )
     return {role: result[role] for role in ROLES}
+
+
+def and_list(items: Iterable[Any], quote: bool = True) -> str:
+    """``"'a', 'b' and 'c'"``: items for a message, quoted (``repr``) unless ``quote=False``.
+
+    Parameters
+    ----------
+    items : iterable
+    quote : bool, default True
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> and_list(["context_recall", "faithfulness"]), and_list(["a"]), and_list([1, 2, 3], False)
+    ("'context_recall' and 'faithfulness'", "'a'", '1, 2 and 3')
+    """
+    names = [repr(i) if quote else str(i) for i in items]
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+
+
+def missing_columns_message(
+    df: pd.DataFrame,
+    roles: Sequence[str],
+    explicit: Mapping[str, str | None],
+    found: Mapping[str, str | None],
+    *,
+    needed_by: Mapping[str, Sequence[str]] | None = None,
+    rest: Sequence[str] = (),
+) -> str:
+    """The one error for every role that found no column, each with its ``columns=`` remedy.
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        The user's frame (its columns are listed).
+    roles : sequence of str
+        The roles without a column, in the order to report them (at least one).
+    explicit : Mapping[str, str or None]
+        The caller's ``columns=`` mapping.
+    found : Mapping[str, str or None]
+        The columns found for the other roles (not proposed as look-alikes).
+    needed_by : Mapping[str, sequence of str], optional
+        The metrics that need each role, named in the message (``'faithfulness' needs
+        it``).
+    rest : sequence of str, default ()
+        Metrics whose columns are all there: ``score the rest with metrics=[...]``.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> df = pd.DataFrame({"question": ["q"], "docs": [["c"]]})
+    >>> print(missing_columns_message(df, ["answer", "contexts"], {}, {"question": "question"},
+    ...                               needed_by={"answer": ["faithfulness"]}))
+    ... # doctest: +NORMALIZE_WHITESPACE
+    no column found for the 'answer' and 'contexts' roles; the frame's columns are
+    ['question', 'docs']. 'answer' (tried 'answer', 'response', 'actual_output', 'output',
+    ignoring case, spaces and dashes; 'faithfulness' needs it): rename a column or pass
+    columns={'answer': '<column name>'}. 'contexts' (tried 'contexts', 'retrieved_contexts',
+    'retrieval_context', ignoring case, spaces and dashes): 'docs' looks like it: rename a
+    column or pass columns={'contexts': 'docs'}.
+    """
+    used = {c for c in found.values() if c is not None}
+    listing = f"the frame's columns are {_format_columns(df)}"
+    entries = []
+    for role in roles:
+        tried = "tried " + ", ".join(repr(a) for a in ALIASES[role])
+        tried += ", ignoring case, spaces and dashes"
+        taken = [
+            f"column {col!r} is mapped to the {other!r} role"
+            for other, col in explicit.items()
+            if isinstance(col, str) and _alias_form(col) in ALIASES[role]
+        ]
+        metrics = list((needed_by or {}).get(role, ()))
+        need = (
+            f"{and_list(metrics)} {'needs' if len(metrics) == 1 else 'need'} it" if metrics else ""
+        )
+        likely = _look_alikes(df, role, used)
+        pick = likely[0] if likely else "<column name>"
+        remedy = f"rename a column or pass columns={{{role!r}: {pick!r}}}"
+        if likely:
+            remedy = f"{', '.join(map(repr, likely[:3]))} looks like it: {remedy}"
+        entries.append((role, "; ".join([tried, *taken]), need, remedy))
+    rest_hint = f"score the rest with metrics={list(rest)!r}" if rest else ""
+    if len(entries) == 1:
+        role, tried, need, remedy = entries[0]
+        tail = "; ".join(x for x in (need, rest_hint) if x)
+        return (
+            f"no column found for the {role!r} role ({tried}); {listing}. "
+            + remedy[0].upper()
+            + remedy[1:]
+            + (f" ({tail})" if tail else "")
+        )
+    said = " ".join(
+        f"{role!r} ({'; '.join(x for x in (tried, need) if x)}): {remedy}."
+        for role, tried, need, remedy in entries
+    )
+    return (
+        f"no column found for the {and_list(r for r, *_ in entries)} roles; {listing}. {said}"
+        + (f" Or {rest_hint}." if rest_hint else "")
+    )
 
 
 def _alias_form(name: str) -> str:
@@ -754,7 +852,8 @@ def read_rows(
     -----
     UserWarning
         Once per call when any contexts cells were parsed from strings holding a
-        list (typical after ``pd.read_csv``).
+        list (typical after ``pd.read_csv``); once when texts held a lone surrogate
+        (replaced by U+FFFD in the rows returned), naming the first row and column.
 
     Examples
     --------
@@ -792,6 +891,7 @@ def read_rows(
     rows: list[RagRow] = []
     append = rows.append
     problems: list[str] = []
+    cut = _SurrogateTally()
     for i in range(n):
         label = labels[i]
         try:
@@ -818,7 +918,7 @@ def read_rows(
         except ValueError as exc:  # every bad row is named, not only the first
             problems.append(str(exc))
             continue
-        append(row)
+        append(cut.clean(row, mapping))
     if problems:
         more = problems[1:_MAX_PROBLEMS]
         extra = len(problems) - 1 - len(more)
@@ -829,4 +929,63 @@ def read_rows(
         raise ValueError(message)
     if state.parsed_rows or state.unparsed_rows:
         state.warn(c_col)
+    cut.warn()
     return rows, mapping
+
+
+class _SurrogateTally:
+    """Replaces lone surrogates in the texts of the rows read, and counts the cells.
+
+    A lone surrogate (``"\\ud83d"``: half of an emoji, what :func:`json.loads` gives for
+    an escape cut in two) cannot be encoded as UTF-8, so hashing, sending or segmenting
+    the text would fail; each becomes U+FFFD, and one warning names the first cell.
+    """
+
+    __slots__ = ("cells", "first")
+
+    def __init__(self) -> None:
+        self.cells = 0
+        self.first: tuple[Hashable, Hashable] | None = None
+
+    def _count(self, label: Hashable, column: Hashable) -> None:
+        self.cells += 1
+        if self.first is None:
+            self.first = (label, column)
+
+    def _text(self, text: str | None, label: Hashable, column: Hashable) -> str | None:
+        if text is None or not has_surrogates(text):
+            return text
+        self._count(label, column)
+        return replace_surrogates(text)
+
+    def clean(self, row: RagRow, mapping: Mapping[str, str | None]) -> RagRow:
+        """``row``, or a copy whose texts hold U+FFFD in place of lone surrogates."""
+        texts = (row.question, row.answer, row.ground_truth, *row.contexts)
+        if not any(t is not None and has_surrogates(t) for t in texts):
+            return row
+        label = row.label
+        question = self._text(row.question, label, mapping["question"])
+        answer = self._text(row.answer, label, mapping["answer"])
+        chunks = tuple(replace_surrogates(c) for c in row.contexts)
+        if chunks != row.contexts:  # one cell, however many of its chunks were cut
+            self._count(label, mapping["contexts"])
+        return RagRow(
+            label=label,
+            position=row.position,
+            question=question,
+            answer=answer,
+            contexts=chunks,
+            ground_truth=self._text(row.ground_truth, label, mapping["ground_truth"]),
+        )
+
+    def warn(self) -> None:
+        if not self.cells or self.first is None:
+            return
+        label, column = self.first
+        cells = "1 text cell holds" if self.cells == 1 else f"{self.cells} text cells hold"
+        warn_user(
+            f"ragnotebook: {cells} a lone surrogate, half of a character such as an emoji "
+            f"cut in two (what json.loads gives for an escape like \\ud83d) (first: row "
+            f"{label!r}, column {column!r}); UTF-8 cannot encode it, so each was replaced by "
+            "U+FFFD (\ufffd) for scoring and in the returned frame."
+        )

@@ -29,6 +29,7 @@ import json
 from dataclasses import dataclass, replace
 from typing import Any
 
+from ragnotebook._textsafe import replace_surrogates
 from ragnotebook.tasks import Task
 
 __all__ = ["Prompt", "get", "override", "render", "reset", "version", "versions"]
@@ -301,6 +302,8 @@ def render(task: Task, *, schema_hint: str | None = None) -> list[dict[str, str]
     # JSON encoding escapes quotes and control characters; also escape "<" so the
     # data can never contain a closing </data> tag.
     body = body.replace("<", "\\u003c")
+    # a lone surrogate cannot be encoded (nor sent): U+FFFD in its place
+    body = replace_surrogates(body)
     fence = hashlib.sha256(body.encode("utf-8")).hexdigest()[:10]
     expected = ""
     if task.items:

@@ -138,7 +138,8 @@ class Task:
     def key(self) -> str:
         """SHA-256 hex digest of the task's inputs (stable across processes)."""
         blob = json.dumps(self.to_dict(), ensure_ascii=False, sort_keys=True)
-        return hashlib.sha256(blob.encode("utf-8")).hexdigest()
+        # surrogatepass: a lone surrogate hashes (to its own key) instead of failing
+        return hashlib.sha256(blob.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 class Claims(BaseModel):

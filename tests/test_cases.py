@@ -31,7 +31,7 @@ def test_case1_empty_contexts(contexts):
     # no row of the frame has a chunk: said once, as the retriever or the column may be wrong
     assert [str(w.message) for w in caught] == [
         "no row has a retrieved chunk in the 'contexts' column: every row is no_context (a "
-        "measured 0 for context_recall). If your retriever did return chunks, check which "
+        "measured 0 for 'context_recall'). If your retriever did return chunks, check which "
         "column holds them (columns={'contexts': ...})."
     ]
     assert out.loc[0, "context_recall"] == 0.0
@@ -158,7 +158,8 @@ def test_case7_errors_never_silently_leave_the_mean():
         b = rn.faithfulness(b_in, model=judge, progress=False)
     # the run says rows failed, with the count and the first error (it said nothing)
     assert [str(w.message) for w in caught] == [
-        "ragnotebook: rows failed (1 of 2 faithfulness); first error: error: boom. They have "
+        "ragnotebook: rows failed (1 of 2 faithfulness); first error (row 1, faithfulness): "
+        "error: boom. They have "
         "status 'error', are left out of the means, and summary() shows the coverage; the "
         "m_error columns say why."
     ]
@@ -169,6 +170,42 @@ def test_case7_errors_never_silently_leave_the_mean():
     assert sb.loc["faithfulness", "mean"] == 1.0 and sb.loc["faithfulness", "scored"] == "1/2"
     assert sb.loc["faithfulness", "n_error"] == 1
     assert "1/2" in repr(sb)
+
+
+def test_the_failure_warning_names_the_row_and_metric_of_the_first_failure():
+    # q20 fails faithfulness and q21 recall: the first failure in frame order is q20's, though
+    # context_recall comes first in the metric order
+    def claims(task):
+        if task.metric == "faithfulness" and task.text == "twenty":
+            return RuntimeError("boom")
+        if task.metric == "context_recall" and task.text == "twenty-one":
+            return RuntimeError("recall down")
+        return ["claim"]
+
+    judge = rn.MockJudge(
+        extract_claims=claims,
+        verify_claims=lambda t: ["yes"],
+        attribute_claims=lambda t: ["yes"],
+        judge_chunks=lambda t: ["yes"] * len(t.items),
+    )
+    df = pd.DataFrame(
+        {
+            "question": ["q"] * 3,
+            "answer": ["nineteen", "twenty", "twenty-one"],
+            "contexts": [["c"]] * 3,
+            "ground_truth": ["nineteen", "twenty", "twenty-one"],
+        },
+        index=["q19", "q20", "q21"],
+    )
+    with pytest.warns(UserWarning) as caught:
+        out = rn.evaluate(df, model=judge, progress=False)
+    assert out["faithfulness_status"].tolist() == ["ok", "error", "ok"]
+    assert out["context_recall_status"].tolist() == ["ok", "ok", "error"]
+    [message] = [str(w.message) for w in caught]
+    assert message.startswith(
+        "ragnotebook: rows failed (1 of 3 context_recall, 1 of 3 faithfulness); first error "
+        "(row 'q20', faithfulness): RuntimeError: boom. They have status 'error'"
+    ), message
 
 
 # 8 ------------------------------------------------------------------------------------
@@ -431,7 +468,7 @@ def test_a_missing_ground_truth_column_names_the_metric_and_the_way_out():
     message = str(info.value)
     assert "no column found for the 'ground_truth' role" in message
     assert message.endswith(
-        "(context_recall needs it; score the rest with metrics=['faithfulness'])"
+        "('context_recall' needs it; score the rest with metrics=['faithfulness'])"
     )
     rest = rn.evaluate(df, metrics=["context_precision", "faithfulness"], model="offline")
     assert rest["faithfulness_status"].tolist() == ["ok"]
@@ -448,9 +485,9 @@ def test_default_metrics_leave_out_the_one_whose_column_the_frame_lacks():
     with pytest.warns(UserWarning) as caught:
         out = rn.evaluate(logs, model=judge, progress=False)
     assert [str(w.message) for w in caught] == [
-        "evaluate() left out context_recall: the frame has no 'ground_truth' column (tried "
-        "'ground_truth', 'reference', 'expected_output', ignoring case, spaces and dashes). It scored "
-        "context_precision, faithfulness. To score the rest, name the column with "
+        "evaluate() left out 'context_recall': the frame has no 'ground_truth' column (tried "
+        "'ground_truth', 'reference', 'expected_output', ignoring case, spaces and dashes). It "
+        "scored 'context_precision' and 'faithfulness'. To score the rest, name the column with "
         "columns={'ground_truth': '<column name>'}; metrics=[...] chooses the metrics (and "
         "makes a missing column an error)."
     ]
@@ -461,11 +498,11 @@ def test_default_metrics_leave_out_the_one_whose_column_the_frame_lacks():
     assert {t.kind for t in judge.tasks} == {"extract_claims", "verify_claims", "judge_chunks"}
 
     retrieval_only = frame(question=["Where?"], ground_truth=["Pier 4."], contexts=[["Pier 4."]])
-    with pytest.warns(UserWarning, match=r"left out faithfulness: the frame has no 'answer'"):
+    with pytest.warns(UserWarning, match=r"left out 'faithfulness': the frame has no 'answer'"):
         got = rn.evaluate(retrieval_only, model=judge, progress=False)
     assert got[["context_recall", "context_precision"]].iloc[0].tolist() == [1.0, 1.0]
     assert "faithfulness" not in got.columns
-    with pytest.warns(UserWarning, match="left out faithfulness"):  # the async twin too
+    with pytest.warns(UserWarning, match="left out 'faithfulness'"):  # the async twin too
         again = asyncio.run(rn.aevaluate(retrieval_only, model=judge, progress=False))
     assert again["context_recall"].tolist() == [1.0]
 
@@ -490,8 +527,8 @@ def test_default_metrics_treat_a_column_empty_in_every_row_as_missing():
     with pytest.warns(UserWarning) as caught:
         out = rn.evaluate(rows, model="offline", progress=False)
     assert [str(w.message) for w in caught] == [
-        "evaluate() left out faithfulness: the 'answer' column is empty in every row. It "
-        "scored context_recall, context_precision. To score the rest, fill it, or pass "
+        "evaluate() left out 'faithfulness': the 'answer' column is empty in every row. It "
+        "scored 'context_recall' and 'context_precision'. To score the rest, fill it, or pass "
         "metrics=[...] to score it anyway (every row as missing data)."
     ]
     assert "faithfulness" not in out.columns and out["context_recall_status"].eq("ok").all()
@@ -504,7 +541,7 @@ def test_default_metrics_treat_a_column_empty_in_every_row_as_missing():
             rows, metrics=["faithfulness", "recall"], model="offline", progress=False
         )
     assert [str(w.message) for w in caught] == [
-        "the 'answer' column is empty in every row, so faithfulness has nothing to score: "
+        "the 'answer' column is empty in every row, so 'faithfulness' has nothing to score: "
         "every row is missing data (status no_claims, counted in no_answer, none enters the "
         "mean). Fill the column; score the rest with metrics=['context_recall']."
     ]
@@ -532,6 +569,59 @@ def test_default_metrics_still_stop_when_leaving_one_out_would_mislead(columns):
         warnings.simplefilter("error")  # no "left out" warning first
         with pytest.raises(ValueError, match=r"no column found for the '(ground_truth|answer)'"):
             rn.evaluate(pd.DataFrame(columns), model="offline", progress=False)
+
+
+def test_every_missing_column_is_one_error_before_any_warning():
+    # no answer (faithfulness would be left out) and no contexts (every metric needs them):
+    # before, evaluate() warned "left out faithfulness ... It scored context_recall,
+    # context_precision" and then raised for contexts; nothing was scored
+    df = pd.DataFrame({"question": ["Ship count?"], "gold": ["47"], "docs": [["c"]]})
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no warning first
+        with pytest.raises(ValueError) as info:
+            rn.evaluate(df.rename(columns={"gold": "reference"}), model="offline")
+    assert str(info.value) == (
+        "no column found for the 'answer' and 'contexts' roles; the frame's columns are "
+        "['question', 'reference', 'docs']. 'answer' (tried 'answer', 'response', "
+        "'actual_output', 'output', ignoring case, spaces and dashes; 'faithfulness' needs "
+        "it): rename a column or pass columns={'answer': '<column name>'}. 'contexts' (tried "
+        "'contexts', 'retrieved_contexts', 'retrieval_context', ignoring case, spaces and "
+        "dashes; 'context_recall', 'context_precision' and 'faithfulness' need it): 'docs' "
+        "looks like it: rename a column or pass columns={'contexts': 'docs'}."
+    )
+    # named metrics: every role they lack, and the metric that can still run
+    with pytest.raises(ValueError) as info:
+        rn.evaluate(df, metrics=["precision", "recall"], model="offline")
+    message = str(info.value)
+    assert message.startswith("no column found for the 'contexts' and 'ground_truth' roles")
+    assert "'context_precision' and 'context_recall' need it): 'docs' looks like it" in message
+    assert "'context_recall' needs it): 'gold' looks like it" in message
+    assert "columns={'ground_truth': 'gold'}" in message
+    assert "score the rest" not in message  # precision needs the contexts too
+    # the mapping the error proposes works (faithfulness is left out: there is no answer)
+    with pytest.warns(UserWarning, match="left out 'faithfulness'"):
+        out = rn.evaluate(
+            df,
+            columns={"contexts": "docs", "ground_truth": "gold"},
+            model="offline",
+            progress=False,
+        )
+    assert out["context_recall_status"].tolist() == ["ok"]
+
+
+def test_the_left_out_warning_comes_after_the_metrics_it_names_are_scored():
+    logs = frame(question=["Where?"], answer=["It is on Pier 4."], contexts=[["Pier 4."]])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        # the judge cannot be built: nothing is scored, so nothing says "It scored"
+        with pytest.raises(TypeError, match="model must be"):
+            rn.evaluate(logs, model=12345)
+    with pytest.warns(UserWarning, match=r"It scored 'context_precision' and 'faithfulness'\."):
+        out = rn.evaluate(logs, model="offline", progress=False)
+    assert out[["context_precision_status", "faithfulness_status"]].iloc[0].tolist() == [
+        "ok",
+        "ok",
+    ]
 
 
 def test_reasons_read_well_for_a_single_claim_or_chunk():

@@ -432,8 +432,11 @@ def test_input_errors_exit_3(tmp_path, good, capsys):
     # and through the real command
     nocol = write_jsonl(tmp_path / "nocol.jsonl", [{"prompt": "q", "answer": "a"}])
     proc = run_cli("evaluate", str(nocol), "--model", "offline", cwd=tmp_path)
-    assert proc.returncode == 3 and "no column found for the 'contexts' role" in proc.stderr
-    assert "Rename a column or pass --column contexts=COLUMN" in proc.stderr
+    # one error for every missing role, each with its option
+    assert proc.returncode == 3
+    assert "no column found for the 'contexts' and 'ground_truth' roles" in proc.stderr
+    assert "rename a column or pass --column contexts=COLUMN." in proc.stderr
+    assert "rename a column or pass --column ground_truth=COLUMN." in proc.stderr
     assert "columns=" not in proc.stderr
 
 
@@ -444,7 +447,7 @@ def test_a_column_empty_in_every_row_fails_the_command(tmp_path, capsys):
     err = capsys.readouterr().err
     assert code == 3, err
     assert err.rstrip().endswith(
-        "input error: the 'answer' column is empty in every row, so faithfulness has nothing "
+        "input error: the 'answer' column is empty in every row, so 'faithfulness' has nothing "
         "to score: every row is missing data (status no_claims, counted in no_answer, none "
         "enters the mean). Fill the column; score the rest with --metrics recall,precision."
     )
@@ -473,7 +476,7 @@ def test_a_missing_column_error_names_this_commands_options(tmp_path, capsys):
     code = cli.main(["evaluate", str(logs), "--model", "offline", "--no-progress"])
     err = capsys.readouterr().err
     assert code == 3 and "no column found for the 'ground_truth' role" in err
-    assert "pass --column ground_truth=COLUMN (context_recall needs it; score the rest " in err
+    assert "pass --column ground_truth=COLUMN ('context_recall' needs it; score the rest " in err
     assert err.rstrip().endswith("with --metrics precision,faithfulness)")
     gold = write_jsonl(
         tmp_path / "gold.jsonl",
@@ -482,7 +485,7 @@ def test_a_missing_column_error_names_this_commands_options(tmp_path, capsys):
     code = cli.main(["evaluate", str(gold), "--model", "offline", "--metrics", "recall"])
     err = capsys.readouterr().err
     assert code == 3 and "'gold answer' looks like it: rename a column or pass " in err
-    assert "--column 'ground_truth=gold answer' (context_recall needs it)" in err
+    assert "--column 'ground_truth=gold answer' ('context_recall' needs it)" in err
     # what the message says works
     code = cli.main(
         [
@@ -728,7 +731,7 @@ def test_default_responder_and_server_errors(tmp_path, llm_server, monkeypatch, 
     code, out, err = main_in_process(*args, capsys=capsys)
     assert code == 1, out + err
     assert "FAIL faithfulness: coverage 0.000 < 1 (0/2 rows scored, 2 errors)" in out
-    assert "row(s) failed; first error:" in err
+    assert "2 row(s) failed; first error (row 0 (line 1 of rows.jsonl)):" in err
     # --num-retries reaches the judge: a 500 is retried that many times, no more
     llm_server.responder = lambda request: {"status": 500, "error": "boom"}
     before = llm_server.requests

@@ -206,7 +206,17 @@ def test_metrics_selection_and_errors():
         context_recall_status=pd.array(["ok"], dtype="string"),
     )
     b = scored(["q"], [0.5])
-    assert rn.compare(a, b).index.tolist() == ["faithfulness"]  # shared metrics only
+    # shared metrics only, and the one left out is named (it was dropped silently)
+    with pytest.warns(UserWarning) as caught:
+        assert rn.compare(a, b).index.tolist() == ["faithfulness"]
+    assert [str(w.message) for w in caught] == [
+        "ragnotebook.compare: 'context_recall' is scored only in A, so it is left out; score "
+        "both frames with the same metrics to compare it."
+    ]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # asked for by name: nothing left out, nothing said
+        assert rn.compare(a, b, metrics="faithfulness").index.tolist() == ["faithfulness"]
+        rn.compare(a, a)
     assert rn.compare(a, a, metrics="recall").index.tolist() == ["context_recall"]
     # every alias evaluate(metrics=...) accepts
     assert rn.compare(a, a, metrics=["faithful"]).index.tolist() == ["faithfulness"]

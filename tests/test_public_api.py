@@ -107,7 +107,7 @@ def test_import_is_cheap_and_registers_accessor():
 def test_accessor_on_any_frame_and_help():
     df = pd.DataFrame({"x": [1]})
     assert hasattr(df, "rag")  # no column validation in __init__
-    with pytest.raises(ValueError, match="no column found for the 'contexts' role"):
+    with pytest.raises(ValueError, match="no column found for the 'contexts' and 'ground_truth'"):
         df.rag.context_recall(model="offline", progress=False)
 
 

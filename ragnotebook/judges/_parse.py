@@ -10,6 +10,7 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
+from ragnotebook._textsafe import clean_value
 from ragnotebook.judges.base import JudgeError
 
 _THINK_BLOCK = re.compile(r"<think(?:ing)?>.*?</think(?:ing)?>", re.DOTALL | re.IGNORECASE)
@@ -117,7 +118,8 @@ def _coerce(data: Any, model: type[BaseModel]) -> BaseModel | None:
             return None
         data = inner[0]
     try:
-        return model.model_validate(data)
+        # a lone surrogate ("\\ud83d" in the reply's JSON) would fail every later encode
+        return model.model_validate(clean_value(data))
     except ValidationError:
         return None
 

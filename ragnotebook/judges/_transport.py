@@ -37,6 +37,8 @@ import weakref
 from collections.abc import AsyncIterator, Mapping
 from typing import Any
 
+from ragnotebook._textsafe import replace_surrogates
+
 #: Judge transports (see the module docstring).
 TRANSPORTS = ("auto", "litellm", "openai")
 
@@ -358,7 +360,9 @@ class OpenAICompatibleTransport:
                 body.update(value or {})
             else:
                 body[name] = value
-        return json.dumps(body, ensure_ascii=False).encode("utf-8"), headers, params
+        # a lone surrogate cannot be sent as UTF-8: it goes as U+FFFD
+        data = replace_surrogates(json.dumps(body, ensure_ascii=False)).encode("utf-8")
+        return data, headers, params
 
     async def acompletion(self, kwargs: Mapping[str, Any]) -> Any:
         """Send one request built for ``litellm.acompletion`` (same keyword arguments).

@@ -27,7 +27,14 @@ import numpy as np
 import pandas as pd
 
 from ragnotebook._warn import warn_user
-from ragnotebook.comparison import Pairing, metric_stats, pair_rows, row_changes, warn_coverage
+from ragnotebook.comparison import (
+    Pairing,
+    metric_stats,
+    pair_rows,
+    row_changes,
+    warn_coverage,
+    warn_unshared,
+)
 from ragnotebook.frame import require_scored
 from ragnotebook.views._data import METRIC_LABELS
 from ragnotebook.views._html import hover_lines, hover_text, plotly_text
@@ -65,7 +72,7 @@ def _paired(
     """Pair the rows and compute the table (pairing and statistics from ``ragnotebook.compare``).
 
     Warns as :func:`ragnotebook.compare` does (repeated keys, coverage differences, rows
-    with no partner), naming ``who``.
+    with no partner, metrics scored in only one frame and so left out), naming ``who``.
     """
     if not 0 < ci < 1:
         raise ValueError(f"ci must be between 0 and 1, got {ci}")
@@ -84,7 +91,11 @@ def _paired(
         raise ValueError(f"the two frames share no value of {on!r}, so no row pairs up")
     metrics = [m for m in in_a if m in in_b]
     if not metrics:
-        raise ValueError("the two frames have no scored metric in common")
+        raise ValueError(
+            f"the two frames have no scored metric in common (A: {', '.join(in_a)}; "
+            f"B: {', '.join(in_b)})"
+        )
+    warn_unshared(in_a, in_b, who)
     rows = [metric_stats(a, b, m, pairing, n_boot=n_boot, seed=seed, alpha=1 - ci) for m in metrics]
     warn_coverage(rows, who)
     stats = pd.DataFrame(rows).set_index("metric")
@@ -146,7 +157,8 @@ def compare_table(
     -----
     UserWarning
         As :func:`ragnotebook.compare`: when coverage differs (rows scored in one frame
-        only, rows only in A or only in B) and when keys repeat.
+        only, rows only in A or only in B), when keys repeat, and when a metric is scored
+        in only one frame (it is left out; the warning names it).
 
     Examples
     --------
@@ -199,7 +211,14 @@ def compare(
     -------
     plotly.graph_objects.Figure
         Traces ``pairs`` (one dot per pair and metric) and ``mean difference`` (one
-        point per metric, ``error_y`` from the interval).
+        point per metric, ``error_y`` from the interval), for the metrics scored in both
+        frames.
+
+    Warns
+    -----
+    UserWarning
+        As :func:`compare_table`: coverage differences, repeated keys, and metrics
+        scored in only one frame, which are left out (named in the warning).
 
     Examples
     --------

@@ -21,13 +21,15 @@ from __future__ import annotations
 
 import math
 import warnings
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from contextvars import ContextVar
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
+from ragnotebook._textsafe import clean_value, replace_surrogates
+from ragnotebook._warn import warn_user
 from ragnotebook.frame import (
     SCORED_STATUSES,
     require_scored,
@@ -36,23 +38,29 @@ from ragnotebook.frame import (
     verdict_records,
     warn_text_verdicts,
 )
+from ragnotebook.intake import ALIASES, ROLES, _alias_form, _look_alikes, and_list, resolve_columns
 
 __all__ = [
     "METRIC_LABELS",
     "STATUS_ORDER",
+    "TEXT_ROLES",
     "ViewCall",
     "check_count",
     "chunk_texts",
     "fmt_score",
     "resolve_metric",
     "roles",
+    "row_labels",
     "row_names",
     "score_at",
     "score_table",
+    "short_name",
     "status_counts",
     "text_at",
     "text_values",
     "verdicts",
+    "warn_missing_texts",
+    "with_columns",
 ]
 
 #: Display names of the metrics.
@@ -61,16 +69,34 @@ METRIC_LABELS = {
     "context_precision": "context precision",
     "faithfulness": "faithfulness",
 }
-_GUESS = {
-    "question": ("question", "user_input", "input", "query"),
-    "answer": ("answer", "response", "actual_output", "output"),
-    "contexts": ("contexts", "retrieved_contexts", "retrieval_context"),
-    "ground_truth": ("ground_truth", "reference", "expected_output"),
-}
+#: The roles whose text the views show (the contexts as the row's chunks).
+TEXT_ROLES = ROLES
+#: Where :func:`with_columns` keeps a view's ``columns=`` (on the view's own shallow copy).
+_VIEW_COLUMNS = "view_columns"
+
+
+def _meta(df: pd.DataFrame) -> dict[str, Any]:
+    meta = df.attrs.get("ragnotebook", {}) if isinstance(df.attrs, dict) else {}
+    return meta if isinstance(meta, dict) else {}
+
+
+def _detect(df: pd.DataFrame, role: str, claimed: set[Any]) -> str | None:
+    """The column named like ``role``, as the intake finds it (case, blanks, dashes ignored);
+    the most preferred alias first."""
+    by_form: dict[str, str] = {}
+    for c in df.columns:
+        if isinstance(c, str) and c not in claimed:
+            by_form.setdefault(_alias_form(c), c)
+    return next((by_form[a] for a in ALIASES[role] if a in by_form), None)
 
 
 def roles(df: pd.DataFrame) -> dict[str, str | None]:
-    """Role -> column mapping: from ``attrs["ragnotebook"]["columns"]``, else by usual names.
+    """Role -> column mapping of a scored frame, as the views read it.
+
+    In order: a view's ``columns=`` (:func:`with_columns`), then the run metadata
+    (``attrs["ragnotebook"]["columns"]``, which JSON Lines and CSV do not keep), then the
+    names the intake recognises (``question`` / ``user_input`` / ``input`` / ``query``,
+    ...; case, outer blanks, spaces and dashes ignored).
 
     Parameters
     ----------
@@ -84,26 +110,196 @@ def roles(df: pd.DataFrame) -> dict[str, str | None]:
     Examples
     --------
     >>> import pandas as pd
-    >>> roles(pd.DataFrame({"user_input": ["q"]}))["question"]
-    'user_input'
+    >>> roles(pd.DataFrame({"user_input": ["q"], "Ground Truth": ["g"]}))
+    {'question': 'user_input', 'answer': None, 'contexts': None, 'ground_truth': 'Ground Truth'}
     """
-    meta = df.attrs.get("ragnotebook", {}) if isinstance(df.attrs, dict) else {}
-    mapped = meta.get("columns", {}) if isinstance(meta, dict) else {}
+    meta = _meta(df)
+    chosen = meta.get(_VIEW_COLUMNS)
+    chosen = chosen if isinstance(chosen, dict) else {}
+    mapped = meta.get("columns")
+    mapped = mapped if isinstance(mapped, dict) else {}
     out: dict[str, str | None] = {}
-    for role, names in _GUESS.items():
-        col = mapped.get(role) if isinstance(mapped, dict) else None
-        if col is None or col not in df.columns:
-            col = next((n for n in names if n in df.columns), None)
-        out[role] = col
+    for role in ROLES:
+        col = chosen[role] if role in chosen else mapped.get(role)
+        out[role] = col if isinstance(col, str) and col in df.columns else None
+    claimed = {c for c in out.values() if c is not None}
+    for role in ROLES:
+        if out[role] is None and role not in chosen:
+            found = _detect(df, role, claimed)
+            if found is not None:
+                out[role] = found
+                claimed.add(found)
     return out
 
 
+def with_columns(df: pd.DataFrame, columns: Mapping[str, str | None] | None, who: str) -> Any:
+    """``df`` as a view reads it with ``columns=``: a shallow copy naming the text columns.
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        A scored frame (never modified).
+    columns : Mapping[str, str or None], optional
+        ``{role: column}`` as given to :func:`ragnotebook.evaluate`; a role mapped to
+        ``None`` has no column (its text shows as none). ``None`` returns ``df`` itself.
+    who : str
+        The view (``"report()"``), named in errors.
+
+    Returns
+    -------
+    pandas.DataFrame
+
+    Raises
+    ------
+    TypeError
+        If ``columns`` is not a mapping.
+    ValueError
+        For an unknown role or a column not in the frame (the message names the view).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> df = pd.DataFrame({"q": ["Where?"], "a": ["Pier 4."]})
+    >>> roles(with_columns(df, {"question": "q", "answer": "a"}, "explore()"))["answer"]
+    'a'
+    >>> with_columns(df, {"answer": "reply"}, "report()")
+    Traceback (most recent call last):
+    ...
+    ValueError: report(): columns maps role 'answer' to column 'reply', which is not in ...
+    """
+    if columns is None:
+        return df
+    if not isinstance(columns, Mapping):
+        raise TypeError(
+            f"{who}: columns must be a mapping {{role: column}} as for evaluate(), got "
+            f"{type(columns).__name__}"
+        )
+    try:
+        resolve_columns(df, columns, roles=())  # unknown roles, columns not in the frame
+    except ValueError as exc:
+        raise ValueError(f"{who}: {exc}") from None
+    meta = dict(_meta(df))
+    meta[_VIEW_COLUMNS] = dict(columns)
+    mapped = meta.get("columns")
+    mapped = dict(mapped) if isinstance(mapped, dict) else {}
+    mapped.update({r: c for r, c in columns.items() if c is not None})
+    meta["columns"] = mapped  # frame.summary() finds the answer column there too
+    out = df.copy(deep=False)
+    out.attrs = {**df.attrs, "ragnotebook": meta}
+    return out
+
+
+def missing_texts(df: pd.DataFrame, shown: Sequence[str]) -> dict[str, list[str]]:
+    """Text roles a view shows that the frame has no column for, though it had one.
+
+    Only a frame without run metadata naming its columns (read back from JSON Lines or
+    CSV) and without a view's ``columns=`` is checked. A role counts when a scored metric
+    needed its column (the answer for faithfulness, the ground truth for context recall,
+    the contexts for either), or when a column's name looks like it (``q``, ``gold``).
+    The contexts never count in a frame scored with context precision: its verdicts hold
+    the chunks, which the views show from there.
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        A scored frame.
+    shown : sequence of str
+        The roles whose text the view shows.
+
+    Returns
+    -------
+    dict of str to list of str
+        ``{role: look-alike columns}``, in :data:`TEXT_ROLES` order; empty when nothing
+        is missing.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> df = pd.DataFrame({"q": ["Where?"], "reply": ["Pier 4."], "docs": [["Pier 4."]],
+    ...                    "faithfulness": [1.0], "faithfulness_status": ["ok"]})
+    >>> missing_texts(df, TEXT_ROLES)
+    {'question': ['q'], 'answer': [], 'contexts': ['docs']}
+    """
+    meta = _meta(df)
+    if _VIEW_COLUMNS in meta or (isinstance(meta.get("columns"), dict) and meta["columns"]):
+        return {}
+    from ragnotebook.api import _NEEDS
+
+    metrics = scored_metrics(df)
+    needed = {r for m in metrics for r in _NEEDS.get(m, ())}
+    if "context_precision" in metrics:
+        shown = [r for r in shown if r != "contexts"]  # its verdicts hold the chunks
+    found = roles(df)
+    outputs = {f"{m}{s}" for m in metrics for s in ("", *_OUTPUT_SUFFIXES)}
+    used = {c for c in found.values() if c is not None} | outputs
+    out: dict[str, list[str]] = {}
+    for role in TEXT_ROLES:
+        if role not in shown or found[role] is not None:
+            continue
+        likely = _look_alikes(df, role, used)
+        if role in needed or likely:
+            out[role] = likely
+    return out
+
+
+_OUTPUT_SUFFIXES = ("_reason", "_verdicts", "_status", "_error")
+
+
+def warn_missing_texts(df: pd.DataFrame, shown: Sequence[str], who: str) -> None:
+    """One warning naming the text columns :func:`missing_texts` finds, and the fix.
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+    shown : sequence of str
+        The roles whose text the view shows.
+    who : str
+        The view (``"explore()"``), named in the warning.
+
+    Examples
+    --------
+    >>> import warnings
+    >>> import pandas as pd
+    >>> df = pd.DataFrame({"q": ["Where?"], "a": ["Pier 4."], "contexts": [["Pier 4."]],
+    ...                    "faithfulness": [1.0], "faithfulness_status": ["ok"]})
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     warn_missing_texts(df, TEXT_ROLES, "explore()")
+    >>> print(caught[0].message)  # doctest: +NORMALIZE_WHITESPACE
+    explore(): no column was found for the 'question' and 'answer' roles, so their text
+    shows as (none): this frame has no run metadata naming its columns (a scored frame read
+    back from JSON Lines or CSV loses it) and no column has the usual name. 'q' looks like
+    the question. Pass them as to evaluate(): explore(..., columns={'question': 'q',
+    'answer': '<column name>'}).
+    """
+    missing = missing_texts(df, shown)
+    if not missing:
+        return
+    hints = "; ".join(
+        f"{likely[0]!r}{f' (or {and_list(likely[1:3])})' if len(likely) > 1 else ''} looks "
+        f"like the {role.replace('_', ' ')}"
+        for role, likely in missing.items()
+        if likely
+    )
+    mapping = {role: (likely[0] if likely else "<column name>") for role, likely in missing.items()}
+    call = who.removesuffix("()")
+    warn_user(
+        f"{who}: no column was found for the {and_list(missing)} "
+        f"{'role, so its' if len(missing) == 1 else 'roles, so their'} text shows as (none): "
+        "this frame has no run metadata naming its columns (a scored frame read back from "
+        "JSON Lines or CSV loses it) and no column has the usual name."
+        + (f" {hints}." if hints else "")
+        + f" Pass them as to evaluate(): {call}(..., columns={mapping!r})."
+    )
+
+
 def _text(value: Any) -> str:
+    """A cell as display text: ``""`` when missing, lone surrogates as U+FFFD."""
     if value is None or value is pd.NA:
         return ""
     if isinstance(value, float) and math.isnan(value):
         return ""
-    return str(value)
+    return replace_surrogates(str(value))
 
 
 def text_values(df: pd.DataFrame, role: str) -> list[str]:
@@ -153,8 +349,12 @@ def text_at(df: pd.DataFrame, role: str, pos: int) -> str:
     return "" if col is None else _text(df[col].iat[pos])
 
 
-def row_names(df: pd.DataFrame) -> list[str]:
-    """Short display names: the index label, or ``#pos`` when the label is long.
+#: Longest row name shown in full; a longer label keeps its start and end around "…".
+NAME_CHARS = 12
+
+
+def row_labels(df: pd.DataFrame) -> list[str]:
+    """The full index label of every row, as text (what :func:`row_names` shortens).
 
     Parameters
     ----------
@@ -163,20 +363,67 @@ def row_names(df: pd.DataFrame) -> list[str]:
     Returns
     -------
     list of str
-        ``str(label)`` when at most 12 characters, else ``"#<position>"`` (the row is
-        ``df.iloc[position]``).
+        ``str(label)``, lone surrogates as U+FFFD.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> row_labels(pd.DataFrame({"a": [1]}, index=["5a8b57f25542995d1e6f1371"]))
+    ['5a8b57f25542995d1e6f1371']
+    """
+    return [replace_surrogates(str(label)) for label in df.index]
+
+
+def short_name(label: str, limit: int = NAME_CHARS) -> str:
+    """A label cut to ``limit`` characters, keeping its start and end around "…".
+
+    Parameters
+    ----------
+    label : str
+    limit : int, default NAME_CHARS
+
+    Returns
+    -------
+    str
+        ``label`` with runs of whitespace as one space, unchanged when it fits; else its
+        first and last characters around an ellipsis (ids often differ at the end:
+        ``question-000017``).
+
+    Examples
+    --------
+    >>> short_name("q1"), short_name("5a8b57f25542995d1e6f1371"), short_name("question-000017")
+    ('q1', '5a8b5…6f1371', 'quest…000017')
+    """
+    text = " ".join(label.split())
+    if len(text) <= limit:
+        return text
+    tail = limit // 2
+    return f"{text[: limit - 1 - tail]}…{text[-tail:]}"
+
+
+def row_names(df: pd.DataFrame) -> list[str]:
+    """Short display names: the index label, shortened with "…" when long.
+
+    The full label is in :func:`row_labels` (the report and the static view put it in a
+    ``title`` attribute and in the row's detail header).
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+
+    Returns
+    -------
+    list of str
+        :func:`short_name` of each label: ``str(label)`` when at most 12 characters, else
+        its start and end around "…".
 
     Examples
     --------
     >>> import pandas as pd
     >>> row_names(pd.DataFrame({"a": [1, 2]}, index=["q1", "a-very-long-row-id"]))
-    ['q1', '#1']
+    ['q1', 'a-ver…row-id']
     """
-    names = []
-    for pos, label in enumerate(df.index):
-        text = str(label)
-        names.append(text if len(text) <= 12 else f"#{pos}")
-    return names
+    return [short_name(label) for label in row_labels(df)]
 
 
 def score_table(df: pd.DataFrame) -> pd.DataFrame:
@@ -236,7 +483,8 @@ def verdicts(df: pd.DataFrame, metric: str, pos: int) -> list[dict[str, Any]]:
     col = f"{metric}_verdicts"
     if col not in df.columns:
         return []
-    return verdict_records(df[col].iat[pos]) or []
+    # a lone surrogate in a claim or chunk would fail the sentence splitter and the page
+    return [clean_value(v) for v in verdict_records(df[col].iat[pos]) or []]
 
 
 def chunk_texts(df: pd.DataFrame, pos: int) -> list[str]:
@@ -490,7 +738,9 @@ class ViewCall:
     """The body of a public view: its warnings are given once, naming the user's call.
 
     On entering the outermost view call, one warning says when verdict cells of
-    ``metrics`` are text (a frame read back from CSV), naming this view; the same notice from
+    ``metrics`` are text (a frame read back from CSV), naming this view, and one names the
+    text columns of ``texts`` the frame has no column for (:func:`warn_missing_texts`: a
+    frame read back from a file without its run metadata); the same notice from
     :func:`ragnotebook.claims` / :func:`ragnotebook.chunks`, which the views call inside,
     is silenced until the call returns. Nested view calls (the report draws the charts)
     warn nothing more.
@@ -503,13 +753,16 @@ class ViewCall:
     df : pandas.DataFrame
     metrics : sequence of str, optional
         The metrics whose verdicts the view reads (default: every scored one).
+    texts : sequence of str, default TEXT_ROLES
+        The roles whose text the view shows (``()``: none).
 
     Examples
     --------
     >>> import warnings
     >>> import pandas as pd
     >>> from ragnotebook.views._data import ViewCall
-    >>> df = pd.DataFrame({"faithfulness": [1.0], "faithfulness_status": ["ok"],
+    >>> df = pd.DataFrame({"answer": ["x"], "contexts": [["c"]],
+    ...                    "faithfulness": [1.0], "faithfulness_status": ["ok"],
     ...                    "faithfulness_verdicts": ["[{'index': 0, 'verdict': 'yes'}]"]})
     >>> with warnings.catch_warnings(record=True) as caught:
     ...     warnings.simplefilter("always")
@@ -519,10 +772,17 @@ class ViewCall:
     ['report()']
     """
 
-    def __init__(self, name: str, df: Any, metrics: Sequence[str] | None = None) -> None:
+    def __init__(
+        self,
+        name: str,
+        df: Any,
+        metrics: Sequence[str] | None = None,
+        texts: Sequence[str] = TEXT_ROLES,
+    ) -> None:
         self.name = name
         self.df = df
         self.metrics = metrics
+        self.texts = texts
         self._token: Any = None
         self._catch: Any = None
 
@@ -533,6 +793,7 @@ class ViewCall:
             present = scored_metrics(self.df)
             wanted = present if self.metrics is None else [m for m in self.metrics if m in present]
             warn_text_verdicts(self.df, wanted, self.name)
+            warn_missing_texts(self.df, self.texts, self.name)
         self._token = _IN_VIEW.set(True)
         self._catch = warnings.catch_warnings()
         self._catch.__enter__()

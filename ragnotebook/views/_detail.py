@@ -1,7 +1,9 @@
 """The HTML of one row's detail, shared by the explorer, the static view and the report.
 
 Every data string passes through :func:`~ragnotebook.views._html.escape`; the only
-markup is the toolkit's own. Colours come with words (``found``, ``not verifiable``,
+markup is the toolkit's own. Every element holding data text (question, answer, ground
+truth, claim, chunk, reason) has ``dir="auto"``, so right-to-left text (Arabic, Hebrew)
+reads in its own direction. Colours come with words (``found``, ``not verifiable``,
 ``relevant`` ...), and tints are translucent so the detail reads on light and dark
 backgrounds.
 
@@ -45,6 +47,7 @@ __all__ = [
     "mark_spans",
     "row_detail_html",
     "row_detail_parts",
+    "row_heading",
 ]
 
 #: Styles for the detail, scoped under ``.rnb``; colours are translucent or inherited.
@@ -199,9 +202,40 @@ def _best_sentence(chunk: str, claim: str) -> str:
     return best
 
 
+def row_heading(pos: int, n: int, label: str) -> str:
+    """The heading of a row's detail: its place in the frame and its full index label.
+
+    Rows with the same index label are told apart by their position (``df.iloc``), and a
+    long label, shortened with "…" in the row lists, is shown whole here.
+
+    Parameters
+    ----------
+    pos : int
+        The row's 0-based position.
+    n : int
+        Rows in the frame.
+    label : str
+        The full index label (escaped here).
+
+    Returns
+    -------
+    str
+        Safe HTML (no enclosing element).
+
+    Examples
+    --------
+    >>> row_heading(1, 6, "<q1>")
+    'Row 2 of 6 <small class="rnb-meta">(position 1, index <span dir="auto">&lt;q1&gt;</span>)</small>'
+    """
+    return (
+        f'Row {pos + 1} of {n} <small class="rnb-meta">(position {pos}, index '
+        f'<span dir="auto">{escape(label)}</span>)</small>'
+    )
+
+
 def _text_block(title: str, text: str) -> str:
     body = (
-        f'<div class="rnb-text">{escape(text)}</div>'
+        f'<div class="rnb-text" dir="auto">{escape(text)}</div>'
         if text.strip()
         else '<div class="rnb-text rnb-empty">(none)</div>'
     )
@@ -216,9 +250,11 @@ def _score_cards(df: pd.DataFrame, pos: int, table: pd.DataFrame) -> str:
         score = fmt_score(*score_at(table, m, pos))
         reason = df[f"{m}_reason"].iat[pos] if f"{m}_reason" in df.columns else None
         error = df[f"{m}_error"].iat[pos] if f"{m}_error" in df.columns else None
-        extra = f'<div class="rnb-reason">{escape(reason)}</div>' if escape(reason) else ""
+        extra = (
+            f'<div class="rnb-reason" dir="auto">{escape(reason)}</div>' if escape(reason) else ""
+        )
         if escape(error):
-            extra += f'<div class="rnb-reason">error: {escape(error)}</div>'
+            extra += f'<div class="rnb-reason">error: <span dir="auto">{escape(error)}</span></div>'
         cards.append(
             f'<div class="rnb-card">{METRIC_LABELS[m]}: <b>{escape(score)}</b>{extra}</div>'
         )
@@ -291,9 +327,9 @@ def _support_html(claim: str, support: list[int], chunks: list[str]) -> str:
         after = "…" if b < len(chunk.rstrip()) else ""
         parts.append(
             f'<div class="rnb-support">{chunk_label(idx)}: '
-            f"{before}{highlight(chunk[a:b], claim)}{after}"
+            f'<span dir="auto">{before}{highlight(chunk[a:b], claim)}{after}</span>'
             f"<details><summary>{whole_chunk_label(chunk)}</summary>"
-            f"{highlight(chunk, claim)}</details></div>"
+            f'<div dir="auto">{highlight(chunk, claim)}</div></details></div>'
         )
     return "".join(parts)
 
@@ -310,8 +346,9 @@ def _claims_html(
         support = [s for s in v.get("supporting_chunks", []) or []]
         lis.append(
             f'<li class="v-{_verdict_class(v.get("verdict"))}">'
-            f"{_badge(v.get('verdict'), words, flagged)}{escape(claim)}"
-            f'<div class="rnb-reason">{escape(v.get("reason", ""))}</div>'
+            f"{_badge(v.get('verdict'), words, flagged)}"
+            f'<span class="rnb-claim" dir="auto">{escape(claim)}</span>'
+            f'<div class="rnb-reason" dir="auto">{escape(v.get("reason", ""))}</div>'
             f"{_support_html(claim, support, chunks)}</li>"
         )
     return f"<h4>{title}</h4><ol>{''.join(lis)}</ol>"
@@ -328,10 +365,10 @@ def chunk_cut(chunk: str, limit: int = 320) -> int | None:
 def _chunk_text(chunk: str, limit: int = 320) -> str:
     cut = chunk_cut(chunk, limit)
     if cut is None:
-        return escape(chunk)
+        return f'<div dir="auto">{escape(chunk)}</div>'
     return (
-        f"{escape(chunk[:cut])} …<details><summary>{whole_chunk_label(chunk)}</summary>"
-        f"{escape(chunk)}</details>"
+        f'<div dir="auto">{escape(chunk[:cut])} …</div><details><summary>'
+        f'{whole_chunk_label(chunk)}</summary><div dir="auto">{escape(chunk)}</div></details>'
     )
 
 
@@ -348,7 +385,9 @@ def _chunks_html(prec: list[dict[str, Any]], chunks: list[str], curve: bool = Tr
         cls = "muted" if verdict == "no" else _verdict_class(verdict)
         flagged = bool(v.get("missing") or v.get("invalid"))
         badge = _badge(verdict, _PREC_WORDS, flagged, cls=cls)
-        reason = f'<div class="rnb-reason">{escape(v.get("reason", ""))}</div>' if v else ""
+        reason = (
+            f'<div class="rnb-reason" dir="auto">{escape(v.get("reason", ""))}</div>' if v else ""
+        )
         lis.append(
             f'<li class="v-{cls}">{badge}'
             f'<span class="rnb-meta">{chunk_label(idx)}{p_text}</span>'

@@ -28,6 +28,8 @@ import math
 import textwrap
 from typing import Any
 
+from ragnotebook._textsafe import replace_surrogates
+
 __all__ = [
     "escape",
     "hover_lines",
@@ -43,7 +45,10 @@ BR = "<br>"
 
 
 def _as_text(value: Any) -> str:
-    """``str(value)``, with ``None`` and missing values (NaN, ``pd.NA``) as ``""``."""
+    """``str(value)``, with ``None`` and missing values (NaN, ``pd.NA``) as ``""``, and
+    lone surrogates (which UTF-8 cannot encode) as U+FFFD."""
+    if isinstance(value, str):
+        return replace_surrogates(value)
     if value is None:
         return ""
     if isinstance(value, float) and math.isnan(value):
@@ -55,7 +60,7 @@ def _as_text(value: Any) -> str:
             return ""
     except ImportError:  # pragma: no cover - pandas is a dependency
         pass
-    return str(value)
+    return replace_surrogates(str(value))
 
 
 def escape(value: Any) -> str:
@@ -69,7 +74,8 @@ def escape(value: Any) -> str:
     Returns
     -------
     str
-        ``str(value)`` with ``&``, ``<``, ``>``, ``"`` and ``'`` as entities.
+        ``str(value)`` with ``&``, ``<``, ``>``, ``"`` and ``'`` as entities (and a lone
+        surrogate, which UTF-8 cannot encode, as U+FFFD).
 
     Examples
     --------
@@ -240,7 +246,7 @@ def script_json(obj: Any, *, compact: bool = False) -> str:
     """
     separators = (",", ":") if compact else None
     text = json.dumps(_nan_to_none(obj), ensure_ascii=False, allow_nan=False, separators=separators)
-    return script_safe(text)
+    return script_safe(replace_surrogates(text))
 
 
 def _nan_to_none(obj: Any) -> Any:

@@ -26,6 +26,7 @@ import datetime as _dt
 import hashlib
 import json
 import os
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +34,7 @@ import numpy as np
 import pandas as pd
 
 from ragnotebook import frame
+from ragnotebook._textsafe import atomic_write_text
 from ragnotebook._version import __version__
 from ragnotebook.frame import require_scored
 from ragnotebook.views import _detail as D
@@ -43,12 +45,14 @@ from ragnotebook.views._data import (
     chunk_texts,
     fmt_score,
     resolve_metric,
+    row_labels,
     row_names,
     score_at,
     score_table,
     text_at,
     text_values,
     verdicts,
+    with_columns,
 )
 from ragnotebook.views._detail import DETAIL_CSS
 from ragnotebook.views._html import escape, script_json, shorten
@@ -112,6 +116,8 @@ _BOOT_JS = """
     if (text !== undefined && text !== null) { e.textContent = text; }
     return e;
   }
+  // data text: its own direction, so Arabic or Hebrew reads right to left
+  function txt(tag, cls, text) { var e = el(tag, cls, text); e.dir = "auto"; return e; }
   function add(parent, child) { parent.appendChild(child); return child; }
   function badge(cls, word) { return el("span", "rnb-badge b-" + cls, word); }
   function marked(parent, text, marks, from, to) {
@@ -131,7 +137,7 @@ _BOOT_JS = """
   }
   function textBlock(root, title, text) {
     add(root, el("h4", null, title));
-    if (text.trim()) { add(root, el("div", "rnb-text", text)); }
+    if (text.trim()) { add(root, txt("div", "rnb-text", text)); }
     else { add(root, el("div", "rnb-text rnb-empty", "(none)")); }
   }
   function claims(root, title, items, chunks) {
@@ -141,18 +147,19 @@ _BOOT_JS = """
     items.forEach(function (c) {
       var li = add(ol, el("li", "v-" + c[0]));
       add(li, badge(c[0], c[1]));
-      li.appendChild(document.createTextNode(c[2]));
-      add(li, el("div", "rnb-reason", c[3]));
+      add(li, txt("span", "rnb-claim", c[2]));
+      add(li, txt("div", "rnb-reason", c[3]));
       c[4].forEach(function (s) {
         var box = add(li, el("div", "rnb-support"));
         if (s[0] === null) { box.textContent = s[1]; return; }
         var chunk = chunks[s[0]], a = s[2], b = s[3], marks = s[4];
-        box.appendChild(document.createTextNode(s[1] + ": " + (a > 0 ? "…" : "")));
-        marked(box, chunk, marks, a, b);
-        if (b < chunk.replace(/\\s+$/, "").length) { box.appendChild(document.createTextNode("…")); }
+        box.appendChild(document.createTextNode(s[1] + ": "));
+        var part = add(box, txt("span", null, a > 0 ? "…" : ""));
+        marked(part, chunk, marks, a, b);
+        if (b < chunk.replace(/\\s+$/, "").length) { part.appendChild(document.createTextNode("…")); }
         var det = add(box, el("details"));
         add(det, el("summary", null, wholeLabel(chunk)));
-        marked(det, chunk, marks, 0, chunk.length);
+        marked(add(det, txt("div")), chunk, marks, 0, chunk.length);
       });
     });
   }
@@ -203,8 +210,8 @@ _BOOT_JS = """
     d.cards.forEach(function (c) {
       var card = add(cards, el("div", "rnb-card", c[0] + ": "));
       add(card, el("b", null, c[1]));
-      if (c[2]) { add(card, el("div", "rnb-reason", c[2])); }
-      if (c[3]) { add(card, el("div", "rnb-reason", "error: " + c[3])); }
+      if (c[2]) { add(card, txt("div", "rnb-reason", c[2])); }
+      if (c[3]) { add(add(card, el("div", "rnb-reason", "error: ")), txt("span", null, c[3])); }
     });
     textBlock(top, "Question", d.texts[0]);
     textBlock(top, "Answer", d.texts[1]);
@@ -228,14 +235,14 @@ _BOOT_JS = """
       add(li, badge(c[0], c[1]));
       add(li, el("span", "rnb-meta", c[2]));
       var body = add(li, el("div", "rnb-chunk"));
-      if (c[3] === null) { body.textContent = chunk; }
+      if (c[3] === null) { add(body, txt("div", null, chunk)); }
       else {
-        body.textContent = chunk.slice(0, c[3]) + " …";
+        add(body, txt("div", null, chunk.slice(0, c[3]) + " …"));
         var det = add(body, el("details"));
         add(det, el("summary", null, wholeLabel(chunk)));
-        det.appendChild(document.createTextNode(chunk));
+        add(det, txt("div", null, chunk));
       }
-      if (c[4] !== null) { add(li, el("div", "rnb-reason", c[4])); }
+      if (c[4] !== null) { add(li, txt("div", "rnb-reason", c[4])); }
     });
     return frag;
   }
@@ -423,6 +430,7 @@ def _rows_summaries(df: pd.DataFrame, positions: list[int], table: pd.DataFrame)
     """The collapsed ``<details>`` of each row: its summary line and an empty body."""
     metrics = require_scored(df)
     names, questions = row_names(df), text_values(df, "question")
+    labels = row_labels(df)
     codes = {"context_recall": "R", "context_precision": "P", "faithfulness": "F"}
     width = max((len(names[p]) for p in positions), default=1)
     parts = []
@@ -430,11 +438,14 @@ def _rows_summaries(df: pd.DataFrame, positions: list[int], table: pd.DataFrame)
         scores = "  ".join(
             f"{codes[m]} {short_score(*score_at(table, m, pos)):<5}" for m in metrics
         )
+        pad = " " * max(0, width - len(names[pos]))
         parts.append(
             f'<details class="rnb-row" id="row-{pos}" data-row="{pos}"><summary>'
-            f'<span class="rnb-sc">{escape(f"{names[pos]:<{width}}")}  {escape(scores)}</span>  '
-            f"{escape(shorten(questions[pos], 140))}</summary>"
-            '<div class="rnb-body"></div></details>'
+            f'<span class="rnb-sc"><span dir="auto" title="{escape(labels[pos])}">'
+            f"{escape(names[pos])}</span>{pad}  {escape(scores)}</span>  "
+            f'<span dir="auto">{escape(shorten(questions[pos], 140))}</span></summary>'
+            f'<div class="rnb-body"><div class="rnb"><h4>'
+            f"{D.row_heading(pos, len(df), labels[pos])}</h4></div></div></details>"
         )
     return "".join(parts)
 
@@ -542,6 +553,7 @@ def report(
     sort_by: str | None = None,
     top: int = 20,
     plotly_js: str = "inline",
+    columns: Mapping[str, str | None] | None = None,
 ) -> Path:
     """Write one self-contained HTML file with the summary, charts and row drill-down.
 
@@ -554,7 +566,9 @@ def report(
     df : pandas.DataFrame
         A scored frame (read only; no judge is called).
     path : str or os.PathLike
-        File to write (UTF-8); parent folders must exist.
+        File to write (UTF-8; a lone surrogate in the data, which UTF-8 cannot encode,
+        is written as U+FFFD); parent folders must exist. The page is written to a
+        temporary file beside it and renamed, so an error never leaves a partial file.
     title : str, default "RAG evaluation report"
         Page title and heading (escaped).
     max_rows : int, optional
@@ -572,6 +586,12 @@ def report(
         file small enough to e-mail (a few kB per row); its charts then need a network
         connection, while the summary and rows do not. Everything else is the same: every
         data string is escaped and the page holds the same three scripts.
+    columns : Mapping[str, str or None], optional
+        ``{role: column}`` naming the text columns, as given to
+        :func:`ragnotebook.evaluate` (``{"question": "q", "answer": "a", "contexts":
+        "docs", "ground_truth": "gold"}``). Needed for a frame scored with ``columns=``
+        and read back from JSON Lines or CSV, which keep no run metadata; without it such
+        columns are not found, and a warning names them.
 
     Returns
     -------
@@ -582,8 +602,9 @@ def report(
     ------
     ValueError
         If the frame has no scores, ``sort_by`` is not a scored metric ("unknown metric
-        ..." for a name that is no metric), ``max_rows`` is negative or ``plotly_js`` is
-        neither ``"inline"`` nor ``"cdn"``.
+        ..." for a name that is no metric), ``max_rows`` is negative, ``plotly_js`` is
+        neither ``"inline"`` nor ``"cdn"``, or ``columns`` names an unknown role or a
+        column not in the frame.
     ImportError
         Without plotly (the ``[plot]`` extra); the message says what to install.
 
@@ -592,6 +613,10 @@ def report(
     UserWarning
         Once, when the verdict columns hold text (a scored frame read back from CSV): they
         are parsed, and the warning says how to keep the types.
+
+    UserWarning
+        Once, when a text column is not found in a frame without run metadata (read back
+        from JSON Lines or CSV): it names them and the ``columns=`` to pass.
 
     Examples
     --------
@@ -621,11 +646,11 @@ def report(
     if sort_by is not None:
         sort_by = resolve_metric(sort_by, metrics, "sort_by")
     check_count(top, "top", 1)
+    df = with_columns(df, columns, "report()")
     with ViewCall("report()", df):
         page = _page(df, title, _order(df, sort_by, limit), sort_by, top, plotly_js)
-    out = Path(path)
-    out.write_text(page, encoding="utf-8")
-    return out
+    # written beside the target and renamed: an error never leaves a partial file
+    return atomic_write_text(Path(path), page)
 
 
 def _page(
@@ -660,7 +685,7 @@ def _page(
         else ""
     )
     body = f"""<main>
-<header><h1>{escape(title)}</h1>
+<header><h1 dir="auto">{escape(title)}</h1>
 <p class="meta">{len(df)} rows · judge {escape(judge)} · model {escape(model)} ·
 {escape(_spend(df))}ragnotebook {escape(__version__)} · written {escape(when)}</p>
 <nav><a href="#summary">Summary</a><a href="#charts">Charts</a><a href="#rows">Rows</a></nav>

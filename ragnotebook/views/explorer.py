@@ -21,6 +21,8 @@ Examples
 from __future__ import annotations
 
 import math
+import re
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -30,15 +32,18 @@ from ragnotebook.frame import require_scored
 from ragnotebook.scorers._common import STATUSES
 from ragnotebook.views._data import (
     METRIC_LABELS,
+    ViewCall,
     check_count,
     resolve_metric,
+    row_labels,
     row_names,
     score_at,
     score_table,
     text_values,
     verdicts,
+    with_columns,
 )
-from ragnotebook.views._detail import DETAIL_CSS, row_detail_parts
+from ragnotebook.views._detail import DETAIL_CSS, row_detail_parts, row_heading
 from ragnotebook.views._html import escape, shorten
 from ragnotebook.views._row import LIST_LEGEND, in_kernel, row_precision_figure, short_score
 from ragnotebook.views._style import STATUS_LABELS, check_theme
@@ -63,6 +68,82 @@ class _NoLabel:
 _NO_LABEL: Any = _NoLabel()
 
 
+#: A word of the text: letters, digits and underscores of any script (casefolded text).
+_WORD = re.compile(r"\w+")
+#: Scripts written without spaces between words (Chinese, Japanese, Korean, Thai, Lao,
+#: Khmer, Myanmar): a search word in them matches inside the text, as there are no word
+#: boundaries to match.
+_UNSPACED = re.compile(
+    "[\u0e00-\u0eff\u1000-\u109f\u1780-\u17ff\u1100-\u11ff\u3040-\u30ff\u3100-\u31ff"
+    "\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\uff66-\uff9f]"
+)
+
+
+def search_tests(query: str) -> list[Any]:
+    """What each word of a search must match, all of them in one row.
+
+    The query is casefolded and split at whitespace; outer punctuation of a word is
+    dropped (``"pallets."`` is ``pallets``). A plain word must be a whole word of the row
+    (``"6"`` is not found in ``"60"``); a word with inner punctuation (``"pier-4"``,
+    ``"3.5"``) must occur with no letter or digit right before or after it; a word in a
+    script written without spaces (Chinese, Japanese, Korean, Thai, ...) or made of
+    punctuation only may occur anywhere.
+
+    Parameters
+    ----------
+    query : str
+        The search box's text.
+
+    Returns
+    -------
+    list
+        Per word, a ``frozenset`` of words (all must be words of the row) or a predicate
+        on the row's casefolded text.
+
+    Examples
+    --------
+    >>> from ragnotebook.views.explorer import search_tests
+    >>> tests = search_tests("Depot 6")
+    >>> tests
+    [frozenset({'depot'}), frozenset({'6'})]
+    >>> text = "depot 6 ships 60 pallets"
+    >>> [t <= set(text.split()) for t in tests]
+    [True, True]
+    >>> [t("東京の港") for t in search_tests("東京")], [t("pier-4 a") for t in search_tests("Pier-4")]
+    ([True], [True])
+    """
+    tests: list[Any] = []
+    for raw in query.casefold().split():
+        word = _OUTER_PUNCT.sub("", raw) or raw
+        if _UNSPACED.search(word) or not _WORD.search(word):
+            tests.append(lambda text, w=word: w in text)
+        elif _WORD.fullmatch(word):
+            tests.append(frozenset({word}))
+        else:
+            bounded = re.compile(rf"(?<!\w){re.escape(word)}(?!\w)")
+            tests.append(lambda text, r=bounded: r.search(text) is not None)
+    return tests
+
+
+_OUTER_PUNCT = re.compile(r"^\W+|\W+$")
+
+
+def _same_label(a: Any, b: Any) -> bool:
+    """``a == b`` for index labels, with NaN matching NaN and NaT matching NaT."""
+    if a is b:
+        return True
+    try:
+        if bool(a == b):
+            return True
+    except (TypeError, ValueError):  # labels that do not compare to a bool
+        return False
+    if a is pd.NaT or b is pd.NaT:
+        return a is pd.NaT and b is pd.NaT
+    nan_a = isinstance(a, float | np.floating) and math.isnan(a)
+    nan_b = isinstance(b, float | np.floating) and math.isnan(b)
+    return nan_a and nan_b
+
+
 def _pad(text: str) -> str:
     """Spaces to no-break spaces, so a ``<select>`` keeps the column widths."""
     return text.replace(" ", _NBSP)
@@ -82,17 +163,25 @@ class Explorer:
         the **Sort** control starts at "worst first" by it (unscored rows last).
     theme : {"light", "dark"}, default "light"
         Theme of the precision@k figure.
+    columns : Mapping[str, str or None], optional
+        ``{role: column}`` naming the text columns, as given to
+        :func:`ragnotebook.evaluate` (``{"question": "q", "answer": "a", "contexts":
+        "docs", "ground_truth": "gold"}``). Needed for a frame scored with ``columns=``
+        and read back from JSON Lines or CSV, which keep no run metadata; without it such
+        columns are not found, and a warning names them.
 
     Raises
     ------
     ValueError
-        If ``page_size`` is below 1 or not a whole number, or ``sort_by`` is not a metric
-        scored in the frame ("unknown metric ..." for a name that is no metric).
+        If ``page_size`` is below 1 or not a whole number, ``sort_by`` is not a metric
+        scored in the frame ("unknown metric ..." for a name that is no metric), or
+        ``columns`` names an unknown role or a column not in the frame.
 
     Attributes
     ----------
     search, sort_by, metric, score_range, status : ipywidgets
-        The controls: free text (question, answer, ground truth), sort order, the metric
+        The controls: words to find (whole words, any case, in the question, answer and
+        ground truth; see :func:`search_tests`), sort order, the metric
         the score range and status filters apply to, the range, the status.
     listing : ipywidgets.Select
         The visible page of rows; its value is the selected row's position. Its height
@@ -133,6 +222,7 @@ class Explorer:
         page_size: int = 50,
         sort_by: str | None = None,
         theme: str = "light",
+        columns: Mapping[str, str | None] | None = None,
     ) -> None:
         try:
             import ipywidgets as w
@@ -141,6 +231,9 @@ class Explorer:
                 "the explorer needs ipywidgets: pip install 'ragnotebook[widgets]'"
             ) from exc
         self._metrics = require_scored(df)
+        df = with_columns(df, columns, "Explorer()")
+        with ViewCall("Explorer()", df):  # a frame that lost its column names: said
+            pass
         self._df = df
         self._theme = check_theme(theme)
         self._page_size = int(check_count(page_size, "page_size", 1))  # type: ignore[arg-type]
@@ -152,6 +245,7 @@ class Explorer:
         self._table = score_table(df)
         self._labels = list(df.index)
         self._names = row_names(df)
+        self._full = row_labels(df)
         self._name_width = max((len(n) for n in self._names), default=1)
         self._questions = text_values(df, "question")
         haystack = zip(
@@ -160,7 +254,8 @@ class Explorer:
             text_values(df, "ground_truth"),
             strict=True,
         )
-        self._haystack = np.array([" \n".join(t).lower() for t in haystack], dtype=object)
+        self._haystack = [" \n".join(t).casefold() for t in haystack]
+        self._words: list[frozenset[str]] | None = None  # built on the first search
         self._order = np.arange(len(df))
         self._page = 0
         self._selected: int | None = None
@@ -223,8 +318,8 @@ class Explorer:
         for control in (self.search, self.sort_by, self.metric, self.score_range, self.status):
             control.observe(self._on_filter, names="value")
         self.listing.observe(self._on_select, names="value")
-        self.prev_button.on_click(lambda _: self.set_page(self._page - 1))
-        self.next_button.on_click(lambda _: self.set_page(self._page + 1))
+        self.prev_button.on_click(lambda _: self._set_page(self._page - 1))
+        self.next_button.on_click(lambda _: self._set_page(self._page + 1))
         self.prev_row_button.on_click(lambda _: self.step(-1))
         self.next_row_button.on_click(lambda _: self.step(1))
         legend = w.HTML(
@@ -296,7 +391,8 @@ class Explorer:
         Parameters
         ----------
         label : hashable, optional
-            Index label of the row (``None`` too, when the index holds ``None``).
+            Index label of the row (``None`` too, when the index holds ``None``; NaN
+            finds a NaN label, ``pd.NaT`` a NaT one, though neither equals itself).
         position : int, optional
             Position of the row, as in ``df.iloc[position]``: ``0`` to ``len(df) - 1``,
             or negative to count from the end (``-1`` is the last row). Used when given.
@@ -329,7 +425,7 @@ class Explorer:
                     "select() needs a row: pass its index label, ex.select(label), "
                     "or its position, ex.select(position=n)"
                 )
-            matches = [i for i, lab in enumerate(self._labels) if lab == label]
+            matches = [i for i, lab in enumerate(self._labels) if _same_label(lab, label)]
             if not matches:
                 raise KeyError(f"no row with index label {label!r}")
             position = matches[0]
@@ -340,7 +436,7 @@ class Explorer:
         position = int(position) % n
         where = np.flatnonzero(self._order == position)
         if len(where):
-            self.set_page(int(where[0]) // self._page_size, keep=True)
+            self._set_page(int(where[0]) // self._page_size, keep=True)
             self.listing.value = position  # observed: shows the detail
         if self._selected != position:
             self._show(position)
@@ -390,14 +486,20 @@ class Explorer:
         self.next_row_button.disabled = n == 0 or at == n - 1
 
     def set_page(self, page: int, *, keep: bool = False) -> None:
-        """Show page ``page`` (clipped to the valid range) of the filtered list.
+        """Show page ``page`` of the filtered list.
 
         Parameters
         ----------
         page : int
-            0-based page number.
+            0-based page number, from 0 to ``page_count - 1``.
         keep : bool, default False
             Keep the current selection instead of selecting the page's first row.
+
+        Raises
+        ------
+        ValueError
+            If ``page`` is not a whole number from 0 to ``page_count - 1`` (the message
+            gives the range).
 
         Examples
         --------
@@ -409,7 +511,22 @@ class Explorer:
         >>> ex.set_page(2)
         >>> ex.page, len(ex.listing.options), ex.page_label.value
         (2, 8, 'rows 41–48 of 48')
+        >>> ex.set_page(3)
+        Traceback (most recent call last):
+        ...
+        ValueError: page must be a whole number from 0 to 2 (3 pages of 20 rows), got 3
         """
+        last = self.page_count - 1
+        ok = isinstance(page, int | np.integer) and not isinstance(page, bool | np.bool_)
+        if not ok or not 0 <= page <= last:
+            pages = f"{last + 1} page{'s' if last else ''} of {self._page_size} rows"
+            raise ValueError(
+                f"page must be a whole number from 0 to {last} ({pages}), got {page!r}"
+            )
+        self._set_page(int(page), keep=keep)
+
+    def _set_page(self, page: int, *, keep: bool = False) -> None:
+        """:meth:`set_page` for the explorer's own moves: ``page`` clipped to the range."""
         self._page = min(max(0, page), self.page_count - 1)
         start = self._page * self._page_size
         visible = self._order[start : start + self._page_size]
@@ -453,10 +570,13 @@ class Explorer:
     def _mask(self) -> np.ndarray:
         n = len(self._labels)
         mask = np.ones(n, dtype=bool)
-        needle = str(self.search.value or "").strip().lower()
-        if needle:
-            for word in needle.split():
-                mask &= np.fromiter((word in h for h in self._haystack), dtype=bool, count=n)
+        for test in search_tests(str(self.search.value or "")):
+            if isinstance(test, frozenset):  # a plain word: one of the row's words
+                if self._words is None:
+                    self._words = [frozenset(_WORD.findall(h)) for h in self._haystack]
+                mask &= np.fromiter((test <= w for w in self._words), dtype=bool, count=n)
+            else:
+                mask &= np.fromiter((test(h) for h in self._haystack), dtype=bool, count=n)
         m = self.metric.value
         lo, hi = self.score_range.value
         score = self._table[m].to_numpy()
@@ -479,10 +599,10 @@ class Explorer:
         self._order = positions
         if self._selected is not None and self._selected in positions:
             where = int(np.flatnonzero(positions == self._selected)[0])
-            self.set_page(where // self._page_size)
+            self._set_page(where // self._page_size)
         else:
             self._selected = None
-            self.set_page(0)
+            self._set_page(0)
             if not len(positions):
                 self.header.value = "<p><i>No rows match the filters.</i></p>"
                 self.detail.value = self.chunk_list.value = ""
@@ -500,9 +620,10 @@ class Explorer:
 
     def _show(self, pos: int) -> None:
         self._selected = pos
+        # the position tells rows with the same label apart; the label is shown whole
         head = (
-            f"<h3 style='margin:10px 0 4px'>Row {escape(self._names[pos])}"
-            f" <small style='opacity:.7'>(index {escape(self._labels[pos])})</small></h3>"
+            "<h3 style='margin:10px 0 4px'>"
+            f"{row_heading(pos, len(self._labels), self._full[pos])}</h3>"
         )
         top, rest = row_detail_parts(self._df, pos, table=self._table, curve=False)
         self.header.value, self.detail.value, self.chunk_list.value = head, top, rest

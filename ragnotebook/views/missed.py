@@ -11,6 +11,7 @@ Examples
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -18,7 +19,7 @@ import pandas as pd
 
 from ragnotebook import frame
 from ragnotebook.frame import require_scored
-from ragnotebook.views._data import ViewCall, row_names, text_values
+from ragnotebook.views._data import ViewCall, row_labels, row_names, text_values, with_columns
 from ragnotebook.views._html import hover_lines, hover_text, plotly_text, shorten
 from ragnotebook.views._style import ORANGE, PURPLE, VERMILLION, check_theme, style_figure
 
@@ -39,7 +40,13 @@ def _claim_list(claims: list[str], limit: int = 6) -> str:
     return hover_lines(*lines)
 
 
-def missed_claims(df: pd.DataFrame, *, top: int = 20, theme: str = "light") -> Any:
+def missed_claims(
+    df: pd.DataFrame,
+    *,
+    top: int = 20,
+    theme: str = "light",
+    columns: Mapping[str, str | None] | None = None,
+) -> Any:
     """Per question, the ground-truth claims not found and the answer claims not supported.
 
     One horizontal stacked bar per row with at least one problem claim: ground-truth
@@ -55,6 +62,12 @@ def missed_claims(df: pd.DataFrame, *, top: int = 20, theme: str = "light") -> A
     top : int, default 20
         Show at most this many rows (at least 1).
     theme : {"light", "dark"}, default "light"
+    columns : Mapping[str, str or None], optional
+        ``{role: column}`` naming the text columns, as given to
+        :func:`ragnotebook.evaluate` (``{"question": "q", "answer": "a", "contexts":
+        "docs", "ground_truth": "gold"}``). Needed for a frame scored with ``columns=``
+        and read back from JSON Lines or CSV, which keep no run metadata; without it such
+        columns are not found, and a warning names them.
 
     Returns
     -------
@@ -66,7 +79,8 @@ def missed_claims(df: pd.DataFrame, *, top: int = 20, theme: str = "light") -> A
     Raises
     ------
     ValueError
-        If the frame has no claim-level metric, or ``top`` is below 1.
+        If the frame has no claim-level metric, ``top`` is below 1, or ``columns`` names
+        an unknown role or a column not in the frame.
 
     Warns
     -----
@@ -95,7 +109,8 @@ def missed_claims(df: pd.DataFrame, *, top: int = 20, theme: str = "light") -> A
     metrics = require_scored(df)
     if not {"context_recall", "faithfulness"} & set(metrics):
         raise ValueError("missed_claims needs context_recall or faithfulness scores")
-    with ViewCall("missed_claims()", df, ["context_recall", "faithfulness"]):
+    df = with_columns(df, columns, "missed_claims()")
+    with ViewCall("missed_claims()", df, ["context_recall", "faithfulness"], texts=("question",)):
         return _missed_figure(df, top, theme)
 
 
@@ -120,7 +135,14 @@ def _missed_figure(df: pd.DataFrame, top: int, theme: str) -> Any:
     order = sorted(np.flatnonzero(total > 0), key=lambda r: (-total[r], -counts[0][r], r))
     shown = order[:top]
     names, questions = row_names(df), text_values(df, "question")
+    full = row_labels(df)
     labels = [plotly_text(f"{names[r]} · {shorten(questions[r], 48)}") for r in shown]
+    # one bar per row: a label two rows share (a repeated index label and question, or two
+    # long labels alike at both ends) gets the row's position
+    repeated = {x for x in labels if labels.count(x) > 1}
+    labels = [
+        f"{x} (position {r})" if x in repeated else x for x, r in zip(labels, shown, strict=True)
+    ]
     fig = go.Figure()
     for ki, (_, _, kind_name, color) in enumerate(_KINDS):
         keep = [i for i, r in enumerate(shown) if counts[ki][r]]
@@ -134,7 +156,7 @@ def _missed_figure(df: pd.DataFrame, top: int, theme: str) -> Any:
                 hoverinfo="text",
                 hovertext=[
                     hover_lines(
-                        f"<b>{plotly_text(names[shown[i]])}</b>",
+                        f"<b>{plotly_text(full[shown[i]])}</b>",
                         hover_text(questions[shown[i]], width=70, limit=200),
                         f"{counts[ki][shown[i]]} × {kind_name}:",
                         _claim_list(per_kind[ki][shown[i]]),

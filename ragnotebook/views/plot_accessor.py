@@ -71,7 +71,8 @@ class PlotAccessor:
         Parameters
         ----------
         **kwargs
-            ``metrics``, ``kind``, ``bins``, ``theme``.
+            ``metrics``, ``kind``, ``bins``, ``theme``, ``columns`` (the text columns, as
+            given to ``evaluate()``, for a frame read back from JSON Lines or CSV).
 
         Returns
         -------
@@ -95,7 +96,8 @@ class PlotAccessor:
         Parameters
         ----------
         **kwargs
-            ``top``, ``theme``.
+            ``top``, ``theme``, ``columns`` (the text columns, as given to ``evaluate()``,
+            for a frame read back from JSON Lines or CSV).
 
         Returns
         -------

@@ -16,6 +16,7 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -29,6 +30,7 @@ from ragnotebook.views._data import (
     resolve_metric,
     score_table,
     status_counts,
+    with_columns,
 )
 from ragnotebook.views._deps import plotly_go
 from ragnotebook.views._html import hover_lines, plotly_text, shorten
@@ -153,7 +155,7 @@ def precision_at_k(
         raise ValueError("this frame was not scored with context_precision")
     if by is not None and by not in df.columns:
         raise KeyError(f"by={by!r} is not a column of the frame")
-    with ViewCall("precision_at_k()", df, ["context_precision"]):
+    with ViewCall("precision_at_k()", df, ["context_precision"], texts=()):
         return _precision_figure(df, by, band, per_row, max_k, theme, seed)
 
 
@@ -309,6 +311,7 @@ def scores(
     kind: str = "histogram",
     bins: int = 10,
     theme: str = "light",
+    columns: Mapping[str, str | None] | None = None,
 ) -> Any:
     """Distribution of each metric's scores, with statuses kept apart.
 
@@ -332,6 +335,13 @@ def scores(
     bins : int, default 10
         Number of equal-width bins over 0–1.
     theme : {"light", "dark"}, default "light"
+    columns : Mapping[str, str or None], optional
+        ``{role: column}`` naming the text columns, as given to
+        :func:`ragnotebook.evaluate` (``{"question": "q", "answer": "a", "contexts":
+        "docs", "ground_truth": "gold"}``). Needed for a frame scored with ``columns=``
+        and read back from JSON Lines or CSV, which keep no run metadata; without it such
+        columns are not found, and a warning names them (``kind="strip"``, whose hover shows
+        the question).
 
     Returns
     -------
@@ -342,7 +352,8 @@ def scores(
     ------
     ValueError
         If ``kind`` is unknown, a requested metric is unknown ("unknown metric 'x';
-        expected one of ...") or not scored in the frame, or ``metrics`` is empty.
+        expected one of ...") or not scored in the frame, ``metrics`` is empty, or
+        ``columns`` names an unknown role or a column not in the frame.
 
     Examples
     --------
@@ -358,9 +369,7 @@ def scores(
     >>> len(scores(scored, metrics=["recall", "precision"]).layout.annotations)   # aliases
     2
     """
-    go = plotly_go()
-    from plotly.subplots import make_subplots
-
+    plotly_go()  # without plotly: the ImportError naming the extra, first
     check_theme(theme)
     if kind not in ("histogram", "strip"):
         raise ValueError(f"kind must be 'histogram' or 'strip', got {kind!r}")
@@ -372,6 +381,15 @@ def scores(
         if not asked:
             raise ValueError("metrics is empty; pass at least one of " + ", ".join(present))
         metrics = list(dict.fromkeys(resolve_metric(m, present, "metrics") for m in asked))
+    df = with_columns(df, columns, "scores()")
+    with ViewCall("scores()", df, [], texts=("question",) if kind == "strip" else ()):
+        return _scores_figure(df, metrics, kind, bins, theme)
+
+
+def _scores_figure(df: pd.DataFrame, metrics: list[str], kind: str, bins: int, theme: str) -> Any:
+    go = plotly_go()
+    from plotly.subplots import make_subplots
+
     table = score_table(df)
     names = [plotly_text(n) for n in _row_labels(df)]
     fig = make_subplots(
@@ -490,9 +508,10 @@ def _status_note(status: str) -> str:
 
 
 def _row_labels(df: pd.DataFrame) -> list[str]:
-    from ragnotebook.views._data import row_names, text_values
+    """``label · question`` of each row for a hover (the full label: a hover has room)."""
+    from ragnotebook.views._data import row_labels, text_values
 
     return [
         f"{n} · {shorten(q, 80)}"
-        for n, q in zip(row_names(df), text_values(df, "question"), strict=True)
+        for n, q in zip(row_labels(df), text_values(df, "question"), strict=True)
     ]

@@ -19,6 +19,7 @@ Examples
 from __future__ import annotations
 
 import importlib.util
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -33,12 +34,14 @@ from ragnotebook.views._data import (
     ViewCall,
     check_count,
     resolve_metric,
+    row_labels,
     row_names,
     score_at,
     score_table,
+    with_columns,
 )
 from ragnotebook.views._data import text_values as _texts
-from ragnotebook.views._detail import DETAIL_CSS, row_detail_html
+from ragnotebook.views._detail import DETAIL_CSS, row_detail_html, row_heading
 from ragnotebook.views._html import escape, shorten
 from ragnotebook.views._row import ROW_LEGEND, in_kernel, short_score
 
@@ -152,6 +155,7 @@ def rows_html(df: pd.DataFrame, positions: Any = None, *, curve: bool = True) ->
     metrics = require_scored(df)
     table = score_table(df)
     names, questions = row_names(df), _texts(df, "question")
+    labels = row_labels(df)
     positions = range(len(df)) if positions is None else positions
     codes = {"context_recall": "R", "context_precision": "P", "faithfulness": "F"}
     parts = []
@@ -159,10 +163,13 @@ def rows_html(df: pd.DataFrame, positions: Any = None, *, curve: bool = True) ->
         scores = "  ".join(
             f"{codes[m]} {short_score(*score_at(table, m, pos)):>5}" for m in metrics
         )
+        pad = " " * max(0, 6 - len(names[pos]))
         parts.append(
             f'<details class="rnb-row" id="row-{pos}" data-row="{pos}"><summary>'
-            f'<span class="rnb-sc">{escape(names[pos]):<6} {escape(scores)}</span>  '
-            f"{escape(shorten(questions[pos], 140))}</summary>"
+            f'<span class="rnb-sc"><span dir="auto" title="{escape(labels[pos])}">'
+            f"{escape(names[pos])}</span>{pad} {escape(scores)}</span>  "
+            f'<span dir="auto">{escape(shorten(questions[pos], 140))}</span></summary>'
+            f'<div class="rnb"><h4>{row_heading(pos, len(df), labels[pos])}</h4></div>'
             f"{row_detail_html(df, pos, table=table, curve=curve)}</details>"
         )
     return "".join(parts)
@@ -187,6 +194,12 @@ class StaticExplorer:
     widgets_missing : bool, default False
         The page says ipywidgets is not installed and how to install it (set by
         :func:`explore` inside a Jupyter kernel without ipywidgets).
+    columns : Mapping[str, str or None], optional
+        ``{role: column}`` naming the text columns, as given to
+        :func:`ragnotebook.evaluate` (``{"question": "q", "answer": "a", "contexts":
+        "docs", "ground_truth": "gold"}``). Needed for a frame scored with ``columns=``
+        and read back from JSON Lines or CSV, which keep no run metadata; without it such
+        columns are not found, and a warning names them.
 
     Raises
     ------
@@ -213,8 +226,12 @@ class StaticExplorer:
         max_rows: int | None = 200,
         sort_by: str | None = None,
         widgets_missing: bool = False,
+        columns: Mapping[str, str | None] | None = None,
     ) -> None:
         self._metrics = require_scored(df)
+        df = with_columns(df, columns, "StaticExplorer()")
+        with ViewCall("StaticExplorer()", df):  # a frame that lost its column names: said
+            pass
         self._df = df
         limit = check_count(max_rows, "max_rows", 0, allow_none=True)
         self.max_rows = len(df) if limit is None else limit
@@ -295,6 +312,7 @@ def explore(
     max_rows: int = 200,
     sort_by: str | None = None,
     theme: str = "light",
+    columns: Mapping[str, str | None] | None = None,
 ) -> Any:
     """Browse a scored frame: the explorer widget, or a static HTML view.
 
@@ -315,6 +333,12 @@ def explore(
         :func:`ragnotebook.evaluate` accepts (``"recall"``, ``"precision"``, ...).
     theme : {"light", "dark"}, default "light"
         Widget: theme of the precision@k figure.
+    columns : Mapping[str, str or None], optional
+        ``{role: column}`` naming the text columns, as given to
+        :func:`ragnotebook.evaluate` (``{"question": "q", "answer": "a", "contexts":
+        "docs", "ground_truth": "gold"}``). Needed for a frame scored with ``columns=``
+        and read back from JSON Lines or CSV, which keep no run metadata; without it such
+        columns are not found, and a warning names them.
 
     Returns
     -------
@@ -330,10 +354,16 @@ def explore(
         Once, when the verdict columns hold text (a scored frame read back from CSV): they
         are parsed, and the warning says how to keep the types.
 
+    UserWarning
+        Once, when the question, answer, contexts or ground-truth column is not found in a
+        frame without run metadata (read back from JSON Lines or CSV) though the scores
+        need it or a column looks like it: it names them and the ``columns=`` to pass.
+
     Raises
     ------
     ValueError
-        If ``mode`` is unknown, the frame has no scores, ``page_size`` is below 1,
+        If ``columns`` names an unknown role or a column not in the frame, ``mode`` is
+        unknown, the frame has no scores, ``page_size`` is below 1,
         ``max_rows`` is negative, or ``sort_by`` is not a metric scored in the frame
         (whatever the mode).
 
@@ -355,6 +385,7 @@ def explore(
     check_count(max_rows, "max_rows", 0, allow_none=True)
     if sort_by is not None:
         sort_by = resolve_metric(sort_by, metrics, "sort_by")
+    df = with_columns(df, columns, "explore()")
     with ViewCall("explore()", df):
         return _explore(df, mode, page_size, max_rows, sort_by, theme)
 

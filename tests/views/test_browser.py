@@ -246,3 +246,51 @@ def test_report_with_plotly_from_the_cdn(browser, hostile, tmp_path):
         assert page.locator("table.rnb-sum").count() == 1
     finally:
         ctx.close()
+
+
+def test_report_rtl_texts_take_their_own_direction(browser, tmp_path):
+    import pandas as pd
+
+    import ragnotebook as rn
+
+    df = pd.DataFrame(
+        {
+            "question": ["متى افتتح المتحف؟"],
+            "answer": ["افتتح المتحف في عام 1998. فيه مقهى."],
+            "contexts": [["افتتح متحف الميناء في عام 1998 على الرصيف 4. " * 12, "التذاكر متوفرة."]],
+            "ground_truth": ["افتتح المتحف في عام 1998."],
+        },
+        index=["سؤال-1"],
+    )
+    path = report(rn.evaluate(df, model="offline", progress=False), tmp_path / "rtl.html")
+    ctx, page, events = _open(browser, path)
+    try:
+        page.locator("details.rnb-row > summary").first.click()
+        page.evaluate("document.querySelectorAll('details').forEach(d => { d.open = true; })")
+        result = page.evaluate(
+            """() => {
+                const rtl = /[\\u0590-\\u05ff\\u0600-\\u06ff]/;
+                // the rows and the page's own HTML (plotly's SVG charts are plotly's)
+                const walk = document.createTreeWalker(document.querySelector('#rows'),
+                                                       NodeFilter.SHOW_TEXT);
+                const bare = [];
+                let n = 0;
+                while (walk.nextNode()) {
+                    const node = walk.currentNode;
+                    if (!rtl.test(node.textContent)) { continue; }
+                    n += 1;
+                    const owner = node.parentElement.closest('[dir]');
+                    if (!owner || owner.getAttribute('dir') !== 'auto') {
+                        bare.push(node.parentElement.tagName + ': ' + node.textContent.slice(0, 30));
+                    }
+                }
+                const q = document.querySelector('.rnb-row .rnb-text');
+                return {n: n, bare: bare, direction: getComputedStyle(q).direction};
+            }"""
+        )
+        assert result["n"] > 10  # question, answer, claims, chunks, marks, reasons
+        assert result["bare"] == []
+        assert result["direction"] == "rtl"
+        assert events["errors"] == []
+    finally:
+        ctx.close()

@@ -4,6 +4,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+import ragnotebook
 from ragnotebook.views.explorer import Explorer, short_score
 from ragnotebook.views.static import StaticExplorer, explore
 
@@ -23,7 +24,9 @@ def test_initial_state_selects_first_row(ex, scored):
     assert ex.page_label.value == "rows 1–48 of 48"
     assert ex.prev_button.disabled and ex.next_button.disabled
     text, value = ex.listing.options[0]
-    assert value == 0 and text.replace("\u00a0", " ").startswith("#0 ")
+    # a 24-character HotpotQA id, shortened around "…" (it was "#0")
+    assert scored.index[0] == "5a7166395542994082a3e814"
+    assert value == 0 and text.replace("\u00a0", " ").startswith("5a716…a3e814 ")
     assert scored["question"].iloc[0][:40] in text
 
 
@@ -124,8 +127,18 @@ def test_paging(scored):
     ex.next_button.click()
     assert ex.page == 1 and ex.listing.options[0][1] == 20
     assert ex.selected == scored.index[20]
-    ex.set_page(99)
+    # a page out of range is an error naming the range (it did nothing, silently)
+    for page in (99, 3, -1, 1.5, True):
+        with pytest.raises(ValueError) as info:
+            ex.set_page(page)
+        assert str(info.value) == (
+            f"page must be a whole number from 0 to 2 (3 pages of 20 rows), got {page!r}"
+        )
+    assert ex.page == 1
+    ex.set_page(2)
     assert ex.page == 2 and len(ex.listing.options) == 8
+    ex.next_button.click()  # the buttons stop at the ends
+    assert ex.page == 2
     assert ex.next_button.disabled and not ex.prev_button.disabled
     ex.select(position=5)  # jumps back to the page holding the row
     assert ex.page == 0 and ex.listing.value == 5
@@ -311,3 +324,63 @@ def test_select_finds_a_none_index_label():
     ex = Explorer(ragnotebook.faithfulness(df, model="offline", progress=False))
     ex.select(None)
     assert ex.listing.value == 1 and ex.selected is None
+
+
+def search_frame() -> pd.DataFrame:
+    judge = ragnotebook.MockJudge(extract_claims=lambda t: [], verify_claims=lambda t: [])
+    df = pd.DataFrame(
+        {
+            "question": [
+                "How many pallets does depot 6 ship?",
+                "How many pallets does depot 60 ship?",
+                "Which depot ships 16 pallets?",
+                "Straße und Depot-6 Übersicht?",
+                "东京的仓库每天发货多少?",
+                "Where is pier-4 and pier 40?",
+            ],
+            "answer": ["Depot 6 ships 47.", "It ships 61.", "Depot 16.", "Sechs.", "四十七。", "."],
+            "contexts": [["c"]] * 6,
+        },
+        index=["d6", "d60", "d16", "de", "zh", "pier"],
+    )
+    return ragnotebook.faithfulness(df, model=judge, progress=False)
+
+
+@pytest.mark.parametrize(
+    ("query", "rows"),
+    [
+        ("depot 6", ["d6", "de"]),  # was also d60 ("60") and d16 ("16")
+        ("DEPOT 60", ["d60"]),
+        ("6", ["d6", "de"]),
+        ("pallets.", ["d6", "d60", "d16"]),  # outer punctuation is not part of the word
+        ("strasse", ["de"]),  # casefolded: ß is ss
+        ("übersicht", ["de"]),
+        ("depot-6", ["de"]),  # inner punctuation: matched as written, bounded
+        ("pier-4", ["pier"]),
+        ("pier-40", []),
+        ("仓库", ["zh"]),  # no spaces in Chinese: inside the text
+        ("东京 发货", ["zh"]),
+        ("depo", []),  # part of a word is not a word
+    ],
+)
+def test_search_matches_whole_words(query, rows):
+    ex = Explorer(search_frame())
+    ex.search.value = query
+    assert ex.rows == rows
+
+
+def test_select_finds_nan_and_nat_labels():
+    s = search_frame()
+    nan_index = s.set_axis([1.0, float("nan"), 3.0, 4.0, 5.0, 6.0])
+    ex = Explorer(nan_index)
+    ex.select(np.nan)  # KeyError before: NaN == NaN is False
+    assert ex.listing.value == 1
+    ex.select(float("nan"))
+    assert ex.listing.value == 1
+    with pytest.raises(KeyError, match=r"no row with index label 2\.0"):
+        ex.select(2.0)
+    times = s.set_axis(pd.DatetimeIndex(["2024-01-01", None, "2024-01-03"] * 2))
+    ex = Explorer(times)
+    ex.select(pd.NaT)
+    assert ex.listing.value == 1
+    assert "Row 2 of 6 <small" in ex.header.value

@@ -353,6 +353,30 @@ def test_compare_flags_coverage_and_unmatched(scored):
     assert list(mean.error_y.array) == pytest.approx((t["ci_high"] - t["mean_diff"]).tolist())
 
 
+def test_compare_names_the_metrics_scored_in_one_frame_only(scored):
+    only_faith = scored.drop(
+        columns=[
+            f"{m}{s}"
+            for m in ("context_recall", "context_precision")
+            for s in ("", "_reason", "_verdicts", "_status", "_error")
+        ]
+    )
+    for call, who in (
+        (lambda: scored.rag.plot.compare(only_faith, on=None), "compare()"),
+        (lambda: compare_table(only_faith, scored, on=None), "compare_table()"),
+    ):
+        with pytest.warns(UserWarning) as caught:
+            result = call()
+        messages = [str(w.message) for w in caught]
+        side = "A" if who == "compare()" else "B"
+        assert messages == [
+            f"{who}: 'context_recall' and 'context_precision' are scored only in {side}, so they "
+            "are left out; score both frames with the same metrics to compare them."
+        ]
+        assert caught[0].filename == __file__
+    assert list(result.index) == ["faithfulness"]
+
+
 def test_compare_on_a_column_with_repeats_warns_and_pairs_in_order(scored):
     with pytest.warns(UserWarning, match="repeated values are paired in order") as caught:
         t = compare_table(scored, scored, on="question")
