@@ -336,6 +336,7 @@ class _Run:
 
     def frame(self) -> pd.DataFrame:
         out = build_frame(self)
+        _warn_unjudged(self, out)
         if not out.attrs["ragnotebook"]["last_run"]["interrupted"]:
             _warn_failures(out, self.metrics)
         return out
@@ -544,6 +545,82 @@ def _json_safe(value: Any) -> Any:
     if isinstance(value, str | int | float | bool) or value is None:
         return value
     return str(value)
+
+
+#: What an item left without a valid verdict counts as, per metric (the scorers' rule).
+_UNJUDGED_COUNTS_AS = {
+    "context_recall": ("claim", "not found"),
+    "context_precision": (
+        "chunk",
+        "not relevant, which can raise average precision (a missing verdict on an "
+        "irrelevant chunk ranked early helps the score)",
+    ),
+    "faithfulness": ("claim", "not supported"),
+}
+#: The text claims are extracted from, per metric (RagRow attribute, noun for messages).
+_CLAIMS_FROM = {
+    "context_recall": ("ground_truth", "ground truths"),
+    "faithfulness": ("answer", "answers"),
+}
+
+
+def _row_label(value: Any) -> Any:
+    """A row label as a message shows it (NumPy scalars as plain Python values)."""
+    return value.item() if hasattr(value, "item") else value
+
+
+def _warn_unjudged(run: _Run, out: pd.DataFrame) -> None:
+    """One warning when the judge's output was unusable for some rows, though they are ``ok``.
+
+    Two signs, per metric: items still without a valid verdict after the re-ask (they
+    count as not found / not supported / not relevant, and for context precision that
+    can raise the score), and, for an LLM judge (``cacheable``), no claims extracted
+    from at least half (and at least 2) of the non-blank texts sent for extraction.
+    Nothing is said for an interrupted run. The warning names each metric, the number
+    of items and rows, the first row's label, and where to look (``summary()``'s
+    ``missing_verdicts``).
+    """
+    if out.attrs["ragnotebook"]["last_run"]["interrupted"]:
+        return
+    results = run.engine.results
+    said: list[str] = []
+    for m in run.metrics:
+        hit = [
+            (row, res)
+            for row in run.rows
+            if (res := results.get((row.position, m))) is not None
+            and res.missing_verdicts + res.invalid_verdicts
+        ]
+        if hit:
+            noun, counts_as = _UNJUDGED_COUNTS_AS[m]
+            items = sum(res.missing_verdicts + res.invalid_verdicts for _, res in hit)
+            said.append(
+                f"{m}: {items} {noun} verdict(s) in {len(hit)} of {len(run.rows)} rows were "
+                f"missing or not a valid word even after the re-ask (first: row "
+                f"{_row_label(hit[0][0].label)!r}); they count as {counts_as}"
+            )
+        if m not in _CLAIMS_FROM or not getattr(run.judge, "cacheable", False):
+            continue
+        role, texts = _CLAIMS_FROM[m]
+        sent = [row for row in run.rows if not is_blank(getattr(row, role))]
+        empty = [
+            row
+            for row in sent
+            if (res := results.get((row.position, m))) is not None and res.status == "no_claims"
+        ]
+        if len(empty) >= 2 and 2 * len(empty) >= len(sent):
+            said.append(
+                f"{m}: the judge extracted no claims from {len(empty)} of {len(sent)} non-blank "
+                f"{texts} (first: row {_row_label(empty[0].label)!r}); those rows score 0 with "
+                "status 'no_claims'"
+            )
+    if said:
+        warn_user(
+            "ragnotebook: the judge's output was unusable for some rows, which still have "
+            f"status 'ok' or 'no_claims': {'; '.join(said)}. summary() counts the verdicts in "
+            "'missing_verdicts' (the m_verdicts cells mark them 'missing' or 'invalid'); check "
+            "the judge's replies (model, prompt overrides, server)."
+        )
 
 
 def _interrupted(run: _Run) -> pd.DataFrame:

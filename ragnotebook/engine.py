@@ -91,7 +91,10 @@ class MetricStats:
     calls made (retries included, cache hits excluded), ``requests`` the HTTP
     requests an LLM judge reported (internal re-asks and splits included).
     ``explain_failures`` counts ``reason="llm"`` explanations that failed (those rows
-    keep their score and the template reason). Tokens are counted on fresh calls;
+    keep their score and the template reason). ``positional_verdicts`` counts verdicts
+    matched to their claims or chunks by position because the judge numbered them
+    ``1..k`` (or ``0..k-1`` on a re-ask) or gave no index
+    (:func:`~ragnotebook.scorers._common.align_verdicts`). Tokens are counted on fresh calls;
     ``cost_usd`` sums the calls whose price
     is known (None in ``to_dict`` when some price was unknown); ``saved_cost_usd``
     is what the cache hits cost when first paid for.
@@ -108,6 +111,7 @@ class MetricStats:
     errors: int = 0
     missing_verdicts: int = 0
     invalid_verdicts: int = 0
+    positional_verdicts: int = 0
     explain_failures: int = 0
     prompt_tokens: int = 0
     completion_tokens: int = 0
@@ -129,6 +133,7 @@ class MetricStats:
             "errors": self.errors,
             "missing_verdicts": self.missing_verdicts,
             "invalid_verdicts": self.invalid_verdicts,
+            "positional_verdicts": self.positional_verdicts,
             "explain_failures": self.explain_failures,
             "prompt_tokens": self.prompt_tokens,
             "completion_tokens": self.completion_tokens,
@@ -445,6 +450,7 @@ class Engine:
             stats.errors += 1
         stats.missing_verdicts += result.missing_verdicts
         stats.invalid_verdicts += result.invalid_verdicts
+        stats.positional_verdicts += result.positional_verdicts
         return result
 
     async def _ask_all(self, batch: list[Task], metric: str) -> list[Answer]:

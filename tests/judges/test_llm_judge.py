@@ -190,12 +190,20 @@ def test_prose_fence_and_trailing_comma_through_the_server(loop, server):
     assert [v.verdict for v in answer.verdicts] == ["yes", "no"]
 
 
-def test_draft_then_final_block_through_the_server(loop, server):
-    server.responder = lambda r: (
-        '{"claims": ["draft"]}\nLet me fix that.\n```json\n{"claims": ["final"]}\n```'
-    )
+def test_blocks_that_disagree_through_the_server_are_a_retryable_parse_error(loop, server):
+    reply = '{"claims": ["draft"]}\nLet me fix that.\n```json\n{"claims": ["final"]}\n```'
+    server.responder = lambda r: reply
+    err = failure(loop, judge_for(server), claims_task())
+    assert (err.code, err.retryable, err.raw) == ("parse_error", True, reply)
+    assert "the reply holds 2 different answers" in str(err)
+    assert server.requests == 1
+
+
+def test_the_same_answer_twice_through_the_server_is_taken(loop, server):
+    once = '{"claims": ["Paris is in France."]}'
+    server.responder = lambda r: f"{once}\nAs JSON again:\n```json\n{once}\n```"
     answer, _ = call(loop, judge_for(server), claims_task())
-    assert answer.claims == ["final"]
+    assert answer.claims == ["Paris is in France."]
 
 
 def test_refusal_is_a_retryable_parse_error_and_not_retried_inside(loop, server):
