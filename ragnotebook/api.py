@@ -100,7 +100,14 @@ _ALIASES = {
 #: Scorer options some single-metric functions do not name (they still configure the run).
 _CONFIG_OPTIONS = ("reference", "max_chunks_per_call")
 #: Options that configure the engine rather than the judge.
-_ENGINE_OPTIONS = ("cache", "rpm", "tpm", "max_retries", "call_timeout")
+_ENGINE_OPTIONS = (
+    "cache",
+    "rpm",
+    "tpm",
+    "max_retries",
+    "max_rate_limit_retries",
+    "call_timeout",
+)
 
 _default_model: Any = None
 _offline_notice_given = False
@@ -681,8 +688,10 @@ _COMMON_DOC = """
         Engine options: ``cache`` (True: the default sqlite file under the user
         cache dir, or the ``RAGNOTEBOOK_CACHE`` environment variable; a path;
         or False), ``rpm`` / ``tpm`` (requests / tokens per minute),
-        ``max_retries`` (retries of retryable errors), ``call_timeout``
-        (seconds per judge call). Everything else goes to the judge built from
+        ``max_retries`` (retries of retryable errors), ``max_rate_limit_retries``
+        (retries of a call answered 429, default 24, each after the server's
+        ``Retry-After``, at most 60 s), ``call_timeout`` (seconds per judge call).
+        Everything else goes to the judge built from
         a model string (``api_base``, ``api_key``, ``temperature``, ``timeout``,
         ``max_tokens``, ...).
 """

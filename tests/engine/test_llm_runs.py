@@ -402,8 +402,9 @@ def test_json_quoted_from_a_chunk_after_the_answer_makes_an_error_not_a_score(ll
     assert pd.isna(out.loc[0, "faithfulness"])
     error = out.loc[0, "faithfulness_error"]
     assert error.startswith("parse_error: the reply holds 2 different answers")
-    # extract (its reply quotes no verdicts), then the verify task and its 4 retries
-    assert llm_server.requests == 1 + 5
+    assert "(the same reply to 2 identical requests in a row" in error
+    # extract (its reply quotes no verdicts), then the verify task asked twice, not 5 times
+    assert llm_server.requests == 1 + 2
 
 
 def test_missing_chunk_verdicts_are_warned_about_once(llm_server):
@@ -439,3 +440,38 @@ def test_a_judge_that_extracts_no_claims_from_most_rows_is_warned_about(llm_serv
     llm_server.responder = offline_responder()
     out, said = evaluate_quietly(df, llm_server, metrics=["faithfulness"])
     assert (out["faithfulness_status"] == "ok").all() and said == []
+
+
+def test_a_server_answering_503_to_everything_is_stopped_early(llm_server):
+    df = answered(24)
+    llm_server.faults = {"503": 1.0}
+    out, _ = evaluate_quietly(df, llm_server, metrics=["faithfulness"], concurrency=16)
+    errors = out["faithfulness_error"].tolist()
+    assert (out["faithfulness_status"] == "error").all()
+    assert all(e.startswith("server_error") for e in errors)
+    assert any("skipped: the judge's server answered a 5xx error to " in e for e in errors)
+    # every row spending its budget was 24 x 5 = 120 requests
+    assert llm_server.requests <= 20 + 16 + 5
+
+
+def test_a_server_answering_429_to_everything_is_stopped_early(llm_server):
+    df = answered(24)
+    llm_server.retry_after = 0.01
+    llm_server.faults = {"429": 1.0}
+    out, _ = evaluate_quietly(df, llm_server, metrics=["faithfulness"], concurrency=16)
+    errors = out["faithfulness_error"].tolist()
+    assert (out["faithfulness_status"] == "error").all()
+    assert any("skipped: the judge's server answered 429 (rate limited) to " in e for e in errors)
+    # every row spending its 429 budget was 24 x 25 = 600 requests
+    assert llm_server.requests <= 20 + 16 + 25
+
+
+def test_a_burst_of_30_percent_503_and_429_still_scores_every_row(llm_server, sample):
+    llm_server.responder = offline_responder()
+    llm_server.retry_after = 0.01
+    llm_server.faults = {"503": 0.15, "429": 0.15}
+    out = rn.evaluate(sample, **llm(llm_server))
+    for m in METRICS:
+        assert not (out[f"{m}_status"] == "error").any(), out[f"{m}_error"].dropna().tolist()
+    assert sum(llm_server.fault_counts.values()) > 10
+    assert scores(out) == scores(rn.evaluate(sample, model="offline", progress=False))

@@ -512,6 +512,30 @@ def test_other_400_is_a_bad_request(loop, server):
     assert (err.code, err.retryable) == ("bad_request", False)
 
 
+def test_a_404_names_the_url_and_suggests_v1(loop, server, transport):
+    server.rule = ls.path_prefix_rule("/v1")
+    judge = LiteLLMJudge(MODEL, api_base=server.base_url, api_key=KEY, transport=transport)
+    err = failure(loop, judge, PARIS)
+    assert (err.code, err.retryable) == ("bad_request", False)
+    assert err.args[0].endswith(
+        f" (POST {server.base_url}/chat/completions answered 404 Not Found; "
+        "OpenAI-compatible servers (vLLM, llama.cpp, LM Studio, Ollama) serve the API under "
+        f"/v1: try api_base='{server.base_url}/v1')"
+    )
+    assert server.status_counts == {404: 1}
+    # with /v1 the request goes through
+    answer, _ = call(loop, judge_for(server), PARIS)
+    assert faithfulness(answer) == 0.5
+
+
+def test_a_404_under_v1_points_at_the_model_name(loop, server):
+    server.script_statuses = [404]
+    err = failure(loop, judge_for(server), PARIS)
+    assert err.code == "bad_request"
+    assert "does not exist" in str(err)
+    assert f"GET {server.url}/models lists the ones the server has" in str(err)
+
+
 def test_timeout_per_request(loop, server):
     server.latency = 2.0
     start = time.perf_counter()
