@@ -103,7 +103,14 @@ _ALIASES = {
 #: Scorer options some single-metric functions do not name (they still configure the run).
 _CONFIG_OPTIONS = ("reference", "max_chunks_per_call")
 #: Options that configure the engine rather than the judge.
-_ENGINE_OPTIONS = ("cache", "rpm", "tpm", "max_retries", "call_timeout")
+_ENGINE_OPTIONS = (
+    "cache",
+    "rpm",
+    "tpm",
+    "max_retries",
+    "max_rate_limit_retries",
+    "call_timeout",
+)
 
 _default_model: Any = None
 _offline_notice_given = False
@@ -371,6 +378,7 @@ class _Run:
         out = build_frame(self)
         if self.left_out_note is not None:
             warn_user(self.left_out_note, UserWarning)
+        _warn_unjudged(self, out)
         if not out.attrs["ragnotebook"]["last_run"]["interrupted"]:
             _warn_failures(out, self.metrics)
         return out
@@ -600,6 +608,82 @@ def _json_safe(value: Any) -> Any:
     return str(value)
 
 
+#: What an item left without a valid verdict counts as, per metric (the scorers' rule).
+_UNJUDGED_COUNTS_AS = {
+    "context_recall": ("claim", "not found"),
+    "context_precision": (
+        "chunk",
+        "not relevant, which can raise average precision (a missing verdict on an "
+        "irrelevant chunk ranked early helps the score)",
+    ),
+    "faithfulness": ("claim", "not supported"),
+}
+#: The text claims are extracted from, per metric (RagRow attribute, noun for messages).
+_CLAIMS_FROM = {
+    "context_recall": ("ground_truth", "ground truths"),
+    "faithfulness": ("answer", "answers"),
+}
+
+
+def _row_label(value: Any) -> Any:
+    """A row label as a message shows it (NumPy scalars as plain Python values)."""
+    return value.item() if hasattr(value, "item") else value
+
+
+def _warn_unjudged(run: _Run, out: pd.DataFrame) -> None:
+    """One warning when the judge's output was unusable for some rows, though they are ``ok``.
+
+    Two signs, per metric: items still without a valid verdict after the re-ask (they
+    count as not found / not supported / not relevant, and for context precision that
+    can raise the score), and, for an LLM judge (``cacheable``), no claims extracted
+    from at least half (and at least 2) of the non-blank texts sent for extraction.
+    Nothing is said for an interrupted run. The warning names each metric, the number
+    of items and rows, the first row's label, and where to look (``summary()``'s
+    ``missing_verdicts``).
+    """
+    if out.attrs["ragnotebook"]["last_run"]["interrupted"]:
+        return
+    results = run.engine.results
+    said: list[str] = []
+    for m in run.metrics:
+        hit = [
+            (row, res)
+            for row in run.rows
+            if (res := results.get((row.position, m))) is not None
+            and res.missing_verdicts + res.invalid_verdicts
+        ]
+        if hit:
+            noun, counts_as = _UNJUDGED_COUNTS_AS[m]
+            items = sum(res.missing_verdicts + res.invalid_verdicts for _, res in hit)
+            said.append(
+                f"{m}: {items} {noun} verdict(s) in {len(hit)} of {len(run.rows)} rows were "
+                f"missing or not a valid word even after the re-ask (first: row "
+                f"{_row_label(hit[0][0].label)!r}); they count as {counts_as}"
+            )
+        if m not in _CLAIMS_FROM or not getattr(run.judge, "cacheable", False):
+            continue
+        role, texts = _CLAIMS_FROM[m]
+        sent = [row for row in run.rows if not is_blank(getattr(row, role))]
+        empty = [
+            row
+            for row in sent
+            if (res := results.get((row.position, m))) is not None and res.status == "no_claims"
+        ]
+        if len(empty) >= 2 and 2 * len(empty) >= len(sent):
+            said.append(
+                f"{m}: the judge extracted no claims from {len(empty)} of {len(sent)} non-blank "
+                f"{texts} (first: row {_row_label(empty[0].label)!r}); those rows score 0 with "
+                "status 'no_claims'"
+            )
+    if said:
+        warn_user(
+            "ragnotebook: the judge's output was unusable for some rows, which still have "
+            f"status 'ok' or 'no_claims': {'; '.join(said)}. summary() counts the verdicts in "
+            "'missing_verdicts' (the m_verdicts cells mark them 'missing' or 'invalid'); check "
+            "the judge's replies (model, prompt overrides, server)."
+        )
+
+
 def _interrupted(run: _Run) -> pd.DataFrame:
     run.bar.close()
     done = len(run.engine.results)
@@ -658,8 +742,10 @@ _COMMON_DOC = """
         Engine options: ``cache`` (True: the default sqlite file under the user
         cache dir, or the ``RAGNOTEBOOK_CACHE`` environment variable; a path;
         or False), ``rpm`` / ``tpm`` (requests / tokens per minute),
-        ``max_retries`` (retries of retryable errors), ``call_timeout``
-        (seconds per judge call). Everything else goes to the judge built from
+        ``max_retries`` (retries of retryable errors), ``max_rate_limit_retries``
+        (retries of a call answered 429, default 24, each after the server's
+        ``Retry-After``, at most 60 s), ``call_timeout`` (seconds per judge call).
+        Everything else goes to the judge built from
         a model string (``api_base``, ``api_key``, ``temperature``, ``timeout``,
         ``max_tokens``, ...).
 """

@@ -1092,7 +1092,14 @@ def _coverage_causes(row: Any) -> str:
 def _as_options(message: str) -> str:
     """An API message's remedies as this command's options: ``metrics=['context_precision',
     'faithfulness']`` as ``--metrics precision,faithfulness``, ``columns={'ground_truth':
-    'gold answer'}`` as ``--column "ground_truth=gold answer"``."""
+    'gold answer'}`` as ``--column "ground_truth=gold answer"``, ``raise timeout=`` as
+    ``raise --timeout``.
+
+    Examples
+    --------
+    >>> _as_options("no call in time; if the model is only slow to start, raise timeout=")
+    'no call in time; if the model is only slow to start, raise --timeout'
+    """
 
     def metrics(found: re.Match[str]) -> str:
         names = re.findall(r"'(\w+)'", found.group(1))
@@ -1105,6 +1112,7 @@ def _as_options(message: str) -> str:
         return f"--column {shlex.quote(f'{found.group(1)}={name}')}"
 
     message = re.sub(r"metrics=\[([^\]]*)\]", metrics, message)
+    message = re.sub(r"\braise timeout=(?![\w.])", "raise --timeout", message)
     return re.sub(r"columns=\{'(\w+)': '([^'{}]*)'\}", column, message)
 
 
@@ -1201,7 +1209,7 @@ def evaluate_command(args: argparse.Namespace) -> int:
     for m in summary.index:
         errors = scored[f"{m}_error"].dropna()
         if len(errors):
-            first = str(errors.iloc[0])
+            first = _as_options(str(errors.iloc[0]))
             if "api_key=" in first:
                 # keys are never command-line options (docs/cli.md)
                 first += (

@@ -24,6 +24,7 @@ from tenacity import AsyncRetrying, RetryCallState
 
 from ragnotebook._limits import AdaptiveLimiter, RetryPolicy
 from ragnotebook._loop import run_sync
+from ragnotebook._warn import notify
 from ragnotebook.judges.base import Judge, JudgeError
 from ragnotebook.scorers._common import ExplainFailed, MetricResult, Plan
 from ragnotebook.tasks import ANSWER_MODELS, Answer, Task
@@ -91,7 +92,10 @@ class MetricStats:
     calls made (retries included, cache hits excluded), ``requests`` the HTTP
     requests an LLM judge reported (internal re-asks and splits included).
     ``explain_failures`` counts ``reason="llm"`` explanations that failed (those rows
-    keep their score and the template reason). Tokens are counted on fresh calls;
+    keep their score and the template reason). ``positional_verdicts`` counts verdicts
+    matched to their claims or chunks by position because the judge numbered them
+    ``1..k`` (or ``0..k-1`` on a re-ask) or gave no index
+    (:func:`~ragnotebook.scorers._common.align_verdicts`). Tokens are counted on fresh calls;
     ``cost_usd`` sums the calls whose price
     is known (None in ``to_dict`` when some price was unknown); ``saved_cost_usd``
     is what the cache hits cost when first paid for.
@@ -108,6 +112,7 @@ class MetricStats:
     errors: int = 0
     missing_verdicts: int = 0
     invalid_verdicts: int = 0
+    positional_verdicts: int = 0
     explain_failures: int = 0
     prompt_tokens: int = 0
     completion_tokens: int = 0
@@ -129,6 +134,7 @@ class MetricStats:
             "errors": self.errors,
             "missing_verdicts": self.missing_verdicts,
             "invalid_verdicts": self.invalid_verdicts,
+            "positional_verdicts": self.positional_verdicts,
             "explain_failures": self.explain_failures,
             "prompt_tokens": self.prompt_tokens,
             "completion_tokens": self.completion_tokens,
@@ -208,6 +214,20 @@ def _older_objects_frozen() -> Iterator[None]:
 #: replies): one call probes through its retries and the others wait; if it gives up,
 #: the run stops instead of spending every row's retry budget.
 _UNREACHABLE = frozenset({"connection_error", "timeout"})
+#: Failures that, when every one of the run's last ``_FAILURE_STREAK`` attempts ended
+#: with one of them (and none succeeded in between), say the server is failing for good
+#: (a model still loading answers 503 for minutes, a quota answers 429 to everything):
+#: the next failing call probes through its retries while the others wait, and if it
+#: gives up the run stops. A success at any time ends the streak and the probe.
+_UNAVAILABLE = frozenset({"server_error", "rate_limited"})
+#: Consecutive 5xx / 429 attempts, run-wide and with no success in between, that start a
+#: probe. Random faults never get there (30% of replies failing: 0.3**20 ~ 3e-11 per
+#: attempt); a server capping concurrency answers 429 only beyond its cap, and the calls
+#: under the cap succeed in between.
+_FAILURE_STREAK = 20
+#: Failures whose reply a retry may repeat word for word (a deterministic model at
+#: temperature 0): two identical ones in a row end the call's retries.
+_REPEATABLE = frozenset({"parse_error", "truncated", "empty_content"})
 #: Jobs (row-metrics) running at once, per unit of concurrency.
 _WINDOW_FACTOR = 2
 
@@ -237,6 +257,9 @@ class Engine:
         Answers are looked up before and stored after each fresh call.
     retry_policy : RetryPolicy, optional
         Overrides the backoff settings.
+    max_rate_limit_retries : int, optional
+        Retries of a call answered 429 (default 24, :class:`RetryPolicy`); each waits
+        the provider's ``Retry-After`` (at most ``RetryPolicy.max_retry_after``, 60 s).
 
     Attributes
     ----------
@@ -260,6 +283,7 @@ class Engine:
         call_timeout: float | None = None,
         cache: Any = None,
         retry_policy: RetryPolicy | None = None,
+        max_rate_limit_retries: int | None = None,
     ) -> None:
         if concurrency < 1:
             raise ValueError(f"concurrency must be >= 1, got {concurrency}")
@@ -270,6 +294,12 @@ class Engine:
             self.policy.max_retries = max(0, int(max_retries))
         elif retry_policy is None:
             self.policy.max_retries = max(0, int(getattr(judge, "num_retries", 4)))
+        if max_rate_limit_retries is not None:
+            if int(max_rate_limit_retries) < 0:
+                raise ValueError(
+                    f"max_rate_limit_retries must be >= 0, got {max_rate_limit_retries}"
+                )
+            self.policy.max_rate_limit_retries = int(max_rate_limit_retries)
         if call_timeout is None:
             bound = getattr(judge, "max_call_seconds", None)
             judge_timeout = getattr(judge, "timeout", None)
@@ -286,8 +316,13 @@ class Engine:
         self.auth_failure: JudgeError | None = None
         self.unreachable: JudgeError | None = None
         self._succeeded = False
-        # reachability probe: after a connection error, while no call has succeeded,
-        # only the call that saw it keeps trying; the others wait for its outcome
+        # attempts in a row (run-wide) answered 5xx / 429, with no success in between
+        self._failure_streak = 0
+        self._tripped_streak = 0
+        self._long_wait_said = False
+        # reachability probe: after a connection error, while no call has succeeded, or
+        # after a streak of 5xx / 429, only the call that saw it keeps trying; the others
+        # wait for its outcome
         self._probe_owner: object | None = None
         self._probe_done: asyncio.Event | None = None
         self._session: contextlib.AsyncExitStack | None = None
@@ -445,6 +480,7 @@ class Engine:
             stats.errors += 1
         stats.missing_verdicts += result.missing_verdicts
         stats.invalid_verdicts += result.invalid_verdicts
+        stats.positional_verdicts += result.positional_verdicts
         return result
 
     async def _ask_all(self, batch: list[Task], metric: str) -> list[Answer]:
@@ -482,6 +518,7 @@ class Engine:
         await self._open_session()
         retries = {"other": 0, "rate": 0}
         token = object()  # this call, for the reachability probe
+        previous: list[tuple[str, str | None, str]] = []  # the last repeatable failure
 
         def stop(state: RetryCallState) -> bool:
             exc = state.outcome.exception() if state.outcome else None
@@ -490,13 +527,27 @@ class Engine:
                 return True
             if self.auth_failure is not None or self.unreachable is not None:
                 return True
+            if isinstance(exc, JudgeError) and exc.code in _REPEATABLE:
+                # the same request got the same unusable reply twice (a deterministic
+                # model): a third identical request would get it again
+                seen = (exc.code, exc.raw, str(exc.args[0]) if exc.args else "")
+                if previous and previous[-1] == seen:
+                    exc.args = (
+                        f"{seen[2]} (the same reply to {state.attempt_number} identical "
+                        "requests in a row, so it was not asked again)",
+                    )
+                    return True
+                previous[:] = [seen]
+            else:
+                previous.clear()
             if (
                 isinstance(exc, JudgeError)
-                and exc.code in _UNREACHABLE
-                and not self._succeeded
                 and self._probe_owner is None
+                and self._server_failing(exc)
             ):
                 self._probe_owner = token  # this call probes; the others wait for it
+                # with a budget of its own: after a streak it may have spent most of its
+                retries["other"] = retries["rate"] = 0
             if isinstance(exc, JudgeError) and exc.code == "rate_limited":
                 retries["rate"] += 1
             else:
@@ -505,6 +556,18 @@ class Engine:
 
         def wait(state: RetryCallState) -> float:
             exc = state.outcome.exception() if state.outcome else None
+            asked = getattr(exc, "retry_after", None)
+            if (
+                asked is not None
+                and asked > self.policy.max_retry_after
+                and not self._long_wait_said
+            ):
+                self._long_wait_said = True
+                notify(
+                    f"ragnotebook: the judge's server asked to wait {asked:g} s before "
+                    f"retrying (Retry-After); waiting {self.policy.max_retry_after:g} s at "
+                    "most per retry"
+                )
             return self.policy.delay(exc or Exception(), state.attempt_number)
 
         answer_and_usage: tuple[Answer, Any] | None = None
@@ -515,10 +578,17 @@ class Engine:
                     answer_and_usage = await self._attempt(task, stats, token, retry=retry)
         except JudgeError as exc:
             # the server could not be reached through a whole retry budget and no call
-            # of this run ever got through: a wrong api_base or a server that is down.
-            # Stop here, as after an auth failure, instead of retrying every row.
-            if exc.code in _UNREACHABLE and not self._succeeded and self.unreachable is None:
+            # of this run ever got through (a wrong api_base or a server that is down),
+            # or, after a streak of 5xx / 429 answers with no success in between, the
+            # probe got them through its whole retry budget too. Stop here, as after an
+            # auth failure, instead of retrying every row.
+            if (
+                self.unreachable is None
+                and self._server_failing(exc)
+                and (exc.code in _UNREACHABLE or self._probe_owner is token)
+            ):
                 self.unreachable = exc
+                self._tripped_streak = self._failure_streak
             raise
         finally:
             if self._probe_owner is token:  # the probe is over: wake the waiting calls
@@ -549,6 +619,13 @@ class Engine:
                 usage=_usage_dict(usage),
             )
         return answer
+
+    def _server_failing(self, exc: JudgeError) -> bool:
+        """Whether ``exc`` says the server is failing for the whole run, not for one call:
+        unreachable before any call got through, or a 5xx / 429 at the end of a streak."""
+        if exc.code in _UNREACHABLE:
+            return not self._succeeded
+        return exc.code in _UNAVAILABLE and self._failure_streak >= _FAILURE_STREAK
 
     async def _attempt(
         self, task: Task, stats: MetricStats, token: object = None, *, retry: bool = False
@@ -595,6 +672,14 @@ class Engine:
             ) from exc
         except JudgeError as exc:
             self._account(stats, getattr(exc, "usage", None), success=False)
+            if exc.code in _UNAVAILABLE:
+                self._failure_streak += 1
+            elif exc.code not in _UNREACHABLE:
+                # the server answered (a reply we could not use): it is there, no probe
+                self._failure_streak = 0
+                if self._probe_owner is not None:
+                    self._probe_owner = None
+                    self._wake_probe_waiters()
             if exc.code == "rate_limited":
                 stats.rate_limited += 1
                 limiter.on_rate_limited()
@@ -606,8 +691,11 @@ class Engine:
         finally:
             limiter.release()
         limiter.on_success()
-        if not self._succeeded:
+        self._failure_streak = 0
+        if not self._succeeded or self._probe_owner is not None:
+            # the server answers: any probe is over, every waiting call goes on
             self._succeeded = True
+            self._probe_owner = None
             self._wake_probe_waiters()
         return result
 
@@ -628,8 +716,7 @@ class Engine:
 
     def _probing_elsewhere(self, token: object) -> bool:
         return (
-            not self._succeeded
-            and self.unreachable is None
+            self.unreachable is None
             and self._probe_owner is not None
             and self._probe_owner is not token
         )
@@ -663,6 +750,16 @@ class Engine:
             )
         if self.unreachable is not None:
             first = self.unreachable
+            if first.code in _UNAVAILABLE:
+                said = "429 (rate limited)" if first.code == "rate_limited" else "a 5xx error"
+                raise JudgeError(
+                    f"skipped: the judge's server answered {said} to {self._tripped_streak} "
+                    "requests in a row, the last ones a probe call's retries, so no more "
+                    f"calls are made ({first.args[0]}); a server still loading its model, "
+                    "overloaded or out of quota answers so: run again once it answers (with "
+                    "the cache on, finished rows are not paid for again)",
+                    code=first.code,
+                )
             if first.code == "timeout":
                 raise JudgeError(
                     "skipped: the judge's server answered no call in time (every retry of an "

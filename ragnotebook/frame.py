@@ -491,7 +491,9 @@ def summary(df: pd.DataFrame) -> pd.DataFrame:
         of the ``no_claims`` rows, those not scored because the answer is missing or
         blank; the reference gives them 0, but that 0 is missing data; the rest are
         answers that make no claim, a measured 0), ``missing_verdicts`` (int64: items counted
-        against because the judge never gave a valid verdict), and the run's
+        against because the judge never gave a valid verdict), ``positional_verdicts`` (int64:
+        verdicts matched to their items by position, not by index, because the judge
+        numbered them ``1..k`` or gave none), and the run's
         counters from ``attrs["ragnotebook"]`` (Int64; ``<NA>`` when the frame holds only
         part of the run's rows, a slice or a filter, since they cannot be split per
         row, or has no run metadata, as after a CSV or JSON round trip):
@@ -531,11 +533,12 @@ def summary(df: pd.DataFrame) -> pd.DataFrame:
         n_total = len(df)
         n_scored = int(mask.sum())
         counts = df[f"{m}_status"].astype("string").value_counts()
-        missing = 0
+        missing = positional = 0
         for cell in df[f"{m}_verdicts"].tolist():
             verdicts = verdict_records(cell)
             if verdicts is not None:
                 missing += sum(1 for v in verdicts if v.get("missing") or v.get("invalid"))
+                positional += sum(1 for v in verdicts if v.get("aligned_by_position"))
         row: dict[str, Any] = {
             "metric": m,
             "mean": float(scores[mask].mean()) if n_scored else float("nan"),
@@ -552,6 +555,7 @@ def summary(df: pd.DataFrame) -> pd.DataFrame:
             if s == "no_claims":
                 row["no_answer"] = int((no_claims.to_numpy(bool) & ~mask).sum())
         row["missing_verdicts"] = missing
+        row["positional_verdicts"] = positional
         run = (df.attrs.get("ragnotebook", {}) or {}).get("metrics", {}).get(m, {}) or {}
         # the counters belong to the run; a frame holding part of its rows (a slice, a
         # filter) cannot split them per row, so they are left out rather than misread

@@ -32,7 +32,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 __all__ = [
     "VERDICT_WORDS",
@@ -44,16 +44,50 @@ __all__ = [
     "TaskKind",
     "Verdict",
     "Verdicts",
+    "normalise_verdict_word",
 ]
 
 TaskKind = Literal["extract_claims", "attribute_claims", "judge_chunks", "verify_claims", "explain"]
 
-#: Allowed verdict words per task kind (matched case-insensitively after trimming).
+#: Allowed verdict words per task kind (matched case-insensitively after trimming blanks,
+#: surrounding punctuation, quotes and markdown emphasis: ``"**Yes.**"`` is ``yes``).
 VERDICT_WORDS: dict[str, tuple[str, ...]] = {
     "attribute_claims": ("yes", "no"),
     "judge_chunks": ("yes", "no"),
     "verify_claims": ("yes", "no", "unsure"),
 }
+
+
+#: Characters trimmed from both ends of a verdict word besides blanks: punctuation,
+#: ASCII and typographic quotes, backticks and markdown emphasis (``"**Yes.**"`` -> ``yes``).
+_VERDICT_TRIM = " \t\r\n\u00a0.,;:!?\"'`*_~()[]{}<>\u2018\u2019\u201c\u201d\u00ab\u00bb\u3002"
+
+
+def normalise_verdict_word(word: str) -> str:
+    """A judge's verdict word as compared with the allowed words.
+
+    Blanks, punctuation (``. , ; : ! ?``), quotes (ASCII and typographic), backticks,
+    brackets and markdown emphasis (``*``, ``_``, ``~``) are trimmed from both ends, and
+    the rest is lower-cased. Nothing inside the word changes, so ``"not sure"`` stays
+    ``"not sure"`` (not an allowed word).
+
+    Parameters
+    ----------
+    word : str
+        The verdict as the judge wrote it.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> [normalise_verdict_word(w) for w in ("Yes.", " NO ", "**unsure**", "'no'", "`yes`")]
+    ['yes', 'no', 'unsure', 'no', 'yes']
+    >>> normalise_verdict_word("_Not sure._")
+    'not sure'
+    """
+    return str(word).strip(_VERDICT_TRIM).casefold()
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,13 +182,23 @@ class Claims(BaseModel):
     claims: list[str] = Field(default_factory=list)
 
 
+def _index_required(schema: dict[str, Any]) -> None:
+    """Keep ``index`` a required integer in the schema sent to providers (structured
+    output), although a parsed reply may lack it (then it is None)."""
+    schema["properties"]["index"] = {"title": "Index", "type": "integer"}
+    schema["required"] = ["index", *(r for r in schema.get("required", []) if r != "index")]
+
+
 class Verdict(BaseModel):
     """One verdict about one claim or chunk.
 
     Attributes
     ----------
-    index : int
-        The 0-based index of the claim or chunk (as given in the task's items).
+    index : int or None
+        The 0-based index of the claim or chunk (as given in the task's items); required
+        in the schema sent to the judge. None when a reply left it out: such verdicts
+        are matched to the items by position only when none of them has an index and
+        their count equals the items asked.
     verdict : str
         ``yes`` / ``no`` (and ``unsure`` for ``verify_claims``).
     reason : str
@@ -164,7 +208,9 @@ class Verdict(BaseModel):
         verification; empty otherwise).
     """
 
-    index: int
+    model_config = ConfigDict(json_schema_extra=_index_required)
+
+    index: int | None = None
     verdict: str
     reason: str = ""
     supporting_chunks: list[int] = Field(default_factory=list)

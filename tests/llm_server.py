@@ -50,6 +50,7 @@ from aiohttp import web
 
 __all__ = [
     "FAULT_KINDS",
+    "REPLY_FAULTS",
     "Fault",
     "LLMServer",
     "RequestContext",
@@ -59,8 +60,10 @@ __all__ = [
     "context_length_rule",
     "default_responder",
     "example_from_schema",
+    "faulty_replies",
     "json_object_only_rule",
     "message_text",
+    "path_prefix_rule",
     "reject_refs_rule",
     "reject_temperature_rule",
 ]
@@ -471,7 +474,101 @@ def _malformed(content: str) -> str:
     return f"Sure! Here is the JSON you asked for:\n{body}\nLet me know if you need anything else."
 
 
+# --------------------------------------------------------------------------- reply faults
+
+#: Ways :func:`faulty_replies` spoils a correct reply (misbehaving judges seen in the wild).
+REPLY_FAULTS = (
+    "dotted",
+    "markdown",
+    "quoted",
+    "one_based",
+    "no_index",
+    "short_all",
+    "no_claims",
+)
+
+
+def faulty_replies(
+    responder: Callable[[dict[str, Any]], Any], mode: str | None = None, *, suffix: str = ""
+) -> Callable[[dict[str, Any]], str]:
+    """Wrap a responder so that its (correct) JSON replies come back spoiled.
+
+    Parameters
+    ----------
+    responder : callable
+        A responder returning the JSON text of a correct answer (e.g.
+        ``tests.judge_replies.offline_responder()``).
+    mode : str, optional
+        One of :data:`REPLY_FAULTS`, applied to verdict replies (``{"verdicts": [...]}``):
+        ``"dotted"`` writes each verdict word capitalised with a full stop (``"Yes."``),
+        ``"markdown"`` in bold (``"**yes**"``), ``"quoted"`` in single quotes (``"'no'"``);
+        ``"one_based"`` numbers the verdicts ``index + 1``; ``"no_index"`` leaves the
+        ``index`` out; ``"short_all"`` keeps only the first verdict of each list;
+        ``"no_claims"`` answers every claim extraction with ``{"claims": []}`` and every
+        verdict task with ``{"verdicts": []}``. None leaves the reply as it is.
+    suffix : str, optional
+        Text appended to every reply (a model's note after its answer).
+
+    Returns
+    -------
+    callable
+        A responder for :attr:`LLMServer.responder`.
+    """
+    if mode is not None and mode not in REPLY_FAULTS:
+        raise ValueError(f"unknown reply fault {mode!r}; use one of {REPLY_FAULTS}")
+
+    def respond(request: dict[str, Any]) -> str:
+        text = responder(request)
+        data = json.loads(text)
+        verdicts = data.get("verdicts") if isinstance(data, dict) else None
+        if mode == "no_claims" and isinstance(data, dict):
+            data = {"claims": []} if "claims" in data else {"verdicts": []}
+        elif isinstance(verdicts, list):
+            for v in verdicts:
+                word = str(v.get("verdict", ""))
+                if mode == "dotted":
+                    v["verdict"] = word.capitalize() + "."
+                elif mode == "markdown":
+                    v["verdict"] = f"**{word}**"
+                elif mode == "quoted":
+                    v["verdict"] = f"'{word}'"
+                elif mode == "one_based":
+                    v["index"] = int(v["index"]) + 1
+                elif mode == "no_index":
+                    v.pop("index", None)
+            if mode == "short_all":
+                data["verdicts"] = verdicts[:1]
+        return json.dumps(data, ensure_ascii=False) + suffix
+
+    return respond
+
+
 # --------------------------------------------------------------------------- rules
+
+
+def path_prefix_rule(prefix: str = "/v1") -> Rule:
+    """Answer 404 to requests whose path does not start with ``prefix``.
+
+    Imitates servers (vLLM, llama.cpp, LM Studio) that serve the API only under
+    ``/v1``, so an ``api_base`` without it gets ``404 Not Found``.
+
+    Parameters
+    ----------
+    prefix : str
+        The path prefix the API lives under.
+
+    Returns
+    -------
+    callable
+        A rule for :attr:`LLMServer.rule`.
+    """
+
+    def rule(request: dict[str, Any], ctx: RequestContext) -> Fault | None:
+        if ctx.path.startswith(prefix.rstrip("/") + "/"):
+            return None
+        return Fault.error(404, "Not Found", error_type="not_found", code="")
+
+    return rule
 
 
 def context_length_rule(max_chars: int) -> Rule:

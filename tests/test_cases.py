@@ -101,7 +101,16 @@ def test_case5_missing_verdicts_never_inflate():
         verify_claims=[[{"index": 0, "verdict": "yes"}, {"index": 2, "verdict": "yes"}], []],
     )
     df = frame(question=["q"], answer=["a. b. c. d."], contexts=[["ctx"]])
-    out = rn.faithfulness(df, model=judge, progress=False)
+    with pytest.warns(UserWarning, match="the judge's output was unusable") as caught:
+        out = rn.faithfulness(df, model=judge, progress=False)
+    assert len(caught) == 1
+    assert str(caught[0].message) == (
+        "ragnotebook: the judge's output was unusable for some rows, which still have status "
+        "'ok' or 'no_claims': faithfulness: 2 claim verdict(s) in 1 of 1 rows were missing or "
+        "not a valid word even after the re-ask (first: row 0); they count as not supported. "
+        "summary() counts the verdicts in 'missing_verdicts' (the m_verdicts cells mark them "
+        "'missing' or 'invalid'); check the judge's replies (model, prompt overrides, server)."
+    )
     assert out.loc[0, "faithfulness"] == 0.5
     assert [t.kind for t in judge.tasks] == ["extract_claims", "verify_claims", "verify_claims"]
     assert [it.index for it in judge.tasks[2].items] == [1, 3]

@@ -741,6 +741,23 @@ def test_default_responder_and_server_errors(tmp_path, llm_server, monkeypatch, 
 
 
 @pytest.mark.server
+def test_a_silent_server_hint_names_the_timeout_option(tmp_path, llm_server, monkeypatch, capsys):
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
+    llm_server.faults = {"timeout": 1.0}
+    llm_server.slow_seconds = 5
+    data = write_jsonl(tmp_path / "rows.jsonl", GOOD[:2])
+    args = ("--model", "openai/test-model", "--api-base", llm_server.url, "--no-cache")
+    args = (*args, "--metrics", "recall,faithfulness", "--timeout", "0.3", "--num-retries", "0")
+    code, _out, err = main_in_process(str(data), *args, "--concurrency", "1", capsys=capsys)
+    assert code == 0  # no check asked: the run reports
+    # row 0's recall call timed out; every later call was skipped with the hint
+    assert "faithfulness: 2 row(s) failed; first error: timeout: skipped: " in err
+    assert "if the model is only slow to start, raise --timeout" in err
+    assert "timeout=" not in err
+    assert llm_server.requests == 1
+
+
+@pytest.mark.server
 def test_a_missing_key_says_how_to_set_it_on_the_command_line(
     tmp_path, llm_server, monkeypatch, capsys
 ):

@@ -443,6 +443,50 @@ def test_combine_rules(server):
     assert post(server, body, headers={"Authorization": "Bearer sk-test"}).status_code == 200
 
 
+def test_path_prefix_rule(server):
+    server.rule = ls.path_prefix_rule("/v1")
+    assert post(server).status_code == 200
+    body = {"model": "test-model", "messages": USER}
+    missing = httpx.post(server.base_url + "/chat/completions", json=body, timeout=5)
+    assert missing.status_code == 404
+    assert missing.json()["error"]["message"] == "Not Found"
+
+
+# ------------------------------------------------------------------ spoiled replies
+
+
+def _verdicts_reply(request: Any) -> str:
+    return json.dumps(
+        {"verdicts": [{"index": 0, "verdict": "yes"}, {"index": 1, "verdict": "unsure"}]}
+    )
+
+
+@pytest.mark.parametrize(
+    ("mode", "expected"),
+    [
+        (None, [{"index": 0, "verdict": "yes"}, {"index": 1, "verdict": "unsure"}]),
+        ("dotted", [{"index": 0, "verdict": "Yes."}, {"index": 1, "verdict": "Unsure."}]),
+        ("markdown", [{"index": 0, "verdict": "**yes**"}, {"index": 1, "verdict": "**unsure**"}]),
+        ("quoted", [{"index": 0, "verdict": "'yes'"}, {"index": 1, "verdict": "'unsure'"}]),
+        ("one_based", [{"index": 1, "verdict": "yes"}, {"index": 2, "verdict": "unsure"}]),
+        ("no_index", [{"verdict": "yes"}, {"verdict": "unsure"}]),
+        ("short_all", [{"index": 0, "verdict": "yes"}]),
+        ("no_claims", []),
+    ],
+)
+def test_faulty_replies_spoil_verdicts(mode, expected):
+    respond = ls.faulty_replies(_verdicts_reply, mode)
+    assert json.loads(respond({})) == {"verdicts": expected}
+
+
+def test_faulty_replies_claims_and_suffix():
+    claims = ls.faulty_replies(lambda r: '{"claims": ["a"]}', "no_claims", suffix=" Done.")
+    assert claims({}) == '{"claims": []} Done.'
+    assert ls.faulty_replies(lambda r: '{"claims": ["a"]}', "dotted")({}) == '{"claims": ["a"]}'
+    with pytest.raises(ValueError, match="unknown reply fault"):
+        ls.faulty_replies(_verdicts_reply, "sloppy")
+
+
 # ------------------------------------------------------------------ bookkeeping
 
 

@@ -150,8 +150,35 @@ def _never_sent(exc: BaseException) -> bool:
     )
 
 
-def _map_error(exc: BaseException, redact: Any) -> JudgeError:
-    """Translate a litellm/OpenAI/httpx exception into a JudgeError with a code."""
+def _not_found_hint(api_base: str | None) -> str:
+    """What a 404 from ``api_base`` most likely means, naming the URL that was asked.
+
+    Examples
+    --------
+    >>> print(_not_found_hint("http://127.0.0.1:8000"))
+     (POST http://127.0.0.1:8000/chat/completions answered 404 Not Found; OpenAI-compatible servers (vLLM, llama.cpp, LM Studio, Ollama) serve the API under /v1: try api_base='http://127.0.0.1:8000/v1')
+    >>> print(_not_found_hint("http://127.0.0.1:8000/v1/"))
+     (POST http://127.0.0.1:8000/v1/chat/completions answered 404 Not Found; check the model name: GET http://127.0.0.1:8000/v1/models lists the ones the server has)
+    >>> _not_found_hint(None)
+    ''
+    """
+    if not api_base:
+        return ""
+    base = api_base.rstrip("/")
+    said = f" (POST {base}/chat/completions answered 404 Not Found; "
+    if re.search(r"/v\d+$", base):
+        return said + f"check the model name: GET {base}/models lists the ones the server has)"
+    return (
+        said + "OpenAI-compatible servers (vLLM, llama.cpp, LM Studio, Ollama) serve the API "
+        f"under /v1: try api_base={base + '/v1'!r})"
+    )
+
+
+def _map_error(exc: BaseException, redact: Any, api_base: str | None = None) -> JudgeError:
+    """Translate a litellm/OpenAI/httpx exception into a JudgeError with a code.
+
+    ``api_base``, when given, is named in the message of a 404 with the likely fix.
+    """
     info = _error_info(exc)
     name = type(exc).__name__
     message = redact(f"{name}: {info.message}" if info.message else name)
@@ -191,7 +218,7 @@ def _map_error(exc: BaseException, redact: Any) -> JudgeError:
     if name == "ContentPolicyViolationError":
         return JudgeError(message, code="content_filter")
     if name == "NotFoundError" or status == 404:
-        return JudgeError(message, code="bad_request")
+        return JudgeError(message + redact(_not_found_hint(api_base)), code="bad_request")
     if _is_bad_request(exc, info):
         return JudgeError(message, code="bad_request")
     return JudgeError(message, code="error")

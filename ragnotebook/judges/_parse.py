@@ -12,6 +12,7 @@ from pydantic import BaseModel, ValidationError
 
 from ragnotebook._textsafe import clean_value
 from ragnotebook.judges.base import JudgeError
+from ragnotebook.tasks import normalise_verdict_word
 
 _THINK_BLOCK = re.compile(r"<think(?:ing)?>.*?</think(?:ing)?>", re.DOTALL | re.IGNORECASE)
 _THINK_OPEN = re.compile(r"<think(?:ing)?>", re.IGNORECASE)
@@ -129,11 +130,18 @@ def parse_reply(text: str | None, model: type[BaseModel]) -> BaseModel:
 
     Reasoning blocks (``<think>...</think>``) are removed first. Then every
     top-level JSON object in the reply is a candidate, wherever it is: bare, in a
-    code fence, or inside prose. Candidates are tried from the last to the first
-    (a final answer usually follows drafts); each is read as strict JSON, else
-    repaired by ``json_repair`` (trailing commas, single quotes, comments), and
-    validated against ``model``. Only complete (balanced) blocks are candidates,
-    so a cut-off reply is never repaired into a shorter answer.
+    code fence, or inside prose. Each is read as strict JSON, else repaired by
+    ``json_repair`` (trailing commas, single quotes, comments), and validated against
+    ``model``. Only complete (balanced) blocks are candidates, so a cut-off reply is
+    never repaired into a shorter answer.
+
+    When several blocks validate, they must agree (the same claims, or the same
+    verdicts: indices, verdict words and supporting chunks; the verdicts' reasons may
+    differ): a repeated answer is taken, but a reply that holds different answers is
+    a retryable ``parse_error``. Neither the first nor the last block is trusted
+    there, because the other may be a draft, the prompt's format example echoed back,
+    or JSON quoted from a chunk (an injected ``{"verdicts": [...]}`` that a model
+    mentions after its own answer would otherwise become the verdict).
 
     Parameters
     ----------
@@ -153,7 +161,7 @@ def parse_reply(text: str | None, model: type[BaseModel]) -> BaseModel:
         All retryable, with ``raw`` = ``text``: ``empty_content`` for a null or
         blank reply (or one holding only reasoning); ``truncated`` when the reply
         ends inside an unterminated JSON object; ``parse_error`` when no block
-        validates.
+        validates, or when blocks that validate disagree.
 
     Examples
     --------
@@ -161,9 +169,14 @@ def parse_reply(text: str | None, model: type[BaseModel]) -> BaseModel:
     >>> reply = 'Here you go:\\n```json\\n{"verdicts": [{"index": 0, "verdict": "yes"},]}\\n```'
     >>> parse_reply(reply, Verdicts).verdicts[0].verdict
     'yes'
+    >>> again = '{"claims": ["Paris is in France."]} Again: {"claims": ["Paris is in France."]}'
+    >>> parse_reply(again, Claims).claims
+    ['Paris is in France.']
     >>> two = '{"claims": ["draft"]} On reflection: {"claims": ["final"]}'
-    >>> parse_reply(two, Claims).claims
-    ['final']
+    >>> parse_reply(two, Claims)
+    Traceback (most recent call last):
+    ...
+    ragnotebook.judges.base.JudgeError: parse_error: the reply holds 2 different answers ...
     >>> parse_reply("<think>Is it {a}?</think> {'claims': ['Paris is in France.']}", Claims).claims
     ['Paris is in France.']
     >>> parse_reply("I cannot evaluate this.", Claims)
@@ -205,16 +218,44 @@ def parse_reply(text: str | None, model: type[BaseModel]) -> BaseModel:
             retryable=True,
             raw=text,
         )
-    for block in reversed(blocks):
-        answer = _coerce(_load(block), model)
-        if answer is not None:
-            return answer
-    raise JudgeError(
-        f"no JSON object in the reply matches {model.__name__}",
-        code="parse_error",
-        retryable=True,
-        raw=text,
-    )
+    answers = [a for a in (_coerce(_load(block), model) for block in blocks) if a is not None]
+    if not answers:
+        raise JudgeError(
+            f"no JSON object in the reply matches {model.__name__}",
+            code="parse_error",
+            retryable=True,
+            raw=text,
+        )
+    distinct = {_substance(a) for a in answers}
+    if len(distinct) > 1:
+        raise JudgeError(
+            f"the reply holds {len(distinct)} different answers ({len(answers)} JSON objects "
+            f"that match {model.__name__} and disagree); none of them is taken, since one may "
+            "be a draft, the format example or text quoted from the data",
+            code="parse_error",
+            retryable=True,
+            raw=text,
+        )
+    return answers[0]
+
+
+def _substance(answer: BaseModel) -> str:
+    """What two answers must share to agree: everything but the verdicts' reasons.
+
+    Verdict words are compared as the scorers read them (trimmed, lower case), so
+    ``"Yes."`` in one block and ``"yes"`` in its repetition agree.
+    """
+    data = answer.model_dump()
+    if isinstance(data.get("verdicts"), list):
+        data["verdicts"] = [
+            {
+                "index": v.get("index"),
+                "verdict": normalise_verdict_word(str(v.get("verdict", ""))),
+                "supporting_chunks": sorted(v.get("supporting_chunks") or []),
+            }
+            for v in data["verdicts"]
+        ]
+    return json.dumps(data, sort_keys=True, ensure_ascii=False)
 
 
 # --------------------------------------------------------------------------- schemas

@@ -842,7 +842,7 @@ class LiteLLMJudge:
                     tally.requests -= 1  # refused by the client: nothing went out
                 if self._adapt(exc, mode, send_temperature, budget_param):
                     continue
-                raise _map_error(exc, self._redact) from None
+                raise _map_error(exc, self._redact, self.api_base) from None
             return self._read(response, tally)
 
     def _kwargs(self, task: Task, mode: str, send_temperature: bool, budget: int) -> dict[str, Any]:

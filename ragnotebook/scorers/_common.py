@@ -22,6 +22,7 @@ from ragnotebook.tasks import (
     TaskKind,
     Verdict,
     Verdicts,
+    normalise_verdict_word,
 )
 
 __all__ = [
@@ -31,6 +32,7 @@ __all__ = [
     "ScorerConfig",
     "align_verdicts",
     "ask_verdicts",
+    "normalise_verdict_word",
     "round_half_up",
 ]
 
@@ -150,6 +152,10 @@ class MetricResult:
     missing_verdicts, invalid_verdicts : int
         Items still without a (valid) verdict after the one re-ask; counted
         against the score.
+    positional_verdicts : int
+        Verdicts matched to their items by position rather than by index, because
+        the judge numbered them 1..k, or 0..k-1 on a re-ask of other items, or gave
+        no index at all (each such verdict dict carries ``"aligned_by_position"``).
     exact : float
         The unrounded ratio times scale (NaN where the score is).
     """
@@ -164,6 +170,7 @@ class MetricResult:
     missing_verdicts: int = 0
     invalid_verdicts: int = 0
     exact: float = math.nan
+    positional_verdicts: int = 0
 
     @classmethod
     def failed(cls, metric: str, message: str) -> MetricResult:
@@ -182,18 +189,62 @@ class MetricResult:
             "error": self.error,
             "missing_verdicts": self.missing_verdicts,
             "invalid_verdicts": self.invalid_verdicts,
+            "positional_verdicts": self.positional_verdicts,
         }
+
+
+#: Why verdicts were matched to the items by position (see :func:`align_verdicts`).
+ONE_BASED = "the judge numbered its verdicts 1..{k} instead of by the indices asked"
+ZERO_BASED = "the judge numbered its verdicts 0..{k_1} instead of by the indices asked"
+NO_INDEX = "the judge's verdicts carried no index"
+
+
+def _positional(wanted: Sequence[int], verdicts: Sequence[Verdict]) -> str | None:
+    """Why ``verdicts`` should be matched to the items asked by position, or None.
+
+    Only unambiguous cases: exactly one verdict per item asked, and either none of them
+    has an index, or their indices are exactly ``1..k`` (a judge counting from 1) or
+    ``0..k-1`` (a judge counting its own list), differ from the indices asked and do
+    not mix with them (``1..k`` may overlap ``0..k-1`` when those were asked: the shift
+    by one is the whole difference).
+    """
+    k = len(wanted)
+    if k == 0 or len(verdicts) != k:
+        return None
+    indices = [v.index for v in verdicts]
+    if all(i is None for i in indices):
+        return NO_INDEX
+    if any(i is None for i in indices):
+        return None
+    got, asked = set(indices), set(wanted)
+    if len(got) != k or got == asked:
+        return None
+    one_based, zero_based = set(range(1, k + 1)), set(range(k))
+    if got == one_based and (asked == zero_based or not got & asked):
+        return ONE_BASED.format(k=k)
+    if got == zero_based and not got & asked:
+        return ZERO_BASED.format(k_1=k - 1)
+    return None
 
 
 def align_verdicts(
     items: Sequence[Item], answer: Answer, allowed: Sequence[str]
-) -> tuple[dict[int, Verdict], list[int], list[int]]:
-    """Match a judge's verdicts to the items asked, by index.
+) -> tuple[dict[int, Verdict], list[int], list[int], str | None]:
+    """Match a judge's verdicts to the items asked, by index (or, unambiguously, by position).
+
+    Verdicts are matched by their ``index``. They are matched by position instead (the
+    first verdict to the first item asked, ...) only when there is exactly one verdict
+    per item and either none carries an index, or their indices are exactly ``1..k``
+    for the ``k`` items asked (a judge counting from 1), or exactly ``0..k-1`` while the
+    items asked have other indices (a re-ask of items 3 and 7 answered as 0 and 1).
+    Anything less clear-cut (a count that differs, duplicates, indices that mix the
+    asked ones with others) is matched by index only, and what does not match is
+    missing.
 
     Parameters
     ----------
     items : sequence of Item
-        The claims or chunks that were asked about.
+        The claims or chunks that were asked about, in the order asked.
     answer : Verdicts
         The judge's answer.
     allowed : sequence of str
@@ -202,28 +253,42 @@ def align_verdicts(
     Returns
     -------
     good : dict of int to Verdict
-        Item index -> verdict, with the verdict word normalised (trimmed, lower case).
+        Item index -> verdict, with the verdict word normalised
+        (:func:`normalise_verdict_word`) and the item's index.
     missing : list of int
         Item indices with no verdict, or with more than one (duplicates are ambiguous).
     invalid : list of int
         Item indices whose only verdict uses a word outside ``allowed``.
+    positional : str or None
+        Why the verdicts were matched by position, or None when they were matched by
+        index.
 
     Examples
     --------
     >>> from ragnotebook.tasks import Item, Verdict, Verdicts
     >>> items = [Item(0, "a"), Item(1, "b"), Item(2, "c")]
-    >>> ans = Verdicts(verdicts=[Verdict(index=0, verdict=" YES "), Verdict(index=2, verdict="maybe"),
-    ...                          Verdict(index=7, verdict="no")])
-    >>> good, missing, invalid = align_verdicts(items, ans, ("yes", "no"))
-    >>> good[0].verdict, missing, invalid
-    ('yes', [1], [2])
+    >>> ans = Verdicts(verdicts=[Verdict(index=0, verdict=" YES. "),
+    ...                          Verdict(index=2, verdict="maybe"), Verdict(index=7, verdict="no")])
+    >>> good, missing, invalid, positional = align_verdicts(items, ans, ("yes", "no"))
+    >>> good[0].verdict, missing, invalid, positional
+    ('yes', [1], [2], None)
+    >>> one_based = Verdicts(verdicts=[Verdict(index=i + 1, verdict=w)
+    ...                                for i, w in enumerate(["yes", "no", "**No**"])])
+    >>> good, missing, invalid, positional = align_verdicts(items, one_based, ("yes", "no"))
+    >>> [(i, v.index, v.verdict) for i, v in good.items()], positional
+    ([(0, 0, 'yes'), (1, 1, 'no'), (2, 2, 'no')], 'the judge numbered its verdicts 1..3 instead of by the indices asked')
     """
-    wanted = {it.index for it in items}
-    seen: dict[int, list[Verdict]] = {}
     verdicts = answer.verdicts if isinstance(answer, Verdicts) else []
-    for v in verdicts:
-        if v.index in wanted:
-            seen.setdefault(v.index, []).append(v)
+    positional = _positional([it.index for it in items], verdicts)
+    seen: dict[int, list[Verdict]] = {}
+    if positional is not None:
+        for it, v in zip(items, verdicts, strict=True):
+            seen[it.index] = [v]
+    else:
+        wanted = {it.index for it in items}
+        for v in verdicts:
+            if v.index is not None and v.index in wanted:
+                seen.setdefault(v.index, []).append(v)
     good: dict[int, Verdict] = {}
     missing: list[int] = []
     invalid: list[int] = []
@@ -232,17 +297,19 @@ def align_verdicts(
         if len(found) != 1:
             missing.append(it.index)
             continue
-        word = found[0].verdict.strip().lower()
+        word = normalise_verdict_word(found[0].verdict)
         if word not in allowed:
             invalid.append(it.index)
             continue
-        good[it.index] = found[0].model_copy(update={"verdict": word})
-    return good, missing, invalid
+        good[it.index] = found[0].model_copy(update={"verdict": word, "index": it.index})
+    return good, missing, invalid, positional
 
 
 def ask_verdicts(
     make_task: Any, items: Sequence[Item], allowed: Sequence[str], batch: int | None = None
-) -> Generator[list[Task], list[Answer], tuple[dict[int, Verdict], set[int], set[int]]]:
+) -> Generator[
+    list[Task], list[Answer], tuple[dict[int, Verdict], set[int], set[int], dict[int, str]]
+]:
     """Sub-plan: ask for verdicts on ``items``, then re-ask once for the affected ones.
 
     Parameters
@@ -263,11 +330,15 @@ def ask_verdicts(
         Indices with no usable verdict after the re-ask.
     invalid : set of int
         Indices whose last verdict used a word outside ``allowed``.
+    positional : dict of int to str
+        Indices whose verdict was matched by position (see :func:`align_verdicts`),
+        with the reason.
     """
     good: dict[int, Verdict] = {}
     pending = list(items)
     missing: set[int] = set()
     invalid: set[int] = set()
+    positional: dict[int, str] = {}
     for _attempt in range(2):  # the first ask and one re-ask
         if not pending:
             break
@@ -276,12 +347,14 @@ def ask_verdicts(
         answers = yield [make_task(tuple(g)) for g in groups]
         missing, invalid = set(), set()
         for group, answer in zip(groups, answers, strict=True):
-            g, m, inv = align_verdicts(group, answer, allowed)
+            g, m, inv, why = align_verdicts(group, answer, allowed)
             good.update(g)
             missing.update(m)
             invalid.update(inv)
+            if why is not None:
+                positional.update((i, why) for i in g)
         pending = [it for it in pending if it.index in missing or it.index in invalid]
-    return good, missing, invalid
+    return good, missing, invalid, positional
 
 
 def verdict_row(
@@ -294,14 +367,21 @@ def verdict_row(
     invalid: set[int],
     *,
     with_support: bool = True,
+    positional: dict[int, str] | None = None,
 ) -> dict[str, Any]:
-    """Build the per-item verdict dict recorded in results."""
+    """Build the per-item verdict dict recorded in results.
+
+    A verdict matched by position (``index`` in ``positional``) carries
+    ``"aligned_by_position"`` with the reason.
+    """
     row: dict[str, Any] = {"index": index, text_key: text}
     if verdict is not None:
         row["verdict"] = verdict.verdict
         row["reason"] = verdict.reason
         if with_support:
             row["supporting_chunks"] = sorted({int(i) for i in verdict.supporting_chunks})
+        if positional and index in positional:
+            row["aligned_by_position"] = positional[index]
     else:
         row["verdict"] = fallback_word
         if index in invalid:
@@ -419,7 +499,9 @@ def judge_claims(
     chunks: tuple[str, ...],
     allowed: Sequence[str],
     fallback_word: str,
-) -> Generator[list[Task], list[Answer], tuple[list[dict[str, Any]], set[int], set[int]]]:
+) -> Generator[
+    list[Task], list[Answer], tuple[list[dict[str, Any]], set[int], set[int], dict[int, str]]
+]:
     """Sub-plan: judge every claim against all chunks with ``kind`` tasks (:func:`ask_verdicts`).
 
     Returns
@@ -428,21 +510,30 @@ def judge_claims(
         One verdict dict per claim (:func:`verdict_row`); claims left without a valid
         verdict get ``fallback_word``; supporting chunks outside the row are dropped.
     missing, invalid : set of int
+    positional : dict of int to str
+        Claims whose verdict was matched by position, with the reason.
     """
     items = [Item(i, c) for i, c in enumerate(claims)]
 
     def make_task(subset: tuple[Item, ...]) -> Task:
         return Task(kind, metric, question=question, items=subset, chunks=chunks)
 
-    good, missing, invalid = yield from ask_verdicts(make_task, items, allowed)
+    good, missing, invalid, positional = yield from ask_verdicts(make_task, items, allowed)
     rows = []
     for it in items:
         row = verdict_row(
-            it.index, "claim", it.text, good.get(it.index), fallback_word, missing, invalid
+            it.index,
+            "claim",
+            it.text,
+            good.get(it.index),
+            fallback_word,
+            missing,
+            invalid,
+            positional=positional,
         )
         row["supporting_chunks"] = [i for i in row["supporting_chunks"] if 0 <= i < len(chunks)]
         rows.append(row)
-    return rows, missing, invalid
+    return rows, missing, invalid, positional
 
 
 def scaled(ratio: float, config: ScorerConfig) -> tuple[float, float]:
@@ -478,12 +569,14 @@ def finish(
     claims: list[str] | None = None,
     item: str = "claim",
     counts_as: str,
+    positional: dict[int, str] | None = None,
 ) -> Generator[list[Task], list[Answer], MetricResult]:
     """Sub-plan: the ``ok`` result, its reason written as ``config.reason`` asks.
 
     ``text`` is the template reason; a note on the items that got no valid verdict
     (``"2 claim(s) got no valid verdict ... and count as <counts_as>."``) is added to
-    it. With ``reason="llm"`` the judge is asked to explain (one more task) and the
+    it, and so is a note on verdicts matched by position (``positional``). With
+    ``reason="llm"`` the judge is asked to explain (one more task) and the
     template is kept when its answer is not an explanation or the call failed (the
     engine then sends an :class:`ExplainFailed` naming the error; the score stands);
     with ``None`` there is no reason.
@@ -492,6 +585,13 @@ def finish(
     if n_unjudged:
         text += (
             f" {n_unjudged} {item}(s) got no valid verdict from the judge and count as {counts_as}."
+        )
+    if positional:
+        whys = sorted(set(positional.values()))
+        text += (
+            f" {len(positional)} {item} verdict(s) were matched by position, not by index: "
+            + "; ".join(whys)
+            + "."
         )
     reason: str | None = text
     if config.reason is None:
@@ -515,6 +615,7 @@ def finish(
         missing_verdicts=len(missing),
         invalid_verdicts=len(invalid),
         exact=exact,
+        positional_verdicts=len(positional or {}),
     )
 
 

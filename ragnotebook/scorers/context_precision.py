@@ -147,7 +147,7 @@ def context_precision_plan(
             extra=(("reference", which),),
         )
 
-    good, missing, invalid = yield from ask_verdicts(
+    good, missing, invalid, positional = yield from ask_verdicts(
         make_task, items, ("yes", "no"), batch=config.max_chunks_per_call
     )
     rows = []
@@ -157,7 +157,15 @@ def context_precision_plan(
         else:
             rows.append(
                 verdict_row(
-                    i, "chunk", chunk, good.get(i), "no", missing, invalid, with_support=False
+                    i,
+                    "chunk",
+                    chunk,
+                    good.get(i),
+                    "no",
+                    missing,
+                    invalid,
+                    with_support=False,
+                    positional=positional,
                 )
             )
     flags = [r["verdict"] == "yes" for r in rows]
@@ -195,5 +203,6 @@ def context_precision_plan(
             invalid=invalid,
             item="chunk",
             counts_as="not relevant",
+            positional=positional,
         )
     )

@@ -94,7 +94,7 @@ def context_recall_plan(
             f"{how_many(0, len(claims), 'ground-truth claim')} attributable.",
         )
 
-    rows, missing, invalid = yield from judge_claims(
+    rows, missing, invalid, positional = yield from judge_claims(
         "attribute_claims", METRIC, question, claims, chunks, ("yes", "no"), "no"
     )
     n_yes = sum(1 for r in rows if r["verdict"] == "yes")
@@ -116,5 +116,6 @@ def context_recall_plan(
             missing=missing,
             invalid=invalid,
             counts_as="not found",
+            positional=positional,
         )
     )

@@ -52,8 +52,8 @@ class ScorerResult:
         ``{"claims": [...]}`` for recall and faithfulness; None for precision
         (it has no preprocess step).
     analyze_step_result : dict
-        ``{"verdicts": [...], "missing_verdicts": int, "invalid_verdicts": int}``;
-        precision verdicts also carry ``precision_at_k``.
+        ``{"verdicts": [...], "missing_verdicts": int, "invalid_verdicts": int,
+        "positional_verdicts": int}``; precision verdicts also carry ``precision_at_k``.
     error : str or None
         The error message when ``status == "error"``.
     scorer_id : str
@@ -91,6 +91,7 @@ class ScorerResult:
                 "verdicts": res.verdicts,
                 "missing_verdicts": res.missing_verdicts,
                 "invalid_verdicts": res.invalid_verdicts,
+                "positional_verdicts": res.positional_verdicts,
             },
             error=res.error,
             scorer_id=scorer_id,

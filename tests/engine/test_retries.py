@@ -59,15 +59,121 @@ def test_transient_errors_are_retried_then_succeed():
 
 
 def test_bounded_retries_then_error_with_raw_text():
+    replies = iter(range(100))  # a different unusable reply each time (sampling)
     judge = rn.MockJudge(
         extract_claims=lambda t: rn.JudgeError(
-            "no JSON", code="parse_error", retryable=True, raw="I cannot evaluate this."
+            "no JSON",
+            code="parse_error",
+            retryable=True,
+            raw=f"I cannot evaluate this ({next(replies)}).",
         )
     )
     out = run(rows(2), judge, max_retries=2)
     assert out["faithfulness_status"].tolist() == ["error", "error"]
-    assert "I cannot evaluate this." in out.loc[0, "faithfulness_error"]
+    assert "I cannot evaluate this (" in out.loc[0, "faithfulness_error"]
     assert out.attrs["ragnotebook"]["metrics"]["faithfulness"]["attempts"] == 6  # 2 x (1 + 2)
+
+
+@pytest.mark.parametrize("code", ["parse_error", "truncated", "empty_content"])
+def test_the_same_unusable_reply_twice_is_not_asked_a_third_time(code):
+    judge = rn.MockJudge(
+        extract_claims=lambda t: rn.JudgeError(
+            "no JSON", code=code, retryable=True, raw="I cannot evaluate this."
+        )
+    )
+    out = run(rows(2), judge, max_retries=4)
+    assert out["faithfulness_status"].tolist() == ["error", "error"]
+    error = out.loc[0, "faithfulness_error"]
+    assert error.startswith(f"{code}: no JSON (the same reply to 2 identical requests in a row")
+    assert "I cannot evaluate this." in error
+    meta = out.attrs["ragnotebook"]["metrics"]["faithfulness"]
+    assert (meta["attempts"], meta["retries"]) == (4, 2)  # 2 x (1 + 1), not 2 x (1 + 4)
+
+
+def test_a_repeated_reply_after_a_different_failure_still_gets_its_retry():
+    garbled = rn.JudgeError("no JSON", code="parse_error", retryable=True, raw="I cannot.")
+    busy = rn.JudgeError("503", code="server_error", retryable=True)
+    judge = rn.MockJudge(extract_claims=[garbled, busy, garbled, ["c"]], verify_claims=[["yes"]])
+    out = run(rows(1), judge, max_retries=4)
+    assert out.loc[0, "faithfulness"] == 1.0  # not two identical replies in a row
+
+
+@pytest.mark.parametrize(
+    ("error", "said"),
+    [
+        (rn.JudgeError("503", code="server_error", retryable=True), "a 5xx error"),
+        (
+            rn.JudgeError("429", code="rate_limited", retryable=True, retry_after=0),
+            "429 (rate limited)",
+        ),
+    ],
+)
+def test_a_server_failing_every_call_stops_the_run_after_a_streak_and_a_probe(error, said):
+    judge = rn.MockJudge(extract_claims=lambda t: error, latency=0.001)
+    out = run(rows(40), judge, concurrency=4, max_retries=4)
+    errors = out["faithfulness_error"].tolist()
+    assert (out["faithfulness_status"] == "error").all()
+    assert all(e.startswith(error.code) for e in errors)
+    skipped = [e for e in errors if e.startswith(f"{error.code}: skipped: ")]
+    assert skipped and all(
+        f"answered {said} to " in e and "requests in a row" in e for e in skipped
+    )
+    budget = 1 + (24 if error.code == "rate_limited" else 4)
+    # every row spending its budget would be 40 x budget (200, or 1000 for 429s);
+    # the streak of 20 plus the probe's budget and the calls in flight is far less
+    assert len(judge.tasks) <= 20 + budget + 4 + budget
+
+
+def test_a_probe_that_gets_through_ends_the_streak_and_the_run_goes_on():
+    busy = rn.JudgeError("503", code="server_error", retryable=True)
+    script = [busy] * 25 + [["c"]] * 20  # an outage of 25 requests, then the server is back
+    judge = rn.MockJudge(extract_claims=script, verify_claims=lambda t: ["yes"] * len(t.items))
+    out = run(rows(8), judge, concurrency=1, max_retries=6)
+    # rows 0 and 1 spend their budgets (7 + 7 requests); row 2 reaches the 20th failure
+    # on its 6th attempt, probes with a budget of its own and gets through on the 26th
+    assert out["faithfulness_status"].tolist() == ["error"] * 2 + ["ok"] * 6
+    assert not out["faithfulness_error"].str.contains("skipped").any()
+    assert sum(t.kind == "extract_claims" for t in judge.tasks) == 25 + 6
+
+
+def test_transient_server_errors_never_trip_the_breaker():
+    import random
+    from collections import Counter
+
+    busy = rn.JudgeError("503", code="server_error", retryable=True)
+    slow = rn.JudgeError("429", code="rate_limited", retryable=True, retry_after=0)
+    sent: Counter[str] = Counter()
+
+    def flaky(task):  # 30% of replies fail; each task's draws are its own (seeded)
+        sent[task.text] += 1
+        draw = random.Random(f"{task.text}/{sent[task.text]}").random()
+        return busy if draw < 0.15 else slow if draw < 0.3 else ["c"]
+
+    judge = rn.MockJudge(extract_claims=flaky, verify_claims=lambda t: ["yes"] * len(t.items))
+    out = run(rows(300), judge, concurrency=8, max_retries=4)
+    assert out["faithfulness_error"].dropna().tolist() == []
+    assert out["faithfulness"].tolist() == [1.0] * 300
+    assert sum(sent.values()) > 400  # about 130 failed replies along the way
+
+
+def test_retry_after_is_capped_and_smaller_values_are_honoured():
+    p = RetryPolicy(jitter=0.25)
+    long = rn.JudgeError("429", code="rate_limited", retryable=True, retry_after=3600)
+    short = rn.JudgeError("429", code="rate_limited", retryable=True, retry_after=2)
+    assert all(p.delay(long, 1) == 60.0 for _ in range(20))
+    assert all(2.0 <= p.delay(short, 1) <= 2.5 for _ in range(20))
+    assert RetryPolicy(max_retry_after=5, jitter=0).delay(long, 1) == 5.0
+
+
+def test_the_rate_limit_budget_is_an_engine_option():
+    n429 = 3
+    replies = [rn.JudgeError("429", code="rate_limited", retryable=True, retry_after=0)] * n429
+    judge = rn.MockJudge(extract_claims=[*replies, ["c"]], verify_claims=[["yes"]])
+    out = run(rows(1), judge, max_rate_limit_retries=2)
+    assert out.loc[0, "faithfulness_status"] == "error"
+    assert out.attrs["ragnotebook"]["metrics"]["faithfulness"]["rate_limited"] == 3
+    with pytest.raises(ValueError, match="max_rate_limit_retries"):
+        Engine(judge, max_rate_limit_retries=-1)
 
 
 def test_permanent_errors_take_one_attempt():

@@ -190,12 +190,20 @@ def test_prose_fence_and_trailing_comma_through_the_server(loop, server):
     assert [v.verdict for v in answer.verdicts] == ["yes", "no"]
 
 
-def test_draft_then_final_block_through_the_server(loop, server):
-    server.responder = lambda r: (
-        '{"claims": ["draft"]}\nLet me fix that.\n```json\n{"claims": ["final"]}\n```'
-    )
+def test_blocks_that_disagree_through_the_server_are_a_retryable_parse_error(loop, server):
+    reply = '{"claims": ["draft"]}\nLet me fix that.\n```json\n{"claims": ["final"]}\n```'
+    server.responder = lambda r: reply
+    err = failure(loop, judge_for(server), claims_task())
+    assert (err.code, err.retryable, err.raw) == ("parse_error", True, reply)
+    assert "the reply holds 2 different answers" in str(err)
+    assert server.requests == 1
+
+
+def test_the_same_answer_twice_through_the_server_is_taken(loop, server):
+    once = '{"claims": ["Paris is in France."]}'
+    server.responder = lambda r: f"{once}\nAs JSON again:\n```json\n{once}\n```"
     answer, _ = call(loop, judge_for(server), claims_task())
-    assert answer.claims == ["final"]
+    assert answer.claims == ["Paris is in France."]
 
 
 def test_refusal_is_a_retryable_parse_error_and_not_retried_inside(loop, server):
@@ -502,6 +510,30 @@ def test_other_400_is_a_bad_request(loop, server):
     server.script_statuses = [ls.Fault.error(400, "Invalid value for 'seed'.", param="seed")]
     err = failure(loop, judge_for(server), PARIS)
     assert (err.code, err.retryable) == ("bad_request", False)
+
+
+def test_a_404_names_the_url_and_suggests_v1(loop, server, transport):
+    server.rule = ls.path_prefix_rule("/v1")
+    judge = LiteLLMJudge(MODEL, api_base=server.base_url, api_key=KEY, transport=transport)
+    err = failure(loop, judge, PARIS)
+    assert (err.code, err.retryable) == ("bad_request", False)
+    assert err.args[0].endswith(
+        f" (POST {server.base_url}/chat/completions answered 404 Not Found; "
+        "OpenAI-compatible servers (vLLM, llama.cpp, LM Studio, Ollama) serve the API under "
+        f"/v1: try api_base='{server.base_url}/v1')"
+    )
+    assert server.status_counts == {404: 1}
+    # with /v1 the request goes through
+    answer, _ = call(loop, judge_for(server), PARIS)
+    assert faithfulness(answer) == 0.5
+
+
+def test_a_404_under_v1_points_at_the_model_name(loop, server):
+    server.script_statuses = [404]
+    err = failure(loop, judge_for(server), PARIS)
+    assert err.code == "bad_request"
+    assert "does not exist" in str(err)
+    assert f"GET {server.url}/models lists the ones the server has" in str(err)
 
 
 def test_timeout_per_request(loop, server):

@@ -196,3 +196,52 @@ def test_reason_llm_and_none():
         [lambda t: Claims(claims=["a"]), words("yes")],
     )
     assert result.reason is None and result.score == 1.0
+
+
+def test_one_based_verdicts_are_matched_by_position_and_recorded():
+    def one_based(task):
+        words = {"The depot is on Pier 4.": "yes", "It ships salmon to Mars.": "unsure"}
+        return Verdicts(
+            verdicts=[
+                Verdict(index=pos + 1, verdict=words[it.text]) for pos, it in enumerate(task.items)
+            ]
+        )
+
+    result, asked = drive(
+        faithfulness_plan(question="q", answer="a", contexts=["The depot is on Pier 4."]),
+        [
+            lambda t: Claims(claims=["The depot is on Pier 4.", "It ships salmon to Mars."]),
+            one_based,
+        ],
+    )
+    assert len(asked) == 2  # no re-ask: nothing was missing
+    assert result.score == 0.5
+    assert [v["verdict"] for v in result.verdicts] == ["yes", "unsure"]
+    why = "the judge numbered its verdicts 1..2 instead of by the indices asked"
+    assert [v["aligned_by_position"] for v in result.verdicts] == [why, why]
+    assert (result.positional_verdicts, result.missing_verdicts) == (2, 0)
+    assert result.reason.endswith(
+        " 2 claim verdict(s) were matched by position, not by index: " + why + "."
+    )
+
+
+def test_precision_reask_answered_zero_based_is_matched_by_position():
+    def first(task):  # the verdict of chunk 1 is missing
+        return Verdicts(verdicts=[Verdict(index=0, verdict="yes"), Verdict(index=2, verdict="no")])
+
+    def again(task):  # the re-ask of chunk 1 answered as the judge's own item 0
+        assert [it.index for it in task.items] == [1]
+        return Verdicts(verdicts=[Verdict(index=0, verdict="Yes.")])
+
+    result, asked = drive(
+        context_precision_plan(
+            question="q", ground_truth="g", answer=None, contexts=["a", "b", "c"]
+        ),
+        [first, again],
+    )
+    assert len(asked) == 2
+    assert [v["verdict"] for v in result.verdicts] == ["yes", "yes", "no"]
+    assert result.score == 1.0 and result.missing_verdicts == 0
+    assert result.positional_verdicts == 1
+    assert "aligned_by_position" in result.verdicts[1]
+    assert "aligned_by_position" not in result.verdicts[0]

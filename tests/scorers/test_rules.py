@@ -4,7 +4,12 @@ import math
 
 import pytest
 
-from ragnotebook.scorers._common import ScorerConfig, align_verdicts, round_half_up
+from ragnotebook.scorers._common import (
+    ScorerConfig,
+    align_verdicts,
+    normalise_verdict_word,
+    round_half_up,
+)
 from ragnotebook.scorers.context_precision import average_precision
 from ragnotebook.tasks import Item, Verdict, Verdicts
 
@@ -79,10 +84,107 @@ def test_align_duplicates_out_of_range_and_bad_words():
             Verdict(index=9, verdict="yes"),  # out of range
         ]
     )
-    good, missing, invalid = align_verdicts(items, answer, ("yes", "no"))
+    good, missing, invalid, positional = align_verdicts(items, answer, ("yes", "no"))
     assert {i: v.verdict for i, v in good.items()} == {0: "yes"}
     assert missing == [1, 3]
     assert invalid == [2]
+    assert positional is None
+
+
+@pytest.mark.parametrize(
+    ("written", "word"),
+    [
+        ("Yes.", "yes"),
+        ("No.", "no"),
+        ("Unsure.", "unsure"),
+        ("**yes**", "yes"),
+        ("'no'", "no"),
+        ('"Yes"', "yes"),
+        ("\u201cNo.\u201d", "no"),
+        ("  _UNSURE_ ", "unsure"),
+        ("`yes`!", "yes"),
+        ("(no)", "no"),
+        ("not sure", "not sure"),
+        ("yes, partly", "yes, partly"),
+    ],
+)
+def test_verdict_words_are_trimmed_of_punctuation_quotes_and_emphasis(written, word):
+    assert normalise_verdict_word(written) == word
+
+
+def test_verdict_words_with_punctuation_and_markup_are_valid():
+    items = [Item(i, str(i)) for i in range(5)]
+    written = ["Yes.", "No.", "**yes**", "'no'", "Maybe."]
+    answer = Verdicts(verdicts=[Verdict(index=i, verdict=w) for i, w in enumerate(written)])
+    good, missing, invalid, positional = align_verdicts(items, answer, ("yes", "no"))
+    assert {i: v.verdict for i, v in good.items()} == {0: "yes", 1: "no", 2: "yes", 3: "no"}
+    assert (missing, invalid, positional) == ([], [4], None)
+
+
+def _answer(indices, words):
+    return Verdicts(
+        verdicts=[Verdict(index=i, verdict=w) for i, w in zip(indices, words, strict=True)]
+    )
+
+
+def test_one_based_indices_are_aligned_by_position_and_recorded():
+    items = [Item(0, "a"), Item(1, "b"), Item(2, "c")]
+    good, missing, invalid, positional = align_verdicts(
+        items, _answer([1, 2, 3], ["no", "yes", "no"]), ("yes", "no")
+    )
+    assert {i: (v.index, v.verdict) for i, v in good.items()} == {
+        0: (0, "no"),
+        1: (1, "yes"),
+        2: (2, "no"),
+    }
+    assert (missing, invalid) == ([], [])
+    assert positional == "the judge numbered its verdicts 1..3 instead of by the indices asked"
+
+
+def test_a_reask_answered_with_its_own_numbering_is_aligned_by_position():
+    items = [Item(3, "d"), Item(7, "h")]  # a re-ask of two items
+    for indices in ([0, 1], [1, 2]):
+        good, missing, _, positional = align_verdicts(
+            items, _answer(indices, ["yes", "no"]), ("yes", "no")
+        )
+        assert {i: v.verdict for i, v in good.items()} == {3: "yes", 7: "no"}
+        assert missing == [] and positional is not None
+
+
+@pytest.mark.parametrize(
+    ("asked", "indices"),
+    [
+        ([0, 1, 2], [1, 2]),  # fewer verdicts than items
+        ([0, 1, 2], [1, 2, 3, 4]),  # more verdicts than items
+        ([0, 1, 2], [1, 1, 3]),  # a duplicate
+        ([0, 1, 2], [1, 2, 4]),  # not exactly 1..k
+        ([1, 3], [1, 2]),  # 1..k mixed with an index asked: ambiguous
+        ([1, 4], [0, 1]),  # 0..k-1 mixed with an index asked: ambiguous
+        ([0, 2], [0, 1]),  # 0..k-1 when 0 and 2 were asked (a blank chunk skipped)
+    ],
+)
+def test_ambiguous_numbering_is_never_realigned(asked, indices):
+    items = [Item(i, str(i)) for i in asked]
+    good, missing, _, positional = align_verdicts(
+        items, _answer(indices, ["yes"] * len(indices)), ("yes", "no")
+    )
+    assert positional is None
+    assert set(good) == set(asked) & {i for i in indices if indices.count(i) == 1}
+    assert set(missing) == set(asked) - set(good)
+
+
+def test_verdicts_without_index_are_aligned_by_position_only_when_the_count_matches():
+    items = [Item(0, "a"), Item(1, "b")]
+    no_index = Verdicts(verdicts=[Verdict(verdict="no"), Verdict(verdict="Yes.")])
+    good, missing, _, positional = align_verdicts(items, no_index, ("yes", "no"))
+    assert {i: (v.index, v.verdict) for i, v in good.items()} == {0: (0, "no"), 1: (1, "yes")}
+    assert missing == [] and positional == "the judge's verdicts carried no index"
+    short = Verdicts(verdicts=[Verdict(verdict="no")])
+    good, missing, _, positional = align_verdicts(items, short, ("yes", "no"))
+    assert (good, missing, positional) == ({}, [0, 1], None)
+    mixed = Verdicts(verdicts=[Verdict(verdict="no"), Verdict(index=1, verdict="yes")])
+    good, missing, _, positional = align_verdicts(items, mixed, ("yes", "no"))
+    assert ({i: v.verdict for i, v in good.items()}, missing, positional) == ({1: "yes"}, [0], None)
 
 
 @pytest.mark.parametrize("scale", [0, -1, float("nan"), float("inf")])
