@@ -751,7 +751,10 @@ def test_a_silent_server_hint_names_the_timeout_option(tmp_path, llm_server, mon
     code, _out, err = main_in_process(str(data), *args, "--concurrency", "1", capsys=capsys)
     assert code == 0  # no check asked: the run reports
     # row 0's recall call timed out; every later call was skipped with the hint
-    assert "faithfulness: 2 row(s) failed; first error: timeout: skipped: " in err
+    assert (
+        "faithfulness: 2 row(s) failed; first error (row 0 (line 1 of rows.jsonl)): timeout: skipped: "
+        in err
+    )
     assert "if the model is only slow to start, raise --timeout" in err
     assert "timeout=" not in err
     assert llm_server.requests == 1
