@@ -710,9 +710,10 @@ def split_claims(text: str, lang: str | None = None) -> list[str]:
             claims.extend(_strip_joint(p) for p in pieces)
         else:
             claims.append(sent)
-    # pieces without any content word ("Yes.", "Me too!") are not claims, unless
-    # they are all there is (a bare "Yes." answer is still an answer)
-    contentful = [c for c in claims if content_tokens(c, lang)]
+    # pieces without any content word ("Yes.", "Me too!", and "No.", whose negation word
+    # is its only token) are not claims, unless they are all there is (a bare "Yes." or
+    # "No." answer is still an answer, checked through its question)
+    contentful = [c for c in claims if set(content_tokens(c, lang)) - _BARE_ANSWER_TOKENS]
     return contentful or claims
 
 
@@ -723,6 +724,11 @@ def _citation_mark(m: re.Match[str]) -> str:
     """Drop a citation marker, but keep the figures of a number written twice ("six
     (6)"), which :func:`normalize` reads as one number."""
     return m.group() if _NUMBER_WORD_END.search(m.string, 0, m.start()) else ""
+
+
+#: The tokens of a bare answer word ("No." keeps its negation word as a token; "Yes." has
+#: none): a sentence of nothing else is no claim when the answer says more.
+_BARE_ANSWER_TOKENS = frozenset({"no", "nope", "nah"})
 
 
 def _is_meta(sentence: str) -> bool:

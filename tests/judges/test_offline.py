@@ -3153,3 +3153,19 @@ def test_short_ied_forms_stem_to_their_y() -> None:
 
     assert [stem(w) for w in ("dried", "tried", "skies")] == [stem("dry"), stem("try"), stem("sky")]
     assert stem("died") != stem("dy") and stem("lies") == stem("lie")
+
+
+def test_a_bare_no_before_the_answer_is_no_claim_of_its_own() -> None:
+    from ragnotebook.text import split_claims
+
+    assert split_claims("No. The Nova Runner has a mesh upper.") == [
+        "The Nova Runner has a mesh upper."
+    ]
+    assert split_claims("Yes. The Nova Runner has a mesh upper.") == [
+        "The Nova Runner has a mesh upper."
+    ]
+    assert split_claims("No.") == ["No."]  # all there is: still the answer
+    assert split_claims("No one was hurt. The road reopened.") == [
+        "No one was hurt.",
+        "The road reopened.",
+    ]
