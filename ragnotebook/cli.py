@@ -768,6 +768,34 @@ def _print_summary(summary: Any, title: str) -> None:
     with pd.option_context("display.width", 160, "display.max_columns", 30):
         print(title)
         print(summary[[c for c in cols if c in summary.columns]].round(3).to_string())
+    usage = _usage_line(summary)
+    if usage:
+        print(usage)
+
+
+def _usage_line(summary: Any) -> str:
+    """What the run spent, over all metrics: judge requests, cache hits, tokens and USD
+    ("" for a judge that made no request and read no cache, such as the offline one)."""
+    import pandas as pd
+
+    def total(col: str) -> Any:
+        if col not in summary.columns:
+            return None
+        values = summary[col]
+        return None if values.isna().any() else values.sum()
+
+    requests, hits = total("requests"), total("cache_hits")
+    if not requests and not hits:
+        return ""
+    parts = [f"{int(requests or 0)} request(s)", f"{int(hits or 0)} cache hit(s)"]
+    tokens = [total("prompt_tokens"), total("completion_tokens")]
+    if all(t is not None for t in tokens):
+        parts.append(f"{int(tokens[0])} prompt + {int(tokens[1])} completion tokens")
+    cost = total("cost_usd")
+    parts.append(
+        f"${float(cost):.4f}" if cost is not None and not pd.isna(cost) else "cost unknown"
+    )
+    return "Judge usage: " + ", ".join(parts)
 
 
 def check_thresholds(

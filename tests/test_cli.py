@@ -92,6 +92,7 @@ def test_evaluate_writes_jsonl_prints_summary_and_passes_thresholds(tmp_path, go
     assert proc.returncode == 0, proc.stderr
     assert "Summary" in proc.stdout
     assert re.search(r"faithfulness\s+1\.0\s+8/8", proc.stdout)
+    assert "Judge usage" not in proc.stdout  # the offline judge sends no request
     assert "ok   context_recall: mean 1.000 >= 0.9" in proc.stdout
     assert "ok   faithfulness: coverage 1.000 >= 1" in proc.stdout
     assert "FAIL" not in proc.stdout
@@ -689,6 +690,8 @@ def test_evaluate_against_the_test_server(tmp_path, llm_server):
     assert [r["context_precision"] for r in lines] == [1.0] * 4
     assert lines[0]["faithfulness_verdicts"][1]["verdict"] == "no"
     assert "ok   faithfulness: mean 0.875 >= 0.8" in proc.stdout
+    # what the run spent, under the summary (the offline judge prints no such line)
+    assert f"Judge usage: {len(llm_server.log)} request(s), 0 cache hit(s)" in proc.stdout
 
 
 # The runs below call cli.main() in this process: the same code path as the subprocess
