@@ -2547,6 +2547,12 @@ def _opposite_conflict(
                     # ones: a group's other side, denied, is no opposite
                     continue
                 elif said and (pair, side) not in cue:
+                    if pair == _MODAL_PAIR and not _same_modal_verb(claim.text, s.text, lang):
+                        # "days must be taken by 31 March" against "Employees may carry
+                        # over …, provided the days are taken by 31 March": the context's
+                        # "may" is said of another verb, which the claim's verb is not
+                        same = max(same, score)
+                        continue
                     if score > opp:
                         opp, other = score, said[0]
                 else:
@@ -2615,6 +2621,28 @@ def _prefix_conflict(
         if _outweighs(opp, same, total, match_min):
             return (f"non-{word}", word) if word in c_non else (word, f"non-{word}")
     return None
+
+
+#: A modal verb and the verb it governs ("must be taken": take; "may request": request).
+_MODAL_VERB = re.compile(
+    r"\b(?:must|shall|may|required to|obliged to)\s+(?:not\s+)?(?:\w+ly\s+)?"
+    r"(?:(?:be|have)\s+)?(?:been\s+)?([a-z]+)",
+    re.IGNORECASE,
+)
+
+
+def _same_modal_verb(claim: str, sentence: str, lang: str) -> bool:
+    """Whether the context sentence's modal can be about the claim's: the verb the
+    claim's modal governs is the one the sentence's modal governs, or the sentence does
+    not write it anywhere ("must carry out an audit" against "may request an audit")."""
+    mine = _MODAL_VERB.search(claim)
+    if mine is None:
+        return True
+    verb = frozenset(content_tokens(mine.group(1), lang))
+    if not verb:
+        return True
+    theirs = {t for m in _MODAL_VERB.finditer(sentence) for t in content_tokens(m.group(1), lang)}
+    return bool(verb & theirs) or not verb & frozenset(content_tokens(sentence, lang))
 
 
 def _other_side(said: dict[Any, str], found: Iterable[tuple[Any, str]]) -> tuple[str, str] | None:

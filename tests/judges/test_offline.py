@@ -2957,6 +2957,13 @@ def test_legal_and_technical_word_pairs() -> None:
     )
     ctx = ["Annual leave must be taken by 31 May."]
     assert verify(["Annual leave must be taken by 31 May."], ctx).verdicts[0].verdict == "yes"
+    # the context's "may" governs another verb, which the claim's modal is not about
+    ctx = [
+        "Employees may carry over up to five days of unused leave into the next year, "
+        "provided that the carried-over days are taken by 31 March."
+    ]
+    v = verify(["Those carried-over days must be taken by 31 March."], ctx).verdicts[0]
+    assert v.verdict == "yes", v.reason
 
 
 def test_pronouns_adverbs_and_instruction_verbs_are_no_names() -> None:
