@@ -1067,6 +1067,27 @@ class OfflineJudge:
                 if i not in supporting:
                     supporting = sorted([*supporting, i])
                 break
+            else:
+                # the same length in another unit in a sentence that says little else of
+                # the claim: the number is not missing (the reason says where it is), but
+                # it adds no support ("The warranty lasts 3 years." / "… 36 months.")
+                # (only where the chunk gives no other number: "The company is 3 years
+                # old. The warranty lasts 12 months." still contradicts "36 months")
+                elsewhere = next(
+                    (
+                        (count, p)
+                        for count, p, n in _durations_of(docs[best].text)
+                        if n == length and count != number
+                    ),
+                    None,
+                )
+                if (
+                    elsewhere is not None
+                    and number in missing
+                    and docs[best].numbers <= {elsewhere[0]}
+                ):
+                    converted.append((phrase, elsewhere[1]))
+                    missing = [n for n in missing if n != number]
         dated = ""
         date_sides = not is_cjk(lang) and _DATE_SIDE.search(claim) is not None
         if missing and date_sides:

@@ -3176,3 +3176,13 @@ def test_a_bare_no_before_the_answer_is_no_claim_of_its_own() -> None:
         "No one was hurt.",
         "The road reopened.",
     ]
+
+
+def test_a_duration_in_another_unit_is_not_a_missing_number() -> None:
+    ctx = ["All laptops come with a warranty of 36 months."]
+    v = verify(["The warranty lasts 3 years."], ctx).verdicts[0]
+    # little else of the claim is in that sentence: not supported, but 3 is not "missing"
+    assert v.verdict == "unsure" and "3 years is 36 months" in v.reason
+    assert "number 3 not found" not in v.reason
+    v = verify(["The warranty lasts 3 months."], ctx).verdicts[0]
+    assert v.verdict != "yes" and "number 3 not found" in v.reason
