@@ -66,7 +66,9 @@ from ragnotebook.text import (
     _WEEKDAYS,
     HEDGE_LEAD,
     PERIODS,
+    STOPWORDS,
     _counted_amounts,
+    _norm_number,
     _rate_amounts,
     _unit_amounts,
     content_tokens,
@@ -1277,6 +1279,9 @@ class OfflineJudge:
                     )
                 if scattered:
                     return support, "unsure", supporting, f"{reason}; {scattered}"
+            bound = _number_in_other_clause(cdoc, docs, lang) if local and not is_cjk(lang) else ""
+            if bound:
+                return support, "unsure", supporting, f"{reason}; {bound}"
             turned_steps = _step_order(claim, docs, lang) if local and not is_cjk(lang) else ""
             if turned_steps:
                 return support, "unsure", supporting, f"{reason}; {turned_steps}"
@@ -1676,6 +1681,103 @@ def _exception_gap(
                     f"the context makes an exception ('{found.group().lower()} …') where "
                     f"the claim says '{said.group().lower()}'"
                 )
+    return ""
+
+
+#: Where the clauses of a list of cases part: "£45 if added online, £70 at the airport";
+#: "60 minutes … for domestic flights and 90 minutes … for international flights".
+_CASE_CLAUSE = re.compile(r"[;,]\s+|\s+(?:and|but|while|whereas)\s+")
+#: An amount as a clause writes it: a currency sign before the number, the word after it.
+_AMOUNT_KIND = re.compile(r"([$€£¥]?)\s?(\d[\d,]*(?:\.\d+)?)\s*(?:%|([A-Za-z]+))?")
+
+
+def _amount_kinds(text: str) -> dict[str, set[tuple[str, str]]]:
+    """For each number of a clause, what says its kind: the currency sign before it
+    ``("sign", "£")`` and the word after it ``("unit", "minut")`` (two numbers of one kind
+    share one of them)."""
+    out: dict[str, set[tuple[str, str]]] = {}
+    for m in _AMOUNT_KIND.finditer(text):
+        kinds = out.setdefault(_norm_number(m.group(2)), set())
+        if m.group(1):
+            kinds.add(("sign", m.group(1)))
+        unit = "%" if m.group().rstrip().endswith("%") else stem((m.group(3) or "").lower())
+        if unit and unit not in STOPWORDS:
+            kinds.add(("unit", unit))
+    return out
+
+
+def _number_in_other_clause(cdoc: _Doc, docs: Sequence[_Doc], lang: str) -> str:
+    """Why a claim's number belongs to another case of the context, or "".
+
+    A sentence that lists cases, each with its number ("Check-in closes 60 minutes before
+    departure for domestic flights and 90 minutes for international flights"; "£45 if
+    added online, £70 at the airport"): the claim's number stands in one clause, the
+    claim names words only another clause has (international; airport), that clause
+    gives another number, and the claim names nothing that only the number's own clause
+    has. Then the claim gives one case's number to another case: ``unsure``.
+    """
+    if not cdoc.numbers:
+        return ""
+    # what the claim says right after each of its numbers, in its own clause ("60
+    # minutes before departure for international flights"): the case it gives it to
+    after: dict[str, frozenset[str]] = {}
+    for piece in _CASE_CLAUSE.split(cdoc.sentences[0].text if cdoc.sentences else ""):
+        seq = content_tokens(piece, lang)
+        for k, t in enumerate(seq):
+            if t in cdoc.numbers:
+                after.setdefault(t, frozenset(x for x in seq[k + 1 :] if not x[:1].isdigit()))
+    # a number that some clause of the context gives with all the claim's words after it
+    # is said right there ("$1.6 billion penalty for … gas transmission" in one sentence, "Of
+    # the $1.6 billion, $850 million will go to gas transmission" in the next)
+    said: set[str] = set()
+    for d in docs:
+        if d.structured or not (cdoc.numbers & d.tokens):
+            continue
+        for sent in d.sentences:
+            if not (cdoc.numbers & sent.tokens):
+                continue
+            for piece in _CASE_CLAUSE.split(sent.text):
+                words = frozenset(content_tokens(piece, lang))
+                said.update(n for n in cdoc.numbers & words if after.get(n, frozenset()) <= words)
+    for d in docs:
+        if d.structured or not (cdoc.numbers & d.tokens):
+            continue
+        for sent in d.sentences:
+            if not (cdoc.numbers & sent.tokens) - said:
+                continue
+            texts = [c for c in _CASE_CLAUSE.split(sent.text) if c.strip()]
+            seqs = [content_tokens(c, lang) for c in texts]
+            clauses = [frozenset(q) for q in seqs]
+            if len(clauses) < 2:
+                continue
+            kinds = [_amount_kinds(c) for c in texts]
+            for n in sorted((cdoc.numbers & sent.tokens) - said):
+                own = [k for k, c in enumerate(clauses) if n in c]
+                if len(own) != 1:
+                    continue
+                mine = clauses[own[0]]
+                # what comes before the number is the clauses' shared subject, which the
+                # later ones leave out ("Check-in desks close 60 minutes …, and 90 …")
+                head = frozenset(seqs[own[0]][: seqs[own[0]].index(n)])
+                mine_kinds = kinds[own[0]].get(n, set())
+                for j, other in enumerate(clauses):
+                    if other is mine or n in other:
+                        continue
+                    theirs = other - mine
+                    wrong = sorted(after.get(n, frozenset()) & theirs)
+                    # the other case's number of the same kind ("£70" for "£45", "90
+                    # minutes" for "60 minutes"), which the claim does not give
+                    given = sorted(
+                        m
+                        for m, ks in kinds[j].items()
+                        if m in theirs and m not in cdoc.tokens and ks & mine_kinds
+                    )
+                    own_words = (cdoc.tokens & (mine - other)) - cdoc.numbers - head
+                    if wrong and given and not own_words:
+                        return (
+                            f"the chunk gives {n} in another case; with '{wrong[0]}' it gives "
+                            f"{given[0]}"
+                        )
     return ""
 
 

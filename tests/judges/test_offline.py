@@ -3186,3 +3186,35 @@ def test_a_duration_in_another_unit_is_not_a_missing_number() -> None:
     assert "number 3 not found" not in v.reason
     v = verify(["The warranty lasts 3 months."], ctx).verdicts[0]
     assert v.verdict != "yes" and "number 3 not found" in v.reason
+
+
+def test_a_number_given_to_another_case_of_a_list() -> None:
+    ctx = [
+        "Check-in desks close 60 minutes before departure for domestic flights and 90 "
+        "minutes before departure for international flights."
+    ]
+    v = verify(["Check-in desks close 60 minutes before departure for international flights."], ctx)
+    assert v.verdicts[0].verdict == "unsure"
+    assert "the chunk gives 60 in another case; with 'internat" in v.verdicts[0].reason
+    for claim in (
+        "Check-in desks close 90 minutes before departure for international flights.",
+        "Check-in desks close 60 minutes before departure for domestic flights.",
+    ):
+        assert verify([claim], ctx).verdicts[0].verdict == "yes", claim
+    ctx = ["Extra checked bag (23 kg): £45 if added online, £70 at the airport."]
+    v = verify(["An extra 23 kg bag costs £45 at the airport."], ctx).verdicts[0]
+    assert v.verdict == "unsure" and "with 'airport' it gives 70" in v.reason
+    # a number said with the claim's words in another sentence is said right there
+    ctx = [
+        "The regulator ordered the utility to pay a record $1.6 billion penalty for unsafe "
+        "operation of its gas system. Of the $1.6 billion, $850 million will go to gas "
+        "safety work."
+    ]
+    v = verify(
+        ["The utility must pay a $1.6 billion penalty for unsafe operation of its gas system."], ctx
+    )
+    assert "another case" not in v.verdicts[0].reason, v.verdicts[0].reason
+    # a list the claim repeats clause by clause is no other case
+    ctx = ["The Lib Dems spent £1,580,575, Labour spent £1,027,339 and the SNP spent £267,372."]
+    v = verify(["The Lib Dems spent £1,580,575 and Labour spent £1,027,339."], ctx).verdicts[0]
+    assert v.verdict == "yes", v.reason
