@@ -798,14 +798,22 @@ def _usage_line(summary: Any) -> str:
     return "Judge usage: " + ", ".join(parts)
 
 
+#: How far below a threshold a mean may be and still meet it: floating-point sums of
+#: two-decimal scores miss an exact value by ~1e-16 (0.0 + 0.2 + 1.0 over 3 is
+#: 0.39999999999999997, which meets 0.4).
+_TOLERANCE = 1e-9
+
+
 def check_thresholds(
     summary: Any, thresholds: dict[str, float], min_coverage: float | None
 ) -> list[str]:
     """Failed checks as messages; also prints one line per check to stdout.
 
     Each metric in ``thresholds`` must have ``mean >= threshold`` and
-    ``coverage >= min_coverage`` (1.0 when not given); with ``min_coverage``
-    given explicitly, coverage is checked for every metric in ``summary``.
+    ``coverage >= min_coverage`` (1.0 when not given), both within 1e-9 (a mean
+    that is the threshold up to floating-point rounding meets it); with
+    ``min_coverage`` given explicitly, coverage is checked for every metric in
+    ``summary``.
     """
     failures: list[str] = []
     coverage_floor = 1.0 if min_coverage is None else min_coverage
@@ -817,7 +825,7 @@ def check_thresholds(
         cov = float(summary.loc[m, "coverage"])
         if m in thresholds:
             t = thresholds[m]
-            if math.isnan(mean) or mean < t:
+            if math.isnan(mean) or mean < t - _TOLERANCE:
                 msg = (
                     f"{m}: no row was scored, so the mean cannot reach {t:g}"
                     if math.isnan(mean)
@@ -827,7 +835,7 @@ def check_thresholds(
                 print(f"FAIL {msg}")
             else:
                 print(f"ok   {m}: mean {mean:.3f} >= {t:g}")
-        if math.isnan(cov) or cov < coverage_floor:
+        if math.isnan(cov) or cov < coverage_floor - _TOLERANCE:
             msg = (
                 f"{m}: coverage {cov:.3f} < {coverage_floor:g} "
                 f"({summary.loc[m, 'scored']} rows scored, {int(summary.loc[m, 'error'])} errors)"

@@ -568,7 +568,10 @@ def summary(df: pd.DataFrame) -> pd.DataFrame:
     for key in _RUN_COUNTS:
         kind: Any = "Float64" if key == "cost_usd" else "Int64"
         values: list[Any] = [
-            pd.NA if v is None else (float(v) if key == "cost_usd" else int(v)) for v in out[key]
+            # (None becomes NaN in a column that also holds numbers: a metric re-scored
+            # in this run next to ones read back without run metadata)
+            pd.NA if v is None or pd.isna(v) else (float(v) if key == "cost_usd" else int(v))
+            for v in out[key]
         ]
         out[key] = pd.array(values, dtype=kind)
     return _Summary(out)

@@ -1221,3 +1221,33 @@ def test_quickstart_heading_says_each_metrics_worst_row_is_kept(tmp_path, capsys
     assert "each metric's lowest row among them" in out
     # the bundled sample's lowest faithfulness row is listed though its mean is not lowest
     assert "faithfulness=0.00" in out
+
+
+def test_a_mean_that_is_the_threshold_up_to_rounding_meets_it(capsys):
+    # 0.0, 0.2 and 1.0 average to 0.39999999999999997 in floating point
+    mean = sum([0.0, 0.2, 1.0]) / 3
+    assert mean < 0.4
+    summary = pd.DataFrame(
+        {"mean": [mean], "coverage": [1.0], "scored": ["3/3"], "error": [0]},
+        index=pd.Index(["faithfulness"], name="metric"),
+    )
+    assert cli.check_thresholds(summary, {"faithfulness": 0.4}, None) == []
+    assert "ok   faithfulness: mean 0.400 >= 0.4" in capsys.readouterr().out
+    # a mean really below the threshold still fails
+    failures = cli.check_thresholds(summary, {"faithfulness": 0.41}, None)
+    assert failures == ["faithfulness: mean 0.400 < 0.41"]
+
+
+def test_rescoring_a_read_back_file_with_some_metrics_summarises(tmp_path, good):
+    scored = tmp_path / "scored.jsonl"
+    first = evaluate(good, "--model", "offline", "--out", str(scored), cwd=tmp_path)
+    assert first.returncode == 0, first.stderr
+    proc = evaluate(scored, "--model", "offline", "--metrics", "recall", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr  # it crashed: "cannot convert float NaN to integer"
+    assert re.search(r"context_recall\s+1\.0\s+8/8", proc.stdout)
+    back = pd.read_json(scored, lines=True)
+    with pytest.warns(UserWarning):
+        again = back.rag.evaluate(model="offline", metrics=["faithfulness"], progress=False)
+    s = again.rag.summary()
+    assert int(s.loc["faithfulness", "calls"]) > 0
+    assert pd.isna(s.loc["context_recall", "calls"])  # the earlier run's counters are gone
