@@ -52,6 +52,7 @@ from ragnotebook._loop import run_sync
 from ragnotebook._version import __version__
 from ragnotebook._warn import warn_user
 from ragnotebook.engine import CANCELLED_MESSAGE, Engine, Job
+from ragnotebook.intake import and_list
 from ragnotebook.judges.base import Judge
 from ragnotebook.scorers._common import MetricResult
 from ragnotebook.scorers.objects import (
@@ -373,8 +374,9 @@ class EvalRunResult:
         --------
         >>> import ragnotebook
         >>> scorer = ragnotebook.create_faithfulness_scorer(model="offline")
+        >>> app = lambda q: {"answer": "Pier 4.", "contexts": ["The museum is on Pier 4."]}
         >>> res = ragnotebook.run_evals(["Where?"], scorers=[scorer], progress=False,
-        ...                             target=lambda q: "Pier 4.")
+        ...                             target=app)
         >>> res.summary().loc["faithfulness-scorer", ["metric", "scored"]].tolist()
         ['faithfulness', '1/1']
         """
@@ -392,7 +394,16 @@ class EvalRunResult:
                     f"{metric}_verdicts": self.frame[f"{col}_verdicts"].to_numpy(),
                 }
             )
-            sub.attrs["ragnotebook"] = {"metrics": {metric: info}}
+            if f"{col}_reason" in self.frame:
+                sub[f"{metric}_reason"] = self.frame[f"{col}_reason"].to_numpy()
+            # the answers too: a row without one is not scored (as frame.summary() says)
+            answer = (meta.get("columns", {}) or {}).get("answer")
+            if answer and answer in self.frame and answer not in sub:
+                sub[answer] = self.frame[answer].to_numpy()
+            sub.attrs["ragnotebook"] = {
+                "metrics": {metric: info},
+                "columns": {"answer": answer} if answer in sub else {},
+            }
             row = {str(k): v for k, v in summary(sub).iloc[0].to_dict().items()}
             rows.append({"scorer": key, "metric": metric, "column": col, **row})
         columns = ["scorer", "metric", "column"]
@@ -837,7 +848,30 @@ def _finish(run: _Run) -> EvalRunResult:
             result=result,
             index=failed.index,
         )
-    return run.result()
+    result = run.result()
+    _warn_no_context(result)
+    return result
+
+
+def _warn_no_context(result: EvalRunResult) -> None:
+    """Warn once when a scorer found no chunk in any row (every row ``no_context``): a
+    target that returns a plain string gives faithfulness a measured 0 on every row,
+    which is a set-up mistake, not a score."""
+    empty = [
+        key
+        for key, col in result.scorer_columns.items()
+        if f"{col}_status" in result.frame
+        and len(result.frame)
+        and result.frame[f"{col}_status"].astype("string").eq("no_context").all()
+    ]
+    if empty:
+        warn_user(
+            f"run_evals: no row has a retrieved chunk for {and_list(empty)}: every row is "
+            "no_context (a measured 0 for faithfulness and recall). If the target retrieves "
+            "chunks, return them (a dict with 'answer' and 'contexts', or a "
+            "context_extractor on the scorer).",
+            UserWarning,
+        )
 
 
 # --------------------------------------------------------------------------- public API

@@ -7,6 +7,7 @@ import json
 import math
 import threading
 import time
+import warnings
 from typing import Any
 
 import pandas as pd
@@ -662,3 +663,31 @@ def test_cancelling_the_async_twin_propagates():
             await task
 
     asyncio.run(main())
+
+
+def test_result_summary_leaves_rows_without_an_answer_out_of_the_mean():
+    scorer = rn.create_faithfulness_scorer(model="offline")
+    questions = [f"Where is exhibit {i}?" for i in range(10)]
+
+    def target(q):
+        i = int(q.split()[3].rstrip("?"))
+        answer = None if i < 2 else f"Exhibit {i} is in hall {i}."
+        return {"answer": answer, "contexts": [f"Exhibit {i} is in hall {i}."]}
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        res = rn.run_evals(questions, scorers=[scorer], target=target, progress=False)
+    s = res.summary().loc["faithfulness-scorer"]
+    # it said mean 0.8, scored 10/10: the two rows without an answer were averaged as 0
+    assert (s["mean"], s["scored"], s["no_answer"]) == (1.0, "8/10", 2)
+    assert res.scores["faithfulness-scorer"]["mean"] == 1.0
+    assert res.frame.rag.summary().loc["faithfulness", "scored"] == "8/10"
+
+
+def test_a_target_that_returns_no_chunks_warns():
+    scorer = rn.create_faithfulness_scorer(model="offline")
+    with pytest.warns(UserWarning, match="no row has a retrieved chunk for 'faithfulness-scorer'"):
+        res = rn.run_evals(
+            ["Where?", "When?"], scorers=[scorer], target=lambda q: "Pier 4.", progress=False
+        )
+    assert res.frame["faithfulness_status"].tolist() == ["no_context", "no_context"]
