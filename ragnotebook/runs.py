@@ -70,6 +70,7 @@ GROUND_TRUTH_KEYS = ("ground_truth", "reference", "expected_output", "expected")
 
 #: Item keys never copied to the result frame (they would collide with its columns
 #: or make the question / answer / contexts roles ambiguous for ``df.rag``).
+_USED_KEYS = frozenset({*INPUT_KEYS, *GROUND_TRUTH_KEYS})
 _RESERVED = frozenset(
     {
         *INPUT_KEYS,
@@ -706,10 +707,25 @@ def _build_result(run: _Run, cancel_reason: str) -> EvalRunResult:
     frame["target_error"] = pd.array([o.error for o in outcomes], dtype="string")
     frame["target_cached"] = pd.array([o.cached for o in outcomes], dtype="boolean")
     extras: dict[str, list[Any]] = {}
+    clashing: dict[str, None] = {}
     for item in run.items:
         for key in item.record:
             if isinstance(key, str) and key not in _RESERVED and key not in frame.columns:
                 extras.setdefault(key, [])
+            elif isinstance(key, str) and key not in _USED_KEYS:
+                clashing[key] = None  # a result column's name ("answer", "contexts", ...)
+    suffixes = ("", "_reason", "_verdicts", "_status", "_error")
+    scorer_columns = {f"{sc.column}{x}" for sc in run.scorers for x in suffixes}
+    clashing.update({k: None for k in extras if k in scorer_columns})
+    for key in clashing:
+        extras.pop(key, None)
+    if clashing:
+        warn_user(
+            f"run_evals: the item field(s) {and_list(clashing)} have the name of a result "
+            "column and are left out of the frame (rename them, e.g. 'gold_contexts', to "
+            "keep them).",
+            UserWarning,
+        )
     for key in extras:
         frame[key] = pd.Series([it.record.get(key) for it in run.items], index=index, dtype=object)
         if isinstance(run.data, pd.DataFrame) and key in run.data.columns:
@@ -883,7 +899,9 @@ _PARAMS_DOC = """
         One item per row: ``input`` (or ``question``/``user_input``/``query``:
         a string, a dict or chat messages, passed to the target as it is) and
         optionally ``ground_truth`` (or ``reference``/``expected_output``).
-        Other fields are kept as columns of the result frame. A bare string is
+        Other fields are kept as columns of the result frame, except those named like
+        a result column (``answer``, ``contexts``, a scorer's columns), which are left
+        out with one warning. A bare string is
         an item with that input.
     scorers : list of RagScorer
         Scorer objects (:func:`~ragnotebook.create_context_recall_scorer` ...).

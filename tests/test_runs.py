@@ -691,3 +691,17 @@ def test_a_target_that_returns_no_chunks_warns():
             ["Where?", "When?"], scorers=[scorer], target=lambda q: "Pier 4.", progress=False
         )
     assert res.frame["faithfulness_status"].tolist() == ["no_context", "no_context"]
+
+
+def test_item_fields_named_like_result_columns_are_left_out_with_a_warning():
+    scorer = rn.create_faithfulness_scorer(model="offline")
+
+    def app(q):
+        return {"answer": "Pier 4.", "contexts": ["The museum is on Pier 4."]}
+
+    items = [{"input": "Where?", "contexts": ["gold chunk"], "faithfulness": 1, "topic": "x"}]
+    with pytest.warns(UserWarning, match="'contexts' and 'faithfulness' have the name of a result"):
+        res = rn.run_evals(items, scorers=[scorer], target=app, progress=False)
+    assert res.frame["topic"].tolist() == ["x"]  # other fields are kept
+    assert res.frame["contexts"].tolist() == [["The museum is on Pier 4."]]  # the app's
+    assert res.frame["faithfulness"].tolist() == [1.0]  # the score, not the item's field
