@@ -66,7 +66,6 @@ from ragnotebook.text import (
     _WEEKDAYS,
     HEDGE_LEAD,
     PERIODS,
-    STOPWORDS,
     _counted_amounts,
     _norm_number,
     _rate_amounts,
@@ -1688,21 +1687,23 @@ def _exception_gap(
 #: "60 minutes … for domestic flights and 90 minutes … for international flights".
 _CASE_CLAUSE = re.compile(r"[;,]\s+|\s+(?:and|but|while|whereas)\s+")
 #: An amount as a clause writes it: a currency sign before the number, the word after it.
-_AMOUNT_KIND = re.compile(r"([$€£¥]?)\s?(\d[\d,]*(?:\.\d+)?)\s*(?:%|([A-Za-z]+))?")
+#: A share written with its sign ("0.25%"), a kind of amount of its own.
+_PERCENT = re.compile(r"(\d[\d,]*(?:\.\d+)?)\s?%")
 
 
-def _amount_kinds(text: str) -> dict[str, set[tuple[str, str]]]:
-    """For each number of a clause, what says its kind: the currency sign before it
-    ``("sign", "£")`` and the word after it ``("unit", "minut")`` (two numbers of one kind
-    share one of them)."""
-    out: dict[str, set[tuple[str, str]]] = {}
-    for m in _AMOUNT_KIND.finditer(text):
-        kinds = out.setdefault(_norm_number(m.group(2)), set())
-        if m.group(1):
-            kinds.add(("sign", m.group(1)))
-        unit = "%" if m.group().rstrip().endswith("%") else stem((m.group(3) or "").lower())
-        if unit and unit not in STOPWORDS:
-            kinds.add(("unit", unit))
+def _amount_kinds(text: str, lang: str) -> dict[str, set[tuple[Any, ...]]]:
+    """For each number of a clause, what says its kind, as the shared unit readers read
+    it: its unit (:func:`unit_amounts`: "£45", "23 kg"), the word after it
+    (:func:`counted_amounts`: "60 minutes") or a per cent sign; two numbers of one kind
+    share one of them."""
+    out: dict[str, set[tuple[Any, ...]]] = {}
+    for number, group, side in unit_amounts(text, lang):
+        out.setdefault(number, set()).add(("unit", group, side))
+    for number, word in counted_amounts(text, lang):
+        if word:
+            out.setdefault(number, set()).add(("word", word))
+    for m in _PERCENT.finditer(text):
+        out.setdefault(_norm_number(m.group(1)), set()).add(("per cent",))
     return out
 
 
@@ -1750,7 +1751,7 @@ def _number_in_other_clause(cdoc: _Doc, docs: Sequence[_Doc], lang: str) -> str:
             clauses = [frozenset(q) for q in seqs]
             if len(clauses) < 2:
                 continue
-            kinds = [_amount_kinds(c) for c in texts]
+            kinds = [_amount_kinds(c, lang) for c in texts]
             for n in sorted((cdoc.numbers & sent.tokens) - said):
                 own = [k for k, c in enumerate(clauses) if n in c]
                 if len(own) != 1:
