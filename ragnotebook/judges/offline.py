@@ -1751,7 +1751,6 @@ def _number_in_other_clause(cdoc: _Doc, docs: Sequence[_Doc], lang: str) -> str:
             clauses = [frozenset(q) for q in seqs]
             if len(clauses) < 2:
                 continue
-            kinds = [_amount_kinds(c, lang) for c in texts]
             for n in sorted((cdoc.numbers & sent.tokens) - said):
                 own = [k for k, c in enumerate(clauses) if n in c]
                 if len(own) != 1:
@@ -1760,21 +1759,24 @@ def _number_in_other_clause(cdoc: _Doc, docs: Sequence[_Doc], lang: str) -> str:
                 # what comes before the number is the clauses' shared subject, which the
                 # later ones leave out ("Check-in desks close 60 minutes …, and 90 …")
                 head = frozenset(seqs[own[0]][: seqs[own[0]].index(n)])
-                mine_kinds = kinds[own[0]].get(n, set())
                 for j, other in enumerate(clauses):
                     if other is mine or n in other:
                         continue
                     theirs = other - mine
                     wrong = sorted(after.get(n, frozenset()) & theirs)
+                    own_words = (cdoc.tokens & (mine - other)) - cdoc.numbers - head
+                    if not wrong or own_words:
+                        continue
                     # the other case's number of the same kind ("£70" for "£45", "90
-                    # minutes" for "60 minutes"), which the claim does not give
+                    # minutes" for "60 minutes"), which the claim does not give (the
+                    # kinds are read only here: most claims stop above)
+                    mine_kinds = _amount_kinds(texts[own[0]], lang).get(n, set())
                     given = sorted(
                         m
-                        for m, ks in kinds[j].items()
+                        for m, ks in _amount_kinds(texts[j], lang).items()
                         if m in theirs and m not in cdoc.tokens and ks & mine_kinds
                     )
-                    own_words = (cdoc.tokens & (mine - other)) - cdoc.numbers - head
-                    if wrong and given and not own_words:
+                    if given:
                         return (
                             f"the chunk gives {n} in another case; with '{wrong[0]}' it gives "
                             f"{given[0]}"
