@@ -16,6 +16,11 @@ model with an ``api_base``, the direct OpenAI-compatible transport) and, for
 reference, with ``transport="litellm"``.
 4. A cached re-run of 1,000 rows x 3 metrics: calls made and wall time.
 5. ``python -c "import ragnotebook"`` vs ``python -c "import pandas"``.
+6. One long frame of three systems sharing a retriever (the same 100 questions, chunks
+   and ground truths; B drops each answer's last sentence, C its first, so a
+   one-sentence answer is the same in all three), 50 ms latency: calls and wall time
+   with the cache off and on (a fresh file), where identical tasks in flight are asked
+   once.
 
 The server runs in its own process (``tests/llm_server.py --offline-replies``), so its
 work does not share the client's interpreter. Rows are real: RAGTruth, HaluEval and
@@ -290,6 +295,52 @@ def bench_cached(rows: int) -> list[tuple[str, str, str, str]]:
     ]
 
 
+def three_systems(rows: int) -> pd.DataFrame:
+    """``rows`` real rows (with a ground truth and an answer) under three generators
+    that share one retriever: B drops each answer's last sentence, C its first."""
+    from ragnotebook.text import split_sentences
+
+    df = load_rows(1000)
+    df = df[df["ground_truth"].notna() & df["answer"].notna()].head(rows).copy()
+    df["question_id"] = range(len(df))
+    frames = []
+    for name, keep in (("A", slice(None)), ("B", slice(None, -1)), ("C", slice(1, None))):
+        part = df.copy()
+        part["system"] = name
+        part["answer"] = [
+            " ".join(split_sentences(a)[keep]) or a if isinstance(a, str) else a
+            for a in part["answer"]
+        ]
+        frames.append(part)
+    # long format, one question's three answers next to each other (as a frame built
+    # from a merge on the question usually is)
+    long = pd.concat(frames, ignore_index=True)
+    return long.sort_values(["question_id", "system"], kind="stable").reset_index(drop=True)
+
+
+def bench_shared(rows: int) -> list[tuple[str, str, str, str]]:
+    df = three_systems(rows)
+    out_rows = []
+    with tempfile.TemporaryDirectory() as tmp, Server("--latency", "0.05") as srv:
+        warm(srv.url)
+        off, t_off = run(df, srv.url, cache=False)
+        on, t_on = run(df, srv.url, cache=Path(tmp) / "cache.sqlite3")
+    cols = [m for m in METRICS if m in off.columns]
+    same = bool(cols) and off[cols].equals(on[cols])
+    a_off, a_on = totals(off, "attempts"), totals(on, "attempts")
+    out_rows.append(
+        (
+            f"3 systems x {rows} questions (one retriever) x 3 metrics, 50 ms",
+            f"cache off: {a_off} calls, {t_off:.1f} s; cache on: {a_on} calls "
+            f"({totals(on, 'shared')} shared in flight), {t_on:.1f} s; scores "
+            + ("equal" if same else "DIFFER"),
+            f"{a_on / a_off:.2f}x calls",
+            "fewer calls, same scores" + (" PASS" if a_on < a_off and same else " MISS"),
+        )
+    )
+    return out_rows
+
+
 def _import_time(module: str, repeat: int = 7) -> float:
     times = []
     for _ in range(repeat):
@@ -320,7 +371,7 @@ def bench_import() -> list[tuple[str, str, str, str]]:
 
 def main() -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--only", default="1,2,3,4,5")
+    ap.add_argument("--only", default="1,2,3,4,5,6")
     ap.add_argument("--rows", type=int, default=500)
     args = ap.parse_args()
     only = {int(x) for x in args.only.split(",")}
@@ -335,6 +386,8 @@ def main() -> None:
         table += bench_cached(1000)
     if 5 in only:
         table += bench_import()
+    if 6 in only:
+        table += bench_shared(100)
     print(f"\ncores: {os.cpu_count()}  python: {sys.version.split()[0]}\n")
     print("| scenario | measured | ratio | target |")
     print("|---|---|---|---|")

@@ -327,8 +327,9 @@ def estimate(
     -----
     Claims are not known before extraction: each sentence of the ground truth
     or answer stands for one claim. Re-asks (for missing verdicts) and retries
-    are not predicted, so real runs may spend a little more; cache hits make
-    them spend less.
+    are not predicted, so real runs may spend a little more; cache hits (with
+    the cache on, also rows that repeat another row's question and chunks, which
+    are asked once) make them spend less.
 
     Examples
     --------

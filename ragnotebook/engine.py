@@ -98,7 +98,9 @@ class MetricStats:
     (:func:`~ragnotebook.scorers._common.align_verdicts`). Tokens are counted on fresh calls;
     ``cost_usd`` sums the calls whose price
     is known (None in ``to_dict`` when some price was unknown); ``saved_cost_usd``
-    is what the cache hits cost when first paid for.
+    is what the cache hits cost when first paid for. ``shared`` counts the cache hits
+    that came from an identical task answered during the run while this one waited
+    (asked once, not once per row).
     """
 
     rows: int = 0
@@ -108,6 +110,7 @@ class MetricStats:
     rate_limited: int = 0
     timeouts: int = 0
     cache_hits: int = 0
+    shared: int = 0
     requests: int = 0
     errors: int = 0
     missing_verdicts: int = 0
@@ -130,6 +133,7 @@ class MetricStats:
             "rate_limited": self.rate_limited,
             "timeouts": self.timeouts,
             "cache_hits": self.cache_hits,
+            "shared": self.shared,
             "requests": self.requests,
             "errors": self.errors,
             "missing_verdicts": self.missing_verdicts,
@@ -328,6 +332,8 @@ class Engine:
         self._session: contextlib.AsyncExitStack | None = None
         self._session_open = False
         self._session_lock: asyncio.Lock | None = None
+        # cache key -> the answer of the identical task being asked (see _ask)
+        self._pending: dict[str, asyncio.Future[tuple[Answer, float] | None]] = {}
         self._limiter: AdaptiveLimiter | None = None
         self._rate: Any = None
         self._tokens: Any = None
@@ -497,24 +503,67 @@ class Engine:
 
     # ------------------------------------------------------------------ one task
     async def _ask(self, task: Task, metric: str) -> Answer:
+        """One task's answer: from the cache, from an identical task in flight, or fresh.
+
+        With the cache on, identical tasks (same judge identity, kind and content: two
+        rows with the same question and chunks, the same ground truth scored for two
+        systems) are asked once per run even when they run at the same time: the first
+        one asks, the others wait for its answer and count it as a cache hit. When the
+        first one fails, each waiting task asks on its own (failures are not shared,
+        as they are not cached).
+        """
         stats = self.stats.for_metric(metric)
+        if self.cache is None:
+            return await self._ask_fresh(task, stats, None)
         expected = ANSWER_MODELS[task.kind]
-        key = None
-        identity: dict[str, Any] = {}
-        if self.cache is not None:
-            identity = self.judge.identity()
-            key = self.cache.key(identity, task)
-            entry = await self.cache.aget_entry(key)
-            if entry is not None:
-                try:
-                    cached = expected.model_validate(entry.answer)
-                except ValueError:
-                    cached = None
-                if cached is not None:
-                    stats.calls += 1
-                    stats.cache_hits += 1
-                    stats.saved_cost_usd += float(entry.cost_usd or 0.0)
-                    return cached  # type: ignore[return-value]
+        key = self.cache.key(self.judge.identity(), task)
+        entry = await self.cache.aget_entry(key)
+        if entry is not None:
+            try:
+                cached = expected.model_validate(entry.answer)
+            except ValueError:
+                cached = None
+            if cached is not None:
+                stats.calls += 1
+                stats.cache_hits += 1
+                stats.saved_cost_usd += float(entry.cost_usd or 0.0)
+                return cached  # type: ignore[return-value]
+        while (pending := self._pending.get(key)) is not None:
+            # shield: this task's cancellation must not cancel the task that asks
+            shared = await asyncio.shield(pending)
+            if shared is not None:
+                answer, cost = shared
+                answer = answer.model_copy(deep=True)  # each row gets its own, as from the cache
+                stats.calls += 1
+                stats.cache_hits += 1
+                stats.shared += 1
+                stats.saved_cost_usd += cost
+                return answer
+            # the asking task failed or was cancelled: ask (or wait for the next one)
+        future: asyncio.Future[tuple[Answer, float] | None]
+        future = asyncio.get_running_loop().create_future()
+        self._pending[key] = future
+        try:
+            answer = await self._ask_fresh(task, stats, key, future)
+        finally:
+            del self._pending[key]
+            if not future.done():
+                future.set_result(None)  # failed or cancelled: the waiters ask themselves
+        return answer
+
+    async def _ask_fresh(
+        self,
+        task: Task,
+        stats: MetricStats,
+        key: str | None,
+        shared: asyncio.Future[tuple[Answer, float] | None] | None = None,
+    ) -> Answer:
+        """Call the judge for ``task`` (with retries); store the answer in the cache.
+
+        ``shared``, when given, gets ``(answer, cost_usd)`` for the identical tasks
+        waiting on this one.
+        """
+        expected = ANSWER_MODELS[task.kind]
         await self._open_session()
         retries = {"other": 0, "rate": 0}
         token = object()  # this call, for the reachability probe
@@ -604,6 +653,10 @@ class Engine:
             )
         stats.calls += 1
         self._account(stats, usage, success=True)
+        if shared is not None:
+            cost = getattr(usage, "cost_usd", None)
+            paid = float(cost) if isinstance(cost, int | float) and not math.isnan(cost) else 0.0
+            shared.set_result((answer, paid))
         if self.cache is not None and key is not None:
             # a judge that adapted during the call (dropped temperature, another
             # structured-output mode) answered under its new identity: store the answer

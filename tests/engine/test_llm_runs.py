@@ -475,3 +475,57 @@ def test_a_burst_of_30_percent_503_and_429_still_scores_every_row(llm_server, sa
         assert not (out[f"{m}_status"] == "error").any(), out[f"{m}_error"].dropna().tolist()
     assert sum(llm_server.fault_counts.values()) > 10
     assert scores(out) == scores(rn.evaluate(sample, model="offline", progress=False))
+
+
+def test_identical_tasks_in_flight_are_asked_once_with_the_cache_on(llm_server, tmp_path):
+    # the same two rows four times over (one system scored four times, or four systems
+    # with the same retriever): with the cache on, the copies wait for the first ask
+    # instead of sending the same request at the same time
+    base = answered(2)
+    df = pd.concat([base] * 4, ignore_index=True)
+    llm_server.responder = offline_responder()
+    llm_server.latency = 0.2  # every copy is in flight before the first answer comes
+    once = rn.faithfulness(base, **llm(llm_server, cache=tmp_path / "a.sqlite3"))
+    n_once = llm_server.requests
+    llm_server.reset()
+    out = rn.faithfulness(df, **llm(llm_server, cache=tmp_path / "b.sqlite3"))
+    assert llm_server.requests == n_once == 4  # 2 rows x (extract + verify)
+    assert out["faithfulness"].tolist() == once["faithfulness"].tolist() * 4
+    stats = out.attrs["ragnotebook"]["metrics"]["faithfulness"]
+    assert stats["calls"] == 16 and stats["cache_hits"] == 12 and stats["shared"] == 12
+    assert stats["attempts"] == 4
+    # each row owns its verdicts: changing one row's list leaves the copies alone
+    out.iloc[0]["faithfulness_verdicts"][0]["verdict"] = "changed"
+    assert out.iloc[2]["faithfulness_verdicts"][0]["verdict"] != "changed"
+
+
+def test_without_the_cache_identical_tasks_are_each_asked(llm_server):
+    df = pd.concat([answered(1)] * 3, ignore_index=True)
+    llm_server.responder = offline_responder()
+    llm_server.latency = 0.1
+    out = rn.faithfulness(df, **llm(llm_server))  # cache=False
+    assert llm_server.requests == 6
+    assert out.attrs["ragnotebook"]["metrics"]["faithfulness"]["shared"] == 0
+
+
+def test_when_the_first_ask_fails_the_waiting_copies_ask_themselves(llm_server, tmp_path):
+    df = pd.concat([answered(1)] * 3, ignore_index=True)
+    healthy = offline_responder()
+    failed = []
+
+    def first_extract_fails(request):
+        task = task_from_request(request)
+        if task.kind == "extract_claims" and not failed:
+            failed.append(1)
+            return {"status": 400, "error": {"message": "bad request, once"}}
+        return healthy(request)
+
+    llm_server.responder = first_extract_fails
+    llm_server.latency = 0.2
+    with pytest.warns(UserWarning, match="failed"):
+        out = rn.faithfulness(df, **llm(llm_server, cache=tmp_path / "c.sqlite3", num_retries=0))
+    # the first row failed (a 400 is not retried); the two copies waiting on it did not
+    # inherit the failure: one asked again, the other waited for that second ask
+    assert out["faithfulness_status"].tolist() == ["error", "ok", "ok"]
+    assert llm_server.requests == 3  # the failed extract, one more extract, one verify
+    assert out.attrs["ragnotebook"]["metrics"]["faithfulness"]["shared"] == 2
