@@ -1,8 +1,8 @@
 """A sqlite3 file cache of judge answers, so that a re-run never pays twice.
 
 One row per judge answer, keyed by a SHA-256 digest of the judge's
-``identity()`` (judge id, model, sampling parameters, prompt versions,
-structured-output mode), the task's inputs (``Task.to_dict()``) and
+``identity()`` (judge id, model, sampling parameters, the version of the
+task's own prompt, structured-output mode), the task's inputs (``Task.to_dict()``) and
 :data:`KEY_SCHEMA`. Anything that changes the answer changes the key; the API
 key never enters it (secret-looking identity entries are dropped before
 hashing, see :func:`scrub_identity`).
@@ -90,7 +90,7 @@ __all__ = [
 ]
 
 #: Mixed into every key; bump it when the key recipe or the stored answer format changes.
-KEY_SCHEMA = 1
+KEY_SCHEMA = 2
 
 #: On-disk layout version, kept in ``PRAGMA user_version``.
 _FILE_FORMAT = 1
@@ -222,8 +222,14 @@ def scrub_identity(identity: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def _key(identity: Mapping[str, Any], task: Task) -> str:
+    scrubbed = scrub_identity(identity)
+    versions = scrubbed.get("prompt_versions")
+    if isinstance(versions, dict):
+        # only the task's own prompt shapes its answer: overriding the verify prompt
+        # keeps the cached claim extractions (each version hashes the shared parts too)
+        scrubbed["prompt_versions"] = {task.kind: versions.get(task.kind)}
     blob = json.dumps(
-        {"schema": KEY_SCHEMA, "identity": scrub_identity(identity), "task": task.to_dict()},
+        {"schema": KEY_SCHEMA, "identity": scrubbed, "task": task.to_dict()},
         ensure_ascii=False,
         sort_keys=True,
         separators=(",", ":"),

@@ -197,8 +197,12 @@ def test_key_follows_a_prompt_override():
     prompts.override(
         "verify_claims", instructions="Be strict. " + prompts.get("verify_claims").instructions
     )
+    extract = Task("extract_claims", "faithfulness", text="The tower is in Paris.")
+    extract_before = JudgeCache.key(identity(), extract)
     try:
         assert JudgeCache.key(identity(), TASK) != before
+        # another kind's prompt did not change: its cached answers stay usable
+        assert JudgeCache.key(identity(), extract) == extract_before
     finally:
         prompts.reset()
     assert JudgeCache.key(identity(), TASK) == before
