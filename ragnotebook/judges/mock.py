@@ -39,7 +39,11 @@ class MockJudge:
       ``index``, ``reason``, ``supporting_chunks`` (an absent ``index`` takes
       the aligned item's index);
     * for ``explain``: a string;
-    * an exception instance, which is raised (to simulate failures).
+    * an exception instance, which is raised (to simulate failures). The engine
+      retries a :class:`~ragnotebook.judges.base.JudgeError` made with
+      ``retryable=True`` (up to ``max_retries``, backing off as for a flaky
+      server; each retry takes the script's next reply); any other exception
+      fails the row at once with status ``error``.
 
     Scripts can also be keyed ``"<metric>.<kind>"`` in ``scripts`` (e.g.
     ``"faithfulness.extract_claims"``), which takes precedence over the kind alone.

@@ -186,6 +186,14 @@ def test_permanent_errors_take_one_attempt():
     assert out.attrs["ragnotebook"]["metrics"]["faithfulness"]["attempts"] == 3
 
 
+def test_a_scripted_exception_that_is_no_judge_error_fails_the_row_without_retry():
+    judge = rn.MockJudge(extract_claims=[RuntimeError("boom"), ["c"]], verify_claims=[["yes"]])
+    out = run(rows(1), judge)
+    assert out.loc[0, "faithfulness_status"] == "error"
+    assert out.loc[0, "faithfulness_error"] == "RuntimeError: boom"
+    assert [t.kind for t in judge.tasks] == ["extract_claims"]  # the ["c"] was never asked for
+
+
 def test_auth_failure_stops_scheduling():
     judge = rn.MockJudge(
         extract_claims=lambda t: rn.JudgeError("bad key", code="auth_error"), latency=0.01
