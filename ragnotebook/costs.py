@@ -23,6 +23,7 @@ gives ``NaN``, never an error.
 
 from __future__ import annotations
 
+import json
 import math
 import os
 import random
@@ -55,6 +56,7 @@ _COLUMNS = [
     "metric",
     "rows",
     "calls",
+    "shared",
     "prompt_tokens",
     "completion_tokens",
     "cost_usd",
@@ -69,6 +71,7 @@ _EXACT_PER_KIND = 200  # prompts per task kind counted exactly with litellm's to
 class _Tally:
     rows: int = 0
     calls: int = 0
+    shared: int = 0
     prompt_tokens: int = 0
     completion_tokens: int = 0
     row_positions: set[int] = field(default_factory=set)
@@ -311,7 +314,10 @@ def estimate(
     -------
     pandas.DataFrame
         One row per metric plus ``"total"`` (the index), with columns
-        ``metric``, ``rows`` (int: rows that make at least one call), ``calls``,
+        ``metric``, ``rows`` (int: rows that make at least one call), ``calls``
+        (int: the calls to be sent), ``shared`` (int: an LLM judge's tasks that
+        repeat an earlier row's, such as one question's chunks under two systems,
+        which a run asks once; not in ``calls``),
         ``prompt_tokens``, ``completion_tokens`` (int), ``cost_usd`` (float, NaN
         when litellm has no price for the model), ``price_known`` (bool) and
         ``note`` (str: ``"unknown price"``, ``"judge calls"`` for judges that are
@@ -327,9 +333,8 @@ def estimate(
     -----
     Claims are not known before extraction: each sentence of the ground truth
     or answer stands for one claim. Re-asks (for missing verdicts) and retries
-    are not predicted, so real runs may spend a little more; cache hits (with
-    the cache on, also rows that repeat another row's question and chunks, which
-    are asked once) make them spend less.
+    are not predicted, so real runs may spend a little more; answers already in
+    the cache make them spend less.
 
     Examples
     --------
@@ -372,6 +377,7 @@ def estimate(
     tallies: dict[str, _Tally] = {m: _Tally() for m in names}
     all_tasks: list[Task] = []
     owners: list[str] = []
+    seen: set[str] = set()  # an LLM judge's identical tasks are asked once per run
     for m in names:
         tally = tallies[m]
         for row in rows:
@@ -379,10 +385,16 @@ def estimate(
             if not sent:
                 continue
             tally.row_positions.add(row.position)
-            tally.calls += len(sent)
             if llm_model is None:
+                tally.calls += len(sent)
                 continue
             for task, answer in sent:
+                blob = json.dumps(task.to_dict(), sort_keys=True, default=str)
+                if blob in seen:
+                    tally.shared += 1
+                    continue
+                seen.add(blob)
+                tally.calls += 1
                 all_tasks.append(task)
                 owners.append(m)
                 tally.completion_tokens += completion_tokens_per_item * _completion_items(
@@ -411,6 +423,7 @@ def estimate(
                 "metric": m,
                 "rows": t.rows,
                 "calls": t.calls,
+                "shared": t.shared,
                 "prompt_tokens": t.prompt_tokens,
                 "completion_tokens": t.completion_tokens,
                 "cost_usd": cost,
@@ -425,6 +438,7 @@ def estimate(
             "metric": "total",
             "rows": len(any_row),
             "calls": sum(r["calls"] for r in records),
+            "shared": sum(r["shared"] for r in records),
             "prompt_tokens": sum(r["prompt_tokens"] for r in records),
             "completion_tokens": sum(r["completion_tokens"] for r in records),
             "cost_usd": float(sum(r["cost_usd"] for r in records)) if all_known else math.nan,
@@ -438,6 +452,7 @@ def estimate(
         {
             "rows": np.int64,
             "calls": np.int64,
+            "shared": np.int64,
             "prompt_tokens": np.int64,
             "completion_tokens": np.int64,
             "cost_usd": np.float64,

@@ -258,7 +258,9 @@ class Engine:
         requests, each bounded by its ``timeout``), else its ``timeout`` plus a
         5 s grace, else none.
     cache : JudgeCache, optional
-        Answers are looked up before and stored after each fresh call.
+        Answers are looked up before and stored after each fresh call. With or
+        without one, an LLM judge's identical tasks are asked once per run (see
+        ``_ask``).
     retry_policy : RetryPolicy, optional
         Overrides the backoff settings.
     max_rate_limit_retries : int, optional
@@ -505,19 +507,24 @@ class Engine:
     async def _ask(self, task: Task, metric: str) -> Answer:
         """One task's answer: from the cache, from an identical task in flight, or fresh.
 
-        With the cache on, identical tasks (same judge identity, kind and content: two
-        rows with the same question and chunks, the same ground truth scored for two
-        systems) are asked once per run even when they run at the same time: the first
-        one asks, the others wait for its answer and count it as a cache hit. When the
-        first one fails, each waiting task asks on its own (failures are not shared,
-        as they are not cached).
+        For an LLM judge (``cacheable``) or with a cache, identical tasks (same judge
+        identity, kind and content: two rows with the same question and chunks, the
+        same ground truth scored for two systems) are asked once per run even when they
+        run at the same time: the first one asks, the others wait for its answer and
+        count it as a cache hit (``shared``); the answer stays for the run's later
+        copies, so the cache off asks no more. When the first one fails, each waiting
+        task asks on its own (failures are not shared, as they are not cached). A
+        scripted judge (``MockJudge``) is asked every time: its script may answer the
+        same task differently.
         """
         stats = self.stats.for_metric(metric)
-        if self.cache is None:
+        if self.cache is None and not getattr(self.judge, "cacheable", False):
             return await self._ask_fresh(task, stats, None)
+        from ragnotebook.cache import JudgeCache
+
         expected = ANSWER_MODELS[task.kind]
-        key = self.cache.key(self.judge.identity(), task)
-        entry = await self.cache.aget_entry(key)
+        key = JudgeCache.key(self.judge.identity(), task)
+        entry = None if self.cache is None else await self.cache.aget_entry(key)
         if entry is not None:
             try:
                 cached = expected.model_validate(entry.answer)
@@ -529,8 +536,9 @@ class Engine:
                 stats.saved_cost_usd += float(entry.cost_usd or 0.0)
                 return cached  # type: ignore[return-value]
         while (pending := self._pending.get(key)) is not None:
-            # shield: this task's cancellation must not cancel the task that asks
-            shared = await asyncio.shield(pending)
+            # shield: this task's cancellation must not cancel the task that asks; a
+            # finished answer is read without awaiting (it may come from another loop)
+            shared = pending.result() if pending.done() else await asyncio.shield(pending)
             if shared is not None:
                 answer, cost = shared
                 answer = answer.model_copy(deep=True)  # each row gets its own, as from the cache
@@ -546,9 +554,11 @@ class Engine:
         try:
             answer = await self._ask_fresh(task, stats, key, future)
         finally:
-            del self._pending[key]
             if not future.done():
                 future.set_result(None)  # failed or cancelled: the waiters ask themselves
+            if future.result() is None:
+                del self._pending[key]
+            # an answer stays for the rest of the run (later copies need no cache)
         return answer
 
     async def _ask_fresh(

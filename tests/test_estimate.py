@@ -41,6 +41,7 @@ def test_exact_calls_per_metric(frame):
         "metric",
         "rows",
         "calls",
+        "shared",
         "prompt_tokens",
         "completion_tokens",
         "cost_usd",
@@ -163,6 +164,7 @@ def test_known_model_has_tokens_and_a_price(frame):
     assert est.dtypes.drop(["metric", "note"]).to_dict() == {
         "rows": np.dtype(np.int64),
         "calls": np.dtype(np.int64),
+        "shared": np.dtype(np.int64),
         "prompt_tokens": np.dtype(np.int64),
         "completion_tokens": np.dtype(np.int64),
         "cost_usd": np.dtype(np.float64),
@@ -261,3 +263,19 @@ def test_empty_frame():
     est = estimate(df, model="openai/gpt-4o-mini")
     assert (est["calls"] == 0).all()
     assert (est["cost_usd"] == 0.0).all() and est["price_known"].all()
+
+
+def test_repeated_rows_are_estimated_once_for_an_llm_judge(frame):
+    # the same rows under three systems (one retriever): a run asks each task once
+    three = pd.concat([frame] * 3, ignore_index=True)
+    one = estimate(frame, model="openai/gpt-4o-mini")
+    est = estimate(three, model="openai/gpt-4o-mini")
+    assert est["calls"].tolist() == one["calls"].tolist()
+    assert est["shared"].tolist() == (2 * one["calls"]).tolist()
+    assert est.loc["total", "prompt_tokens"] == one.loc["total", "prompt_tokens"]
+    assert est.loc["total", "rows"] == 3 * one.loc["total", "rows"]
+    # a judge that is no LLM (scripted, offline) is asked for every row
+    assert estimate(three, model="offline")["calls"].tolist() == [
+        3 * n for n in estimate(frame, model="offline")["calls"]
+    ]
+    assert (estimate(three, model="offline")["shared"] == 0).all()

@@ -499,13 +499,35 @@ def test_identical_tasks_in_flight_are_asked_once_with_the_cache_on(llm_server, 
     assert out.iloc[2]["faithfulness_verdicts"][0]["verdict"] != "changed"
 
 
-def test_without_the_cache_identical_tasks_are_each_asked(llm_server):
+def test_without_the_cache_identical_tasks_are_still_asked_once_per_run(llm_server):
     df = pd.concat([answered(1)] * 3, ignore_index=True)
     llm_server.responder = offline_responder()
     llm_server.latency = 0.1
     out = rn.faithfulness(df, **llm(llm_server))  # cache=False
-    assert llm_server.requests == 6
-    assert out.attrs["ragnotebook"]["metrics"]["faithfulness"]["shared"] == 0
+    assert llm_server.requests == 2  # extract + verify, once for the three rows
+    stats = out.attrs["ragnotebook"]["metrics"]["faithfulness"]
+    assert (stats["shared"], stats["cache_hits"], stats["calls"]) == (4, 4, 6)
+    assert out["faithfulness"].nunique() == 1
+
+
+def test_a_copy_that_starts_after_the_first_answer_is_not_asked_again(llm_server):
+    # concurrency 1: the copies run one after the other, with the cache off
+    df = pd.concat([answered(1)] * 3, ignore_index=True)
+    llm_server.responder = offline_responder()
+    out = rn.faithfulness(df, **llm(llm_server, concurrency=1))
+    assert llm_server.requests == 2
+    assert out.attrs["ragnotebook"]["metrics"]["faithfulness"]["shared"] == 4
+
+
+def test_a_scripted_judge_is_asked_for_every_identical_task():
+    # a MockJudge's list may answer the same task differently: no sharing
+    df = pd.concat([answered(1)] * 2, ignore_index=True)
+    judge = rn.MockJudge(
+        extract_claims=[["a claim"], ["a claim"]], verify_claims=[["yes"], ["no"]], latency=0.05
+    )
+    out = rn.faithfulness(df, model=judge, progress=False)
+    assert out["faithfulness"].tolist() == [1.0, 0.0]
+    assert len(judge.tasks) == 4
 
 
 def test_when_the_first_ask_fails_the_waiting_copies_ask_themselves(llm_server, tmp_path):
@@ -529,3 +551,29 @@ def test_when_the_first_ask_fails_the_waiting_copies_ask_themselves(llm_server, 
     assert out["faithfulness_status"].tolist() == ["error", "ok", "ok"]
     assert llm_server.requests == 3  # the failed extract, one more extract, one verify
     assert out.attrs["ragnotebook"]["metrics"]["faithfulness"]["shared"] == 2
+
+
+def test_the_estimate_of_a_long_frame_matches_the_requests_sent(llm_server):
+    # three systems sharing a retriever: recall and precision tasks repeat across them
+    sample = rn.load_sample("quickstart")
+    base = sample[sample["answer"].notna() & sample["ground_truth"].notna()].head(4)
+    assert len(base) == 4
+    df = pd.concat([base.assign(system=s) for s in "ABC"], ignore_index=True)
+    df.loc[df["system"] == "B", "answer"] = df.loc[df["system"] == "B", "answer"] + " It is 5 km."
+    llm_server.responder = offline_responder()
+    est = rn.estimate(df, **llm(llm_server))
+    out = rn.evaluate(df, **llm(llm_server))
+    made = out.attrs["ragnotebook"]["metrics"]
+    for metric in ("context_recall", "context_precision", "faithfulness"):
+        assert est.loc[metric, "calls"] == made[metric]["attempts"], metric
+        assert est.loc[metric, "shared"] == made[metric]["shared"], metric
+    # recall and precision: one system's calls for the three; faithfulness: A and C share
+    # their answers, B's differ
+    one = rn.estimate(base, **llm(llm_server))
+    for metric in ("context_recall", "context_precision"):
+        assert est.loc[metric, "calls"] == one.loc[metric, "calls"]
+        assert (
+            est.loc[metric, "shared"]
+            == 2 * one.loc[metric, "calls"] + 3 * one.loc[metric, "shared"]
+        )
+    assert est.loc["faithfulness", "calls"] == 2 * one.loc["faithfulness", "calls"]
