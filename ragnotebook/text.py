@@ -330,8 +330,13 @@ _SPOKEN_YEAR = re.compile(
 )
 
 
+#: "once a day", "twice per order", "once every two weeks": a count of times. After "a"
+#: it must be a time ("once a restart has been pending" is "when").
 _FREQUENCY = re.compile(
-    r"\b(once|twice|thrice)(?=\s+(?:an?|per|every|each|daily|weekly|monthly|yearly)\b)",
+    r"\b(once|twice|thrice)(?=\s+(?:per|every|each|daily|weekly|monthly|yearly|annually|"
+    r"hourly|an?\s+(?:calendar\s+|business\s+|working\s+|school\s+)?(?:day|week|month|"
+    r"year|hour|minute|second|quarter|fortnight|night|morning|evening|afternoon|weekend|"
+    r"decade|semester|term|season|shift|lifetime)s?)\b)",
     re.IGNORECASE,
 )
 _FREQUENCY_COUNT = {"once": "1 time", "twice": "2 times", "thrice": "3 times"}

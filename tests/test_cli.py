@@ -367,7 +367,7 @@ def test_parquet_output_keeps_metadata_and_csv_input_with_column_mapping(tmp_pat
     assert warned[0].startswith("ragnotebook evaluate: warning: the contexts of 8 rows")
     scored = pd.read_parquet(out)
     assert scored.attrs["ragnotebook"]["columns"]["contexts"] == "docs"
-    assert scored.attrs["ragnotebook"]["judge"] == "offline-v12"
+    assert scored.attrs["ragnotebook"]["judge"] == "offline-v13"
     assert (scored["faithfulness"] == 1.0).all()
     assert rn.summary(scored).loc["context_precision", "scored"] == "8/8"
 

@@ -115,7 +115,7 @@ _MIN_PAIRS = 3
 _LONG_SENTENCES = 20
 _LONG_WORDING_MIN = 0.35
 
-_VERSION = "offline-v12"
+_VERSION = "offline-v13"
 #: The shipped setting of each switchable verdict rule (see ``OfflineJudge``).
 _DEFAULT_RULES: dict[str, bool | int] = {
     "negation_scope": True,
@@ -837,7 +837,7 @@ class OfflineJudge:
 
     @property
     def judge_id(self) -> str:
-        """Stable identifier of this judge: ``"offline-v12"``."""
+        """Stable identifier of this judge: ``"offline-v13"``."""
         return _VERSION
 
     def identity(self) -> dict[str, Any]:
@@ -846,13 +846,13 @@ class OfflineJudge:
         Returns
         -------
         dict
-            ``{"judge": "offline-v12", ...thresholds}``.
+            ``{"judge": "offline-v13", ...thresholds}``.
 
         Examples
         --------
         >>> from ragnotebook import OfflineJudge
         >>> OfflineJudge().identity()["judge"]
-        'offline-v12'
+        'offline-v13'
         """
         out: dict[str, Any] = {
             "judge": _VERSION,
@@ -1176,6 +1176,7 @@ class OfflineJudge:
                 or _rate_binding_conflict(claim, docs, lang)
                 or _unit_binding_conflict(claim, docs, lang)
                 or _count_binding_conflict(claim, docs, lang)
+                or _ordinal_binding_conflict(claim, docs)
             )
         if opposite and any(opposite[0] == phrase for phrase, _ in converted):
             opposite = None  # "3 years" is "36 months", not its opposite
@@ -1292,6 +1293,17 @@ class OfflineJudge:
             alone = _exclusive_gap(claim, docs) if exclusive and not is_cjk(lang) else ""
             if alone:
                 return support, "unsure", supporting, f"{reason}; {alone}"
+            first = cdoc.sentences[0] if cdoc.sentences else None
+            if exclusive and first is not None and first.opposites and not is_cjk(lang):
+                # an answer's "may" where the context says "must" (a ground truth's
+                # wording is the reference's own)
+                soft = _opposite_conflict(toks, first, docs, w, lang, match_min, softened=True)
+                if soft:
+                    said = (
+                        f"the chunk says '{soft[1]}' where the claim says '{soft[0]}' (a duty "
+                        "said as a choice)"
+                    )
+                    return support, "unsure", supporting, f"{reason}; {said}"
             return support, "yes", supporting, reason
         # an unsure claim keeps the chunks its reason names; the caller drops them
         # unless the verdict becomes yes (a bare answer's question, a comparison)
@@ -1500,6 +1512,9 @@ class OfflineJudge:
         ref = (ref - _NOT_TOPIC) or ref  # a bare "yes" reference keeps its word
         q = frozenset(content_tokens(task.question or "", lang)) - ref
         q = (q - _NOT_TOPIC) or q
+        # the word after "how" asks for a degree, it is not the topic ("How quickly are
+        # approved claims paid?": a chunk on when claims are paid need not say "quickly")
+        q -= _how_words(task.question or "", lang)
         # a chunk that gives one of the reference's sentences is useful for the answer
         # ("The depot is in Leeds." for "The depot is in Leeds. It ships 40 pallets a day.")
         # and one of its clauses ("Acme was founded in 2001." for "Acme was founded in 2001
@@ -1606,8 +1621,24 @@ def _clash(claim: _Sent, sent: _Sent, toks: frozenset[str], scope: bool) -> bool
             # needs the Landlord's consent" says it again, and is no plain statement
             return None
         neg, other = (mine, sent.tokens) if mine else (theirs, toks)
+        if _said_with_prefix(neg, sent.text if mine else claim.text):
+            return False  # "not reviewed" / "unreviewed": both deny it
         return True if neg & other else None  # None: it denies something else
     return sent.negated != claim.negated
+
+
+_NEG_PREFIXED = re.compile(r"\b(?:non-?|un|dis|in)([a-z]{4,})", re.IGNORECASE)
+
+
+def _said_with_prefix(negated: frozenset[str], text: str) -> bool:
+    """Whether ``text`` says a negated word with a negating prefix ("unreviewed" for
+    "not reviewed", "non-refundable" for "not refundable", "disallowed" for "not
+    allowed")."""
+    if not negated:
+        return False
+    return any(
+        t in negated for m in _NEG_PREFIXED.finditer(text) for t in content_tokens(m.group(1), "en")
+    )
 
 
 #: "only" (or "solely", "exclusively") saying that nothing else is: not "not only", nor
@@ -1622,7 +1653,7 @@ _ONLY = re.compile(
 _EXCLUSIVE = re.compile(
     r"\b(?:only|sole|solely|exclusive|exclusively|alone|just|single|unique|uniquely|"
     r"no other|nobody else|no one else|none other|reserved|restricted|limited to|except|"
-    r"excluding|but not)\b",
+    r"excluding|but not|unless|provided that|on condition that|as long as)\b",
     re.IGNORECASE,
 )
 
@@ -1636,7 +1667,10 @@ def _exclusive_gap(claim: str, docs: Sequence[_Doc]) -> str:
     if found is None or any(_EXCLUSIVE.search(d.text) for d in docs):
         return ""
     word = found.group().lower()
-    return f"'{word}' is not supported: no word of the context excludes the others (only, sole, except …)"
+    return (
+        f"'{word}' is not supported: no word of the context excludes the others "
+        "(only, sole, except, unless …)"
+    )
 
 
 #: A claim that rules out any exception: "never", "in all cases", "with no exceptions",
@@ -2422,10 +2456,17 @@ def _reversed_roles_of(
                     gap = _between(sent.text, units[left], units[right], lang)
                     if gap is None or not verb <= frozenset(content_tokens(gap, lang)):
                         continue
-                    if strict and frozenset(content_tokens(gap, lang)) != verb:
+                    gap_toks = frozenset(content_tokens(gap, lang))
+                    if strict and gap_toks != verb:
+                        continue
+                    passive = _BY.search(gap) is not None
+                    if passive and claim_order and gap_toks - verb - cdoc.numbers:
+                        # the "by" belongs to a verb the claim does not say ("Replacement
+                        # chargers are issued free by the IT Walk-up Bar" for "… are free
+                        # at the IT Walk-up Bar"): no word on who does the claim's verb
                         continue
                     # does the claim's first name do it in this sentence?
-                    first_does = (_BY.search(gap) is None) == claim_order
+                    first_does = (not passive) == claim_order
                     if first_does == agent_first:
                         return None  # said the claim's way somewhere
                     if turned < 0:
@@ -2629,8 +2670,14 @@ def _opposite_conflict(
     lang: str,
     match_min: float,
     fields: bool = False,
+    softened: bool = False,
 ) -> tuple[str, str] | None:
     """(claim word, chunk word) when the sentence matching the claim says the opposite.
+
+    With ``softened``, only the claim's permission against the context's obligation is
+    looked for ("You may report the theft" against "you must report the theft"): no
+    contradiction, since what one must do one may do, but the claim turns a duty into a
+    choice.
 
     For each word of the claim with a listed opposite ("rose"/"fell", "座っ"/"立っ", or
     another side of a group: "per month"/"annual"), the claim's other content words are
@@ -2645,7 +2692,9 @@ def _opposite_conflict(
     for (pair, side), word in cues.items():
         if any(p == pair and s != side for p, s in cues):
             continue  # the claim names two sides ("men and women", "daily or weekly")
-        if (pair, side) in _IMPLIED_SIDES and not is_cjk(lang):
+        if softened and not (pair == _MODAL_PAIR and (pair, side) in _IMPLIED_SIDES):
+            continue
+        if (pair, side) in _IMPLIED_SIDES and not is_cjk(lang) and not softened:
             continue  # "some" where the context says "all" is implied, not contradicted
         if pair == _MODAL_PAIR and not is_cjk(lang) and claim.negated:
             continue  # "must not" and "may not" both forbid
@@ -2823,6 +2872,81 @@ def _count_binding_conflict(claim: str, docs: Sequence[_Doc], lang: str) -> tupl
             continue  # not counted, said as the claim does, or maybe ("100 of the …")
         if word in before and number not in before[word]:
             return form, next(iter(before[word].values()))
+    return None
+
+
+_ORDINAL_VALUES = {
+    **{
+        w: i
+        for i, w in enumerate(
+            [
+                "first",
+                "second",
+                "third",
+                "fourth",
+                "fifth",
+                "sixth",
+                "seventh",
+                "eighth",
+                "ninth",
+                "tenth",
+            ],
+            start=1,
+        )
+    },
+    **{
+        f"{i}{suffix}": i
+        for i, suffix in enumerate(
+            ("st", "nd", "rd", "th", "th", "th", "th", "th", "th", "th"), start=1
+        )
+    },
+    "last": -1,
+}
+#: An ordinal before a word ("the second Wednesday", "3rd floor"); not the unit "second"
+#: after a number ("a 30 second delay").
+_ORDINAL_BEFORE = re.compile(
+    r"(?<![\d.,]\s)\b(" + "|".join(_ORDINAL_VALUES) + r")\s+([a-z][a-z-]{2,})\b", re.IGNORECASE
+)
+
+
+#: An ordinal whose word is left out ("seventh by The Ring and eighth by the TBRB").
+_ORDINAL_BARE = re.compile(
+    r"\b(" + "|".join(_ORDINAL_VALUES) + r")\b(?=\s*(?:[,.;:)]|$|\s+(?:by|in|on|of|at|and|or|"
+    r"for|with|to|from|place|overall|best|worst)\b))",
+    re.IGNORECASE,
+)
+
+
+def _ordinals(text: str) -> dict[tuple[int, str], str]:
+    """{(rank, following word): as written} for the ordinals of ``text``."""
+    out: dict[tuple[int, str], str] = {}
+    for m in _ORDINAL_BEFORE.finditer(text):
+        word = m.group(2).lower()
+        word = word[:-1] if word.endswith("s") and len(word) > 4 else word
+        out.setdefault((_ORDINAL_VALUES[m.group(1).lower()], word), m.group(0))
+    return out
+
+
+def _ordinal_binding_conflict(claim: str, docs: Sequence[_Doc]) -> tuple[str, str] | None:
+    """(claim's ordinal, chunk's) when the context gives the word after the claim's
+    ordinal only other ranks ("the first Wednesday" against "the second Wednesday of
+    each month", though "first" occurs elsewhere)."""
+    said = _ordinals(claim)
+    if not said:
+        return None
+    ranks: dict[str, dict[int, str]] = {}
+    bare: set[int] = set()
+    for d in docs:
+        for (rank, word), form in _ordinals(d.text).items():
+            ranks.setdefault(word, {}).setdefault(rank, form)
+        bare.update(_ORDINAL_VALUES[m.group(1).lower()] for m in _ORDINAL_BARE.finditer(d.text))
+    for (rank, word), form in said.items():
+        seen = ranks.get(word)
+        if not seen or rank in seen or rank in bare:
+            continue  # not ranked there, ranked so, or maybe said without its word
+        if sum(w == word for _, w in said) > 1:
+            continue  # the claim names two ranks of it ("the second slide … the first slide")
+        return form, next(iter(seen.values()))
     return None
 
 
@@ -3106,6 +3230,17 @@ _UNIT_NAMES = frozenset(
 _ADDRESS = frozenset(["you", "your", "yours", "yourself", "yourselves"])
 #: Words that say nothing of a chunk's topic, left out of relevance (``_relevance``).
 _NOT_TOPIC = _NEG_WORDS | _PERSONAL | _ADDRESS | frozenset(["yes"])
+_HOW_WORD = re.compile(r"\bhow\s+([a-z]+)\b", re.IGNORECASE)
+
+
+def _how_words(question: str, lang: str) -> frozenset[str]:
+    """The content tokens of the word right after "how" in an English question
+    ("quickly", "long", "often", "old", "far"): the form of the question, not its topic."""
+    if is_cjk(lang) or "how" not in question.lower():
+        return frozenset()
+    return frozenset(
+        t for m in _HOW_WORD.finditer(question) for t in content_tokens(m.group(1), lang)
+    )
 
 
 def _short_form(token: str, docs: Sequence[_Doc], lang: str) -> bool:

@@ -85,9 +85,9 @@ def extract(text: str) -> list[str]:
 
 def test_identity_and_id() -> None:
     judge = OfflineJudge()
-    assert judge.judge_id == "offline-v12"
+    assert judge.judge_id == "offline-v13"
     ident = judge.identity()
-    assert ident["judge"] == "offline-v12"
+    assert ident["judge"] == "offline-v13"
     assert ident["support_threshold"] == judge.support_threshold
     assert OfflineJudge(support_threshold=0.9).identity() != ident
 
@@ -1771,7 +1771,7 @@ def test_claim_naming_someone_else_in_the_matching_sentence_is_not_yes() -> None
     off = OfflineJudge(swapped_names=False)
     v = verify(["Sydney is the capital of Australia."], chunks, judge=off)
     assert v.verdicts[0].verdict == "yes"
-    assert OfflineJudge().identity()["judge"] == "offline-v12"
+    assert OfflineJudge().identity()["judge"] == "offline-v13"
     assert OfflineJudge(swapped_names=False).identity()["rules"] == {"swapped_names": False}
 
 
@@ -2936,14 +2936,11 @@ def test_legal_and_technical_word_pairs() -> None:
     for claim, chunk, said in cases:
         v = verify([claim], [chunk]).verdicts[0]
         assert v.verdict == "no" and said in v.reason, (claim, v.reason)
-    # a permission where the context says an obligation is implied, not contradicted
+    # a permission where the context says an obligation is no contradiction (what one
+    # must do one may do), but a duty said as a choice: unsure, not no
     ctx = ["The Customer must request an audit of the security controls once a year."]
-    assert (
-        verify(["The Customer may request an audit of the security controls once a year."], ctx)
-        .verdicts[0]
-        .verdict
-        == "yes"
-    )
+    v = verify(["The Customer may request an audit of the security controls once a year."], ctx)
+    assert v.verdicts[0].verdict == "unsure" and "a duty said as a choice" in v.verdicts[0].reason
     # "must not" and "may not" both forbid; the month May is no permission
     ctx = ["The Tenant may not sublet the Premises."]
     assert verify(["The Tenant must not sublet the Premises."], ctx).verdicts[0].verdict == "yes"
@@ -3218,3 +3215,87 @@ def test_a_number_given_to_another_case_of_a_list() -> None:
     ctx = ["The Lib Dems spent £1,580,575, Labour spent £1,027,339 and the SNP spent £267,372."]
     v = verify(["The Lib Dems spent £1,580,575 and Labour spent £1,027,339."], ctx).verdicts[0]
     assert v.verdict == "yes", v.reason
+
+
+def test_the_word_after_how_is_no_topic_of_a_chunk() -> None:
+    out = relevance(
+        [
+            "Once a claim is approved, we pay it within 10 business days.",
+            "Home plans cover storm damage to roofs and fences.",
+        ],
+        "Approved claims are paid within 10 business days.",
+        "How quickly are approved claims paid?",
+    )
+    assert [v.verdict for v in out.verdicts] == ["yes", "no"]
+    assert "the question has no content word beyond the reference's" in out.verdicts[0].reason
+
+
+def test_unless_excludes_the_other_cases_for_only() -> None:
+    ctx = [
+        "Theft of items from a vehicle is not covered unless the vehicle was locked and "
+        "there are signs of forced entry."
+    ]
+    claim = "Theft from a vehicle is only covered if the vehicle was locked."
+    assert verify([claim], ctx).verdicts[0].verdict == "yes"
+    v = verify(["Only Gold members can use the lounge."], ["Gold members can use the lounge."])
+    assert v.verdicts[0].verdict == "unsure" and "'only' is not supported" in v.verdicts[0].reason
+
+
+def test_a_word_denied_with_a_prefix_agrees_with_not() -> None:
+    ctx = ["Unreviewed access is revoked 14 days after the review deadline."]
+    v = verify(["Access not reviewed is revoked 14 days after the deadline."], ctx).verdicts[0]
+    assert v.verdict == "yes", v.reason
+    v = verify(["Access reviewed is revoked."], ["Access not reviewed is revoked."]).verdicts[0]
+    assert v.verdict == "no" and "negation" in v.reason
+
+
+def test_once_is_a_count_only_before_a_period() -> None:
+    ctx = ["Updates install at 02:00 when a restart has been pending for two days."]
+    v = verify(["Updates install at 02:00 once a restart has been pending for two days."], ctx)
+    assert v.verdicts[0].verdict == "yes", v.verdicts[0].reason
+    assert "number 1 not found" not in v.verdicts[0].reason
+    v = verify(["Backups run once a day."], ["Backups run twice a day."]).verdicts[0]
+    assert v.verdict == "no", v.reason
+
+
+def test_a_passive_by_of_another_verb_does_not_turn_the_names_round() -> None:
+    chunk = "Replacement chargers are issued free of charge by the IT Walk-up Bar."
+    v = attribute(["Replacement chargers are free at the IT Walk-up Bar."], [chunk]).verdicts[0]
+    assert v.verdict == "yes", v.reason
+    # the claim's own verb said in the passive still turns them round
+    v = verify(["Acme acquired Beta Corp in 2019."], ["Acme was acquired by Beta Corp in 2019."])
+    assert v.verdicts[0].verdict == "unsure" and "other way round" in v.verdicts[0].reason
+
+
+def test_a_duty_said_as_a_choice_is_unsure() -> None:
+    ctx = ["For theft claims you must report the theft to police within 24 hours."]
+    v = verify(["You may report the theft to police."], ctx).verdicts[0]
+    assert v.verdict == "unsure"
+    assert "the chunk says 'must' where the claim says 'may' (a duty said as a choice)" in v.reason
+    assert verify(["You must report the theft to police."], ctx).verdicts[0].verdict == "yes"
+    # both forbid; and a permission said of another verb is no duty
+    assert verify(["You may not sublet."], ["You must not sublet."]).verdicts[0].verdict == "yes"
+    ctx = ["Customers can pay by card or cash. Deposits must be paid in cash."]
+    assert verify(["Customers may pay by card."], ctx).verdicts[0].verdict == "yes"
+    # a reference's "may" is its own wording (recall)
+    ctx = ["You must report the theft to police."]
+    assert attribute(["You may report the theft to police."], ctx).verdicts[0].verdict == "yes"
+
+
+def test_an_ordinal_given_to_another_rank_of_its_word() -> None:
+    ctx = [
+        "Security patches are pushed on the second Wednesday of each month.",
+        "The first thing to do is reboot.",
+    ]
+    v = verify(["Patches arrive on the first Wednesday of each month."], ctx).verdicts[0]
+    assert v.verdict == "no"
+    assert "the claim says 'first Wednesday' where the chunk says 'second Wednesday'" in v.reason
+    # the same rank written another way, both ranks named, and the unit "second"
+    assert (
+        verify(["It is on the third floor."], ["It is on the 3rd floor."]).verdicts[0].verdict
+        == "yes"
+    )
+    ctx = ["The first step is to log in. The second step is to open Settings."]
+    assert verify(["The first step is to log in."], ctx).verdicts[0].verdict == "yes"
+    ctx = ["There is a 30 second delay before the door opens."]
+    assert verify(["There is a 30 second delay."], ctx).verdicts[0].verdict == "yes"
