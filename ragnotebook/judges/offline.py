@@ -363,11 +363,57 @@ class _Doc:
     denials: tuple[tuple[str, frozenset[str], frozenset[str]], ...] = ()
     #: content words of the sentences that are not negated
     stated: frozenset[str] = frozenset()
+    #: the text held a pipe table, read one row per sentence (:func:`_tables_as_sentences`):
+    #: its word order, as a record's, is no wording to check
+    tabular: bool = False
+
+
+def _cells(line: str) -> list[str]:
+    line = line.strip()
+    if line.startswith("|"):
+        line = line[1:]
+    if line.endswith("|"):
+        line = line[:-1]
+    return [c.strip() for c in line.split("|")]
+
+
+_RULE_CELL = re.compile(r"^:?-{2,}:?$")
+
+
+def _tables_as_sentences(text: str) -> tuple[str, bool]:
+    """``text`` with each pipe table (``Plan | Excess`` over rows of cells, Markdown or
+    plain) written one sentence per row: "Plan Standard: excess $250, limit $5,000." Each
+    row's figures stay with its label, in a sentence of the same build as the other rows'.
+    Also whether there was a table."""
+    if "|" not in text or "\n" not in text:
+        return text, False
+    lines = text.split("\n")
+    out: list[str] = []
+    found = False
+    i = 0
+    while i < len(lines):
+        j = i
+        while j < len(lines) and "|" in lines[j] and len(_cells(lines[j])) >= 2:
+            j += 1
+        rows = [_cells(x) for x in lines[i:j] if not all(_RULE_CELL.match(c) for c in _cells(x))]
+        if len(rows) < 2 or any(len(r) != len(rows[0]) for r in rows):
+            out.append(lines[i])
+            i += 1
+            continue
+        found = True
+        head = rows[0]
+        keys = [h if h.isupper() else h.lower() for h in head[1:]]
+        for row in rows[1:]:
+            label = f"{head[0]} {row[0]}".strip() if head[0] else row[0]
+            values = ", ".join(f"{k} {v}".strip() for k, v in zip(keys, row[1:], strict=True) if v)
+            out.append(f"{label}: {values}." if values else f"{label}.")
+        i = j
+    return "\n".join(out), found
 
 
 @lru_cache(maxsize=16384)
 def _analyse(text: str, lang: str) -> _Doc:
-    text = normalize(text)
+    text, tabular = _tables_as_sentences(normalize(text))
     sents = tuple(_sent(s, lang) for s in split_sentences(text, lang))
     chars = frozenset(text) if lang == "ja" else frozenset()
     structured = "{" in text and '":' in text
@@ -431,6 +477,7 @@ def _analyse(text: str, lang: str) -> _Doc:
         polar=polar,
         denials=denials,
         stated=stated,
+        tabular=tabular,
     )
 
 
@@ -1269,7 +1316,7 @@ class OfflineJudge:
                     )
                     return support, "unsure", supporting, f"{reason}; {said}"
             local = local and bool(rules["local_evidence"])
-            if local and not is_cjk(lang) and not docs[best].structured:
+            if local and not is_cjk(lang) and not (docs[best].structured or docs[best].tabular):
                 long_min = _LONG_WORDING_MIN if rules["long_context_wording"] else None
                 units = bool(rules["name_units"])
                 scattered = _scattered(cdoc, docs, seen, long_min=long_min, units=units)
@@ -1279,7 +1326,12 @@ class OfflineJudge:
                     )
                 if scattered:
                     return support, "unsure", supporting, f"{reason}; {scattered}"
-            bound = _number_in_other_clause(cdoc, docs, lang) if local and not is_cjk(lang) else ""
+            bound = (
+                _number_in_other_clause(cdoc, docs, lang)
+                or _number_of_another_name(cdoc, docs, lang)
+                if local and not is_cjk(lang)
+                else ""
+            )
             if bound:
                 return support, "unsure", supporting, f"{reason}; {bound}"
             turned_steps = _step_order(claim, docs, lang) if local and not is_cjk(lang) else ""
@@ -1816,6 +1868,113 @@ def _number_in_other_clause(cdoc: _Doc, docs: Sequence[_Doc], lang: str) -> str:
                             f"{given[0]}"
                         )
     return ""
+
+
+#: A capitalised word inside a sentence (not its first word): a name, a plan, a product.
+_INNER_NAME = re.compile(r"(?<=[\w,;:)]\s)[A-Z][\w&-]*")
+_YEAR_LIKE = re.compile(r"^(?:1[5-9]|20)\d\d$")
+
+
+def _inner_names(text: str, lang: str) -> dict[str, str]:
+    """{token: word as written} of the capitalised words inside ``text`` (not its first)."""
+    return {
+        t: m.group() for m in _INNER_NAME.finditer(text) for t in content_tokens(m.group(), lang)
+    }
+
+
+_LEAD_WORD = re.compile(r"^\W*([A-Z][\w&-]*)")
+
+
+def _lead_name(text: str, docs: Sequence[_Doc], lang: str) -> dict[str, str]:
+    """{token: word} for a sentence's capitalised first word that no chunk writes in
+    lowercase ("Economy passengers can check …"; not "Replacement" where a chunk says
+    "a replacement")."""
+    m = _LEAD_WORD.match(text)
+    if m is None:
+        return {}
+    word = m.group(1)
+    if any(re.search(rf"\b{re.escape(word.lower())}\b", d.text) for d in docs):
+        return {}
+    return {t: word for t in content_tokens(word, lang)}
+
+
+def _number_of_another_name(cdoc: _Doc, docs: Sequence[_Doc], lang: str) -> str:
+    """Why a claim's number is the context's figure for another name, or "".
+
+    Two sentences of the same build, one per name, each with its own number ("Basic and
+    Standard plans are available to travellers aged 18 to 79. The Premium plan is
+    available to travellers aged 18 to 74."): the claim gives one name's number to the
+    other ("The Standard plan is available up to age 74"). The claim's number must stand
+    in no sentence with the claim's name, and the claim's name in a sentence with another
+    number of the same kind; the two sentences must share at least half of their other
+    words, and the number's own sentence must name something the claim does not. Then
+    ``unsure``: the claim may have the figures crossed.
+    """
+    if not cdoc.numbers or not cdoc.sentences:
+        return ""
+    text = cdoc.sentences[0].text
+    surface = {**_lead_name(text, docs, lang), **_inner_names(text, lang)}
+    names = frozenset(surface) - cdoc.numbers
+    numbers = {n for n in cdoc.numbers if not _YEAR_LIKE.match(n)}
+    if not names or not numbers:
+        return ""
+    sents = []
+    for d in docs:
+        if d.structured:
+            continue
+        for sent in d.sentences:
+            if (sent.tokens & names) or (sent.tokens & cdoc.numbers):
+                found = {**_lead_name(sent.text, docs, lang), **_inner_names(sent.text, lang)}
+                sents.append((sent, found))
+    sents_names = {id(sent): found for sent, found in sents}
+    for n in sorted(numbers):
+        holding = [(s, nm) for s, nm in sents if n in s.tokens]
+        if not holding or any(s.tokens & names for s, _ in holding):
+            continue  # not found, or said with one of the claim's names
+        for x in sorted(names):
+            for sx, _ in sents:
+                if x not in sx.tokens or n in sx.tokens:
+                    continue
+                kinds_x = _amount_kinds(sx.text, lang)
+                x_names = dict(sents_names[id(sx)])
+                for sn, sn_names in holding:
+                    others = frozenset(sn_names) - names - cdoc.tokens
+                    if not others:
+                        continue  # the number's sentence names nothing else
+                    kind = _amount_kinds(sn.text, lang).get(n, set())
+                    rest_n = sn.tokens - frozenset(sn_names) - _numbers_of(sn.tokens)
+                    rest_x = sx.tokens - frozenset(x_names) - _numbers_of(sx.tokens)
+                    if not rest_n or len(rest_n & rest_x) < 0.5 * max(len(rest_n), len(rest_x)):
+                        continue  # not two sentences of one build
+                    # the figure of the same field first: the one after the word that
+                    # comes before the claim's number ("jewellery limit $5,000" / "$15,000")
+                    lead = _word_before(sn.text, n, lang)
+                    given = sorted(
+                        (
+                            m
+                            for m in _numbers_of(sx.tokens) - sn.tokens - cdoc.tokens
+                            if kinds_x.get(m, set()) == kind or kinds_x.get(m, set()) & kind
+                        ),
+                        key=lambda m: (_word_before(sx.text, m, lang) != lead, m),
+                    )
+                    if given:
+                        y = sn_names[sorted(others)[0]]
+                        return (
+                            f"the chunk gives {n} to '{y}' and {given[0]} to '{surface[x]}' "
+                            "in a sentence of the same build"
+                        )
+    return ""
+
+
+def _word_before(text: str, number: str, lang: str) -> str:
+    """The content token right before ``number`` in ``text`` ("" when none)."""
+    seq = content_tokens(text, lang)
+    k = seq.index(number) if number in seq else -1
+    return seq[k - 1] if k > 0 else ""
+
+
+def _numbers_of(tokens: frozenset[str]) -> frozenset[str]:
+    return frozenset(t for t in tokens if t[:1].isdigit())
 
 
 #: Two steps in order: "first A, then B", "A, and then B", "A; then B".

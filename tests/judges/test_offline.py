@@ -3299,3 +3299,68 @@ def test_an_ordinal_given_to_another_rank_of_its_word() -> None:
     assert verify(["The first step is to log in."], ctx).verdicts[0].verdict == "yes"
     ctx = ["There is a 30 second delay before the door opens."]
     assert verify(["There is a 30 second delay."], ctx).verdicts[0].verdict == "yes"
+
+
+def test_a_number_the_context_gives_to_another_name_in_a_sentence_of_the_same_build() -> None:
+    ctx = [
+        "Basic and Standard plans are available to travellers aged 18 to 79. The Premium "
+        "plan is available to travellers aged 18 to 74."
+    ]
+    v = verify(["The Standard travel plan is available to travellers up to age 74."], ctx)
+    assert v.verdicts[0].verdict == "unsure"
+    assert (
+        "the chunk gives 74 to 'Premium' and 79 to 'Standard' in a sentence of the same build"
+        in v.verdicts[0].reason
+    )
+    v = verify(["The Premium travel plan is available to travellers up to age 74."], ctx)
+    assert v.verdicts[0].verdict == "yes", v.verdicts[0].reason
+    # across chunks, with the name opening both sentences
+    ctx = [
+        "On long-haul flights, Business passengers can check 2 bags of 32 kg each.",
+        "Economy passengers can check 1 bag of 23 kg.",
+    ]
+    v = verify(["Economy passengers can check 2 bags of 23 kg."], ctx).verdicts[0]
+    assert v.verdict == "unsure" and "gives 2 to 'Business' and 1 to 'Economy'" in v.reason
+    assert (
+        verify(["Economy passengers can check 1 bag of 23 kg."], ctx).verdicts[0].verdict == "yes"
+    )
+    # sentences of another build: no crossing read
+    ctx = [
+        "Business passengers board first and get 2 lounge passes.",
+        "Economy fares start at 1 euro on some routes in winter.",
+    ]
+    v = verify(["Economy passengers get 2 lounge passes."], ctx).verdicts[0]
+    assert "same build" not in v.reason
+
+
+def test_a_pipe_table_is_read_one_row_per_sentence() -> None:
+    from ragnotebook.judges.offline import _tables_as_sentences
+
+    table = (
+        "Plan | Jewellery limit | Excess\n|---|---|---|\nBasic | $1,000 | $500\n"
+        "Standard | $5,000 | $250\nPremium | $15,000 | $100"
+    )
+    text, found = _tables_as_sentences(table)
+    assert found
+    assert text.split("\n") == [
+        "Plan Basic: jewellery limit $1,000, excess $500.",
+        "Plan Standard: jewellery limit $5,000, excess $250.",
+        "Plan Premium: jewellery limit $15,000, excess $100.",
+    ]
+    # a lone line with a pipe, or rows of different widths, stay as they are
+    assert _tables_as_sentences("Open | Closed") == ("Open | Closed", False)
+    uneven = "a | b\nc | d | e"
+    assert _tables_as_sentences(uneven) == (uneven, False)
+    ctx = [table]
+    # a row's own figures: yes (the wording check does not apply to a table's rows)
+    v = verify(["The excess on the Basic plan is $500."], ctx).verdicts[0]
+    assert v.verdict == "yes", v.reason
+    # another row's figure: unsure, naming both rows
+    v = verify(["The excess on the Basic plan is $250."], ctx).verdicts[0]
+    assert v.verdict == "unsure"
+    assert "gives 250 to 'Standard' and 500 to 'Basic'" in v.reason
+    v = verify(["The Premium plan covers jewellery up to $5,000."], ctx).verdicts[0]
+    assert v.verdict == "unsure" and "and 15000 to 'Premium'" in v.reason
+    # recall: a reference read from the table is attributed
+    ref = ["The Standard plan has a $250 excess and covers jewellery up to $5,000."]
+    assert attribute(ref, ctx).verdicts[0].verdict == "yes"
