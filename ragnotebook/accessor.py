@@ -91,14 +91,27 @@ class RagAccessor:
         """
         return frame.chunks(self._df)
 
-    def summary(self) -> pd.DataFrame:
+    def summary(self, by: Any = None) -> pd.DataFrame:
         """Per-metric mean, coverage and status counts; see :func:`ragnotebook.summary`.
+
+        Parameters
+        ----------
+        by : str, list of str, or array-like, optional
+            One summary per group of rows (``by="system"`` for systems in one long
+            frame); the index is then (group, metric).
 
         Returns
         -------
         pandas.DataFrame
-            One row per metric: ``mean`` over scored rows, ``scored``, ``coverage``,
-            counts per status, and the run's counters.
+            One row per metric (per group and metric with ``by``): ``mean`` over scored
+            rows, ``scored``, ``coverage``, counts per status, and the run's counters.
+
+        Raises
+        ------
+        ValueError
+            If the frame has no ragnotebook scores.
+        KeyError
+            If ``by`` names a column the frame does not have.
 
         Examples
         --------
@@ -109,7 +122,7 @@ class RagAccessor:
         >>> float(s.loc["faithfulness", "mean"]), s.loc["faithfulness", "scored"]
         (1.0, '1/1')
         """
-        return frame.summary(self._df)
+        return frame.summary(self._df, by=by)
 
     def scored_rows(self, metric: str) -> pd.Series:
         """Which rows count in ``summary()``'s mean for ``metric``.

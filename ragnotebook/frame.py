@@ -116,6 +116,37 @@ class _Summary(pd.DataFrame):
         return f"{html}<p><small>{escape(note)}</small></p>"
 
 
+def _summary_by(df: pd.DataFrame, by: Any) -> pd.DataFrame:
+    """:func:`summary` per group of rows, stacked with the group before the metric."""
+    require_scored(df)
+    names = [by] if isinstance(by, str) else by
+    if isinstance(names, list) and all(isinstance(n, str) for n in names):
+        absent = [n for n in names if n not in df.columns]
+        if absent:
+            raise KeyError(
+                f"summary(by=...): no column {', '.join(map(repr, absent))}; the frame has "
+                f"{', '.join(map(repr, map(str, df.columns[:12])))}"
+                + (" …" if len(df.columns) > 12 else "")
+            )
+    parts: list[pd.DataFrame] = []
+    tuples: list[tuple[Any, ...]] = []
+    for key, group in df.groupby(by, sort=True, dropna=False):
+        part = pd.DataFrame(summary(group))
+        parts.append(part)
+        head = key if isinstance(key, tuple) else (key,)
+        tuples.extend((*head, m) for m in part.index)
+    if not parts:
+        raise ValueError("summary(by=...): the frame has no rows")
+    out = pd.concat(parts)
+    width = len(tuples[0]) - 1
+    if isinstance(names, list) and len(names) == width:
+        levels = [str(n) if isinstance(n, str) else getattr(n, "name", None) for n in names]
+    else:
+        levels = [getattr(by, "name", None) or "group"] if width == 1 else [None] * width
+    out.index = pd.MultiIndex.from_tuples(tuples, names=[*levels, "metric"])
+    return _Summary(out)
+
+
 def scored_metrics(df: pd.DataFrame) -> list[str]:
     """Metrics present in a scored frame (those with ``m`` and ``m_status`` columns).
 
@@ -466,7 +497,7 @@ def chunks(df: pd.DataFrame) -> pd.DataFrame:
     return out.astype({"position": "int64", "precision_at_k": "float64", "row_number": "int64"})
 
 
-def summary(df: pd.DataFrame) -> pd.DataFrame:
+def summary(df: pd.DataFrame, by: Any = None) -> pd.DataFrame:
     """Per-metric mean over scored rows, with coverage and counts per status.
 
     Rows with status ``ok``, ``no_context`` or ``no_claims`` are scored (their 0
@@ -479,11 +510,16 @@ def summary(df: pd.DataFrame) -> pd.DataFrame:
     ----------
     df : pandas.DataFrame
         A scored frame.
+    by : str, list of str, or array-like, optional
+        Summarise each group of rows on its own: a column name (``"system"``), a list of
+        them, or anything :meth:`pandas.DataFrame.groupby` takes. Rows whose group is
+        missing form a group of their own (``NaN``), so every row is in one summary.
 
     Returns
     -------
     pandas.DataFrame
-        Index: metric. Columns: ``mean`` (float64 over scored rows), ``scored``
+        Index: metric; with ``by``, the group's value(s) and then the metric (a
+        MultiIndex, groups sorted). Columns: ``mean`` (float64 over scored rows), ``scored``
         (str ``"n_scored/n_total"``), ``coverage`` (float64, n_scored / n_total),
         ``n_total``, ``n_scored``, ``n_error`` (int64), then one int64 column per
         status (``ok``, ``no_ground_truth``, ``no_reference``, ``no_claims``,
@@ -515,6 +551,8 @@ def summary(df: pd.DataFrame) -> pd.DataFrame:
     ------
     ValueError
         If the frame has no ragnotebook scores.
+    KeyError
+        If ``by`` names a column the frame does not have.
 
     Examples
     --------
@@ -524,7 +562,17 @@ def summary(df: pd.DataFrame) -> pd.DataFrame:
     >>> s = ragnotebook.summary(ragnotebook.faithfulness(df, model="offline", progress=False))
     >>> float(s.loc["faithfulness", "mean"]), s.loc["faithfulness", "scored"]
     (1.0, '1/1')
+
+    Two systems in one long frame, one summary each:
+
+    >>> two = pd.concat([df.assign(system="A"),
+    ...                  df.assign(system="B", answer="It is on Pier 9.")], ignore_index=True)
+    >>> scored = ragnotebook.faithfulness(two, model="offline", progress=False)
+    >>> ragnotebook.summary(scored, by="system")["mean"].to_dict()
+    {('A', 'faithfulness'): 1.0, ('B', 'faithfulness'): 0.0}
     """
+    if by is not None:
+        return _summary_by(df, by)
     metrics = require_scored(df)
     rows = []
     for m in metrics:

@@ -309,3 +309,36 @@ def test_summary_display_explains_no_answer_and_rounds_means():
     assert s.loc["faithfulness", "mean"] == pytest.approx(2 / 3)
     assert "0.667" in text and "0.6666" not in text  # the display rounds; the data does not
     assert "n_total and n_scored: see 'scored'" in text
+
+
+def test_summary_by_group_gives_each_system_its_own_mean_and_coverage():
+    base = pd.DataFrame(
+        {
+            "question": ["Where is it?", "When does it open?"],
+            "answer": ["It is on Pier 4.", "It opens at nine."],
+            "contexts": [["The museum is on Pier 4."], ["The museum opens at nine."]],
+        }
+    )
+    b = base.assign(answer=["It is on Pier 9.", None])
+    two = pd.concat([base.assign(system="A"), b.assign(system="B")], ignore_index=True)
+    two.loc[len(two)] = ["Where?", "It is on Pier 4.", ["The museum is on Pier 4."], None]
+    scored = rn.faithfulness(two, model="offline", progress=False)
+    s = scored.rag.summary(by="system")
+    assert list(s.index.names) == ["system", "metric"]
+    assert s.loc[("A", "faithfulness"), "mean"] == 1.0
+    assert s.loc[("A", "faithfulness"), "scored"] == "2/2"
+    # B: one wrong pier (0.0), one row with no answer (not averaged)
+    assert s.loc[("B", "faithfulness"), "mean"] == 0.0
+    assert s.loc[("B", "faithfulness"), "scored"] == "1/2"
+    # the row with no system is a group of its own: every row is in one summary
+    assert s["n_total"].sum() == len(two)
+    assert pd.isna(s.index.get_level_values("system")[-1])
+    # a part of the run's rows: its counters cannot be split per row
+    assert s["calls"].isna().all()
+    # the same numbers as summarising each system's rows alone
+    alone = rn.summary(scored[scored["system"] == "B"])
+    assert alone.loc["faithfulness", "mean"] == s.loc[("B", "faithfulness"), "mean"]
+    # a list of columns, and a column that is not there
+    assert list(rn.summary(scored, by=["system"]).index.names) == ["system", "metric"]
+    with pytest.raises(KeyError, match="no column 'sys'"):
+        scored.rag.summary(by="sys")
