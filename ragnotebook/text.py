@@ -254,6 +254,27 @@ _NEG_WORDS: frozenset[str] = frozenset(
         "hadn't",
         "unable",
         "n't",
+        # German, French, Spanish and Portuguese cues that are no English words (the
+        # offline judge reads other languages' words, and at least their plain denials)
+        "nicht",
+        "kein",
+        "keine",
+        "keinen",
+        "keinem",
+        "keiner",
+        "keines",
+        "niemals",
+        "jamais",
+        "aucun",
+        "aucune",
+        "nunca",
+        "ningún",
+        "ninguna",
+        "ninguno",
+        "tampoco",
+        "não",
+        "nenhum",
+        "nenhuma",
     ]
 )
 #: CJK negation cues (substring match). Chinese, Japanese and Korean.
@@ -2352,6 +2373,13 @@ _REFUSAL = re.compile(
     r"|^\W*(?:(?:i'?m|i am|we'?re|we are)\s+)?(?:not\s+(?:really\s+|quite\s+)?sure|unsure|uncertain)\W*$"
     r"|^\W*(?:i\s+have\s+|i'?ve\s+(?:got\s+)?)?no\s+idea"
     r"(?:\W*$|\s+(?:what|how|where|who|when|why|which|if|whether)\b)|^\W*(?:unknown|n/?a|not\s+known|no\s+answer)\W*$"
+    # German, French, Spanish, Portuguese: "I don't know", "no information", "sorry"
+    r"|\b(?:ich weiß (?:es )?(?:leider )?nicht|weiß ich (?:leider )?nicht|dazu (?:habe ich|liegen)"
+    r" (?:leider )?keine|kann (?:ich )?(?:diese frage |das )?(?:leider )?nicht beantworten)\b"
+    r"|^\W*(?:es )?tut mir leid\b|^\W*leider (?:weiß|kann|habe) ich\b"
+    r"|\bje ne sais pas\b|^\W*(?:je suis )?désolée?\b|\bje n'ai pas (?:cette |l')?information"
+    r"|\bno (?:lo )?sé\b|^\W*lo siento\b|\bno tengo (?:esa |suficiente )?información"
+    r"|\bnão sei\b|^\W*desculpe\b"
     r"|(抱歉|对不起|无法回答|没有找到|未提及|不知道|不清楚|不确定|申し訳|見つかりません|"
     r"記載されていません|分かりません|わかりません|知りません|죄송|찾을 수 없|언급되어 있지 않|"
     r"알 수 없|모르겠습니다|모릅니다)",

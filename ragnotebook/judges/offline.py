@@ -553,7 +553,9 @@ def _name_tokens(text: str, lang: str) -> frozenset[str]:
 #: An answer word opening a claim ("No, it is closed in winter."): it answers the
 #: question and is not part of the fact the claim states; nor is an opening hedge or
 #: apology (``text.HEDGE_LEAD``: "I'm not sure, but ...", "Sorry, but ...").
-_ANSWER_WORD = re.compile(r"^\s*(?:yes|no|yeah|nope)\s*[,.;:!]\s*(?=\S)", re.IGNORECASE)
+_ANSWER_WORD = re.compile(
+    r"^\s*(?:yes|no|yeah|nope|ja|nein|oui|non|sí|sim|não)\s*[,.;:!]\s*(?=\S)", re.IGNORECASE
+)
 
 
 def _strip_lead(text: str) -> str:
@@ -662,11 +664,26 @@ _TITLES = frozenset(
 )
 
 
+#: German function words that are no English words (lowercase, as German writes them).
+_GERMAN_WORDS = re.compile(
+    r"\b(?:der|das|dem|und|ist|sind|nicht|für|mit|von|ein|eine|einen|einem|einer|wird|"
+    r"werden|auf|bei|oder|kein|keine|wir|ich|auch|nur|zum|zur|nach|wenn|sich|ihre|ihr|"
+    r"können|kann|muss|müssen|ab|vom|beim|im)\b"
+)
+
+
+def _capitalises_nouns(text: str) -> bool:
+    """Whether ``text`` reads as German, which writes every noun with a capital (so its
+    capitalised words are no names): three German function words, two of them distinct."""
+    found = _GERMAN_WORDS.findall(text)
+    return len(found) >= 3 and len(set(found)) >= 2
+
+
 def _names(text: str, lang: str) -> tuple[tuple[str, str], ...]:
     """Capitalised words of ``text`` that are names, places, titles: any capitalised word
     inside a sentence, and a sentence's first word when the next one is capitalised too
     ("Hillary Clinton was ...")."""
-    if is_cjk(lang):
+    if is_cjk(lang) or _capitalises_nouns(text):
         return ()
     out: list[tuple[str, str]] = []
     matches = list(_WORD.finditer(text))

@@ -3364,3 +3364,24 @@ def test_a_pipe_table_is_read_one_row_per_sentence() -> None:
     # recall: a reference read from the table is attributed
     ref = ["The Standard plan has a $250 excess and covers jewellery up to $5,000."]
     assert attribute(ref, ctx).verdicts[0].verdict == "yes"
+
+
+def test_german_spanish_and_french_denials_refusals_and_answer_words() -> None:
+    chunk = ["Schäden durch Hochwasser sind im Basis-Plan nicht versichert."]
+    v = verify(["Schäden durch Hochwasser sind im Basis-Plan versichert."], chunk).verdicts[0]
+    assert v.verdict == "no" and "negation in the chunk only" in v.reason
+    assert (
+        verify(["El museo no abrió en 1998."], ["El museo abrió en 1998."]).verdicts[0].verdict
+        == "no"
+    )
+    # German nouns are capitalised: no "name not found"
+    ctx = ["Für Sturmschäden gilt eine Wartezeit von 14 Tagen ab Beginn der Versicherung."]
+    claim = "Ja, für Sturmschäden gilt eine Wartezeit von 14 Tagen ab Beginn der Versicherung."
+    v = verify([claim], ctx).verdicts[0]
+    assert v.verdict == "yes" and "name" not in v.reason, v.reason
+    # refusals make no claim
+    for refusal in ("Das weiß ich leider nicht.", "No lo sé.", "Je ne sais pas.", "Não sei."):
+        assert extract(refusal) == [], refusal
+    # "Nein," answers the question; the fact after it is what is checked
+    ref = ["Nein, Schäden durch Hochwasser sind im Basis-Plan nicht versichert."]
+    assert attribute(ref, chunk, question="Ist Hochwasser versichert?").verdicts[0].verdict == "yes"
