@@ -2366,6 +2366,8 @@ _REFUSAL = re.compile(
     r"|^\W*(unfortunately,? )?i (could ?n[o']t|can ?n[o']t|can't|cannot|was unable to|am unable to|"
     r"do ?n[o']t have enough)\b.*\b(find|answer|locate|determine|provide|information)"
     r"|^\W*i do ?n[o']t know\b"
+    r"|^\W*(?:sorry,? |unfortunately,? )?(?:i|we) (?:do ?n[o']t|do not|have no|did ?n[o']t) (?:have |find )?"
+    r"(?:any |enough |the |that |this )?(?:information|details|data|answer)\b(?!.*\bbut\b)"
     r"|\bthe ((provided|given|above|retrieved) )?(documents?|context|passages?|texts?|sources?|"
     r"information) (do(es)? ?n[o']t|did ?n[o']t|do(es)? not) (contain|mention|include|provide|say|"
     r"specify|state)\b"

@@ -1244,13 +1244,15 @@ class OfflineJudge:
             )
         if opposite and any(opposite[0] == phrase for phrase, _ in converted):
             opposite = None  # "3 years" is "36 months", not its opposite
+        if opposite and _amount_said(opposite[0], docs, lang):
+            opposite = None  # "the 24-month term" where a chunk says "24 months"
         denied = ""
         plain = not (neg_conflict or opposite or is_cjk(lang) or has_negation(claim, lang))
         if plain and _plain_words(claim).isdisjoint(_NOT_PLAIN):
             # "We ship to the UK, Norway and Switzerland." against "… We do not ship to
             # Switzerland.": a short denial made of the claim's own words (after the
             # opposite words, whose reason is more precise: "covers" / "excluded")
-            denied = _denied_item(core, docs)
+            denied = _denied_item(core, docs) or _denied_for_name(cdoc, toks, docs, w, lang)
             neg_conflict = bool(denied)
         chunk_word = (
             "the chunks at ranks {} and {}".format(*sorted((names[best] + 1, names[second] + 1)))
@@ -1363,10 +1365,14 @@ class OfflineJudge:
             if alone:
                 return support, "unsure", supporting, f"{reason}; {alone}"
             first = cdoc.sentences[0] if cdoc.sentences else None
-            if exclusive and first is not None and first.opposites and not is_cjk(lang):
-                # an answer's "may" where the context says "must" (a ground truth's
-                # wording is the reference's own)
-                soft = _opposite_conflict(toks, first, docs, w, lang, match_min, softened=True)
+            if exclusive and first is not None and not is_cjk(lang):
+                # an answer's "may" or "should" where the context says "must" (a ground
+                # truth's wording is the reference's own)
+                soft = (
+                    _opposite_conflict(toks, first, docs, w, lang, match_min, softened=True)
+                    if first.opposites
+                    else None
+                ) or _softened_duty(claim, toks, first, docs, w, lang, match_min)
                 if soft:
                     said = (
                         f"the chunk says '{soft[1]}' where the claim says '{soft[0]}' (a duty "
@@ -1703,10 +1709,17 @@ def _said_with_prefix(negated: frozenset[str], text: str) -> bool:
     """Whether ``text`` says a negated word with a negating prefix ("unreviewed" for
     "not reviewed", "non-refundable" for "not refundable", "disallowed" for "not
     allowed")."""
-    if not negated:
-        return False
-    return any(
-        t in negated for m in _NEG_PREFIXED.finditer(text) for t in content_tokens(m.group(1), "en")
+    return bool(negated) and not negated.isdisjoint(_prefixed_tokens(text))
+
+
+@lru_cache(maxsize=8192)
+def _prefixed_tokens(text: str) -> frozenset[str]:
+    """The content tokens of ``text``'s words after a negating prefix ("review" for
+    "unreviewed")."""
+    if _NEG_PREFIXED.search(text) is None:
+        return frozenset()
+    return frozenset(
+        t for m in _NEG_PREFIXED.finditer(text) for t in content_tokens(m.group(1), "en")
     )
 
 
@@ -1888,7 +1901,7 @@ def _number_in_other_clause(cdoc: _Doc, docs: Sequence[_Doc], lang: str) -> str:
 
 
 #: A capitalised word inside a sentence (not its first word): a name, a plan, a product.
-_INNER_NAME = re.compile(r"(?<=[\w,;:)]\s)[A-Z][\w&-]*")
+_INNER_NAME = re.compile(r"(?<=[\w,;:)]\s)(?<!\d\s)[A-Z][\w&-]*")  # not a unit: "50 GB"
 _YEAR_LIKE = re.compile(r"^(?:1[5-9]|20)\d\d$")
 
 
@@ -1910,9 +1923,123 @@ def _lead_name(text: str, docs: Sequence[_Doc], lang: str) -> dict[str, str]:
     if m is None:
         return {}
     word = m.group(1)
-    if any(re.search(rf"\b{re.escape(word.lower())}\b", d.text) for d in docs):
+    low = word.lower()
+    if any(low in _lowercase_words(d.text) for d in docs):
         return {}
     return {t: word for t in content_tokens(word, lang)}
+
+
+@lru_cache(maxsize=4096)
+def _lowercase_words(text: str) -> frozenset[str]:
+    """The words ``text`` writes in lowercase."""
+    return frozenset(_LOWER_WORD.findall(text))
+
+
+_LOWER_WORD = re.compile(r"(?<![\w-])[a-z][\w&-]*")
+
+
+#: A duty ("must submit") and a recommendation ("should", "ideally", "is recommended").
+_DUTY = re.compile(
+    r"\b(must|shall|required|mandatory|compulsory|obligatory|ha(?:ve|s) to|needs? to)\b", re.I
+)
+_ADVICE = re.compile(
+    r"\b(should|ideally|recommended|recommend|advisable|advised|encouraged|preferably)\b", re.I
+)
+
+
+def _softened_duty(
+    claim: str,
+    toks: frozenset[str],
+    first: _Sent,
+    docs: Sequence[_Doc],
+    w: dict[str, float],
+    lang: str,
+    match_min: float,
+) -> tuple[str, str] | None:
+    """(claim's word, chunk's) when the claim recommends what the context requires
+    ("Expense claims should ideally be submitted within 30 days" against "… must be
+    submitted within 30 days"): the sentence that matches the claim's other words says
+    "must" and no word of advice, and no sentence with advice matches as well."""
+    advice = _ADVICE.search(claim)
+    if advice is None or _DUTY.search(claim) or first.negated:
+        return None
+    core = toks - frozenset(content_tokens(" ".join(_ADVICE.findall(claim)), lang))
+    total = sum(w[t] for t in core)
+    if len(core) < 2 or not total:
+        return None
+    duty = ("", 0.0)
+    advised = 0.0
+    for d in docs:
+        if d.structured:
+            continue
+        for sent in d.sentences:
+            score = sum(w[t] for t in core & sent.tokens) / total
+            if _ADVICE.search(sent.text):
+                advised = max(advised, score)
+            elif not sent.negated and (m := _DUTY.search(sent.text)) and score > duty[1]:
+                duty = (m.group(1).lower(), score)
+    if duty[0] and duty[1] >= match_min and duty[1] >= advised + 0.2:
+        return advice.group(1).lower(), duty[0]
+    return None
+
+
+def _denied_for_name(
+    cdoc: _Doc, toks: frozenset[str], docs: Sequence[_Doc], w: dict[str, float], lang: str
+) -> str:
+    """Why a plain claim about a name is denied for that name, or "".
+
+    "The Basic plan includes dental care" against "The Premium plan includes dental
+    care. The Basic and Standard plans do not include dental care.": a denying sentence
+    that names the claim's name and has at least 70% of the claim's other words, and no
+    stating sentence that names it and comes within 20 points of that.
+    """
+    if not cdoc.sentences or not any(s.negated for d in docs for s in d.polar):
+        return ""
+    text = cdoc.sentences[0].text
+    surface = {**_lead_name(text, docs, lang), **_inner_names(text, lang)}
+    names = frozenset(surface) - cdoc.numbers
+    core = toks - names
+    total = sum(w[t] for t in core)
+    if not names or len(core) < 2 or not total:
+        return ""
+    denying: tuple[float, str, str] = (0.0, "", "")
+    stating = 0.0
+    for d in docs:
+        if d.structured:
+            continue
+        for sent in d.polar:
+            named = names & sent.tokens
+            if not named:
+                continue
+            score = sum(w[t] for t in core & sent.tokens) / total
+            if not sent.negated:
+                stating = max(stating, score)
+            elif (
+                not sent.excepted  # "shall not sublet unless the Landlord consents"
+                and sent.neg_targets is not None
+                and sent.neg_targets & core
+                and score > denying[0]
+            ):
+                denying = (score, surface[sorted(named)[0]], sent.text)
+    if denying[0] >= _NEG_MIN and denying[0] >= stating + 0.2:
+        clause = denying[2] if len(denying[2]) <= 90 else denying[2][:87].rstrip() + "…"
+        return f"said of '{denying[1]}': '{clause}'"
+    return ""
+
+
+_AMOUNT_WORD = re.compile(r"^(\d+(?:\.\d+)?)[-\s]([a-z]+)$", re.IGNORECASE)
+
+
+def _amount_said(phrase: str, docs: Sequence[_Doc], lang: str) -> bool:
+    """Whether a claim's amount ("24-month", "3 days") is said by a chunk as it is ("24
+    months"): then another sentence's period ("the 14-day period") is no contradiction."""
+    m = _AMOUNT_WORD.match(phrase.strip())
+    if m is None:
+        return False
+    said = counted_amounts(f"{m.group(1)} {m.group(2)}", lang)
+    return bool(said) and any(
+        key in dict(_counted_amounts(d.text, lang)) for d in docs for key in said
+    )
 
 
 def _number_of_another_name(cdoc: _Doc, docs: Sequence[_Doc], lang: str) -> str:
@@ -3093,6 +3220,7 @@ _ORDINAL_BARE = re.compile(
 )
 
 
+@lru_cache(maxsize=4096)
 def _ordinals(text: str) -> dict[tuple[int, str], str]:
     """{(rank, following word): as written} for the ordinals of ``text``."""
     out: dict[tuple[int, str], str] = {}

@@ -3385,3 +3385,67 @@ def test_german_spanish_and_french_denials_refusals_and_answer_words() -> None:
     # "Nein," answers the question; the fact after it is what is checked
     ref = ["Nein, Schäden durch Hochwasser sind im Basis-Plan nicht versichert."]
     assert attribute(ref, chunk, question="Ist Hochwasser versichert?").verdicts[0].verdict == "yes"
+
+
+def test_a_unit_after_a_number_is_no_name_for_the_crossed_figure_rule() -> None:
+    ctx = [
+        "The Silver plan costs €15 per month and includes 10 GB of data. The Gold plan costs "
+        "€25 per month and includes 50 GB of data."
+    ]
+    v = verify(["The Silver plan includes 50 GB of data."], ctx).verdicts[0]
+    assert v.verdict == "unsure" and "gives 50 to 'Gold' and 10 to 'Silver'" in v.reason
+    assert verify(["The Gold plan includes 50 GB of data."], ctx).verdicts[0].verdict == "yes"
+
+
+def test_an_amount_said_as_it_is_elsewhere_is_no_other_period() -> None:
+    ctx = [
+        "Contracts have a minimum term of 24 months. You can cancel within 14 days of signing "
+        "at no cost. After the 14-day period, cancelling before the end of the minimum term "
+        "incurs an early termination fee."
+    ]
+    ref = [
+        "Cancelling later, before the end of the 24-month minimum term, incurs an early "
+        "termination fee."
+    ]
+    v = attribute(ref, ctx).verdicts[0]
+    assert v.verdict == "yes", v.reason
+    # a period the context never gives that amount is still read
+    claim = "After the 14-month period, cancelling before the end of the term incurs a fee."
+    v = attribute([claim], ctx).verdicts[0]
+    assert v.verdict == "no" and "'14-month' where the chunk says '14-day'" in v.reason
+
+
+def test_no_information_is_a_refusal_unless_a_fact_follows() -> None:
+    assert extract("I don't have any information about jury duty.") == []
+    assert extract("We have no information on that.") == []
+    claims = extract("I don't have the details of your contract, but the plan costs 10 euros.")
+    assert claims and any("10 euros" in c for c in claims)
+
+
+def test_advice_where_the_context_says_must_is_unsure() -> None:
+    ctx = ["Expense claims must be submitted within 30 days of the expense."]
+    v = verify(["Expense claims should ideally be submitted within 30 days."], ctx).verdicts[0]
+    assert v.verdict == "unsure"
+    assert (
+        "the chunk says 'must' where the claim says 'should' (a duty said as a choice)" in v.reason
+    )
+    v = verify(["It is recommended to submit expense claims within 30 days."], ctx).verdicts[0]
+    assert v.verdict == "unsure" and "'recommended'" in v.reason
+    # advice the context gives as advice, and advice on something else
+    ctx = ["Claims should be reported within 48 hours. Receipts must be kept."]
+    assert verify(["Claims should be reported within 48 hours."], ctx).verdicts[0].verdict == "yes"
+    ctx = ["Claims must be reported within 48 hours. Keep your receipts for a year."]
+    assert verify(["You should keep your receipts."], ctx).verdicts[0].verdict == "yes"
+
+
+def test_a_denial_said_of_the_claims_name_wins_over_a_statement_of_another_name() -> None:
+    ctx = [
+        "The Premium plan costs €40 per month and includes dental care. The Basic and "
+        "Standard plans do not include dental care."
+    ]
+    v = verify(["Yes, the Basic plan includes dental care."], ctx).verdicts[0]
+    assert v.verdict == "no" and "said of 'Basic'" in v.reason
+    assert verify(["The Premium plan includes dental care."], ctx).verdicts[0].verdict == "yes"
+    # a denial of something else about the same name is no denial of the claim
+    ctx = ["The Basic plan includes vision care. The Basic plan does not include dental care."]
+    assert verify(["The Basic plan includes vision care."], ctx).verdicts[0].verdict == "yes"
