@@ -180,8 +180,8 @@ class Explorer:
     Attributes
     ----------
     search, sort_by, metric, score_range, status : ipywidgets
-        The controls: words to find (whole words, any case, in the question, answer and
-        ground truth; see :func:`search_tests`), sort order, the metric
+        The controls: words to find (whole words, any case, in the row's index label,
+        question, answer and ground truth; see :func:`search_tests`), sort order, the metric
         the score range and status filters apply to, the range, the status.
     listing : ipywidgets.Select
         The visible page of rows; its value is the selected row's position. Its height
@@ -249,6 +249,7 @@ class Explorer:
         self._name_width = max((len(n) for n in self._names), default=1)
         self._questions = text_values(df, "question")
         haystack = zip(
+            [str(label) for label in self._full],  # the row's label: "B:q04", "q7"
             self._questions,
             text_values(df, "answer"),
             text_values(df, "ground_truth"),

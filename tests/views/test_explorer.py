@@ -369,6 +369,17 @@ def test_search_matches_whole_words(query, rows):
     assert ex.rows == rows
 
 
+def test_search_finds_a_row_by_its_index_label():
+    s = search_frame().set_axis(["A:q1", "B:q1", "A:q2", "B:q2", "A:q3", "B:q3"])
+    ex = Explorer(s)
+    ex.search.value = "B:q2"
+    assert ex.rows == ["B:q2"]
+    ex.search.value = "q3"  # both systems' rows of question 3
+    assert ex.rows == ["A:q3", "B:q3"]
+    ex.search.value = "q"  # part of a word is not a word
+    assert ex.rows == []
+
+
 def test_select_finds_nan_and_nat_labels():
     s = search_frame()
     nan_index = s.set_axis([1.0, float("nan"), 3.0, 4.0, 5.0, 6.0])
