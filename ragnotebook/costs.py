@@ -384,8 +384,8 @@ def estimate(
             sent = _walk(make_plan(m, row, config))
             if not sent:
                 continue
-            tally.row_positions.add(row.position)
             if llm_model is None:
+                tally.row_positions.add(row.position)
                 tally.calls += len(sent)
                 continue
             for task, answer in sent:
@@ -394,6 +394,7 @@ def estimate(
                     tally.shared += 1
                     continue
                 seen.add(blob)
+                tally.row_positions.add(row.position)  # a row that sends a call of its own
                 tally.calls += 1
                 all_tasks.append(task)
                 owners.append(m)
