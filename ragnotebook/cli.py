@@ -761,16 +761,16 @@ def _check_out(path: Path | None) -> None:
             ) from None
 
 
-def _print_summary(summary: Any, title: str) -> None:
+def _print_summary(summary: Any, title: str, usage: bool = True) -> None:
     import pandas as pd
 
     cols = ["mean", "scored", "coverage", *_SUMMARY_COLUMNS[2:], "missing_verdicts"]
     with pd.option_context("display.width", 160, "display.max_columns", 30):
         print(title)
         print(summary[[c for c in cols if c in summary.columns]].round(3).to_string())
-    usage = _usage_line(summary)
-    if usage:
-        print(usage)
+    line = _usage_line(summary) if usage else ""
+    if line:
+        print(line)
 
 
 def _usage_line(summary: Any) -> str:
@@ -805,7 +805,7 @@ _TOLERANCE = 1e-9
 
 
 def check_thresholds(
-    summary: Any, thresholds: dict[str, float], min_coverage: float | None
+    summary: Any, thresholds: dict[str, float], min_coverage: float | None, prefix: str = ""
 ) -> list[str]:
     """Failed checks as messages; also prints one line per check to stdout.
 
@@ -813,7 +813,7 @@ def check_thresholds(
     ``coverage >= min_coverage`` (1.0 when not given), both within 1e-9 (a mean
     that is the threshold up to floating-point rounding meets it); with
     ``min_coverage`` given explicitly, coverage is checked for every metric in
-    ``summary``.
+    ``summary``. ``prefix`` (a group, "system=B: ") opens every message.
     """
     failures: list[str] = []
     coverage_floor = 1.0 if min_coverage is None else min_coverage
@@ -826,7 +826,7 @@ def check_thresholds(
         if m in thresholds:
             t = thresholds[m]
             if math.isnan(mean) or mean < t - _TOLERANCE:
-                msg = (
+                msg = prefix + (
                     f"{m}: no row was scored, so the mean cannot reach {t:g}"
                     if math.isnan(mean)
                     else f"{m}: mean {mean:.3f} < {t:g}"
@@ -834,16 +834,16 @@ def check_thresholds(
                 failures.append(msg)
                 print(f"FAIL {msg}")
             else:
-                print(f"ok   {m}: mean {mean:.3f} >= {t:g}")
+                print(f"ok   {prefix}{m}: mean {mean:.3f} >= {t:g}")
         if math.isnan(cov) or cov < coverage_floor - _TOLERANCE:
-            msg = (
+            msg = prefix + (
                 f"{m}: coverage {cov:.3f} < {coverage_floor:g} "
                 f"({summary.loc[m, 'scored']} rows scored, {int(summary.loc[m, 'error'])} errors)"
             )
             failures.append(msg)
             print(f"FAIL {msg}")
         else:
-            print(f"ok   {m}: coverage {cov:.3f} >= {coverage_floor:g}")
+            print(f"ok   {prefix}{m}: coverage {cov:.3f} >= {coverage_floor:g}")
     return failures
 
 
@@ -1199,6 +1199,12 @@ def evaluate_command(args: argparse.Namespace) -> int:
         base_col, on = _pairing_columns(args.on, baseline, df, columns)
         if base_col != on:  # e.g. --column question=q here, "question" in the baseline
             baseline = baseline.rename(columns={base_col: on})
+    if args.by is not None and args.by not in df.columns:
+        # before scoring: a typo must not cost a run
+        raise UsageError(
+            f"--by {args.by!r}: no such column in {args.data} (it has "
+            f"{', '.join(map(str, df.columns[:12]))}{' …' if len(df.columns) > 12 else ''})"
+        )
     print(f"ragnotebook: scoring {len(df)} rows of {args.data} with {model!r}", file=sys.stderr)
     try:
         with warnings.catch_warnings(), _rewritten_warnings(places.rewrite):
@@ -1267,10 +1273,21 @@ def evaluate_command(args: argparse.Namespace) -> int:
             raise RuntimeError(f"cannot write Parquet without pyarrow ({exc})") from exc
         print(f"\nScored frame ({len(scored)} rows) written to {path}")
 
+    groups = None
+    if args.by is not None:
+        groups = rn.summary(scored, by=args.by)
+        _print_summary(groups, f"\nPer {args.by}:", usage=False)
     failures: list[str] = []
     if thresholds or args.min_coverage is not None:
         print("\nChecks:")
-        failures += check_thresholds(summary, thresholds, args.min_coverage)
+        if groups is None:
+            failures += check_thresholds(summary, thresholds, args.min_coverage)
+        else:
+            # every group must pass on its own: a mean over all systems can hide one
+            for key in dict.fromkeys(groups.index.get_level_values(0)):
+                failures += check_thresholds(
+                    groups.xs(key, level=0), thresholds, args.min_coverage, f"{args.by}={key}: "
+                )
     if baseline is not None:
         failures += check_baseline(baseline, scored, metrics, on=on, max_drop=max_drop)
     if failures:
@@ -1390,6 +1407,13 @@ def _parser() -> argparse.ArgumentParser:
         action="append",
         metavar="METRIC=VALUE,...",
         help="exit 1 when a metric's mean is below VALUE (e.g. recall=0.7,faithfulness=0.8)",
+    )
+    ev.add_argument(
+        "--by",
+        default=None,
+        metavar="COLUMN",
+        help="also summarise per value of COLUMN (e.g. system); --fail-under and "
+        "--min-coverage then apply to every group",
     )
     ev.add_argument(
         "--min-coverage",

@@ -111,6 +111,36 @@ def test_evaluate_writes_jsonl_prints_summary_and_passes_thresholds(tmp_path, go
     assert rn.summary(back).loc["faithfulness", "scored"] == "8/8"
 
 
+def test_by_checks_every_group_on_its_own(tmp_path):
+    rows = [{**r, "system": "A"} for r in GOOD] + [{**r, "system": "B"} for r in WORSE]
+    data = write_jsonl(tmp_path / "two.jsonl", rows)
+    # over both systems the mean passes 0.5; system B alone does not
+    proc = evaluate(
+        data, "--metrics", "faithfulness", "--fail-under", "faithfulness=0.5", cwd=tmp_path
+    )
+    assert proc.returncode == 0, proc.stdout
+    proc = evaluate(
+        data,
+        "--metrics",
+        "faithfulness",
+        "--fail-under",
+        "faithfulness=0.5",
+        "--by",
+        "system",
+        cwd=tmp_path,
+    )
+    assert proc.returncode == 1, proc.stdout
+    assert "Per system:" in proc.stdout
+    assert "ok   system=A: faithfulness: mean 1.000 >= 0.5" in proc.stdout
+    assert re.search(r"FAIL system=B: faithfulness: mean 0\.\d+ < 0\.5", proc.stdout)
+    assert "1 check(s) failed: system=B: faithfulness" in proc.stderr
+    # a column that is not there is a usage error before any scoring
+    proc = evaluate(data, "--metrics", "faithfulness", "--by", "sytem", cwd=tmp_path)
+    assert proc.returncode == 2
+    assert "--by 'sytem': no such column" in proc.stderr
+    assert "scoring" not in proc.stderr
+
+
 def test_fail_under_fails_with_exit_1_and_names_the_metric(tmp_path):
     data = write_jsonl(tmp_path / "worse.jsonl", WORSE)
     proc = run_cli(
