@@ -1345,11 +1345,16 @@ class OfflineJudge:
                     )
                 if scattered:
                     return support, "unsure", supporting, f"{reason}; {scattered}"
-            bound = (
-                _number_in_other_clause(cdoc, docs, lang)
-                or _number_of_another_name(cdoc, docs, lang)
+            banded = (
+                _number_in_other_band(cdoc, claim, docs, lang)
                 if local and not is_cjk(lang)
-                else ""
+                else ("", False)
+            )
+            bound = banded[0] or (
+                ""
+                if banded[1] or not local or is_cjk(lang)
+                else _number_in_other_clause(cdoc, docs, lang)
+                or _number_of_another_name(cdoc, docs, lang)
             )
             if bound:
                 return support, "unsure", supporting, f"{reason}; {bound}"
@@ -2040,6 +2045,135 @@ def _amount_said(phrase: str, docs: Sequence[_Doc], lang: str) -> bool:
     return bool(said) and any(
         key in dict(_counted_amounts(d.text, lang)) for d in docs for key in said
     )
+
+
+_NUM = r"\d+(?:\.\d+)?"
+#: A band of amounts before its unit word: "2 to 5 years", "less than 2 years", "more than
+#: 5 years", "12 years and over", "10 kg or more" (``between X and Y`` is read as "X to Y").
+_BAND = re.compile(
+    rf"(?:(?P<lo>{_NUM})\s*(?:to|-|–)\s*(?P<hi>{_NUM})"
+    rf"|(?:less than|fewer than|under|below|up to)\s+(?P<below>{_NUM})"
+    rf"|(?:more than|over|above|at least)\s+(?P<above>{_NUM})"
+    rf"|(?P<from>{_NUM}))"
+    r"\s+(?P<unit>[a-z]+)(?P<open>\s+(?:or more|or over|and over|and above|and older|or older))?",
+    re.IGNORECASE,
+)
+_BETWEEN = re.compile(rf"\bbetween\s+({_NUM})\s+and\s+({_NUM})", re.IGNORECASE)
+#: "12 and over" is one band ("12 or over"), not two clauses.
+_OPEN_END = re.compile(rf"({_NUM}(?:\s+[a-z]+)?)\s+and\s+(over|above|older)\b", re.IGNORECASE)
+#: "aged 12 and over" / "aged 2 to 11": an age band writes its unit before the numbers.
+_AGED = re.compile(
+    rf"\baged?\s+(?:(?P<lo>{_NUM})\s*(?:to|-|–)\s*(?P<hi>{_NUM})"
+    rf"|(?P<from>{_NUM})\s+(?:and|or)\s+(?:over|above|older)"
+    rf"|(?:under|below)\s+(?P<below>{_NUM})|(?:over|above)\s+(?P<above>{_NUM}))",
+    re.IGNORECASE,
+)
+
+
+def _bands(clause: str, lang: str) -> list[tuple[float, float, str, str]]:
+    """(low, high, unit token, as written) of each band of ``clause`` (open ends are
+    infinite); a plain amount without "or more" is no band."""
+    out = []
+    for m in _BAND.finditer(clause):
+        unit = content_tokens(m.group("unit"), lang)
+        if not unit:
+            continue
+        if m.group("lo"):
+            lo, hi = float(m.group("lo")), float(m.group("hi"))
+        elif m.group("below"):
+            lo, hi = float("-inf"), float(m.group("below"))
+        elif m.group("above"):
+            lo, hi = float(m.group("above")), float("inf")
+        elif m.group("open"):
+            lo, hi = float(m.group("from")), float("inf")
+        else:
+            continue
+        out.append((lo, hi, unit[0], m.group(0).strip()))
+    for m in _AGED.finditer(clause):
+        if m.group("lo"):
+            lo, hi = float(m.group("lo")), float(m.group("hi"))
+        elif m.group("from"):
+            lo, hi = float(m.group("from")), float("inf")
+        elif m.group("below"):
+            lo, hi = float("-inf"), float(m.group("below"))
+        else:
+            lo, hi = float(m.group("above")), float("inf")
+        out.append((lo, hi, "age", m.group(0).strip()))
+    return out
+
+
+def _claim_amounts(claim: str, lang: str) -> dict[tuple[float, str], str]:
+    """{(value, unit token): as written} of the claim's amounts with a unit word, and its
+    ages ("aged 12", "a 12-year-old")."""
+    out: dict[tuple[float, str], str] = {}
+    for (n, w), form in counted_amounts(claim, lang).items():
+        if w and re.fullmatch(_NUM, n):
+            out[(float(n), w)] = form
+    for m in re.finditer(rf"\b(?:aged?\s+({_NUM})|({_NUM})[- ]years?[- ]old)\b", claim, re.I):
+        n = m.group(1) or m.group(2)
+        out[(float(n), "age")] = m.group(0)
+    return out
+
+
+def _number_in_other_band(
+    cdoc: _Doc, claim: str, docs: Sequence[_Doc], lang: str
+) -> tuple[str, bool]:
+    """(why a claim's figure belongs to another band of the context, or ""; whether a
+    band of the clause holding the claim's figure holds the claim's amount too).
+
+    "With 7 years of service you receive 23 days" against "with less than 2 years of
+    service, 20 days; with 2 to 5 years, 23 days; with more than 5 years, 25 days": the
+    claim's 23 stands in a clause whose band (2 to 5 years) leaves out the claim's 7 years,
+    and another clause's band (more than 5 years) holds them. Then ``unsure``. A claim
+    whose figure's band holds its amount ("3 years … 23 days") names its case by the band,
+    whatever other words the first clause has (the caller skips the other-case rule).
+    """
+    if not cdoc.numbers or not _NUMBER_HINT.search(claim):
+        return "", False
+    said = _claim_amounts(claim, lang)
+    if not said:
+        return "", False
+    confirmed = False
+    for d in docs:
+        if d.structured or not (cdoc.numbers & d.tokens):
+            continue
+        for sent in d.sentences:
+            if not (cdoc.numbers & sent.tokens):
+                continue
+            text = _OPEN_END.sub(r"\1 or \2", _BETWEEN.sub(r"\1 to \2", sent.text))
+            clauses = [c for c in _CASE_CLAUSE.split(text) if c and c.strip()]
+            bands = [_bands(c, lang) for c in clauses]
+            if sum(1 for b in bands if b) < 2:
+                continue  # one band is a condition, not a table of cases
+            for k, clause in enumerate(clauses):
+                if not bands[k]:
+                    continue
+                figures = cdoc.numbers & frozenset(content_tokens(clause, lang))
+                for (value, unit), written in said.items():
+                    mine = [b for b in bands[k] if b[2] == unit]
+                    if not mine:
+                        continue
+                    plain = _norm_number(f"{value:g}")
+                    given = sorted(f for f in figures if f != plain)
+                    if any(lo <= value <= hi for lo, hi, _, _ in mine):
+                        confirmed = confirmed or bool(given)
+                        continue
+                    others = [
+                        b
+                        for j, bs in enumerate(bands)
+                        if j != k
+                        for b in bs
+                        if b[2] == unit and b[0] <= value <= b[1]
+                    ]
+                    if others and given:
+                        return (
+                            f"the chunk gives {given[0]} for {mine[0][3]}, not for {written} "
+                            f"({others[0][3]})"
+                        ), False
+    return "", confirmed
+
+
+_NUMBER_HINT = re.compile(r"\d")
 
 
 def _number_of_another_name(cdoc: _Doc, docs: Sequence[_Doc], lang: str) -> str:

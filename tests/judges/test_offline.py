@@ -3449,3 +3449,32 @@ def test_a_denial_said_of_the_claims_name_wins_over_a_statement_of_another_name(
     # a denial of something else about the same name is no denial of the claim
     ctx = ["The Basic plan includes vision care. The Basic plan does not include dental care."]
     assert verify(["The Basic plan includes vision care."], ctx).verdicts[0].verdict == "yes"
+
+
+def test_a_figure_of_another_band() -> None:
+    ctx = [
+        "Employees with less than 2 years of service receive 20 days of annual leave, with 2 "
+        "to 5 years of service 23 days, and with more than 5 years of service 25 days."
+    ]
+    q = "How much leave after 7 years?"
+    v = verify(["An employee with 7 years of service receives 23 days of annual leave."], ctx, q)
+    assert v.verdicts[0].verdict == "unsure"
+    assert (
+        "the chunk gives 23 for 2 to 5 years, not for 7 years (more than 5 years)"
+        in v.verdicts[0].reason
+    )
+    # the right band's figure, and a claim inside the band: no "other case" either
+    for claim, question in (
+        ("An employee with 7 years of service receives 25 days of annual leave.", q),
+        ("With 3 years of service you receive 23 days of annual leave.", "After 3 years?"),
+    ):
+        v = verify([claim], ctx, question).verdicts[0]
+        assert v.verdict == "yes", (claim, v.reason)
+    # ages, with "and over" kept as one band
+    ctx = ["Children aged 2 to 11 pay €10; those aged 12 and over pay €20."]
+    v = verify(["A child aged 12 pays €10."], ctx).verdicts[0]
+    assert v.verdict == "unsure" and "gives 10 for aged 2 to 11, not for aged 12" in v.reason
+    assert verify(["A child aged 12 pays €20."], ctx).verdicts[0].verdict == "yes"
+    # one band is a condition, not a table of cases
+    ctx = ["Adults aged 18 to 64 pay €30 for the annual pass."]
+    assert "band" not in verify(["A 70-year-old pays €30."], ctx).verdicts[0].reason
