@@ -3384,7 +3384,20 @@ def _ordinal_binding_conflict(claim: str, docs: Sequence[_Doc]) -> tuple[str, st
             continue  # not ranked there, ranked so, or maybe said without its word
         if sum(w == word for _, w in said) > 1:
             continue  # the claim names two ranks of it ("the second slide … the first slide")
-        return form, next(iter(seen.values()))
+        # quote the rank of the sentence most like the claim, not the first one found
+        mine = frozenset(content_tokens(claim, "en"))
+        best = max(
+            (
+                (len(mine & s.tokens), f)
+                for d in docs
+                for s in d.sentences
+                for (r, w), f in _ordinals(s.text).items()
+                if w == word and r != rank
+            ),
+            key=lambda x: x[0],
+            default=(0, next(iter(seen.values()))),
+        )
+        return form, best[1]
     return None
 
 

@@ -3299,6 +3299,13 @@ def test_an_ordinal_given_to_another_rank_of_its_word() -> None:
     assert verify(["The first step is to log in."], ctx).verdicts[0].verdict == "yes"
     ctx = ["There is a 30 second delay before the door opens."]
     assert verify(["There is a 30 second delay."], ctx).verdicts[0].verdict == "yes"
+    # the reason quotes the rank of the sentence most like the claim
+    ctx = [
+        "The first day of the month is a holiday for staff. Payments are made on the fourth "
+        "day of each month."
+    ]
+    v = verify(["Payments are made on the third day of the month."], ctx).verdicts[0]
+    assert v.verdict == "no" and "where the chunk says 'fourth day'" in v.reason
 
 
 def test_a_number_the_context_gives_to_another_name_in_a_sentence_of_the_same_build() -> None:
