@@ -1095,7 +1095,11 @@ class OfflineJudge:
                     break
         instances: dict[str, str] = {}  # "-j 4" against "-j N", "the 1st" against "the first"
         for n in missing:
-            written = "" if n in rounded else _number_instance(n, claim, docs)
+            written = (
+                ""
+                if n in rounded
+                else _number_instance(n, claim, docs) or _within_band(n, claim, docs, lang)
+            )
             if written:
                 rounded[n], instances[n] = n, written
         if rounded:
@@ -1355,6 +1359,7 @@ class OfflineJudge:
                 if banded[1] or not local or is_cjk(lang)
                 else _number_in_other_clause(cdoc, docs, lang)
                 or _number_of_another_name(cdoc, docs, lang)
+                or _number_of_another_case(cdoc, docs, lang)
             )
             if bound:
                 return support, "unsure", supporting, f"{reason}; {bound}"
@@ -1591,10 +1596,16 @@ class OfflineJudge:
         ref = frozenset(content_tokens(task.text or "", lang))
         ref = (ref - _NOT_TOPIC) or ref  # a bare "yes" reference keeps its word
         q = frozenset(content_tokens(task.question or "", lang)) - ref
-        q = (q - _NOT_TOPIC) or q
+        # the asker's "I" / "you" and a negation are no topic, even when nothing else of
+        # the question is left ("What TOEFL score do I need?" against a reference with
+        # TOEFL, score and need: the question adds no word)
+        q = q - _NOT_TOPIC
         # the word after "how" asks for a degree, it is not the topic ("How quickly are
         # approved claims paid?": a chunk on when claims are paid need not say "quickly")
         q -= _how_words(task.question or "", lang)
+        # the asker's verbs ("What score do I need?", "I want to know …") say what they
+        # ask, not what a chunk is about
+        q = q - _ASKING_VERBS
         # a chunk that gives one of the reference's sentences is useful for the answer
         # ("The depot is in Leeds." for "The depot is in Leeds. It ships 40 pallets a day.")
         # and one of its clauses ("Acme was founded in 2001." for "Acme was founded in 2001
@@ -2070,10 +2081,25 @@ _AGED = re.compile(
 )
 
 
+#: A band with no unit word after it ("GPA 3.5 to 3.79: $2,000; 3.8 and above: $4,000"),
+#: unit "": compared with the claim's numbers that have no unit word either.
+_BARE_BAND = re.compile(
+    rf"(?<![\d.$€£¥])(?:(?P<lo>{_NUM})\s*(?:to|-|–)\s*(?P<hi>{_NUM})"
+    rf"|(?P<from>{_NUM})\s+(?:or|and)\s+(?:above|over|more|higher))(?!\s*[a-z%])",
+    re.IGNORECASE,
+)
+
+
 def _bands(clause: str, lang: str) -> list[tuple[float, float, str, str]]:
     """(low, high, unit token, as written) of each band of ``clause`` (open ends are
     infinite); a plain amount without "or more" is no band."""
     out = []
+    for m in _BARE_BAND.finditer(clause):
+        if m.group("lo"):
+            lo, hi = float(m.group("lo")), float(m.group("hi"))
+        else:
+            lo, hi = float(m.group("from")), float("inf")
+        out.append((lo, hi, "", m.group(0).strip()))
     for m in _BAND.finditer(clause):
         unit = content_tokens(m.group("unit"), lang)
         if not unit:
@@ -2112,7 +2138,40 @@ def _claim_amounts(claim: str, lang: str) -> dict[tuple[float, str], str]:
     for m in re.finditer(rf"\b(?:aged?\s+({_NUM})|({_NUM})[- ]years?[- ]old)\b", claim, re.I):
         n = m.group(1) or m.group(2)
         out[(float(n), "age")] = m.group(0)
+    # a number with no unit word and no currency ("a GPA of 3.6"): for bands with no unit
+    for m in re.finditer(rf"(?<![\d.$€£¥])({_NUM})(?![\d.,]*\s*%)(?![\d.,])", claim):
+        out.setdefault((float(m.group(1)), ""), m.group(1))
     return out
+
+
+def _within_band(number: str, claim: str, docs: Sequence[_Doc], lang: str) -> str:
+    """ "3.6 is in 3.5 to 3.79" when a band of the context with the claim's unit for that
+    number (or none on either side: "a GPA of 3.6" / "GPA band: 3.5 to 3.79") holds it,
+    else "". Not for English text only: a band is read in English."""
+    if is_cjk(lang) or not _NUMBER_HINT.search(number):
+        return ""
+    try:
+        value = float(number)
+    except ValueError:
+        return ""
+    units = {u for (v, u) in _claim_amounts(claim, lang) if v == value}
+    if not units:
+        return ""
+    for d in docs:
+        if d.structured or not _NUMBER_HINT.search(d.text):
+            continue
+        text = _OPEN_END.sub(r"\1 or \2", _BETWEEN.sub(r"\1 to \2", d.text))
+        for lo, hi, unit, written in _bands(text, lang):
+            if _COMPARISON.match(written):
+                continue  # "over 16 inches in July" is a fact, not a band of cases
+            if unit in units and lo <= value <= hi:
+                return f"{number} is in {written}"
+    return ""
+
+
+_COMPARISON = re.compile(
+    r"(?:more than|fewer than|less than|over|above|under|below|at least|up to)\b", re.I
+)
 
 
 def _number_in_other_band(
@@ -2242,6 +2301,79 @@ def _number_of_another_name(cdoc: _Doc, docs: Sequence[_Doc], lang: str) -> str:
                             "in a sentence of the same build"
                         )
     return ""
+
+
+def _number_of_another_case(cdoc: _Doc, docs: Sequence[_Doc], lang: str) -> str:
+    """Why a claim's number is the figure of a sentence built alike for another case, or "".
+
+    :func:`_number_of_another_name` without capitals: two sentences of the same build
+    that differ by a word and a number ("Applications for the fall intake close on March
+    1. Applications for the spring intake close on October 15."; "… for state residents
+    is $350 … for non-residents is $925"). The claim has the word of one and the number of
+    the other ("Spring intake applications close on March 1"): the number's sentence lacks
+    the claim's word, says a word the claim does not, and no sentence has both the number
+    and the claim's word. Then ``unsure``.
+    """
+    if not cdoc.numbers or not cdoc.sentences:
+        return ""
+    numbers = {n for n in cdoc.numbers if not _YEAR_LIKE.match(n)}
+    words = cdoc.tokens - cdoc.numbers
+    if not numbers or len(words) < 2:
+        return ""
+    sents = [
+        s
+        for d in docs
+        if not d.structured
+        for s in d.sentences
+        if (s.tokens & words) and not s.negated
+    ]
+    for n in sorted(numbers):
+        holding = [s for s in sents if n in s.tokens]
+        for sn in holding:
+            missing = words - sn.tokens
+            if not missing or len(missing) > 2:
+                continue  # says all the claim's words, or is about something else
+            extra = sn.tokens - cdoc.tokens - _numbers_of(sn.tokens)
+            rest_n = sn.tokens - _numbers_of(sn.tokens)
+            for x in sorted(missing):
+                if any(x in s.tokens for s in holding):
+                    continue  # the number is said with the claim's word somewhere
+                for sx in sents:
+                    if sx is sn or x not in sx.tokens or n in sx.tokens:
+                        continue
+                    rest_x = sx.tokens - _numbers_of(sx.tokens)
+                    shared = rest_n & rest_x
+                    if len(shared) < 0.6 * max(len(rest_n), len(rest_x)):
+                        continue  # not two sentences of one build
+                    theirs = sorted((extra - sx.tokens) - words)
+                    if not theirs:
+                        continue  # the number's sentence names no case of its own
+                    kind = _amount_kinds(sn.text, lang).get(n, set())
+                    kinds_x = _amount_kinds(sx.text, lang)
+                    lead = _word_before(sn.text, n, lang)
+                    given = sorted(
+                        (
+                            m
+                            for m in _numbers_of(sx.tokens) - sn.tokens - cdoc.tokens
+                            if kinds_x.get(m, set()) == kind or kinds_x.get(m, set()) & kind
+                        ),
+                        key=lambda m: (_word_before(sx.text, m, lang) != lead, m),
+                    )
+                    if given:
+                        return (
+                            f"the chunk gives {n} with '{_word_for(sn.text, theirs[0], lang)}' "
+                            f"and {given[0]} with '{_word_for(sx.text, x, lang)}' in a sentence "
+                            "of the same build"
+                        )
+    return ""
+
+
+def _word_for(text: str, token: str, lang: str) -> str:
+    """The word of ``text`` that gives the content token ``token`` ("spring" for "spr")."""
+    for m in _WORD.finditer(text):
+        if token in content_tokens(m.group(), lang):
+            return m.group()
+    return token
 
 
 def _word_before(text: str, number: str, lang: str) -> str:
@@ -3681,6 +3813,11 @@ _UNIT_NAMES = frozenset(
 _ADDRESS = frozenset(["you", "your", "yours", "yourself", "yourselves"])
 #: Words that say nothing of a chunk's topic, left out of relevance (``_relevance``).
 _NOT_TOPIC = _NEG_WORDS | _PERSONAL | _ADDRESS | frozenset(["yes"])
+_ASKING_VERBS = frozenset(
+    t
+    for w in ("need", "needs", "needed", "want", "wants", "know", "tell")
+    for t in content_tokens(w, "en")
+)
 _HOW_WORD = re.compile(r"\bhow\s+([a-z]+)\b", re.IGNORECASE)
 
 

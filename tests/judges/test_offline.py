@@ -3485,3 +3485,55 @@ def test_a_figure_of_another_band() -> None:
     # one band is a condition, not a table of cases
     ctx = ["Adults aged 18 to 64 pay €30 for the annual pass."]
     assert "band" not in verify(["A 70-year-old pays €30."], ctx).verdicts[0].reason
+
+
+def test_a_number_of_a_sentence_built_alike_for_another_lowercase_case() -> None:
+    ctx = [
+        "Applications for the fall intake close on March 1. Applications for the spring "
+        "intake close on October 15."
+    ]
+    v = verify(["Spring intake applications close on March 1."], ctx).verdicts[0]
+    assert v.verdict == "unsure"
+    assert "gives 1 with 'fall' and 15 with 'spring' in a sentence of the same build" in v.reason
+    assert (
+        verify(["Spring intake applications close on October 15."], ctx).verdicts[0].verdict
+        == "yes"
+    )
+    ctx = [
+        "Undergraduate tuition for state residents is $350 per credit hour. Undergraduate "
+        "tuition for non-residents is $925 per credit hour."
+    ]
+    v = verify(["Undergraduate tuition for state residents is $925 per credit hour."], ctx)
+    assert v.verdicts[0].verdict == "unsure" and "350 with 'state'" in v.verdicts[0].reason
+    claim = "Undergraduate tuition for state residents is $350 per credit hour."
+    assert verify([claim], ctx).verdicts[0].verdict == "yes"
+
+
+def test_bands_without_a_unit_word() -> None:
+    ctx = [
+        "Merit scholarships are awarded by high school GPA band: 3.5 to 3.79: $2,000; 3.8 and "
+        "above: $4,000."
+    ]
+    ref = ["A GPA of 3.8 and above earns a $4,000 merit scholarship."]
+    v = attribute(ref, ctx).verdicts[0]
+    assert v.verdict == "yes", v.reason
+    # a value inside a band is found there ("3.6 is in 3.5 to 3.79"), not "not found"
+    v = verify(["A student with a 3.6 GPA receives a $2,000 merit scholarship."], ctx).verdicts[0]
+    assert "3.6 is in 3.5 to 3.79" in v.reason and "3.6 not found" not in v.reason
+    # a comparison is a fact, not a band: "over 16 inches in July" holds no 17 inches
+    ctx = ["Maximum monthly precipitation: over 16 inches in July 2003 at Kokomo."]
+    v = verify(["Kokomo had 17 inches of rain in July 2003."], ctx).verdicts[0]
+    assert "17 is in" not in v.reason and v.verdict != "yes"
+
+
+def test_the_askers_words_are_no_topic_of_a_chunk() -> None:
+    out = relevance(
+        [
+            "Campus tours run daily.",
+            "International applicants must show English proficiency with a TOEFL iBT score "
+            "of at least 80 or an IELTS score of 6.5.",
+        ],
+        "You need a TOEFL iBT score of at least 80.",
+        "What TOEFL score do I need?",
+    )
+    assert [v.verdict for v in out.verdicts] == ["no", "yes"]
