@@ -1916,16 +1916,13 @@ def _number_in_other_clause(cdoc: _Doc, docs: Sequence[_Doc], lang: str) -> str:
     return ""
 
 
-#: A capitalised word inside a sentence (not its first word): a name, a plan, a product.
-_INNER_NAME = re.compile(r"(?<=[\w,;:)]\s)(?<!\d\s)[A-Z][\w&-]*")  # not a unit: "50 GB"
 _YEAR_LIKE = re.compile(r"^(?:1[5-9]|20)\d\d$")
 
 
 def _inner_names(text: str, lang: str) -> dict[str, str]:
-    """{token: word as written} of the capitalised words inside ``text`` (not its first)."""
-    return {
-        t: m.group() for m in _INNER_NAME.finditer(text) for t in content_tokens(m.group(), lang)
-    }
+    """{token: word as written} of the names of ``text`` (:func:`_names`), units such as
+    "GB" in "50 GB" left out."""
+    return {tok: word for word, tok in _names(text, lang) if tok not in _UNIT_NAMES}
 
 
 _LEAD_WORD = re.compile(r"^\W*([A-Z][\w&-]*)")
@@ -2272,32 +2269,20 @@ def _number_of_another_name(cdoc: _Doc, docs: Sequence[_Doc], lang: str) -> str:
             for sx, _ in sents:
                 if x not in sx.tokens or n in sx.tokens:
                     continue
-                kinds_x = _amount_kinds(sx.text, lang)
                 x_names = dict(sents_names[id(sx)])
                 for sn, sn_names in holding:
                     others = frozenset(sn_names) - names - cdoc.tokens
                     if not others:
                         continue  # the number's sentence names nothing else
-                    kind = _amount_kinds(sn.text, lang).get(n, set())
                     rest_n = sn.tokens - frozenset(sn_names) - _numbers_of(sn.tokens)
                     rest_x = sx.tokens - frozenset(x_names) - _numbers_of(sx.tokens)
                     if not rest_n or len(rest_n & rest_x) < 0.5 * max(len(rest_n), len(rest_x)):
                         continue  # not two sentences of one build
-                    # the figure of the same field first: the one after the word that
-                    # comes before the claim's number ("jewellery limit $5,000" / "$15,000")
-                    lead = _word_before(sn.text, n, lang)
-                    given = sorted(
-                        (
-                            m
-                            for m in _numbers_of(sx.tokens) - sn.tokens - cdoc.tokens
-                            if kinds_x.get(m, set()) == kind or kinds_x.get(m, set()) & kind
-                        ),
-                        key=lambda m: (_word_before(sx.text, m, lang) != lead, m),
-                    )
+                    given = _crossed_figure(n, sn, sx, cdoc.tokens, lang)
                     if given:
                         y = sn_names[sorted(others)[0]]
                         return (
-                            f"the chunk gives {n} to '{y}' and {given[0]} to '{surface[x]}' "
+                            f"the chunk gives {n} to '{y}' and {given} to '{surface[x]}' "
                             "in a sentence of the same build"
                         )
     return ""
@@ -2348,32 +2333,33 @@ def _number_of_another_case(cdoc: _Doc, docs: Sequence[_Doc], lang: str) -> str:
                     theirs = sorted((extra - sx.tokens) - words)
                     if not theirs:
                         continue  # the number's sentence names no case of its own
-                    kind = _amount_kinds(sn.text, lang).get(n, set())
-                    kinds_x = _amount_kinds(sx.text, lang)
-                    lead = _word_before(sn.text, n, lang)
-                    given = sorted(
-                        (
-                            m
-                            for m in _numbers_of(sx.tokens) - sn.tokens - cdoc.tokens
-                            if kinds_x.get(m, set()) == kind or kinds_x.get(m, set()) & kind
-                        ),
-                        key=lambda m: (_word_before(sx.text, m, lang) != lead, m),
-                    )
+                    given = _crossed_figure(n, sn, sx, cdoc.tokens, lang)
                     if given:
+                        mine = _surface(sn.text, frozenset([theirs[0]]), lang)
+                        other = _surface(sx.text, frozenset([x]), lang)
                         return (
-                            f"the chunk gives {n} with '{_word_for(sn.text, theirs[0], lang)}' "
-                            f"and {given[0]} with '{_word_for(sx.text, x, lang)}' in a sentence "
-                            "of the same build"
+                            f"the chunk gives {n} with '{mine}' and {given} with '{other}' "
+                            "in a sentence of the same build"
                         )
     return ""
 
 
-def _word_for(text: str, token: str, lang: str) -> str:
-    """The word of ``text`` that gives the content token ``token`` ("spring" for "spr")."""
-    for m in _WORD.finditer(text):
-        if token in content_tokens(m.group(), lang):
-            return m.group()
-    return token
+def _crossed_figure(n: str, sn: _Sent, sx: _Sent, claim: frozenset[str], lang: str) -> str:
+    """The number ``sx`` gives in the place of ``sn``'s ``n`` ("" when none): one of the same
+    kind (:func:`_amount_kinds`) that neither ``sn`` nor the claim says, the one after the
+    word that comes before ``n`` first ("jewellery limit $5,000" / "… $15,000")."""
+    kind = _amount_kinds(sn.text, lang).get(n, set())
+    kinds_x = _amount_kinds(sx.text, lang)
+    lead = _word_before(sn.text, n, lang)
+    given = sorted(
+        (
+            m
+            for m in _numbers_of(sx.tokens) - sn.tokens - claim
+            if kinds_x.get(m, set()) == kind or kinds_x.get(m, set()) & kind
+        ),
+        key=lambda m: (_word_before(sx.text, m, lang) != lead, m),
+    )
+    return given[0] if given else ""
 
 
 def _word_before(text: str, number: str, lang: str) -> str:
@@ -3444,30 +3430,16 @@ def _count_binding_conflict(claim: str, docs: Sequence[_Doc], lang: str) -> tupl
     return None
 
 
+#: Ordinal words by rank (shared by the ordinal rule and :func:`_number_instance`).
+_ORDINAL_NAMES = (
+    *("first", "second", "third", "fourth", "fifth"),
+    *("sixth", "seventh", "eighth", "ninth", "tenth"),
+)
 _ORDINAL_VALUES = {
+    **{w: i for i, w in enumerate(_ORDINAL_NAMES, start=1)},
     **{
-        w: i
-        for i, w in enumerate(
-            [
-                "first",
-                "second",
-                "third",
-                "fourth",
-                "fifth",
-                "sixth",
-                "seventh",
-                "eighth",
-                "ninth",
-                "tenth",
-            ],
-            start=1,
-        )
-    },
-    **{
-        f"{i}{suffix}": i
-        for i, suffix in enumerate(
-            ("st", "nd", "rd", "th", "th", "th", "th", "th", "th", "th"), start=1
-        )
+        f"{i}{'st' if i == 1 else 'nd' if i == 2 else 'rd' if i == 3 else 'th'}": i
+        for i in range(1, 11)
     },
     "last": -1,
 }
@@ -3604,13 +3576,7 @@ def _number_order(number: str) -> tuple[float, str]:
         return math.inf, number
 
 
-_ORDINAL_WORDS = {
-    str(i): w
-    for i, w in enumerate(
-        ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth"),
-        start=1,
-    )
-}
+_ORDINAL_WORDS = {str(i): w for i, w in enumerate(_ORDINAL_NAMES, start=1)}
 #: A placeholder for a value in documentation: "N", "<n>", "{count}", "[SIZE]".
 _PLACEHOLDER = r"(?:[A-Z]|<[^<>\s]{1,20}>|\{[^{}\s]{1,20}\}|\[[^\[\]\s]{1,20}\])(?![\w])"
 

@@ -553,7 +553,7 @@ def test_when_the_first_ask_fails_the_waiting_copies_ask_themselves(llm_server, 
     assert out.attrs["ragnotebook"]["metrics"]["faithfulness"]["shared"] == 2
 
 
-def test_the_estimate_of_a_long_frame_matches_the_requests_sent(llm_server):
+def test_the_estimate_of_a_long_frame_matches_the_calls_made(llm_server):
     # three systems sharing a retriever: recall and precision tasks repeat across them
     sample = rn.load_sample("quickstart")
     base = sample[sample["answer"].notna() & sample["ground_truth"].notna()].head(4)
