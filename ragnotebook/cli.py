@@ -665,10 +665,13 @@ _REPO_URL = "https://github.com/ragnotebook/ragnotebook/tree/main"
 def _next_step() -> str:
     """The quickstart notebook when it is on disk (a source checkout), else its address:
     ``pip install`` installs the package only."""
-    notebook = Path(__file__).resolve().parent.parent / "notebooks" / "01_quickstart.ipynb"
+    clone = Path(__file__).resolve().parent.parent
+    notebook = clone / "notebooks" / "01_quickstart.ipynb"
     if notebook.is_file():
-        # the set-up installs the core only: say what JupyterLab and the views need
-        return f"open {notebook} (with .venv/bin/pip install -e '.[plot,widgets]' jupyterlab first)"
+        # the set-up installs the core only: say what JupyterLab and the views need, with
+        # paths that work from any folder (the quickstart may run outside the clone)
+        pip = Path(sys.executable).with_name("pip")
+        return f"open {notebook} (with {pip} install -e '{clone}[plot,widgets]' jupyterlab first)"
     return (
         f"the example notebooks are at {_REPO_URL}/notebooks (the docs, among them the "
         f"command line's, at {_REPO_URL}/docs)"

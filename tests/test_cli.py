@@ -1215,9 +1215,11 @@ def test_a_partial_baseline_is_warned_about(tmp_path, good, capsys):
 
 def test_quickstart_points_to_notebooks_that_exist(tmp_path, monkeypatch):
     # in this checkout the notebook is next to the package
+    # with absolute paths: the quickstart may run from any folder
+    pip = Path(sys.executable).with_name("pip")
     assert cli._next_step() == (
         f"open {ROOT / 'notebooks' / '01_quickstart.ipynb'} "
-        "(with .venv/bin/pip install -e '.[plot,widgets]' jupyterlab first)"
+        f"(with {pip} install -e '{ROOT}[plot,widgets]' jupyterlab first)"
     )
     # after pip install it is not: the address
     monkeypatch.setattr(cli, "__file__", str(tmp_path / "site-packages" / "ragnotebook" / "cli.py"))
