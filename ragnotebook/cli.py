@@ -41,6 +41,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import csv
+import hashlib
 import io
 import json
 import math
@@ -68,6 +69,10 @@ EXIT_INTERRUPTED = 130
 _PARQUET = (".parquet", ".pq")
 _JSONL = (".jsonl", ".ndjson")
 _READABLE = (".csv", ".json", *_JSONL, *_PARQUET)
+
+#: The run metadata of a JSON Lines file ``x.jsonl`` is kept in ``x.jsonl.run.json``.
+_RUN_SUFFIX = ".run.json"
+_RUN_FORMAT = "ragnotebook-run/1"
 
 #: ``--baseline`` fails a metric when ``p_value < BASELINE_ALPHA`` and the mean
 #: difference is below ``-max_drop``, or when coverage drops by more than ``max_drop``.
@@ -166,23 +171,132 @@ def _without_surrogates(df: Any) -> Any:
     return out
 
 
+def run_file(path: Path) -> Path:
+    """The file beside a JSON Lines file that keeps its run metadata:
+    ``scores.jsonl`` -> ``scores.jsonl.run.json``."""
+    return path.with_name(path.name + _RUN_SUFFIX)
+
+
+def _sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def _run_record(df: Any, data: Path, out: Path) -> dict[str, Any] | None:
+    """What :func:`run_file` holds for the JSON Lines file ``data`` (to be renamed
+    ``out``), or None when the frame has no run metadata."""
+    meta = df.attrs.get("ragnotebook") if isinstance(df.attrs, dict) else None
+    if not isinstance(meta, dict) or not meta:
+        return None
+    labelled = _with_row_labels(df)
+    index = [str(n) for n in labelled.columns[: labelled.shape[1] - df.shape[1]]]
+    return {
+        "format": _RUN_FORMAT,
+        "data_file": out.name,
+        "sha256": _sha256(data),
+        "rows": len(df),
+        "index": index,
+        "attrs": _jsonable(meta),
+    }
+
+
 def _write_frame(df: Any, out: Path) -> Path:
     """Write a scored frame as Parquet (keeps ``attrs``) or JSON Lines, by suffix.
 
-    The frame is written next to ``out`` and then renamed, so an interrupted or failed
-    write never leaves a truncated file under ``out``'s name.
+    JSON Lines keep no metadata, so the run's (``attrs["ragnotebook"]``: judge, model,
+    columns, counters) goes to :func:`run_file` beside it, with the SHA-256 of the rows
+    it belongs to and the columns that hold the row labels; :func:`read_table` attaches
+    it again only to the exact file it was written with. Each file is written next to
+    its target and then renamed, so an interrupted or failed write never leaves a
+    truncated file under ``out``'s name (nor a run file that matches the wrong rows).
     """
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = out.with_name(f".{out.name}.{os.getpid()}.tmp")
+    side = run_file(out)
+    side_tmp = side.with_name(f".{side.name}.{os.getpid()}.tmp")
     try:
         if out.suffix.lower() in _PARQUET:
             _without_surrogates(df).to_parquet(tmp)
-        else:
-            write_jsonl(df, tmp)
+            os.replace(tmp, out)
+            return out
+        write_jsonl(df, tmp)
+        record = _run_record(df, tmp, out)
+        if record is not None:
+            side_tmp.write_text(
+                json.dumps(record, ensure_ascii=False, indent=1) + "\n", encoding="utf-8"
+            )
         os.replace(tmp, out)
+        if record is not None:
+            os.replace(side_tmp, side)
+        else:  # a run file of an earlier write would describe other rows
+            with contextlib.suppress(OSError):
+                side.unlink()
     finally:
-        with contextlib.suppress(OSError):
-            tmp.unlink()
+        for leftover in (tmp, side_tmp):
+            with contextlib.suppress(OSError):
+                leftover.unlink()
+    return out
+
+
+def _run_file_note(path: Path) -> str:
+    """`` (run metadata: NAME.run.json)`` after a JSON Lines file's name, if written."""
+    side = run_file(path)
+    if path.suffix.lower() in _JSONL and side.is_file():
+        return f" (its run metadata in {side.name})"
+    return ""
+
+
+def _attach_run(df: Any, path: Path) -> Any:
+    """``df`` read from the JSON Lines file ``path``, with the run metadata of its
+    :func:`run_file` in ``attrs["ragnotebook"]`` when that file was written with exactly
+    these rows (same SHA-256), and the names of the columns holding row labels in
+    ``attrs["ragnotebook_file"]["index"]``. A run file that does not match is ignored,
+    with a warning."""
+    side = run_file(path)
+    if not side.is_file():
+        return df
+    try:
+        record = json.loads(side.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        warnings.warn(
+            f"{side.name}: cannot read this run file ({type(exc).__name__}); the rows of "
+            f"{path.name} are read without their run metadata",
+            UserWarning,
+            stacklevel=3,
+        )
+        return df
+    if (
+        not isinstance(record, dict)
+        or record.get("format") != _RUN_FORMAT
+        or not isinstance(record.get("attrs"), dict)
+    ):
+        return df
+    if record.get("sha256") != _sha256(path):
+        warnings.warn(
+            f"{side.name} was written with other rows than those now in {path.name} (the "
+            "file changed since); its run metadata (judge, model, counters) is not used",
+            UserWarning,
+            stacklevel=3,
+        )
+        return df
+    df.attrs["ragnotebook"] = record["attrs"]
+    index = [c for c in record.get("index") or [] if isinstance(c, str) and c in df.columns]
+    df.attrs["ragnotebook_file"] = {"index": index}
+    return df
+
+
+def with_row_labels(df: Any) -> Any:
+    """``df`` indexed by the row labels a JSON Lines file kept in columns (as written by
+    ``evaluate --out`` or the quickstart; see :func:`read_table`), else ``df``."""
+    index = (df.attrs.get("ragnotebook_file") or {}).get("index") or []
+    if not index or not all(c in df.columns for c in index):
+        return df
+    out = df.set_index(index)
+    if list(out.index.names) == ["row"]:  # the name write_jsonl gave an unnamed index
+        out.index.name = None
     return out
 
 
@@ -197,7 +311,12 @@ def read_table(path: Path | str) -> Any:
     A scored file read back gets its metric columns' dtypes restored (``m``
     Float64, ``m_status`` string, ``m_verdicts`` lists of dicts where Parquet gives
     arrays), so ``summary()``, ``claims()``, the report and
-    :func:`ragnotebook.compare` work on it.
+    :func:`ragnotebook.compare` work on it. A JSON Lines file written by ``evaluate
+    --out`` or the quickstart gets its run metadata back (``attrs["ragnotebook"]``: judge,
+    model, column mapping, counters) from the ``.run.json`` file written beside it, when
+    that file was written with exactly these rows (its SHA-256 matches); the columns that
+    hold the row labels are named in ``attrs["ragnotebook_file"]["index"]`` (the report
+    uses them as row names). Parquet keeps both by itself.
 
     Parameters
     ----------
@@ -216,6 +335,12 @@ def read_table(path: Path | str) -> Any:
     DataError
         For a missing or unreadable file, an unknown suffix, or a JSON file of
         another shape.
+
+    Warns
+    -----
+    UserWarning
+        When the ``.run.json`` beside a JSON Lines file cannot be read or was written with
+        other rows (the file was edited since): the rows are read without run metadata.
 
     Examples
     --------
@@ -319,6 +444,8 @@ def _read_located(path: Path) -> tuple[Any, _RowPlaces]:
             if f"{col}_verdicts" in df.columns:  # Parquet gives arrays of dicts
                 cells = [verdict_records(v) for v in df[f"{col}_verdicts"].tolist()]
                 df[f"{col}_verdicts"] = pd.Series(cells, index=df.index, dtype=object)
+    if suffix in _JSONL:
+        df = _attach_run(df, path)
     return df, _RowPlaces(path, lines)
 
 
@@ -633,7 +760,10 @@ def quickstart(out: Path | None, model: str, n_worst: int) -> int:
         if len(missed) > 4:
             print(f"      ... and {len(missed) - 4} more")
     path = _write_frame(scored, out or _default_out())
-    print(f"\nScored frame ({len(scored)} rows, {len(scored.columns)} columns) written to {path}")
+    print(
+        f"\nScored frame ({len(scored)} rows, {len(scored.columns)} columns) written to "
+        f"{path}{_run_file_note(path)}"
+    )
     print(
         f"Done in {elapsed:.1f} s. Next: {_next_step()}, or in Python:\n\n"
         "import ragnotebook\n"
@@ -1274,7 +1404,7 @@ def evaluate_command(args: argparse.Namespace) -> int:
             path = _write_frame(scored, args.out)
         except ImportError as exc:
             raise RuntimeError(f"cannot write Parquet without pyarrow ({exc})") from exc
-        print(f"\nScored frame ({len(scored)} rows) written to {path}")
+        print(f"\nScored frame ({len(scored)} rows) written to {path}{_run_file_note(path)}")
 
     groups = None
     if args.by is not None:
@@ -1327,7 +1457,7 @@ def report_command(args: argparse.Namespace) -> int:
             "pip install 'ragnotebook[plot]' or update ragnotebook"
         ) from exc
     args.out.parent.mkdir(parents=True, exist_ok=True)  # as evaluate --out does
-    path = scored.rag.report(args.out)
+    path = with_row_labels(scored).rag.report(args.out)
     print(f"Report written to {path}")
     return EXIT_OK
 

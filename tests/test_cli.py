@@ -1283,3 +1283,99 @@ def test_rescoring_a_read_back_file_with_some_metrics_summarises(tmp_path, good)
     s = again.rag.summary()
     assert int(s.loc["faithfulness", "calls"]) > 0
     assert pd.isna(s.loc["context_recall", "calls"])  # the earlier run's counters are gone
+
+
+# ------------------------------------------------------------------ JSON Lines run file
+
+
+def _scored_sample(n: int = 6) -> pd.DataFrame:
+    """``n`` rows of the bundled sample that have answers (RAGTruth's), scored offline."""
+    df = rn.load_sample("quickstart")
+    df = df[df["answer"].notna()].head(n)  # they have no ground truth: no recall
+    return rn.evaluate(
+        df, metrics=["context_precision", "faithfulness"], model="offline", progress=False
+    )
+
+
+def test_jsonl_out_keeps_the_run_metadata_beside_it_and_reads_it_back(tmp_path):
+    scored = _scored_sample()
+    out = tmp_path / "scores.jsonl"
+    cli._write_frame(scored, out)
+    side = tmp_path / "scores.jsonl.run.json"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["scores.jsonl", "scores.jsonl.run.json"]
+    record = json.loads(side.read_text(encoding="utf-8"))
+    assert record["index"] == ["id"] and record["rows"] == 6
+    back = cli.read_table(out)
+    meta = back.attrs["ragnotebook"]
+    assert meta["judge"] == scored.attrs["ragnotebook"]["judge"] == "offline-v13"
+    assert meta["columns"] == scored.attrs["ragnotebook"]["columns"]
+    assert (
+        meta["metrics"]["faithfulness"]["statuses"]
+        == (scored.attrs["ragnotebook"]["metrics"]["faithfulness"]["statuses"])
+    )
+    # the run counters are back in the summary (a file without them shows <NA>)
+    assert rn.summary(back)["calls"].tolist() == rn.summary(scored)["calls"].tolist()
+    # the row labels come back as the index
+    labelled = cli.with_row_labels(back)
+    assert labelled.index.tolist() == scored.index.tolist()
+    assert labelled.index.name == "id"
+    pd.testing.assert_series_equal(
+        labelled["faithfulness"], scored["faithfulness"], check_names=True
+    )
+
+
+def test_an_unnamed_index_comes_back_unnamed_and_a_plain_one_is_no_column(tmp_path):
+    scored = _scored_sample(3)
+    scored.index = pd.Index(["q7", "q3", "q3"])
+    cli._write_frame(scored, tmp_path / "a.jsonl")
+    back = cli.with_row_labels(cli.read_table(tmp_path / "a.jsonl"))
+    assert back.index.tolist() == ["q7", "q3", "q3"] and back.index.name is None
+    plain = scored.reset_index(drop=True)
+    cli._write_frame(plain, tmp_path / "b.jsonl")
+    back = cli.read_table(tmp_path / "b.jsonl")
+    assert back.attrs["ragnotebook_file"] == {"index": []}
+    assert cli.with_row_labels(back).index.tolist() == [0, 1, 2]
+
+
+def test_a_run_file_of_other_rows_is_not_used(tmp_path):
+    scored = _scored_sample(4)
+    out = tmp_path / "scores.jsonl"
+    cli._write_frame(scored, out)
+    lines = out.read_text(encoding="utf-8").splitlines()
+    out.write_text("\n".join(lines[:2]) + "\n", encoding="utf-8")  # the file was cut
+    with pytest.warns(UserWarning, match="written with other rows than those now in scores"):
+        back = cli.read_table(out)
+    assert "ragnotebook" not in back.attrs and len(back) == 2
+    # a run file that is no JSON warns and is ignored; one of another format is ignored
+    (tmp_path / "scores.jsonl.run.json").write_text("{not json", encoding="utf-8")
+    with pytest.warns(UserWarning, match="cannot read this run file"):
+        assert "ragnotebook" not in cli.read_table(out).attrs
+    (tmp_path / "scores.jsonl.run.json").write_text('{"format": "x"}', encoding="utf-8")
+    assert "ragnotebook" not in cli.read_table(out).attrs
+
+
+def test_an_unscored_frame_leaves_no_stale_run_file(tmp_path):
+    out = tmp_path / "scores.jsonl"
+    cli._write_frame(_scored_sample(2), out)
+    assert (tmp_path / "scores.jsonl.run.json").exists()
+    cli._write_frame(pd.DataFrame({"a": [1]}), out)
+    assert not (tmp_path / "scores.jsonl.run.json").exists()
+    assert list(tmp_path.iterdir()) == [out]
+
+
+def test_the_report_of_a_jsonl_file_names_the_judge_and_the_row_labels(tmp_path, capsys):
+    pytest.importorskip("plotly")
+    out = tmp_path / "q.jsonl"
+    assert cli.main(["quickstart", "--out", str(out), "--worst", "0"]) == 0
+    assert "(its run metadata in q.jsonl.run.json)" in capsys.readouterr().out
+    html = tmp_path / "r.html"
+    assert cli.main(["report", str(out), "--out", str(html)]) == 0
+    page = html.read_text(encoding="utf-8")
+    assert "judge offline-v13 · model offline" in page
+    first_id = json.loads(out.read_text(encoding="utf-8").splitlines()[0])["id"]
+    assert f'title="{first_id}"' in page
+    # without the run file: rows by position, judge unknown, as before
+    (tmp_path / "q.jsonl.run.json").unlink()
+    assert cli.main(["report", str(out), "--out", str(html)]) == 0
+    page = html.read_text(encoding="utf-8")
+    assert "judge unknown" in page and 'title="0"' in page
