@@ -197,7 +197,9 @@ class RagAccessor:
             page), ``max_rows`` (rows in the static view), ``sort_by`` (a metric or its
             alias, worst first), ``theme`` (``"light"``, ``"dark"``) and ``columns`` (the
             text columns, ``{"question": "q", ...}`` as given to ``evaluate()``: needed for
-            a frame scored with ``columns=`` and read back from JSON Lines or CSV).
+            a frame scored with ``columns=`` and read back from JSON Lines or CSV) and ``by``
+            (a column grouping the rows, e.g. ``"system"``: each row shows its group, the
+            widget gets a **Group** filter, the static view a table of each group's means).
 
         Returns
         -------
@@ -228,8 +230,10 @@ class RagAccessor:
             only), ``sort_by`` (a metric or its alias, worst first), ``top`` (rows in the
             missed-claims chart) and ``plotly_js`` (``"inline"``, the default, a
             self-contained file of about 5 MB; ``"cdn"``, about 50 kB plus 6 kB per row,
-            charts need a network connection) and ``columns`` (the text columns, as given
-            to ``evaluate()``, for a frame read back from JSON Lines or CSV).
+            charts need a network connection), ``columns`` (the text columns, as given
+            to ``evaluate()``, for a frame read back from JSON Lines or CSV) and ``by`` (a
+            column grouping the rows, e.g. ``"system"``: a table of each group's means,
+            each row's group, a menu showing one group).
 
         Returns
         -------

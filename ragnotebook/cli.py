@@ -213,6 +213,8 @@ def _write_frame(df: Any, out: Path) -> Path:
     its target and then renamed, so an interrupted or failed write never leaves a
     truncated file under ``out``'s name (nor a run file that matches the wrong rows).
     """
+    from ragnotebook._textsafe import replace_surrogates
+
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = out.with_name(f".{out.name}.{os.getpid()}.tmp")
     side = run_file(out)
@@ -225,9 +227,8 @@ def _write_frame(df: Any, out: Path) -> Path:
         write_jsonl(df, tmp)
         record = _run_record(df, tmp, out)
         if record is not None:
-            side_tmp.write_text(
-                json.dumps(record, ensure_ascii=False, indent=1) + "\n", encoding="utf-8"
-            )
+            text = json.dumps(record, ensure_ascii=False, indent=1)
+            side_tmp.write_text(replace_surrogates(text) + "\n", encoding="utf-8")
         os.replace(tmp, out)
         if record is not None:
             os.replace(side_tmp, side)
@@ -1456,8 +1457,14 @@ def report_command(args: argparse.Namespace) -> int:
             f"({type(exc).__name__}: {exc}); install the views with "
             "pip install 'ragnotebook[plot]' or update ragnotebook"
         ) from exc
+    if args.by is not None and args.by not in scored.columns:
+        raise UsageError(
+            f"--by: {args.by!r} is not a column of {args.scored.name} (its columns: "
+            + ", ".join(map(str, scored.columns))
+            + ")"
+        )
     args.out.parent.mkdir(parents=True, exist_ok=True)  # as evaluate --out does
-    path = with_row_labels(scored).rag.report(args.out)
+    path = with_row_labels(scored).rag.report(args.out, by=args.by)
     print(f"Report written to {path}")
     return EXIT_OK
 
@@ -1583,6 +1590,13 @@ def _parser() -> argparse.ArgumentParser:
     )
     rp.add_argument("scored", type=Path, help="a scored .parquet or .jsonl file")
     rp.add_argument("--out", type=Path, required=True, help="the .html file to write")
+    rp.add_argument(
+        "--by",
+        default=None,
+        metavar="COLUMN",
+        help="group the rows by COLUMN (e.g. system): a table of each group's means, "
+        "each row's group, and a menu showing one group",
+    )
     return parser
 
 

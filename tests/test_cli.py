@@ -1379,3 +1379,22 @@ def test_the_report_of_a_jsonl_file_names_the_judge_and_the_row_labels(tmp_path,
     assert cli.main(["report", str(out), "--out", str(html)]) == 0
     page = html.read_text(encoding="utf-8")
     assert "judge unknown" in page and 'title="0"' in page
+
+
+def test_report_by_a_column_and_an_unknown_one(tmp_path, capsys):
+    pytest.importorskip("plotly")
+    rows = [{**r, "system": "A"} for r in GOOD[:4]] + [{**r, "system": "B"} for r in WORSE[:4]]
+    data = write_jsonl(tmp_path / "two.jsonl", rows)
+    out = tmp_path / "scored.jsonl"
+    assert (
+        cli.main(["evaluate", str(data), "--model", "offline", "--no-progress", "--out", str(out)])
+        == 0
+    )
+    html = tmp_path / "r.html"
+    assert cli.main(["report", str(out), "--by", "system", "--out", str(html)]) == 0
+    page = html.read_text(encoding="utf-8")
+    assert '<option value="0">A (4)</option><option value="1">B (4)</option>' in page
+    assert page.count('data-group="1"') == 4
+    capsys.readouterr()
+    assert cli.main(["report", str(out), "--by", "sytem", "--out", str(html)]) == 2
+    assert "--by: 'sytem' is not a column of scored.jsonl" in capsys.readouterr().err

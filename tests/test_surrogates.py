@@ -197,7 +197,8 @@ def test_the_cli_writes_frames_with_surrogates_in_other_columns(tmp_path, suffix
     back = cli.read_table(out)
     assert back.loc[0, "note"] == "note \ufffd"
     assert back.loc[0, "answer"] == "Depot ships 47 pallets \ufffd"
-    assert sorted(p.name for p in tmp_path.iterdir()) == [f"scored{suffix}"]
+    beside = [f"scored{suffix}.run.json"] if suffix == ".jsonl" else []  # its run metadata
+    assert sorted(p.name for p in tmp_path.iterdir()) == [f"scored{suffix}", *beside]
 
 
 def test_the_cli_scores_a_jsonl_file_with_a_cut_emoji(tmp_path, capsys):

@@ -726,6 +726,62 @@ def check_count(value: Any, param: str, minimum: int, *, allow_none: bool = Fals
     return int(value)
 
 
+#: The group of a row whose ``by`` cell is empty (as :func:`group_keys` names it).
+MISSING_GROUP = "(missing)"
+
+
+def group_keys(df: pd.DataFrame, by: Any, who: str) -> list[str] | None:
+    """Each row's group, as text, for the views' ``by=`` (e.g. the system or retriever).
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+    by : str or None
+        A column of ``df``; None for no groups.
+    who : str
+        The call named in the error (``"report()"``).
+
+    Returns
+    -------
+    list of str or None
+        ``str(value)`` per row (lone surrogates as U+FFFD), :data:`MISSING_GROUP` where the
+        cell is empty; None when ``by`` is None.
+
+    Raises
+    ------
+    ValueError
+        When ``by`` is not a column of ``df`` (naming the frame's columns) or not a string.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from ragnotebook.views._data import group_keys
+    >>> group_keys(pd.DataFrame({"system": ["A", None, "B"]}), "system", "report()")
+    ['A', '(missing)', 'B']
+    """
+    if by is None:
+        return None
+    if not isinstance(by, str):
+        raise ValueError(f"{who}: by= must be a column name (a str), got {by!r}")
+    if by not in df.columns:
+        names = ", ".join(repr(str(c)) for c in df.columns[:12])
+        more = " …" if len(df.columns) > 12 else ""
+        raise ValueError(f"{who}: by={by!r} is not a column; the frame has {names}{more}")
+    column = df[by]
+    if isinstance(column, pd.DataFrame):
+        raise ValueError(f"{who}: by={by!r} names {column.shape[1]} columns of the frame")
+    return [
+        MISSING_GROUP if _is_missing(v) else replace_surrogates(str(v)) for v in column.tolist()
+    ]
+
+
+def _is_missing(value: Any) -> bool:
+    try:
+        return bool(pd.isna(value))
+    except (TypeError, ValueError):  # a list or array cell is a value
+        return False
+
+
 # ------------------------------------------------------------ one warning per user call
 
 #: True while an outer view call runs (its warnings are already given).

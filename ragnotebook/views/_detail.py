@@ -488,3 +488,10 @@ def row_detail_html(
     True
     """
     return "".join(row_detail_parts(df, pos, table=table, curve=curve))
+
+
+def group_heading(groups: list[str] | None, pos: int) -> str:
+    """`` · A`` (the row's group) after a row's heading (HTML), or nothing without groups."""
+    if groups is None:
+        return ""
+    return f' · <span dir="auto">{escape(groups[pos])}</span>'

@@ -44,6 +44,7 @@ from ragnotebook.views._data import (
     check_count,
     chunk_texts,
     fmt_score,
+    group_keys,
     resolve_metric,
     row_labels,
     row_names,
@@ -58,7 +59,14 @@ from ragnotebook.views._detail import DETAIL_CSS
 from ragnotebook.views._html import escape, script_json, shorten
 from ragnotebook.views._row import short_score
 from ragnotebook.views._style import apply_theme
-from ragnotebook.views.static import ROW_LEGEND, STATIC_CSS, summary_html
+from ragnotebook.views.static import (
+    ROW_LEGEND,
+    STATIC_CSS,
+    group_positions,
+    group_tags,
+    summary_by_html,
+    summary_html,
+)
 
 __all__ = ["report"]
 
@@ -84,8 +92,8 @@ background:var(--card)}
 .toolbar{display:flex;gap:10px;align-items:center;margin:8px 0;flex-wrap:wrap}
 .toolbar input{font:inherit;padding:5px 9px;min-width:320px;border-radius:6px;
 border:1px solid var(--border);background:var(--bg);color:var(--fg)}
-.toolbar button{font:inherit;padding:4px 12px;border-radius:6px;border:1px solid var(--border);
-background:var(--card);color:var(--fg);cursor:pointer}
+.toolbar button,.toolbar select{font:inherit;padding:4px 12px;border-radius:6px;
+border:1px solid var(--border);background:var(--card);color:var(--fg);cursor:pointer}
 noscript{display:block;padding:8px;border:1px dashed var(--border)}
 details.rnb-row{content-visibility:auto;contain-intrinsic-size:auto 40px}
 """
@@ -278,17 +286,21 @@ _BOOT_JS = """
   });
   var box = document.getElementById("rnb-filter");
   var count = document.getElementById("rnb-count");
+  var group = document.getElementById("rnb-group");
   function filter() {
     var words = box.value.toLowerCase().split(/\\s+/).filter(Boolean);
+    var only = group ? group.value : "";
     var shown = 0;
     rows.forEach(function (r, i) {
-      var ok = words.every(function (w) { return texts[i].indexOf(w) !== -1; });
+      var ok = words.every(function (w) { return texts[i].indexOf(w) !== -1; }) &&
+        (only === "" || r.getAttribute("data-group") === only);
       r.style.display = ok ? "" : "none";
       if (ok) { shown += 1; }
     });
     count.textContent = shown + " of " + rows.length + " rows";
   }
   box.addEventListener("input", filter);
+  if (group) { group.addEventListener("change", filter); }
   document.getElementById("rnb-open").addEventListener("click", function () {
     rows.forEach(function (r) { if (r.style.display !== "none") { r.open = true; } });
   });
@@ -426,28 +438,50 @@ def _row_data(df: pd.DataFrame, pos: int, table: pd.DataFrame) -> dict[str, Any]
     }
 
 
-def _rows_summaries(df: pd.DataFrame, positions: list[int], table: pd.DataFrame) -> str:
-    """The collapsed ``<details>`` of each row: its summary line and an empty body."""
+def _rows_summaries(
+    df: pd.DataFrame,
+    positions: list[int],
+    table: pd.DataFrame,
+    groups: list[str] | None = None,
+) -> str:
+    """The collapsed ``<details>`` of each row: its summary line and an empty body.
+
+    With ``groups``, a row carries its group in ``data-group`` (the group filter's key,
+    the group's number in sorted order) and shows it after its name."""
     metrics = require_scored(df)
     names, questions = row_names(df), text_values(df, "question")
     labels = row_labels(df)
     codes = {"context_recall": "R", "context_precision": "P", "faithfulness": "F"}
     width = max((len(names[p]) for p in positions), default=1)
+    tags = group_tags(groups, positions)
+    number = {} if groups is None else {k: i for i, (k, _) in enumerate(group_positions(groups))}
     parts = []
     for pos in positions:
         scores = "  ".join(
             f"{codes[m]} {short_score(*score_at(table, m, pos)):<5}" for m in metrics
         )
         pad = " " * max(0, width - len(names[pos]))
+        group = "" if groups is None else f' data-group="{number[groups[pos]]}"'
+        heading = D.row_heading(pos, len(df), labels[pos]) + D.group_heading(groups, pos)
         parts.append(
-            f'<details class="rnb-row" id="row-{pos}" data-row="{pos}"><summary>'
+            f'<details class="rnb-row" id="row-{pos}" data-row="{pos}"{group}><summary>'
             f'<span class="rnb-sc"><span dir="auto" title="{escape(labels[pos])}">'
-            f"{escape(names[pos])}</span>{pad}  {escape(scores)}</span>  "
+            f"{escape(names[pos])}</span>{pad}{tags.get(pos, '')}  {escape(scores)}</span>  "
             f'<span dir="auto">{escape(shorten(questions[pos], 140))}</span></summary>'
             f'<div class="rnb-body"><div class="rnb"><h4>'
-            f"{D.row_heading(pos, len(df), labels[pos])}</h4></div></div></details>"
+            f"{heading}</h4></div></div></details>"
         )
     return "".join(parts)
+
+
+def _group_select(by: str, groups: list[str]) -> str:
+    """The toolbar's ``<select>`` of one group's rows (values: the groups' numbers)."""
+    options = [f'<option value="">every {escape(by)} ({len(groups)})</option>']
+    for i, (key, positions) in enumerate(group_positions(groups)):
+        options.append(
+            f'<option value="{i}">{escape(shorten(key, 40))} ({len(positions)})</option>'
+        )
+    return f'<select id="rnb-group" aria-label="Show one {escape(by)}">{"".join(options)}</select>'
 
 
 def _figures(df: pd.DataFrame, top: int) -> list[tuple[str, Any, Any]]:
@@ -554,6 +588,7 @@ def report(
     top: int = 20,
     plotly_js: str = "inline",
     columns: Mapping[str, str | None] | None = None,
+    by: str | None = None,
 ) -> Path:
     """Write one self-contained HTML file with the summary, charts and row drill-down.
 
@@ -592,6 +627,13 @@ def report(
         "docs", "ground_truth": "gold"}``). Needed for a frame scored with ``columns=``
         and read back from JSON Lines or CSV, which keep no run metadata; without it such
         columns are not found, and a warning names them.
+    by : str, optional
+        A column whose values group the rows (``"system"`` for several systems' rows in
+        one frame, ``"retriever"``, ``"prompt"``): the summary gets a table of each
+        group's means (``mean (scored/rows)`` per metric, as
+        :func:`ragnotebook.summary` computes them on the group's rows), every row shows
+        its group, and the toolbar a menu that shows one group's rows. Empty cells form
+        the group ``(missing)``.
 
     Returns
     -------
@@ -603,8 +645,8 @@ def report(
     ValueError
         If the frame has no scores, ``sort_by`` is not a scored metric ("unknown metric
         ..." for a name that is no metric), ``max_rows`` is negative, ``plotly_js`` is
-        neither ``"inline"`` nor ``"cdn"``, or ``columns`` names an unknown role or a
-        column not in the frame.
+        neither ``"inline"`` nor ``"cdn"``, ``columns`` names an unknown role or a
+        column not in the frame, or ``by`` is not a column.
     ImportError
         Without plotly (the ``[plot]`` extra); the message says what to install.
 
@@ -646,9 +688,10 @@ def report(
     if sort_by is not None:
         sort_by = resolve_metric(sort_by, metrics, "sort_by")
     check_count(top, "top", 1)
+    groups = group_keys(df, by, "report()")
     df = with_columns(df, columns, "report()")
     with ViewCall("report()", df):
-        page = _page(df, title, _order(df, sort_by, limit), sort_by, top, plotly_js)
+        page = _page(df, title, _order(df, sort_by, limit), sort_by, top, plotly_js, by, groups)
     # written beside the target and renamed: an error never leaves a partial file
     return atomic_write_text(Path(path), page)
 
@@ -660,6 +703,8 @@ def _page(
     sort_by: str | None,
     top: int,
     plotly_js: str,
+    by: str | None = None,
+    groups: list[str] | None = None,
 ) -> str:
     """The report's HTML."""
     figs = _figures(df, top)
@@ -679,6 +724,10 @@ def _page(
         else f"all {len(df)} rows{order_note}"
     )
     charts = "".join(f'<div class="chart" id="chart-{key}"></div>' for key, _, _ in figs)
+    by_table = select = ""
+    if by is not None and groups is not None:
+        by_table = f"<h3>By {escape(by)}</h3>{summary_by_html(df, by, groups)}"
+        select = _group_select(by, groups)
     online = (
         " The charts load plotly.js from cdn.plot.ly, so they need a network connection."
         if plotly_js == "cdn"
@@ -690,7 +739,7 @@ def _page(
 {escape(_spend(df))}ragnotebook {escape(__version__)} · written {escape(when)}</p>
 <nav><a href="#summary">Summary</a><a href="#charts">Charts</a><a href="#rows">Rows</a></nav>
 </header>
-<section id="summary"><h2>Summary</h2>{summary_html(df)}{_HELP}</section>
+<section id="summary"><h2>Summary</h2>{summary_html(df)}{by_table}{_HELP}</section>
 <section id="charts"><h2>Charts</h2>
 <noscript>The charts need JavaScript; the summary and rows below do not.</noscript>
 <p class="help">Hover the charts for details; drag to zoom, double-click to reset.{online}</p>
@@ -700,11 +749,11 @@ def _page(
 {escape(ROW_LEGEND)} Highlighted words are shared by a claim and the chunk supporting it.</p>
 <div class="toolbar"><input id="rnb-filter" type="search" placeholder="Filter rows by any text"
 aria-label="Filter rows"><button id="rnb-open" type="button">Open all</button>
-<button id="rnb-close" type="button">Close all</button><span id="rnb-count" class="meta">
+<button id="rnb-close" type="button">Close all</button>{select}<span id="rnb-count" class="meta">
 </span></div>
 <noscript>The rows' details are drawn by the page's script; with JavaScript off only
 their summary lines show.</noscript>
-{_rows_summaries(df, positions, table)}
+{_rows_summaries(df, positions, table, groups)}
 </section></main>"""
     page = (
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'

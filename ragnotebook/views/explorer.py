@@ -32,8 +32,10 @@ from ragnotebook.frame import require_scored
 from ragnotebook.scorers._common import STATUSES
 from ragnotebook.views._data import (
     METRIC_LABELS,
+    MISSING_GROUP,
     ViewCall,
     check_count,
+    group_keys,
     resolve_metric,
     row_labels,
     row_names,
@@ -43,7 +45,7 @@ from ragnotebook.views._data import (
     verdicts,
     with_columns,
 )
-from ragnotebook.views._detail import DETAIL_CSS, row_detail_parts, row_heading
+from ragnotebook.views._detail import DETAIL_CSS, group_heading, row_detail_parts, row_heading
 from ragnotebook.views._html import escape, shorten
 from ragnotebook.views._row import LIST_LEGEND, in_kernel, row_precision_figure, short_score
 from ragnotebook.views._style import STATUS_LABELS, check_theme
@@ -169,13 +171,18 @@ class Explorer:
         "docs", "ground_truth": "gold"}``). Needed for a frame scored with ``columns=``
         and read back from JSON Lines or CSV, which keep no run metadata; without it such
         columns are not found, and a warning names them.
+    by : str, optional
+        A column whose values group the rows (``"system"`` for several systems' rows in
+        one frame): each row of the list and its heading show its group, and the
+        **Group** control shows one group's rows.
 
     Raises
     ------
     ValueError
         If ``page_size`` is below 1 or not a whole number, ``sort_by`` is not a metric
-        scored in the frame ("unknown metric ..." for a name that is no metric), or
-        ``columns`` names an unknown role or a column not in the frame.
+        scored in the frame ("unknown metric ..." for a name that is no metric),
+        ``columns`` names an unknown role or a column not in the frame, or ``by`` is not
+        a column.
 
     Attributes
     ----------
@@ -183,6 +190,9 @@ class Explorer:
         The controls: words to find (whole words, any case, in the row's index label,
         question, answer and ground truth; see :func:`search_tests`), sort order, the metric
         the score range and status filters apply to, the range, the status.
+    group : ipywidgets.Dropdown or None
+        With ``by``: "every <by>" or one group's value ("(missing)" for empty cells); its
+        options say how many rows each group has. None without ``by``.
     listing : ipywidgets.Select
         The visible page of rows; its value is the selected row's position. Its height
         follows the number of rows on the page (at most 12 lines, then it scrolls).
@@ -223,6 +233,7 @@ class Explorer:
         sort_by: str | None = None,
         theme: str = "light",
         columns: Mapping[str, str | None] | None = None,
+        by: str | None = None,
     ) -> None:
         try:
             import ipywidgets as w
@@ -231,6 +242,7 @@ class Explorer:
                 "the explorer needs ipywidgets: pip install 'ragnotebook[widgets]'"
             ) from exc
         self._metrics = require_scored(df)
+        self._groups = group_keys(df, by, "Explorer()")
         df = with_columns(df, columns, "Explorer()")
         with ViewCall("Explorer()", df):  # a frame that lost its column names: said
             pass
@@ -297,6 +309,21 @@ class Explorer:
             value="any",
             style=wide,
         )
+        self.group: Any = None
+        self._group_width = 0
+        if self._groups is not None:
+            counts: dict[str, int] = {}
+            for key in self._groups:
+                counts[key] = counts.get(key, 0) + 1
+            order = sorted(counts, key=lambda k: (k == MISSING_GROUP, k))
+            self.group = w.Dropdown(
+                description="Group",
+                options=[(f"every {by} ({len(self._groups)})", None)]
+                + [(f"{shorten(k, 40)} ({counts[k]})", k) for k in order],
+                value=None,
+                style=wide,
+            )
+            self._group_width = max(len(shorten(k, 24)) for k in counts) if counts else 0
         self.listing = w.Select(options=[], rows=_MAX_LIST_ROWS, layout=w.Layout(width="100%"))
         self.prev_row_button = w.Button(
             description="◀ previous row",
@@ -316,7 +343,8 @@ class Explorer:
         self.detail = w.HTML()
         self.curve = w.Output()
         self.chunk_list = w.HTML()
-        for control in (self.search, self.sort_by, self.metric, self.score_range, self.status):
+        controls = [self.search, self.sort_by, self.metric, self.score_range, self.status]
+        for control in controls + ([self.group] if self.group is not None else []):
             control.observe(self._on_filter, names="value")
         self.listing.observe(self._on_select, names="value")
         self.prev_button.on_click(lambda _: self._set_page(self._page - 1))
@@ -331,7 +359,7 @@ class Explorer:
         self.page_label.layout = w.Layout(margin="0 12px")
         self.widget = w.VBox(
             [
-                w.HBox([self.search, self.sort_by]),
+                w.HBox([self.search, self.sort_by, *([self.group] if self.group else [])]),
                 w.HBox([self.metric, self.score_range, self.status]),
                 legend,
                 self.listing,
@@ -566,6 +594,9 @@ class Explorer:
         )
         name = f"{self._names[pos]:<{self._name_width}}"
         question = shorten(self._questions[pos], _QUESTION_CHARS)
+        if self._groups is not None:
+            group = f"[{shorten(self._groups[pos], 24)}]"
+            name = f"{name} {group:<{self._group_width + 2}}"
         return f"{_pad(name)}{_SEP}{_pad(scores)}{_SEP}{question}"
 
     def _mask(self) -> np.ndarray:
@@ -586,6 +617,8 @@ class Explorer:
                 mask &= (score >= lo - 1e-9) & (score <= hi + 1e-9)
         if self.status.value != "any":
             mask &= (self._table[f"{m}_status"] == self.status.value).to_numpy()
+        if self.group is not None and self.group.value is not None and self._groups is not None:
+            mask &= np.array([g == self.group.value for g in self._groups], dtype=bool)
         return mask
 
     def _apply(self) -> None:
@@ -624,7 +657,8 @@ class Explorer:
         # the position tells rows with the same label apart; the label is shown whole
         head = (
             "<h3 style='margin:10px 0 4px'>"
-            f"{row_heading(pos, len(self._labels), self._full[pos])}</h3>"
+            f"{row_heading(pos, len(self._labels), self._full[pos])}"
+            f"{group_heading(self._groups, pos)}</h3>"
         )
         top, rest = row_detail_parts(self._df, pos, table=self._table, curve=False)
         self.header.value, self.detail.value, self.chunk_list.value = head, top, rest

@@ -30,9 +30,11 @@ from ragnotebook._warn import warn_user
 from ragnotebook.frame import require_scored
 from ragnotebook.views._data import (
     METRIC_LABELS,
+    MISSING_GROUP,
     STATUS_ORDER,
     ViewCall,
     check_count,
+    group_keys,
     resolve_metric,
     row_labels,
     row_names,
@@ -41,7 +43,7 @@ from ragnotebook.views._data import (
     with_columns,
 )
 from ragnotebook.views._data import text_values as _texts
-from ragnotebook.views._detail import DETAIL_CSS, row_detail_html, row_heading
+from ragnotebook.views._detail import DETAIL_CSS, group_heading, row_detail_html, row_heading
 from ragnotebook.views._html import escape, shorten
 from ragnotebook.views._row import ROW_LEGEND, in_kernel, short_score
 
@@ -118,6 +120,64 @@ def summary_html(df: pd.DataFrame) -> str:
     )
 
 
+def group_positions(keys: list[str]) -> list[tuple[str, list[int]]]:
+    """``(group, row positions)`` in sorted order of the groups, the missing one last."""
+    found: dict[str, list[int]] = {}
+    for pos, key in enumerate(keys):
+        found.setdefault(key, []).append(pos)
+    order = sorted(found, key=lambda k: (k == MISSING_GROUP, k))
+    return [(k, found[k]) for k in order]
+
+
+def summary_by_html(df: pd.DataFrame, by: str, keys: list[str]) -> str:
+    """One line per group of rows: each metric's mean over the group's scored rows.
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        A scored frame.
+    by : str
+        The grouping column's name (the table's first heading).
+    keys : list of str
+        Each row's group (:func:`ragnotebook.views._data.group_keys`).
+
+    Returns
+    -------
+    str
+        A ``<table class="rnb-sum rnb-by">``: the group, its rows, and per metric
+        ``mean (scored/rows)`` as :func:`ragnotebook.summary` computes them on the group's
+        rows (``—`` when none was scored). Groups sorted, ``(missing)`` last.
+
+    Examples
+    --------
+    >>> import pandas as pd, ragnotebook
+    >>> from ragnotebook.views.static import summary_by_html
+    >>> df = pd.DataFrame({"question": ["q"] * 3, "system": ["B", "A", "A"],
+    ...                    "answer": ["Sky is blue.", "Sky is blue.", "Grass is red."],
+    ...                    "contexts": [["Sky is blue."]] * 3})
+    >>> s = ragnotebook.faithfulness(df, model="offline", progress=False)
+    >>> html = summary_by_html(s, "system", ["B", "A", "A"])
+    >>> '>A</td><td>2</td><td>0.50 (2/2)</td></tr><tr><td dir="auto">B</td>' in html
+    True
+    """
+    metrics = require_scored(df)
+    head = "".join(f"<th>{METRIC_LABELS.get(m, escape(m))}</th>" for m in metrics)
+    lines = []
+    for key, positions in group_positions(keys):
+        s = frame.summary(df.iloc[positions])
+        cells = []
+        for _metric, r in s.iterrows():
+            mean = "—" if pd.isna(r["mean"]) else f"{r['mean']:.2f}"
+            cells.append(f"<td>{mean} ({escape(r['scored'])})</td>")
+        lines.append(
+            f'<tr><td dir="auto">{escape(key)}</td><td>{len(positions)}</td>{"".join(cells)}</tr>'
+        )
+    return (
+        f'<table class="rnb-sum rnb-by"><thead><tr><th dir="auto">{escape(by)}</th>'
+        f"<th>rows</th>{head}</tr></thead><tbody>{''.join(lines)}</tbody></table>"
+    )
+
+
 #: Hover help of the status columns that are easy to misread.
 _COLUMN_HELP = {
     "no_claims": "an answer with no claim to check (e.g. a refusal): a measured 0, scored",
@@ -127,7 +187,13 @@ _COLUMN_HELP = {
 }
 
 
-def rows_html(df: pd.DataFrame, positions: Any = None, *, curve: bool = True) -> str:
+def rows_html(
+    df: pd.DataFrame,
+    positions: Any = None,
+    *,
+    curve: bool = True,
+    groups: list[str] | None = None,
+) -> str:
     """Collapsible ``<details>`` drill-down sections, one per row.
 
     Parameters
@@ -138,6 +204,9 @@ def rows_html(df: pd.DataFrame, positions: Any = None, *, curve: bool = True) ->
         Row positions to include, in order (default: all).
     curve : bool, default True
         Include each row's inline SVG precision@k curve.
+    groups : list of str, optional
+        Each row's group (:func:`ragnotebook.views._data.group_keys`), shown on its
+        summary line after its name and in its heading.
 
     Returns
     -------
@@ -158,21 +227,38 @@ def rows_html(df: pd.DataFrame, positions: Any = None, *, curve: bool = True) ->
     labels = row_labels(df)
     positions = range(len(df)) if positions is None else positions
     codes = {"context_recall": "R", "context_precision": "P", "faithfulness": "F"}
+    tags = group_tags(groups, positions)
     parts = []
     for pos in positions:
         scores = "  ".join(
             f"{codes[m]} {short_score(*score_at(table, m, pos)):>5}" for m in metrics
         )
         pad = " " * max(0, 6 - len(names[pos]))
+        heading = row_heading(pos, len(df), labels[pos]) + group_heading(groups, pos)
         parts.append(
             f'<details class="rnb-row" id="row-{pos}" data-row="{pos}"><summary>'
             f'<span class="rnb-sc"><span dir="auto" title="{escape(labels[pos])}">'
-            f"{escape(names[pos])}</span>{pad} {escape(scores)}</span>  "
+            f"{escape(names[pos])}</span>{pad}{tags.get(pos, '')} {escape(scores)}</span>  "
             f'<span dir="auto">{escape(shorten(questions[pos], 140))}</span></summary>'
-            f'<div class="rnb"><h4>{row_heading(pos, len(df), labels[pos])}</h4></div>'
+            f'<div class="rnb"><h4>{heading}</h4></div>'
             f"{row_detail_html(df, pos, table=table, curve=curve)}</details>"
         )
     return "".join(parts)
+
+
+def group_tags(groups: list[str] | None, positions: Any) -> dict[int, str]:
+    """The group shown on each row's summary line: `` [A]`` padded to the widest of
+    ``positions`` (the line is monospace; a long group is shortened, whole in the
+    ``title``), by position; empty without groups."""
+    if groups is None:
+        return {}
+    shown = {int(p): shorten(groups[int(p)], 24) for p in positions}
+    width = max((len(g) for g in shown.values()), default=0)
+    return {
+        p: f' <span class="rnb-grp" dir="auto" title="{escape(groups[p])}">[{escape(g)}]</span>'
+        + " " * (width - len(g))
+        for p, g in shown.items()
+    }
 
 
 class StaticExplorer:
@@ -194,6 +280,9 @@ class StaticExplorer:
     widgets_missing : bool, default False
         The page says ipywidgets is not installed and how to install it (set by
         :func:`explore` inside a Jupyter kernel without ipywidgets).
+    by : str, optional
+        A column whose values group the rows (the system, retriever or prompt of each
+        row): the view adds a table of each group's means and shows every row's group.
     columns : Mapping[str, str or None], optional
         ``{role: column}`` naming the text columns, as given to
         :func:`ragnotebook.evaluate` (``{"question": "q", "answer": "a", "contexts":
@@ -204,8 +293,9 @@ class StaticExplorer:
     Raises
     ------
     ValueError
-        If ``max_rows`` is negative or not a whole number, or ``sort_by`` is not a
-        metric scored in the frame ("unknown metric ..." for a name that is no metric).
+        If ``max_rows`` is negative or not a whole number, ``sort_by`` is not a
+        metric scored in the frame ("unknown metric ..." for a name that is no metric),
+        or ``by`` is not a column.
 
     Examples
     --------
@@ -227,8 +317,11 @@ class StaticExplorer:
         sort_by: str | None = None,
         widgets_missing: bool = False,
         columns: Mapping[str, str | None] | None = None,
+        by: str | None = None,
     ) -> None:
         self._metrics = require_scored(df)
+        self.by = by
+        self._groups = group_keys(df, by, "StaticExplorer()")
         df = with_columns(df, columns, "StaticExplorer()")
         with ViewCall("StaticExplorer()", df):  # a frame that lost its column names: said
             pass
@@ -284,7 +377,16 @@ class StaticExplorer:
             f"<div class='rnb-meta'>{escape(note)}. {why}; "
             "<code>df.rag.report('report.html')</code> writes a shareable file.</div>"
             f"<div class='rnb-meta'>{escape(ROW_LEGEND)}</div>"
-            f"{summary_html(self._df)}</div>{rows_html(self._df, self.positions)}"
+            f"{summary_html(self._df)}{self._by_html()}</div>"
+            f"{rows_html(self._df, self.positions, groups=self._groups)}"
+        )
+
+    def _by_html(self) -> str:
+        if self.by is None or self._groups is None:
+            return ""
+        return (
+            f"<div class='rnb-meta'>By {escape(self.by)}:</div>"
+            f"{summary_by_html(self._df, self.by, self._groups)}"
         )
 
     def _repr_html_(self) -> str:
@@ -313,6 +415,7 @@ def explore(
     sort_by: str | None = None,
     theme: str = "light",
     columns: Mapping[str, str | None] | None = None,
+    by: str | None = None,
 ) -> Any:
     """Browse a scored frame: the explorer widget, or a static HTML view.
 
@@ -339,6 +442,10 @@ def explore(
         "docs", "ground_truth": "gold"}``). Needed for a frame scored with ``columns=``
         and read back from JSON Lines or CSV, which keep no run metadata; without it such
         columns are not found, and a warning names them.
+    by : str, optional
+        A column whose values group the rows (``"system"`` for several systems' rows in
+        one frame): every row shows its group, the widget gets a **Group** filter, and
+        the static view a table of each group's means.
 
     Returns
     -------
@@ -364,8 +471,8 @@ def explore(
     ValueError
         If ``columns`` names an unknown role or a column not in the frame, ``mode`` is
         unknown, the frame has no scores, ``page_size`` is below 1,
-        ``max_rows`` is negative, or ``sort_by`` is not a metric scored in the frame
-        (whatever the mode).
+        ``max_rows`` is negative, ``sort_by`` is not a metric scored in the frame, or
+        ``by`` is not a column (whatever the mode).
 
     Examples
     --------
@@ -385,9 +492,10 @@ def explore(
     check_count(max_rows, "max_rows", 0, allow_none=True)
     if sort_by is not None:
         sort_by = resolve_metric(sort_by, metrics, "sort_by")
+    group_keys(df, by, "explore()")
     df = with_columns(df, columns, "explore()")
     with ViewCall("explore()", df):
-        return _explore(df, mode, page_size, max_rows, sort_by, theme)
+        return _explore(df, mode, page_size, max_rows, sort_by, theme, by)
 
 
 def _explore(
@@ -397,6 +505,7 @@ def _explore(
     max_rows: int | None,
     sort_by: str | None,
     theme: str,
+    by: str | None = None,
 ) -> Any:
     if mode == "auto" and in_kernel() and not _widgets_available():
         warn_user(
@@ -404,9 +513,9 @@ def _explore(
             "pip install 'ragnotebook[widgets]' and restart the kernel for the "
             "interactive explorer"
         )
-        return StaticExplorer(df, max_rows=max_rows, sort_by=sort_by, widgets_missing=True)
+        return StaticExplorer(df, max_rows=max_rows, sort_by=sort_by, widgets_missing=True, by=by)
     if mode == "static" or (mode == "auto" and not (_widgets_available() and in_kernel())):
-        return StaticExplorer(df, max_rows=max_rows, sort_by=sort_by)
+        return StaticExplorer(df, max_rows=max_rows, sort_by=sort_by, by=by)
     from ragnotebook.views.explorer import Explorer
 
-    return Explorer(df, page_size=page_size, sort_by=sort_by, theme=theme)
+    return Explorer(df, page_size=page_size, sort_by=sort_by, theme=theme, by=by)

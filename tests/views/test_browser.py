@@ -294,3 +294,49 @@ def test_report_rtl_texts_take_their_own_direction(browser, tmp_path):
         assert events["errors"] == []
     finally:
         ctx.close()
+
+
+def test_report_group_menu_shows_one_group(browser, tmp_path):
+    import pandas as pd
+
+    import ragnotebook
+
+    df = pd.DataFrame(
+        {
+            "system": ["A", "B", "A", HOSTILE["script"]],
+            "question": ["Where is it?", "Where is it?", "When did it open?", "Who runs it?"],
+            "answer": ["It is on Pier 4.", "It is in Oslo.", "It opened in 1998.", "A trust."],
+            "contexts": [["The museum is on Pier 4. It opened in 1998."]] * 4,
+        }
+    )
+    scored = ragnotebook.evaluate(
+        df, metrics=["context_precision", "faithfulness"], model="offline", progress=False
+    )
+    path = report(scored, tmp_path / "groups.html", by="system")
+    ctx, page, events = _open(browser, path)
+    try:
+        rows = page.locator("details.rnb-row")
+        assert page.inner_text("#rnb-count") == "4 of 4 rows"
+        labels = page.locator("#rnb-group option").all_inner_texts()
+        # groups in sorted order ("<" sorts before "A"), shown as text
+        assert labels == ["every system (4)", f"{HOSTILE['script']} (1)", "A (2)", "B (1)"]
+        page.select_option("#rnb-group", label="A (2)")
+        assert [rows.nth(i).is_visible() for i in range(4)] == [True, False, True, False]
+        assert page.inner_text("#rnb-count") == "2 of 4 rows"
+        # the text filter and the group menu combine
+        page.fill("#rnb-filter", "when")
+        assert [rows.nth(i).is_visible() for i in range(4)] == [False, False, True, False]
+        page.fill("#rnb-filter", "")
+        page.select_option("#rnb-group", index=1)
+        assert [rows.nth(i).is_visible() for i in range(4)] == [False, False, False, True]
+        tag = rows.nth(3).locator(".rnb-grp")
+        assert tag.inner_text() == "[<script>window.__xss=1;…]"
+        assert tag.get_attribute("title") == HOSTILE["script"]
+        rows.nth(3).locator(":scope > summary").click()
+        assert f"· {HOSTILE['script']}" in rows.nth(3).locator("h4").first.inner_text()
+        page.select_option("#rnb-group", index=0)
+        assert page.inner_text("#rnb-count") == "4 of 4 rows"
+        assert page.evaluate("typeof window.__xss") == "undefined"
+        assert events["errors"] == [] and events["dialogs"] == [] and events["requests"] == []
+    finally:
+        ctx.close()
