@@ -115,7 +115,7 @@ _MIN_PAIRS = 3
 _LONG_SENTENCES = 20
 _LONG_WORDING_MIN = 0.35
 
-_VERSION = "offline-v13"
+_VERSION = "offline-v14"
 #: The shipped setting of each switchable verdict rule (see ``OfflineJudge``).
 _DEFAULT_RULES: dict[str, bool | int] = {
     "negation_scope": True,
@@ -901,7 +901,7 @@ class OfflineJudge:
 
     @property
     def judge_id(self) -> str:
-        """Stable identifier of this judge: ``"offline-v13"``."""
+        """Stable identifier of this judge: ``"offline-v14"``."""
         return _VERSION
 
     def identity(self) -> dict[str, Any]:
@@ -910,13 +910,13 @@ class OfflineJudge:
         Returns
         -------
         dict
-            ``{"judge": "offline-v13", ...thresholds}``.
+            ``{"judge": "offline-v14", ...thresholds}``.
 
         Examples
         --------
         >>> from ragnotebook import OfflineJudge
         >>> OfflineJudge().identity()["judge"]
-        'offline-v13'
+        'offline-v14'
         """
         out: dict[str, Any] = {
             "judge": _VERSION,
@@ -1360,13 +1360,18 @@ class OfflineJudge:
                 else _number_in_other_clause(cdoc, docs, lang)
                 or _number_of_another_name(cdoc, docs, lang)
                 or _number_of_another_case(cdoc, docs, lang)
+                or _number_of_another_subject(cdoc, docs, w, lang)
             )
             if bound:
                 return support, "unsure", supporting, f"{reason}; {bound}"
             turned_steps = _step_order(claim, docs, lang) if local and not is_cjk(lang) else ""
             if turned_steps:
                 return support, "unsure", supporting, f"{reason}; {turned_steps}"
-            excepted = _exception_gap(claim, toks, docs, w) if not is_cjk(lang) else ""
+            excepted = (
+                _exception_gap(claim, toks, docs, w) or _excepted_item(claim, toks, docs, w, lang)
+                if not is_cjk(lang)
+                else ""
+            )
             if excepted:
                 return support, "no", [], f"{reason}; {excepted}"
             # an answer's "only" (faithfulness): a ground truth's is a reference's wording,
@@ -1714,6 +1719,10 @@ def _clash(claim: _Sent, sent: _Sent, toks: frozenset[str], scope: bool) -> bool
         neg, other = (mine, sent.tokens) if mine else (theirs, toks)
         if _said_with_prefix(neg, sent.text if mine else claim.text):
             return False  # "not reviewed" / "unreviewed": both deny it
+        if mine and toks & _excepted_words(sent.text, "en"):
+            # "All plans include it except Silver" denies it of Silver, as the claim does
+            # (the items are read in English, as the exception words are)
+            return False
         return True if neg & other else None  # None: it denies something else
     return sent.negated != claim.negated
 
@@ -1812,6 +1821,83 @@ def _exception_gap(
                     f"the context makes an exception ('{found.group().lower()} …') where "
                     f"the claim says '{said.group().lower()}'"
                 )
+    return ""
+
+
+#: An item the sentence leaves out of what it says: "All plans include roadside assistance
+#: except Silver"; "open every day other than Sunday"; the item runs to the next comma,
+#: semicolon, colon or full stop. Not a condition ("except when", "except if", "unless"):
+#: :func:`_exception_gap` reads those.
+_EXCEPTED_ITEM = re.compile(
+    r"\b(?:except(?:\s+for)?|excepting|excluding|other than|apart from|aside from|"
+    r"with the exception of|but not)\s+(?!when\b|if\b|where\b|that\b|as\b|to\b|in case\b)"
+    r"(?P<item>[^,;:.!?()\[\]]+)",
+    re.IGNORECASE,
+)
+
+
+@lru_cache(maxsize=8192)
+def _excepted_words(text: str, lang: str) -> frozenset[str]:
+    """Content tokens of the items a sentence leaves out (:data:`_EXCEPTED_ITEM`)."""
+    return frozenset(
+        t
+        for found in _EXCEPTED_ITEM.finditer(text)
+        for t in content_tokens(found.group("item"), lang)
+    )
+
+
+def _excepted_item(
+    claim: str, toks: frozenset[str], docs: Sequence[_Doc], w: dict[str, float], lang: str
+) -> str:
+    """Why a claim says of an item what the context says of everything but it, or "".
+
+    "The Silver plan includes roadside assistance" against "All plans include roadside
+    assistance except Silver": the claim names a word of the excepted item that the rest
+    of the sentence does not name, and the rest of the sentence holds at least 55% of the
+    claim's other weighted content words (the support threshold), so the sentence is the
+    claim's with the claim's item left out. The item runs to the next punctuation mark
+    (a bracket included). Not for a claim that itself denies or makes an exception.
+    """
+    if has_negation(claim, lang) or _EXCEPTION.search(claim) or _EXCEPTED_ITEM.search(claim):
+        return ""
+    for d in docs:
+        if d.structured or _EXCEPTED_ITEM.search(d.text) is None:
+            continue
+        for sent in d.sentences:
+            if sent.negated:
+                continue
+            for found in _EXCEPTED_ITEM.finditer(sent.text):
+                item = frozenset(content_tokens(found.group("item"), lang))
+                rest = frozenset(
+                    content_tokens(
+                        sent.text[: found.start()] + " " + sent.text[found.end("item") :], lang
+                    )
+                )
+                # the item is named only where it is excepted ("other than Chrome), …
+                # then click Google Chrome" says something of Chrome too)
+                named = sorted((toks & item) - rest)
+                if not named:
+                    continue
+                others = toks - item
+                total = sum(w[t] for t in others)
+                held = sum(w[t] for t in others & rest)
+                if not total or held < _EXCEPTION_MATCH * total:
+                    continue
+                # another sentence that says it of the item ("Silver includes it as an
+                # add-on") is the context's own exception to its exception
+                if any(
+                    named[0] in o.tokens
+                    and not o.negated
+                    and _EXCEPTED_ITEM.search(o.text) is None
+                    and sum(w[t] for t in others & o.tokens) >= _EXCEPTION_MATCH * total
+                    for e in docs
+                    if not e.structured
+                    for o in e.sentences
+                ):
+                    continue
+                if True:
+                    word = _surface(found.group("item"), frozenset(named[:1]), lang)
+                    return f"the chunk says it of all but '{word}' ('{found.group().strip()[:60]}')"
     return ""
 
 
@@ -2342,6 +2428,79 @@ def _number_of_another_case(cdoc: _Doc, docs: Sequence[_Doc], lang: str) -> str:
                             "in a sentence of the same build"
                         )
     return ""
+
+
+#: A day of the month or a rank written with its suffix ("the 15th", "21st").
+_ORDINAL_SUFFIX = re.compile(r"^(?:st|nd|rd|th)$")
+
+
+def _figure_kinds(text: str, number: str, lang: str) -> set[tuple[Any, ...]]:
+    """The kinds of ``number`` in ``text`` (:func:`_amount_kinds`), and ``("ordinal",)``
+    when a suffix follows it ("15th")."""
+    kinds = set(_amount_kinds(text, lang).get(number, set()))
+    seq = content_tokens(text, lang)
+    for k, t in enumerate(seq[:-1]):
+        if t == number and _ORDINAL_SUFFIX.match(seq[k + 1]):
+            kinds.add(("ordinal",))
+    return kinds
+
+
+def _number_of_another_subject(
+    cdoc: _Doc, docs: Sequence[_Doc], w: dict[str, float], lang: str
+) -> str:
+    """Why a claim's one figure is said of something else, or "".
+
+    "Expense claims must be filed by the 15th" against "Payroll runs on the 15th. Expense
+    claims must be filed by the 10th …": the sentence that says the rest of the claim
+    (at least 80% of its other weighted content words) gives a figure of the same kind
+    (unit, counted word, per cent, day) that the claim does not, and every sentence with
+    the claim's figure says at most a third of the claim's other words. The figure is
+    found, but with another subject: ``unsure``. A claim with two or more figures, or a
+    year, is left to the other rules.
+    """
+    if not cdoc.sentences:
+        return ""
+    figures = [n for n in cdoc.numbers if not _YEAR_LIKE.match(n)]
+    if len(cdoc.numbers) != 1 or len(figures) != 1:
+        return ""
+    n = figures[0]
+    words = cdoc.tokens - cdoc.numbers - {"st", "nd", "rd", "th"}
+    total = sum(w[t] for t in words)
+    if len(words) < 2 or not total:
+        return ""
+    kind = _figure_kinds(cdoc.sentences[0].text, n, lang)
+    if not kind:
+        return ""
+    best: _Sent | None = None
+    best_share = 0.0
+    elsewhere = False
+    for d in docs:
+        if d.structured or d.tabular:
+            continue
+        for sent in d.sentences:
+            share = sum(w[t] for t in words & sent.tokens) / total
+            if n in sent.tokens:
+                if share > 1 / 3:
+                    return ""  # the figure is said with the claim's words
+                elsewhere = True
+                continue
+            if share > best_share:
+                best, best_share = sent, share
+    if not elsewhere or best is None or best_share < 0.8 or best.negated:
+        return ""
+    other = sorted(
+        m
+        for m in _numbers_of(best.tokens) - cdoc.numbers
+        if not _YEAR_LIKE.match(m)
+        and _figure_kinds(best.text, m, lang) & kind
+        and _rounded_from(n, frozenset([m])) is None  # "40" for 40.2 is the same figure
+    )
+    if not other:
+        return ""
+    return (
+        f"the sentence that says the rest of the claim gives {other[0]}, not {n}; "
+        f"{n} stands in the chunk with other words"
+    )
 
 
 def _crossed_figure(n: str, sn: _Sent, sx: _Sent, claim: frozenset[str], lang: str) -> str:
@@ -3269,6 +3428,18 @@ def _opposite_conflict(
                 score = sum(w[t] for t in core & s.tokens)
                 cue = dict(s.opposites)
                 said = [w for (p, k), w in cue.items() if p == pair and k != side]
+                left_out = _excepted_words(s.text, lang) if said and not is_cjk(lang) else None
+                if left_out and (
+                    (pair < n_pairs and toks & left_out)
+                    or (
+                        pair >= n_pairs
+                        and all(frozenset(content_tokens(x, lang)) <= left_out for x in said)
+                    )
+                ):
+                    # "open every day except Sunday" says "closed on Sunday" and "open on
+                    # Monday": the opposite is said of the item it leaves out
+                    same = max(same, score)
+                    continue
                 if pair < n_pairs and s.negated != claim.negated:
                     # "not permitted" says "prohibited": a negated opposite agrees
                     same = max(same, score)
@@ -3426,6 +3597,8 @@ def _count_binding_conflict(claim: str, docs: Sequence[_Doc], lang: str) -> tupl
         if not word or not others or word in others or "" in others:
             continue  # not counted, said as the claim does, or maybe ("100 of the …")
         if word in before and number not in before[word]:
+            if _rounded_from(number, frozenset(before[word])) is not None:
+                continue  # "40 metres" for "40.2 metres": the figure rounded
             return form, next(iter(before[word].values()))
     return None
 

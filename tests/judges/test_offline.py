@@ -85,9 +85,9 @@ def extract(text: str) -> list[str]:
 
 def test_identity_and_id() -> None:
     judge = OfflineJudge()
-    assert judge.judge_id == "offline-v13"
+    assert judge.judge_id == "offline-v14"
     ident = judge.identity()
-    assert ident["judge"] == "offline-v13"
+    assert ident["judge"] == "offline-v14"
     assert ident["support_threshold"] == judge.support_threshold
     assert OfflineJudge(support_threshold=0.9).identity() != ident
 
@@ -1771,7 +1771,7 @@ def test_claim_naming_someone_else_in_the_matching_sentence_is_not_yes() -> None
     off = OfflineJudge(swapped_names=False)
     v = verify(["Sydney is the capital of Australia."], chunks, judge=off)
     assert v.verdicts[0].verdict == "yes"
-    assert OfflineJudge().identity()["judge"] == "offline-v13"
+    assert OfflineJudge().identity()["judge"] == "offline-v14"
     assert OfflineJudge(swapped_names=False).identity()["rules"] == {"swapped_names": False}
 
 
@@ -3537,3 +3537,74 @@ def test_the_askers_words_are_no_topic_of_a_chunk() -> None:
         "What TOEFL score do I need?",
     )
     assert [v.verdict for v in out.verdicts] == ["no", "yes"]
+
+
+def test_an_item_the_context_leaves_out() -> None:
+    ctx = ["All plans include roadside assistance except Silver. Gold adds rental car cover."]
+    v = verify(["The Silver plan includes roadside assistance."], ctx).verdicts[0]
+    assert v.verdict == "no"
+    assert "the chunk says it of all but 'Silver' ('except Silver')" in v.reason
+    # recall reads it the same way: a ground-truth claim of the excepted item is not there
+    a = attribute(["The Silver plan includes roadside assistance."], ctx).verdicts[0]
+    assert a.verdict == "no"
+    ctx = ["The office is open every day except Sunday. On public holidays it closes at noon."]
+    assert verify(["The office is open on Sunday."], ctx).verdicts[0].verdict == "no"
+    # the opposite said of the excepted item, and another day, contradict nothing
+    for claim in ("The office is closed on Sunday.", "The office is open on Monday."):
+        v = verify([claim], ctx).verdicts[0]
+        assert v.verdict == "unsure", (claim, v.reason)
+        assert "contradicted" not in v.reason
+    # the context's own exception to its exception
+    ctx = [
+        "All plans include roadside assistance except Silver. Silver members can add "
+        "roadside assistance for $5 a month."
+    ]
+    v = verify(["Silver members can add roadside assistance for $5 a month."], ctx)
+    assert v.verdicts[0].verdict == "yes"
+    # a claim that says the exception itself, or a negated one, is not read this way
+    ctx = ["All plans include roadside assistance except Silver."]
+    assert (
+        verify(["Silver does not include roadside assistance."], ctx).verdicts[0].verdict == "yes"
+    )
+    # the item named again in the sentence ("other than Chrome) …, then click Chrome")
+    ctx = [
+        "Click the Edge browser entry (or any browser other than Chrome) to reveal Choose an "
+        "app, and then click Google Chrome to set it as default browser."
+    ]
+    v = verify(["Click Google Chrome to set it as the default browser."], ctx).verdicts[0]
+    assert v.verdict == "yes", v.reason
+    # a condition is no item: "except when" is read by the exception rule
+    ctx = ["Refunds are issued within 14 days except when the item was damaged by the buyer."]
+    v = verify(["Refunds are issued within 14 days when the item was damaged."], ctx).verdicts[0]
+    assert "all but" not in v.reason
+
+
+def test_a_figure_said_with_another_subject() -> None:
+    ctx = [
+        "Payroll runs on the 15th. Expense claims must be filed by the 10th to be paid in "
+        "that month's payroll."
+    ]
+    v = verify(["Expense claims must be filed by the 15th."], ctx).verdicts[0]
+    assert v.verdict == "unsure"
+    assert "the sentence that says the rest of the claim gives 10, not 15" in v.reason
+    assert verify(["Expense claims must be filed by the 10th."], ctx).verdicts[0].verdict == "yes"
+    assert verify(["Payroll runs on the 15th."], ctx).verdicts[0].verdict == "yes"
+    # a claim joining two sentences, each figure with its own words: no other subject
+    ctx = [
+        "The museum opened in March with 120 visitors on its first day. Its collection holds "
+        "300 paintings."
+    ]
+    v = verify(["The museum, which has 300 paintings, opened in March."], ctx).verdicts[0]
+    assert v.verdict == "yes", v.reason
+    # the claim's figure rounded from the best sentence's is the same figure, not
+    # another subject's, nor a count of another word (a "40" elsewhere was `no`)
+    ctx = ["The tower is 40.2 metres tall. The park next to it has 40 trees."]
+    v = verify(["The tower is 40 metres tall."], ctx).verdicts[0]
+    assert v.verdict != "no" and "the rest of the claim" not in v.reason, v.reason
+    # a figure of another kind in the best sentence is no conflict
+    ctx = [
+        "Members may bring 2 guests per visit. Guest passes are sold at the front desk for "
+        "a fee of $15."
+    ]
+    v = verify(["Guest passes are sold at the front desk for 2 guests."], ctx).verdicts[0]
+    assert "the sentence that says the rest" not in v.reason
