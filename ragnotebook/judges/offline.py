@@ -2765,8 +2765,12 @@ def _coverage_by_polarity(
             if clash and _other_case(claim, s):
                 continue  # "not accepted for annual plans" says nothing of monthly ones
             if clash:
+                # "… a $300 enrollment deposit … The deposit is not refundable": the
+                # denial is of the thing the sentence before describes
+                held = _with_antecedent(d, s) if d.sentences else s.tokens
+                score = max(score, sum(w[t] for t in toks & held))
                 if score > opp:
-                    opp, denied = score, toks & s.tokens
+                    opp, denied = score, toks & held
             elif clash is not None:
                 same = max(same, score)
                 agreeing.append(toks & s.tokens)
@@ -3515,6 +3519,10 @@ def _prefix_conflict(
                 flipped = (word in c_non and word in s_plain and word not in s_non) or (
                     word in c_plain and word in s_non and word not in s_plain
                 )
+                if flipped or word in s_non or word in s_plain:
+                    # "… a $300 enrollment deposit … The deposit is non-refundable": the
+                    # sentence's "The deposit" is the one the sentence before describes
+                    score = max(score, sum(w[t] for t in core & _with_antecedent(d, sent)))
                 if flipped:
                     opp = max(opp, score)
                 elif word in s_non or word in s_plain:
@@ -3522,6 +3530,32 @@ def _prefix_conflict(
         if _outweighs(opp, same, total, match_min):
             return (f"non-{word}", word) if word in c_non else (word, f"non-{word}")
     return None
+
+
+#: A sentence that opens on a thing the sentence before introduced: "The deposit is …",
+#: "This fee …", "Such requests …" (the noun is checked against the sentence before).
+_BACK_REFERENCE = re.compile(r"^\s*(?:the|this|that|these|those|such)\s+([a-z][a-z-]{2,})\b", re.I)
+
+
+def _with_antecedent(d: _Doc, sent: _Sent) -> frozenset[str]:
+    """``sent``'s content tokens, with those of the sentence before it when ``sent`` opens
+    on a definite back-reference to a noun that sentence says ("… pay a $300 enrollment
+    deposit by May 1. The deposit is non-refundable."): what the sentence says, it says of
+    the thing described there. Otherwise ``sent.tokens``."""
+    found = _BACK_REFERENCE.match(sent.text)
+    if found is None:
+        return sent.tokens
+    sentences = d.sentences
+    for k, s in enumerate(sentences):
+        if s.text == sent.text or (s.text and sent.text.startswith(s.text[:40])):
+            if k == 0:
+                return sent.tokens
+            before = sentences[k - 1]
+            noun = frozenset(content_tokens(found.group(1), "en"))
+            if noun and noun <= before.tokens:
+                return sent.tokens | before.tokens
+            return sent.tokens
+    return sent.tokens
 
 
 #: A modal verb and the verb it governs ("must be taken": take; "may request": request).

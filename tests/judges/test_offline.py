@@ -3608,3 +3608,34 @@ def test_a_figure_said_with_another_subject() -> None:
     ]
     v = verify(["Guest passes are sold at the front desk for 2 guests."], ctx).verdicts[0]
     assert "the sentence that says the rest" not in v.reason
+
+
+def test_a_denial_of_the_thing_the_sentence_before_describes() -> None:
+    for denial, word in (
+        ("The deposit is non-refundable.", "the chunk says 'non-refundable'"),
+        ("The deposit is not refundable.", "negation in the chunk only"),
+    ):
+        ctx = [
+            "Admitted students confirm their place by paying a $300 enrollment deposit by "
+            f"May 1. {denial}"
+        ]
+        v = verify(["The $300 enrollment deposit is refundable."], ctx).verdicts[0]
+        assert v.verdict == "no" and word in v.reason, (denial, v.reason)
+        agree = "The $300 enrollment deposit is " + (
+            "non-refundable." if "non-" in denial else "not refundable."
+        )
+        assert verify([agree], ctx).verdicts[0].verdict == "yes"
+    # a back-reference to a noun the sentence before does not say carries nothing over
+    ctx = [
+        "Admitted students confirm their place by paying a $300 enrollment fee by May 1. "
+        "The deposit is non-refundable."
+    ]
+    v = verify(["The $300 enrollment fee is refundable."], ctx).verdicts[0]
+    assert "non-refundable" not in v.reason, v.reason
+    # a denial of something else keeps the claim
+    ctx = [
+        "The library lends laptops to students for up to 7 days. The laptops are not "
+        "available on weekends."
+    ]
+    claim = "Students can borrow laptops from the library for up to 7 days."
+    assert verify([claim], ctx).verdicts[0].verdict == "yes"
