@@ -1394,6 +1394,9 @@ class OfflineJudge:
                         "said as a choice)"
                     )
                     return support, "unsure", supporting, f"{reason}; {said}"
+            waived = _duty_waived_for_case(claim, toks, docs, w, lang) if not is_cjk(lang) else ""
+            if waived:
+                return support, "unsure", supporting, f"{reason}; {waived}"
             return support, "yes", supporting, reason
         # an unsure claim keeps the chunks its reason names; the caller drops them
         # unless the verdict becomes yes (a bare answer's question, a comparison)
@@ -2080,6 +2083,56 @@ def _softened_duty(
     if duty[0] and duty[1] >= match_min and duty[1] >= advised + 0.2:
         return advice.group(1).lower(), duty[0]
     return None
+
+
+#: A sentence that makes a duty a choice for someone: "are optional for transfer
+#: students", "is not required for", "need not", "is waived for".
+_NOT_A_DUTY = re.compile(
+    r"\b(optional|not (?:required|mandatory|compulsory|needed)|need not|needn't|"
+    r"do(?:es)? not (?:need|have) to|waived|exempt(?:ed)?)\b",
+    re.I,
+)
+
+
+def _duty_waived_for_case(
+    claim: str, toks: frozenset[str], docs: Sequence[_Doc], w: dict[str, float], lang: str
+) -> str:
+    """Why a claim's duty may not hold for the case it names, or "".
+
+    "Transfer students must submit two letters of recommendation" against "Applicants
+    must submit transcripts and two letters of recommendation. Letters of recommendation
+    are optional for transfer students.": a sentence that makes the duty a choice (or
+    waives it) holds at least 55% of the claim's other weighted words (the support
+    threshold), among them words of the claim that no sentence stating the duty has (the
+    claim's case, 15% of the weight or more). The general rule and its exception are
+    both there; the claim gives the case the rule: ``unsure``.
+    """
+    duty = _DUTY.search(claim)
+    if duty is None or has_negation(claim, lang):
+        return ""
+    core = toks - frozenset(content_tokens(duty.group(1), lang))
+    total = sum(w[t] for t in core)
+    if len(core) < 2 or not total:
+        return ""
+    stated: frozenset[str] = frozenset()
+    waived: tuple[float, str, frozenset[str]] = (0.0, "", frozenset())
+    for d in docs:
+        if d.structured:
+            continue
+        for sent in d.sentences:
+            held = core & sent.tokens
+            choice = _NOT_A_DUTY.search(sent.text)
+            if choice:
+                score = sum(w[t] for t in held) / total
+                if score > waived[0]:
+                    waived = (score, choice.group(1).lower(), held)
+            elif _DUTY.search(sent.text) and not sent.negated:
+                stated = stated | held
+    score, word, held = waived
+    case = held - stated
+    if not stated or score < _EXCEPTION_MATCH or sum(w[t] for t in case) < 0.15 * total:
+        return ""
+    return f"the chunk says '{word}' where the claim says '{duty.group(1).lower()}', for its case"
 
 
 def _denied_for_name(

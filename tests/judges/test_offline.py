@@ -3639,3 +3639,29 @@ def test_a_denial_of_the_thing_the_sentence_before_describes() -> None:
     ]
     claim = "Students can borrow laptops from the library for up to 7 days."
     assert verify([claim], ctx).verdicts[0].verdict == "yes"
+
+
+def test_a_duty_the_context_waives_for_the_claims_case() -> None:
+    ctx = [
+        "Applicants must submit transcripts and two letters of recommendation. Letters of "
+        "recommendation are optional for transfer students."
+    ]
+    v = verify(["Transfer students must submit two letters of recommendation."], ctx)
+    assert v.verdicts[0].verdict == "unsure"
+    assert "the chunk says 'optional' where the claim says 'must', for its case" in (
+        v.verdicts[0].reason
+    )
+    # the rule itself, and the exception as the context says it, stand
+    for claim in (
+        "Applicants must submit two letters of recommendation.",
+        "Letters of recommendation are optional for transfer students.",
+    ):
+        assert verify([claim], ctx).verdicts[0].verdict == "yes", claim
+    ctx = [
+        "All employees must complete safety training each year. Safety training is "
+        "optional for contractors."
+    ]
+    v = verify(["Contractors must complete safety training each year."], ctx).verdicts[0]
+    assert v.verdict == "unsure" and "for its case" in v.reason
+    claim = "All employees must complete safety training each year."
+    assert verify([claim], ctx).verdicts[0].verdict == "yes"
