@@ -2483,6 +2483,8 @@ def _number_of_another_case(cdoc: _Doc, docs: Sequence[_Doc], lang: str) -> str:
     return ""
 
 
+#: A time of day as the tokens carry it ("10 am" is "10:00").
+_CLOCK_TOKEN = re.compile(r"^\d{1,2}:\d\d$")
 #: A day of the month or a rank written with its suffix ("the 15th", "21st").
 _ORDINAL_SUFFIX = re.compile(r"^(?:st|nd|rd|th)$")
 
@@ -2491,6 +2493,8 @@ def _figure_kinds(text: str, number: str, lang: str) -> set[tuple[Any, ...]]:
     """The kinds of ``number`` in ``text`` (:func:`_amount_kinds`), and ``("ordinal",)``
     when a suffix follows it ("15th")."""
     kinds = set(_amount_kinds(text, lang).get(number, set()))
+    if _CLOCK_TOKEN.match(number):
+        kinds.add(("clock",))  # "10 am" and "21:00" are read as 10:00 and 21:00
     seq = content_tokens(text, lang)
     for k, t in enumerate(seq[:-1]):
         if t == number and _ORDINAL_SUFFIX.match(seq[k + 1]):

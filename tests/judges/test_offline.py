@@ -3596,6 +3596,11 @@ def test_a_figure_said_with_another_subject() -> None:
     ]
     v = verify(["The museum, which has 300 paintings, opened in March."], ctx).verdicts[0]
     assert v.verdict == "yes", v.reason
+    # times of day are figures of one kind
+    ctx = ["The clinic opens at 8 am on weekdays. On Saturdays it opens at 10 am."]
+    v = verify(["The clinic opens at 10 am on weekdays."], ctx).verdicts[0]
+    assert v.verdict == "unsure" and "gives 8:00, not 10:00" in v.reason
+    assert verify(["The clinic opens at 8 am on weekdays."], ctx).verdicts[0].verdict == "yes"
     # the claim's figure rounded from the best sentence's is the same figure, not
     # another subject's, nor a count of another word (a "40" elsewhere was `no`)
     ctx = ["The tower is 40.2 metres tall. The park next to it has 40 trees."]
