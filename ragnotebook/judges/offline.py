@@ -2858,6 +2858,11 @@ def _coverage_by_polarity(
     return same, opp
 
 
+#: A pronoun standing for a subject named before, as the sentence's subject: among its
+#: first four words ("On Saturdays it opens at 10 am"; not "… made it 2-1").
+_PRONOUN_SUBJECT = re.compile(r"^\W*(?:[\w'’-]+,?\s+){0,3}?(?:it|they|he|she)\s+\w", re.I)
+
+
 def _off_subject(
     cdoc: _Doc,
     docs: Sequence[_Doc],
@@ -2902,6 +2907,10 @@ def _off_subject(
                 best = 1.0
                 break
             near = s.tokens.union(*(x.tokens for x in sents[i + 1 : i + 1 + window]))
+            if i and _PRONOUN_SUBJECT.match(s.text):
+                # "… opens at 8 am on weekdays. On Saturdays it opens at 10 am.": "it" is
+                # the subject of the sentence before
+                near = near | sents[i - 1].tokens
             best = max(best, sum(w[t] for t in here if t in near) / here_total)
     if best < 0 or best >= _SUBJECT_MIN:
         return ""

@@ -3670,3 +3670,13 @@ def test_a_duty_the_context_waives_for_the_claims_case() -> None:
     assert v.verdict == "unsure" and "for its case" in v.reason
     claim = "All employees must complete safety training each year."
     assert verify([claim], ctx).verdicts[0].verdict == "yes"
+
+
+def test_a_pronoun_subject_is_the_one_named_the_sentence_before() -> None:
+    ctx = ["The clinic opens at 8 am on weekdays. On Saturdays it opens at 10 am."]
+    v = verify(["On Saturdays the clinic opens at 10 am."], ctx).verdicts[0]
+    assert v.verdict == "yes", v.reason
+    # an "it" that is no subject ("made it 2-1") does not reach back
+    ctx = ["The Giants scored first. Mike Forney's goal made it 2-1 with Andy Bohmback equalising."]
+    v = verify(["Mike Forney scored for the Giants, making it 2-1."], ctx).verdicts[0]
+    assert v.verdict == "unsure" and "stands near the subject" in v.reason
