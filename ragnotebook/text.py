@@ -253,6 +253,7 @@ _NEG_WORDS: frozenset[str] = frozenset(
         "haven't",
         "hadn't",
         "unable",
+        "without",  # "without a contract" denies what "with no contract" does
         "n't",
         # German, French, Spanish and Portuguese cues that are no English words (the
         # offline judge reads other languages' words, and at least their plain denials)
@@ -2372,6 +2373,20 @@ _REFUSAL = re.compile(
     r"information) (do(es)? ?n[o']t|did ?n[o']t|do(es)? not) (contain|mention|include|provide|say|"
     r"specify|state)\b"
     r"|\bunable to answer\b"
+    # declining to help or to discuss a topic: "I'm not able to help with refunds", "I can't
+    # discuss billing matters", "I don't have access to your location"
+    # (the assistant's "I" only: "We are unable to provide refunds" and "We won't share
+    # your data" are facts about a business)
+    r"|^\W*(?:sorry,? |unfortunately,? )?(?:i'?m|i am) (?:not able|unable) to "
+    r"(?:help|assist|answer|discuss|comment|advise)\b(?!\s+but\b)"
+    r"|^\W*(?:sorry,? |unfortunately,? )?i (?:can ?n[o']t|can't|cannot|won't|will not|"
+    r"am not allowed to|am not permitted to) (?:help|assist|discuss|comment|advise|"
+    r"give (?:advice|information)|answer|tell you|say)\b(?!\s+but\b)"
+    r"|^\W*(?:sorry,? |unfortunately,? )?i (?:do ?n[o']t|do not) have access to\b"
+    # a bare referral with no contact detail: "Please contact our support team for help."
+    r"|^\W*please (?:contact|reach out to|call|ask|consult|speak (?:to|with)) "
+    r"[a-z' -]{0,40}?(?:\bfor (?:help|assistance|support|more (?:information|details)|"
+    r"further (?:help|assistance|information|details))|\bteam|\bdepartment|\bdesk)\W*$"
     r"|^\W*(?:(?:i'?m|i am|we'?re|we are)\s+)?(?:not\s+(?:really\s+|quite\s+)?sure|unsure|uncertain)\W*$"
     r"|^\W*(?:i\s+have\s+|i'?ve\s+(?:got\s+)?)?no\s+idea"
     r"(?:\W*$|\s+(?:what|how|where|who|when|why|which|if|whether)\b)|^\W*(?:unknown|n/?a|not\s+known|no\s+answer)\W*$"

@@ -3680,3 +3680,41 @@ def test_a_pronoun_subject_is_the_one_named_the_sentence_before() -> None:
     ctx = ["The Giants scored first. Mike Forney's goal made it 2-1 with Andy Bohmback equalising."]
     v = verify(["Mike Forney scored for the Giants, making it 2-1."], ctx).verdicts[0]
     assert v.verdict == "unsure" and "stands near the subject" in v.reason
+
+
+@pytest.mark.parametrize(
+    ("sentence", "refusal"),
+    [
+        ("I'm not able to help with refunds.", True),
+        ("I can't discuss billing matters.", True),
+        ("Please contact our support team for help.", True),
+        ("I'm sorry, I can't help with pricing questions.", True),
+        ("I don't have access to your location, so I can't tell you.", True),
+        # a business's own policy is a fact, not the assistant declining
+        ("We won't share your data with third parties.", False),
+        ("We are unable to provide refunds after 30 days.", False),
+        ("We can't ship to Norway.", False),
+        ("I cannot help but notice the fee is $5.", False),
+        # a referral with a contact detail is a claim to check
+        ("Please call 555-1234 for help.", False),
+        ("Please contact support@acme.com for help.", False),
+    ],
+)
+def test_more_ways_of_declining_are_refusals(sentence: str, refusal: bool) -> None:
+    assert is_refusal(sentence) is refusal
+
+
+def test_a_refusal_made_of_declining_sentences_has_no_claims() -> None:
+    claims = extract("I'm not able to help with refunds. Please contact our support team for help.")
+    assert claims == []
+
+
+def test_without_denies_as_with_no_does() -> None:
+    ctx = ["The plan costs $55 per month with no contract."]
+    v = verify(["The plan costs $55 per month without a contract."], ctx).verdicts[0]
+    assert v.verdict == "yes", v.reason
+    v = verify(["The plan costs $55 per month with a contract."], ctx).verdicts[0]
+    assert v.verdict == "no" and "negation in the chunk only" in v.reason
+    ctx = ["The plan costs $55 per month without a contract."]
+    v = verify(["The plan costs $55 per month with no contract."], ctx).verdicts[0]
+    assert v.verdict == "yes", v.reason
