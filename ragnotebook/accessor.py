@@ -57,8 +57,9 @@ class RagAccessor:
         Returns
         -------
         pandas.DataFrame
-            ``row``, ``metric``, ``claim_index``, ``claim``, ``verdict``, ``reason``,
-            ``supporting_chunks``.
+            ``row`` (the source row's label), ``metric``, ``claim_index``, ``claim``,
+            ``verdict``, ``reason``, ``supporting_chunks``, ``row_number`` (int64, the
+            source row's 0-based position; it tells rows with the same label apart).
 
         Examples
         --------
@@ -78,7 +79,7 @@ class RagAccessor:
         -------
         pandas.DataFrame
             ``row``, ``position`` (1-based), ``chunk``, ``verdict``, ``reason``,
-            ``precision_at_k``.
+            ``precision_at_k``, ``row_number`` (int64, the source row's 0-based position).
 
         Examples
         --------

@@ -1106,8 +1106,65 @@ def _id_column(baseline: Any, scored: Any, on: str) -> str | None:
     return None
 
 
+def _baseline_checks(
+    baseline: Any,
+    scored: Any,
+    metrics: Sequence[str],
+    on: str | None,
+    max_drop: float,
+    by: str | None,
+) -> list[str]:
+    """:func:`check_baseline` on the whole run, or with ``--by`` group by group (each
+    system against its own baseline rows: a drop of one system is not averaged away,
+    and the failure names it)."""
+    if by is None:
+        return check_baseline(baseline, scored, metrics, on=on, max_drop=max_drop)
+    if by not in baseline.columns:
+        _warning(
+            f"--by {by!r}: the baseline has no such column, so all rows are compared with "
+            "the baseline at once"
+        )
+        return check_baseline(baseline, scored, metrics, on=on, max_drop=max_drop)
+    from ragnotebook.views._data import group_name
+
+    def rows_of(frame: Any, key: Any) -> Any:
+        column = frame[by]
+        return frame[column.isna()] if group_name(key) == "(missing)" else frame[column == key]
+
+    failures: list[str] = []
+    keys = list(dict.fromkeys(group_name(k) for k in scored[by].tolist()))
+    values = {group_name(k): k for k in scored[by].tolist()}
+    for name in keys:
+        mine, theirs = rows_of(scored, values[name]), rows_of(baseline, values[name])
+        label = f"{by}={name}: "
+        if not len(theirs):
+            _warning(f"{label}no rows of this group in the baseline; not compared")
+            continue
+        failures += check_baseline(theirs, mine, metrics, on=on, max_drop=max_drop, label=label)
+    gone = sorted({group_name(k) for k in baseline[by].tolist()} - set(keys))
+    if gone:
+        _warning(f"--by {by!r}: only in the baseline, not compared: {', '.join(gone)}")
+    return failures
+
+
+def _as_runs(text: str) -> str:
+    """A message of :func:`ragnotebook.compare` with its frames A and B named "the
+    baseline" and "this run" (systems are often called A and B too)."""
+    text = re.sub(r"\bcoverage A (\S+) vs B (\S+)", r"coverage: baseline \1, this run \2", text)
+    for side, name in (("A", "the baseline"), ("B", "this run")):
+        text = re.sub(rf"\bframe {side}\b", name, text)
+        text = re.sub(rf"\bin {side}\b", f"in {name}", text)
+    return text
+
+
 def check_baseline(
-    baseline: Any, scored: Any, metrics: Sequence[str], *, on: str | None, max_drop: float
+    baseline: Any,
+    scored: Any,
+    metrics: Sequence[str],
+    *,
+    on: str | None,
+    max_drop: float,
+    label: str = "",
 ) -> list[str]:
     """Compare against a baseline frame; print the table; return the failed checks.
 
@@ -1127,6 +1184,9 @@ def check_baseline(
         The column pairing the rows (see :func:`ragnotebook.compare`).
     max_drop : float
         The tolerated drop in mean and in coverage.
+    label : str, default ""
+        A group's name before every line and message (``"system=B: "``), when the
+        comparison is made per group (``--by``).
 
     Returns
     -------
@@ -1153,12 +1213,12 @@ def check_baseline(
         warnings.simplefilter("always")
         table = compare(baseline, scored, on=on, metrics=shared)
     for w in caught:
-        text = str(w.message).removeprefix("ragnotebook.compare: ")
-        _warning(f"against the baseline (A = the baseline, B = this run): {text}")
+        text = _as_runs(str(w.message).removeprefix("ragnotebook.compare: "))
+        _warning(f"{label}against the baseline: {text}")
     if on is not None and (_repeats(baseline, on) or _repeats(scored, on)):
         better = _id_column(baseline, scored, on)
         _warning(
-            f"rows are paired by {on!r}, which repeats values, so a row may be compared with "
+            f"{label}rows are paired by {on!r}, which repeats values, so a row may be compared with "
             "another row that has the same value; "
             + (
                 f"pass --on {better} (one value per row in both files)"
@@ -1182,24 +1242,28 @@ def check_baseline(
         "n_only_b",
     ]
     with pd.option_context("display.width", 160, "display.max_columns", 30):
-        print("\nAgainst the baseline (a = baseline, b = this run; diff = b - a, paired rows):")
+        print(
+            f"\n{label}{'against' if label else 'Against'} the baseline (a = baseline, b = "
+            "this run; diff = b - a, "
+            "paired rows):"
+        )
         print(table[cols].round(4).to_string())
     failures: list[str] = []
     for m, row in table.iterrows():
         diff, p = float(row["mean_diff"]), float(row["p_value"])
         if not math.isnan(diff) and diff < -max_drop and p < BASELINE_ALPHA:
             msg = (
-                f"{m}: significant drop against the baseline: mean diff {diff:+.3f} "
+                f"{label}{m}: significant drop against the baseline: mean diff {diff:+.3f} "
                 f"(95% CI {row['ci_low']:+.3f} to {row['ci_high']:+.3f}, p={p:.4f})"
             )
             failures.append(msg)
             print(f"FAIL {msg}")
         else:
-            print(f"ok   {m}: no significant drop (mean diff {diff:+.3f}, p={p:.4f})")
+            print(f"ok   {label}{m}: no significant drop (mean diff {diff:+.3f}, p={p:.4f})")
         cov_diff = float(row["coverage_diff"])
         if cov_diff < -max_drop:
             msg = (
-                f"{m}: coverage dropped against the baseline: {row['coverage_a']:.3f} -> "
+                f"{label}{m}: coverage dropped against the baseline: {row['coverage_a']:.3f} -> "
                 f"{row['coverage_b']:.3f} ({_coverage_causes(row)})"
             )
             failures.append(msg)
@@ -1288,6 +1352,8 @@ def _as_options(message: str) -> str:
 
 def evaluate_command(args: argparse.Namespace) -> int:
     """``ragnotebook evaluate``: score a file, print the summary, write it, run the checks."""
+    import pandas as pd
+
     import ragnotebook as rn
     from ragnotebook.api import EmptyColumnWarning
 
@@ -1339,6 +1405,15 @@ def evaluate_command(args: argparse.Namespace) -> int:
             f"--by {args.by!r}: no such column in {args.data} (it has "
             f"{', '.join(map(str, df.columns[:12]))}{' …' if len(df.columns) > 12 else ''})"
         )
+    if args.id is not None:
+        if args.id not in df.columns:
+            raise UsageError(
+                f"--id {args.id!r}: no such column in {args.data} (it has "
+                f"{', '.join(map(str, df.columns[:12]))}{' …' if len(df.columns) > 12 else ''})"
+            )
+        # the rows are named by the column's values in messages, the summary of the worst
+        # rows, the output and its report ("B:q04"); the column itself stays for --on/--by
+        df = df.set_axis(pd.Index(df[args.id].tolist(), dtype=object), axis=0)
     print(f"ragnotebook: scoring {len(df)} rows of {args.data} with {model!r}", file=sys.stderr)
     try:
         with warnings.catch_warnings(), _rewritten_warnings(places.rewrite):
@@ -1409,8 +1484,12 @@ def evaluate_command(args: argparse.Namespace) -> int:
 
     groups = None
     if args.by is not None:
+        from ragnotebook.views._data import group_name
+
         groups = rn.summary(scored, by=args.by)
-        _print_summary(groups, f"\nPer {args.by}:", usage=False)
+        # a missing group prints as "(missing)", a blank one quoted (as the views name them)
+        shown = groups.rename(index=group_name, level=0)
+        _print_summary(shown, f"\nPer {args.by}:", usage=False)
     failures: list[str] = []
     if thresholds or args.min_coverage is not None:
         print("\nChecks:")
@@ -1420,10 +1499,13 @@ def evaluate_command(args: argparse.Namespace) -> int:
             # every group must pass on its own: a mean over all systems can hide one
             for key in dict.fromkeys(groups.index.get_level_values(0)):
                 failures += check_thresholds(
-                    groups.xs(key, level=0), thresholds, args.min_coverage, f"{args.by}={key}: "
+                    groups.xs(key, level=0),
+                    thresholds,
+                    args.min_coverage,
+                    f"{args.by}={group_name(key)}: ",
                 )
     if baseline is not None:
-        failures += check_baseline(baseline, scored, metrics, on=on, max_drop=max_drop)
+        failures += _baseline_checks(baseline, scored, metrics, on, max_drop, args.by)
     if failures:
         print(
             f"ragnotebook: {len(failures)} check(s) failed: " + "; ".join(failures),
@@ -1463,8 +1545,35 @@ def report_command(args: argparse.Namespace) -> int:
             + ", ".join(map(str, scored.columns))
             + ")"
         )
+    sort_by = None
+    if args.sort_by is not None:
+        sort_by = _metric(args.sort_by, "--sort-by")
+        if sort_by not in scored_metrics(scored):
+            raise UsageError(
+                f"--sort-by: {args.scored.name} has no {sort_by} scores (it has "
+                + ", ".join(scored_metrics(scored))
+                + ")"
+            )
+    if args.max_rows is not None and args.max_rows < 0:
+        raise UsageError(f"--max-rows: expected 0 or more rows, got {args.max_rows}")
+    if "ragnotebook" not in scored.attrs:
+        side = run_file(args.scored)
+        if args.scored.suffix.lower() not in _JSONL:
+            where = "the file keeps none"
+        elif side.is_file():
+            where = f"{side.name} beside it was not used"
+        else:
+            where = f"no {side.name} beside it"
+        _warning(
+            f"{args.scored.name} has no run metadata ({where}): the page says 'judge "
+            "unknown' and names rows by position unless the file has their labels",
+            "report",
+        )
     args.out.parent.mkdir(parents=True, exist_ok=True)  # as evaluate --out does
-    path = with_row_labels(scored).rag.report(args.out, by=args.by)
+    options: dict[str, Any] = {"by": args.by, "sort_by": sort_by, "max_rows": args.max_rows}
+    if args.title is not None:
+        options["title"] = args.title
+    path = with_row_labels(scored).rag.report(args.out, plotly_js=args.plotly_js, **options)
     print(f"Report written to {path}")
     return EXIT_OK
 
@@ -1549,6 +1658,13 @@ def _parser() -> argparse.ArgumentParser:
         help="exit 1 when a metric's mean is below VALUE (e.g. recall=0.7,faithfulness=0.8)",
     )
     ev.add_argument(
+        "--id",
+        default=None,
+        metavar="COLUMN",
+        help="name the rows by COLUMN's values (e.g. 'B:q04'); the output keeps them as "
+        "row labels, which the report shows and its filter finds",
+    )
+    ev.add_argument(
         "--by",
         default=None,
         metavar="COLUMN",
@@ -1596,6 +1712,28 @@ def _parser() -> argparse.ArgumentParser:
         metavar="COLUMN",
         help="group the rows by COLUMN (e.g. system): a table of each group's means, "
         "each row's group, and a menu showing one group",
+    )
+    rp.add_argument("--title", default=None, help="the page's title and heading")
+    rp.add_argument(
+        "--sort-by",
+        default=None,
+        metavar="METRIC",
+        help="list the rows worst first by METRIC (recall, precision, faithfulness)",
+    )
+    rp.add_argument(
+        "--max-rows",
+        type=int,
+        default=None,
+        metavar="N",
+        help="drill-down for at most N rows (the charts keep every row); 0: summary and "
+        "charts only",
+    )
+    rp.add_argument(
+        "--plotly-js",
+        choices=("inline", "cdn"),
+        default="inline",
+        help="inline (default): plotly.js in the file (about 5 MB, works offline); cdn: "
+        "loaded from cdn.plot.ly (a small file; its charts need a network connection)",
     )
     return parser
 

@@ -123,10 +123,11 @@ def _summary_by(df: pd.DataFrame, by: Any) -> pd.DataFrame:
     if isinstance(names, list) and all(isinstance(n, str) for n in names):
         absent = [n for n in names if n not in df.columns]
         if absent:
+            from ragnotebook.views._data import column_hint
+
             raise KeyError(
-                f"summary(by=...): no column {', '.join(map(repr, absent))}; the frame has "
-                f"{', '.join(map(repr, map(str, df.columns[:12])))}"
-                + (" …" if len(df.columns) > 12 else "")
+                f"summary(by=...): no column {', '.join(map(repr, absent))}; "
+                + column_hint(df, absent[0])
             )
     parts: list[pd.DataFrame] = []
     tuples: list[tuple[Any, ...]] = []

@@ -316,9 +316,8 @@ def test_repeated_pairing_values_are_warned_about_with_an_id_to_pair_on(tmp_path
     assert cli.main(["evaluate", str(data), "--baseline", str(baseline), "--no-progress"]) == 0
     err = capsys.readouterr().err
     assert (
-        "ragnotebook evaluate: warning: against the baseline (A = the baseline, B = this run): "
-        "'question' repeats 4 value(s) in frame A; repeated values are paired in order of "
-        "appearance"
+        "ragnotebook evaluate: warning: against the baseline: 'question' repeats 4 value(s) "
+        "in the baseline; repeated values are paired in order of appearance"
     ) in err
     assert (
         "ragnotebook evaluate: warning: rows are paired by 'question', which repeats values, "
@@ -346,9 +345,9 @@ def test_the_coverage_warning_of_the_comparison_is_shown(tmp_path, good, capsys)
     assert cli.main(["evaluate", str(half), "--baseline", str(baseline), "--no-progress"]) == 1
     captured = capsys.readouterr()
     assert (
-        "ragnotebook evaluate: warning: against the baseline (A = the baseline, B = this run): "
-        "coverage differs, so the means alone mislead; context_recall: coverage A 1.00 vs B "
-        "0.50; 4 row(s) only in A"
+        "ragnotebook evaluate: warning: against the baseline: coverage differs, so the means "
+        "alone mislead; context_recall: coverage: baseline 1.00, this run 0.50; 4 row(s) only "
+        "in the baseline"
     ) in captured.err
     # the coverage check counts the baseline rows this run does not have, and says so
     assert (
@@ -1398,3 +1397,91 @@ def test_report_by_a_column_and_an_unknown_one(tmp_path, capsys):
     capsys.readouterr()
     assert cli.main(["report", str(out), "--by", "sytem", "--out", str(html)]) == 2
     assert "--by: 'sytem' is not a column of scored.jsonl" in capsys.readouterr().err
+
+
+def test_report_options_and_a_note_without_run_metadata(tmp_path, capsys):
+    pytest.importorskip("plotly")
+    data = write_jsonl(tmp_path / "rows.jsonl", GOOD[:3] + WORSE[:3])
+    out = tmp_path / "scored.jsonl"
+    assert (
+        cli.main(["evaluate", str(data), "--model", "offline", "--no-progress", "--out", str(out)])
+        == 0
+    )
+    html = tmp_path / "r.html"
+    args = ["report", str(out), "--out", str(html), "--title", "Nightly <run>", "--sort-by"]
+    assert cli.main([*args, "faithfulness", "--max-rows", "2", "--plotly-js", "cdn"]) == 0
+    page = html.read_text(encoding="utf-8")
+    assert "<title>Nightly &lt;run&gt;</title>" in page
+    assert page.count('class="rnb-row"') == 2  # the two worst by faithfulness
+    assert "2 of 6 rows, worst faithfulness first" in page
+    assert html.stat().st_size < 500_000 and "cdn.plot.ly" in page
+    assert "has no run metadata" not in capsys.readouterr().err  # the run file was found
+    # moved without its run file: a note on stderr, the report still written
+    moved = tmp_path / "moved"
+    moved.mkdir()
+    (moved / "scored.jsonl").write_bytes(out.read_bytes())
+    assert cli.main(["report", str(moved / "scored.jsonl"), "--out", str(html)]) == 0
+    err = capsys.readouterr().err
+    assert (
+        "ragnotebook report: warning: scored.jsonl has no run metadata (no "
+        "scored.jsonl.run.json beside it): the page says 'judge unknown'" in err
+    )
+    for bad, message in (
+        (["--sort-by", "speed"], "--sort-by: unknown metric 'speed'"),
+        (["--max-rows", "-1"], "--max-rows: expected 0 or more rows, got -1"),
+    ):
+        assert cli.main(["report", str(out), "--out", str(html), *bad]) == 2
+        assert message in capsys.readouterr().err
+
+
+def test_evaluate_id_names_the_rows_everywhere(tmp_path, capsys):
+    rows = [{**r, "qid": f"A:q{i}", "system": "A"} for i, r in enumerate(GOOD[:3])] + [
+        {**r, "qid": f"B:q{i}", "system": "B"} for i, r in enumerate(WORSE[:3])
+    ]
+    data = write_jsonl(tmp_path / "rows.jsonl", rows)
+    out = tmp_path / "scored.jsonl"
+    base = ["evaluate", str(data), "--model", "offline", "--no-progress", "--out", str(out)]
+    assert cli.main([*base, "--id", "qid", "--by", "system"]) == 0
+    back = cli.with_row_labels(cli.read_table(out))
+    assert back.index.tolist() == [r["qid"] for r in rows]
+    assert back["qid"].tolist() == back.index.tolist()  # the column stays for --on / --by
+    assert back.loc["B:q1", "faithfulness"] < back.loc["A:q1", "faithfulness"]
+    capsys.readouterr()
+    assert cli.main([*base, "--id", "quid"]) == 2
+    assert "--id 'quid': no such column in" in capsys.readouterr().err
+
+
+def test_blank_and_missing_groups_are_named_in_the_checks(tmp_path, capsys):
+    rows = [{**GOOD[0], "system": v} for v in ("A", "", None)]
+    data = write_jsonl(tmp_path / "rows.jsonl", rows)
+    args = ["evaluate", str(data), "--model", "offline", "--no-progress", "--by", "system"]
+    assert cli.main([*args, "--fail-under", "faithfulness=0.5"]) == 0
+    printed = capsys.readouterr().out
+    for name in ("A", "''", "(missing)"):
+        assert f"ok   system={name}: faithfulness: mean 1.000 >= 0.5" in printed
+
+
+def test_baseline_by_group_names_the_system_that_dropped(tmp_path, capsys):
+    def rows(b_rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        good = [{**r, "system": "A", "qid": f"A{i}"} for i, r in enumerate(GOOD)]
+        return good + [{**r, "system": "B", "qid": f"B{i}"} for i, r in enumerate(b_rows)]
+
+    base = write_jsonl(tmp_path / "base.jsonl", rows(GOOD))
+    baseline = tmp_path / "baseline.jsonl"
+    common = ["--model", "offline", "--no-progress", "--on", "qid", "--by", "system"]
+    assert cli.main(["evaluate", str(base), *common, "--out", str(baseline)]) == 0
+    capsys.readouterr()
+    now = write_jsonl(tmp_path / "now.jsonl", rows(WORSE))  # only system B got worse
+    assert cli.main(["evaluate", str(now), *common, "--baseline", str(baseline)]) == 1
+    out = capsys.readouterr().out
+    assert "ok   system=A: faithfulness: no significant drop (mean diff +0.000" in out
+    assert "FAIL system=B: faithfulness: significant drop against the baseline" in out
+    assert "system=B: against the baseline (a = baseline, b = this run" in out
+    # a group the baseline does not have is named, not compared
+    extra = write_jsonl(
+        tmp_path / "extra.jsonl", [*rows(GOOD), {**GOOD[0], "system": "C", "qid": "C0"}]
+    )
+    assert cli.main(["evaluate", str(extra), *common, "--baseline", str(baseline)]) == 0
+    assert "system=C: no rows of this group in the baseline; not compared" in (
+        capsys.readouterr().err
+    )

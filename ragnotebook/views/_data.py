@@ -744,8 +744,7 @@ def group_keys(df: pd.DataFrame, by: Any, who: str) -> list[str] | None:
     Returns
     -------
     list of str or None
-        ``str(value)`` per row (lone surrogates as U+FFFD), :data:`MISSING_GROUP` where the
-        cell is empty; None when ``by`` is None.
+        Each row's group name (:func:`group_name`); None when ``by`` is None.
 
     Raises
     ------
@@ -756,23 +755,82 @@ def group_keys(df: pd.DataFrame, by: Any, who: str) -> list[str] | None:
     --------
     >>> import pandas as pd
     >>> from ragnotebook.views._data import group_keys
-    >>> group_keys(pd.DataFrame({"system": ["A", None, "B"]}), "system", "report()")
-    ['A', '(missing)', 'B']
+    >>> group_keys(pd.DataFrame({"system": ["A", None, "B", "", "A "]}), "system", "report()")
+    ['A', '(missing)', 'B', "''", "'A '"]
     """
     if by is None:
         return None
     if not isinstance(by, str):
         raise ValueError(f"{who}: by= must be a column name (a str), got {by!r}")
     if by not in df.columns:
-        names = ", ".join(repr(str(c)) for c in df.columns[:12])
-        more = " …" if len(df.columns) > 12 else ""
-        raise ValueError(f"{who}: by={by!r} is not a column; the frame has {names}{more}")
+        raise ValueError(f"{who}: by={by!r} is not a column; {column_hint(df, by)}")
     column = df[by]
     if isinstance(column, pd.DataFrame):
         raise ValueError(f"{who}: by={by!r} names {column.shape[1]} columns of the frame")
-    return [
-        MISSING_GROUP if _is_missing(v) else replace_surrogates(str(v)) for v in column.tolist()
-    ]
+    return [group_name(v) for v in column.tolist()]
+
+
+def column_hint(df: pd.DataFrame, name: str) -> str:
+    """``"did you mean 'system'? the frame has 'question', …"`` for a column not found.
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+    name : str
+        The column asked for.
+
+    Returns
+    -------
+    str
+        The closest column names (:func:`difflib.get_close_matches`, case ignored), if
+        any, then the frame's first twelve columns.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> column_hint(pd.DataFrame(columns=["question", "System"]), "sytem")
+    "did you mean 'System'? the frame has 'question', 'System'"
+    """
+    import difflib
+
+    columns = [str(c) for c in df.columns]
+    lower = {c.lower(): c for c in columns}
+    close = difflib.get_close_matches(name.lower(), list(lower), n=2, cutoff=0.6)
+    names = ", ".join(repr(c) for c in columns[:12]) + (" …" if len(columns) > 12 else "")
+    guess = " or ".join(repr(lower[c]) for c in close)
+    return (f"did you mean {guess}? " if guess else "") + f"the frame has {names}"
+
+
+def group_name(value: Any) -> str:
+    """How a group is named in the views and the command line's messages.
+
+    Groups are the column's distinct values, as :func:`ragnotebook.summary` forms them
+    (``by=``); the names keep them apart and visible: a missing value (None, NaN, NA) is
+    :data:`MISSING_GROUP`, and a text that is empty, has outer blanks or is itself
+    ``"(missing)"`` is quoted (``''``, ``'A '``), so it is not taken for another group.
+
+    Parameters
+    ----------
+    value : object
+        A cell of the grouping column.
+
+    Returns
+    -------
+    str
+        Lone surrogates as U+FFFD.
+
+    Examples
+    --------
+    >>> from ragnotebook.views._data import group_name
+    >>> [group_name(v) for v in ("A", None, float("nan"), "", "  ", "(missing)", 3)]
+    ['A', '(missing)', '(missing)', "''", "'  '", "'(missing)'", '3']
+    """
+    if _is_missing(value):
+        return MISSING_GROUP
+    text = replace_surrogates(str(value))
+    if not text or text != text.strip() or text == MISSING_GROUP:
+        return repr(text)
+    return text
 
 
 def _is_missing(value: Any) -> bool:

@@ -484,8 +484,9 @@ def _group_select(by: str, groups: list[str]) -> str:
     return f'<select id="rnb-group" aria-label="Show one {escape(by)}">{"".join(options)}</select>'
 
 
-def _figures(df: pd.DataFrame, top: int) -> list[tuple[str, Any, Any]]:
-    """``(key, light figure, dark figure)`` of each chart the frame supports."""
+def _figures(df: pd.DataFrame, top: int, by: str | None = None) -> list[tuple[str, Any, Any]]:
+    """``(key, light figure, dark figure)`` of each chart the frame supports; with ``by``
+    the precision@k curve is drawn per group and the missed-claims bars name theirs."""
     from ragnotebook.views.missed import missed_claims
     from ragnotebook.views.plots import precision_at_k, scores
 
@@ -495,9 +496,15 @@ def _figures(df: pd.DataFrame, top: int) -> list[tuple[str, Any, Any]]:
     figs.append(("scores", light, apply_theme(_copy(light), "dark")))
     if "context_precision" in metrics:
         # its band and bars are tuned per theme, so the dark one is drawn, not restyled
-        figs.append(("precision", precision_at_k(df), precision_at_k(df, theme="dark")))
+        figs.append(
+            (
+                "precision",
+                precision_at_k(df, by=by),
+                precision_at_k(df, by=by, theme="dark"),
+            )
+        )
     if {"context_recall", "faithfulness"} & set(metrics):
-        light = missed_claims(df, top=top)
+        light = missed_claims(df, top=top, by=by)
         figs.append(("missed", light, apply_theme(_copy(light), "dark")))
     return figs
 
@@ -632,8 +639,10 @@ def report(
         one frame, ``"retriever"``, ``"prompt"``): the summary gets a table of each
         group's means (``mean (scored/rows)`` per metric, as
         :func:`ragnotebook.summary` computes them on the group's rows), every row shows
-        its group, and the toolbar a menu that shows one group's rows. Empty cells form
-        the group ``(missing)``.
+        its group, the precision@k chart has one curve per group and the missed-claims
+        bars name their group, and the toolbar has a menu that shows one group's rows
+        (it filters the rows, not the charts). Missing cells form the group
+        ``(missing)``; empty or padded text is shown quoted (``''``, ``'A '``).
 
     Returns
     -------
@@ -707,7 +716,7 @@ def _page(
     groups: list[str] | None = None,
 ) -> str:
     """The report's HTML."""
-    figs = _figures(df, top)
+    figs = _figures(df, top, by)
     table = score_table(df)
     payload = {
         "figures": [_figure_payload(key, light, dark) for key, light, dark in figs],

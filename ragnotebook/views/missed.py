@@ -19,7 +19,14 @@ import pandas as pd
 
 from ragnotebook import frame
 from ragnotebook.frame import require_scored
-from ragnotebook.views._data import ViewCall, row_labels, row_names, text_values, with_columns
+from ragnotebook.views._data import (
+    ViewCall,
+    group_keys,
+    row_labels,
+    row_names,
+    text_values,
+    with_columns,
+)
 from ragnotebook.views._html import hover_lines, hover_text, plotly_text, shorten
 from ragnotebook.views._style import ORANGE, PURPLE, VERMILLION, check_theme, style_figure
 
@@ -46,6 +53,7 @@ def missed_claims(
     top: int = 20,
     theme: str = "light",
     columns: Mapping[str, str | None] | None = None,
+    by: str | None = None,
 ) -> Any:
     """Per question, the ground-truth claims not found and the answer claims not supported.
 
@@ -68,19 +76,23 @@ def missed_claims(
         "docs", "ground_truth": "gold"}``). Needed for a frame scored with ``columns=``
         and read back from JSON Lines or CSV, which keep no run metadata; without it such
         columns are not found, and a warning names them.
+    by : str, optional
+        A column grouping the rows (``"system"``): each bar's label and hover name the
+        row's group (``name · [B] · question``).
 
     Returns
     -------
     plotly.graph_objects.Figure
         Three bar traces (one per kind of problem, always present, possibly empty);
-        ``y`` holds the row labels (``name · question``), top to bottom. When no row
+        ``y`` holds the row labels (``name · question``, with ``by`` ``name · [group] ·
+        question``), top to bottom. When no row
         has a problem claim, the figure is a short note instead (no axes, no legend).
 
     Raises
     ------
     ValueError
-        If the frame has no claim-level metric, ``top`` is below 1, or ``columns`` names
-        an unknown role or a column not in the frame.
+        If the frame has no claim-level metric, ``top`` is below 1, ``columns`` names
+        an unknown role or a column not in the frame, or ``by`` is not a column.
 
     Warns
     -----
@@ -109,12 +121,13 @@ def missed_claims(
     metrics = require_scored(df)
     if not {"context_recall", "faithfulness"} & set(metrics):
         raise ValueError("missed_claims needs context_recall or faithfulness scores")
+    groups = group_keys(df, by, "missed_claims()")
     df = with_columns(df, columns, "missed_claims()")
     with ViewCall("missed_claims()", df, ["context_recall", "faithfulness"], texts=("question",)):
-        return _missed_figure(df, top, theme)
+        return _missed_figure(df, top, theme, groups)
 
 
-def _missed_figure(df: pd.DataFrame, top: int, theme: str) -> Any:
+def _missed_figure(df: pd.DataFrame, top: int, theme: str, groups: list[str] | None = None) -> Any:
     from ragnotebook.views._deps import plotly_go
 
     go = plotly_go()
@@ -136,7 +149,8 @@ def _missed_figure(df: pd.DataFrame, top: int, theme: str) -> Any:
     shown = order[:top]
     names, questions = row_names(df), text_values(df, "question")
     full = row_labels(df)
-    labels = [plotly_text(f"{names[r]} · {shorten(questions[r], 48)}") for r in shown]
+    tags = ["" if groups is None else f"[{shorten(groups[r], 24)}] · " for r in range(n)]
+    labels = [plotly_text(f"{names[r]} · {tags[r]}{shorten(questions[r], 48)}") for r in shown]
     # one bar per row: a label two rows share (a repeated index label and question, or two
     # long labels alike at both ends) gets the row's position
     repeated = {x for x in labels if labels.count(x) > 1}
@@ -156,7 +170,8 @@ def _missed_figure(df: pd.DataFrame, top: int, theme: str) -> Any:
                 hoverinfo="text",
                 hovertext=[
                     hover_lines(
-                        f"<b>{plotly_text(full[shown[i]])}</b>",
+                        f"<b>{plotly_text(full[shown[i]])}</b>"
+                        + ("" if groups is None else f" · {plotly_text(groups[shown[i]])}"),
                         hover_text(questions[shown[i]], width=70, limit=200),
                         f"{counts[ki][shown[i]]} × {kind_name}:",
                         _claim_list(per_kind[ki][shown[i]]),

@@ -97,7 +97,8 @@ class PlotAccessor:
         ----------
         **kwargs
             ``top``, ``theme``, ``columns`` (the text columns, as given to ``evaluate()``,
-            for a frame read back from JSON Lines or CSV).
+            for a frame read back from JSON Lines or CSV), ``by`` (a column grouping the
+            rows: each bar names its group).
 
         Returns
         -------

@@ -27,6 +27,7 @@ from ragnotebook.frame import SCORED_STATUSES, require_scored
 from ragnotebook.views._data import (
     METRIC_LABELS,
     ViewCall,
+    group_name,
     resolve_metric,
     score_table,
     status_counts,
@@ -74,8 +75,9 @@ def _groups(plain: pd.DataFrame, by: str | None) -> list[tuple[str, np.ndarray]]
         return [("", np.arange(len(plain)))]
     if by not in plain.columns:
         raise KeyError(f"by={by!r} is not a column of the frame")
-    keys = plain[by].astype("object").where(plain[by].notna(), "(missing)").astype(str)
-    return [(name, np.flatnonzero(keys.to_numpy() == name)) for name in pd.unique(keys)]
+    # named as the report and explorer name groups: "(missing)", blank text quoted
+    keys = np.array([group_name(v) for v in plain[by].tolist()], dtype=object)
+    return [(name, np.flatnonzero(keys == name)) for name in pd.unique(keys)]
 
 
 def precision_at_k(

@@ -398,6 +398,17 @@ class StaticExplorer:
         for m, r in s.iterrows():
             mean = "—" if pd.isna(r["mean"]) else f"{r['mean']:.2f}"
             lines.append(f"  {METRIC_LABELS.get(str(m), m):<18} mean {mean}  scored {r['scored']}")
+        if self.by is not None and self._groups is not None:
+            lines.append(f"By {self.by} (mean, scored / rows):")
+            for key, positions in group_positions(self._groups):
+                part = frame.summary(self._df.iloc[positions])
+                cells = "  ".join(
+                    f"{METRIC_LABELS.get(str(m), m)} "
+                    + ("—" if pd.isna(r["mean"]) else f"{r['mean']:.2f}")
+                    + f" ({r['scored']})"
+                    for m, r in part.iterrows()
+                )
+                lines.append(f"  {shorten(key, 24):<24}  {cells}")
         lines.append("Display it in a notebook for the HTML view, or call .to_html().")
         return "\n".join(lines)
 

@@ -52,7 +52,7 @@ def _expected_cell(scored: pd.DataFrame, mask: np.ndarray, metric: str) -> str:
 def test_group_keys_names_the_missing_group_and_refuses_an_unknown_column(systems):
     keys = group_keys(systems, "system", "report()")
     assert keys[:7] == ["A"] * 6 + ["B"] and keys[17] == "(missing)"
-    with pytest.raises(ValueError, match=r"report\(\): by='sytem' is not a column; the frame"):
+    with pytest.raises(ValueError, match=r"report\(\): by='sytem' is not a column; did you"):
         group_keys(systems, "sytem", "report()")
     with pytest.raises(ValueError, match="must be a column name"):
         group_keys(systems, ["system"], "report()")
@@ -146,3 +146,70 @@ def test_hostile_group_values_stay_text(hostile, tmp_path):
     assert 'title="&lt;i&gt;plain&lt;/i&gt;">[&lt;i&gt;plain&lt;/i&gt;]</span>' in page
     assert 'title="&lt;a href=&quot;javascript:alert(1)&quot;&gt;click&lt;/a&gt;">[&lt;a' in page
     assert HOSTILE["link"] not in page and "<i>plain</i>" not in page
+
+
+def test_blank_and_look_alike_groups_stay_apart_and_visible(tmp_path):
+    values = ["A", "", "  ", None, "(missing)", "A "]
+    rows = [
+        {
+            "system": v,
+            "question": f"Where is exhibit {i}?",
+            "answer": f"Exhibit {i} is in hall {i}." if k % 2 == 0 else "It was painted in Leiden.",
+            "contexts": [f"Exhibit {i} is in hall {i}."],
+        }
+        for k, v in enumerate(values)
+        for i in range(2)
+    ]
+    scored = ragnotebook.evaluate(
+        pd.DataFrame(rows), metrics=["faithfulness"], model="offline", progress=False
+    )
+    keys = group_keys(scored, "system", "t")
+    assert sorted(set(keys)) == sorted(["A", "''", "'  '", "(missing)", "'(missing)'", "'A '"])
+    page = report(scored, tmp_path / "r.html", by="system").read_text(encoding="utf-8")
+    found = re.findall(r'<tr><td dir="auto">(.*?)</td><td>(\d+)</td><td>(.*?)</td></tr>', page)
+    assert len(found) == 6 and all(n == "2" for _, n, _ in found)
+    # each group's mean is summary(by=)'s for that value (A 1.00, '' 0.00, ...)
+    by = ragnotebook.summary(scored, by="system")["mean"].xs("faithfulness", level=1)
+    from ragnotebook.views._data import group_name
+
+    expected = {html.escape(group_name(k), quote=False): f"{v:.2f} (2/2)" for k, v in by.items()}
+    assert {html.unescape(g): cell for g, _, cell in found} == {
+        html.unescape(k): v for k, v in expected.items()
+    }
+    assert expected["A"] == "1.00 (2/2)" and expected["''"] == "0.00 (2/2)"
+
+
+def test_charts_name_the_groups(systems, tmp_path):
+    from ragnotebook.views import missed_claims
+    from ragnotebook.views.plots import precision_at_k
+
+    fig = missed_claims(systems, by="system", top=30)
+    labels = list(fig.layout.yaxis.categoryarray)
+    # B's answers are all unsupported: every B row has a bar, named by its group
+    assert sum("· [B] ·" in x for x in labels) == 6
+    assert not any("[A]" in x for x in labels)  # A is faithful, and recall is complete
+    hover = [h for t in fig.data for h in t.hovertext]
+    assert any(" · B<br>" in h or h.split("<br>")[0].endswith(" · B") for h in hover)
+    with pytest.raises(ValueError, match=r"missed_claims\(\): by='nope' is not a column"):
+        missed_claims(systems, by="nope")
+    # the report draws precision@k per group and the bars with their groups
+    page = report(systems, tmp_path / "r.html", by="system").read_text(encoding="utf-8")
+    curves = precision_at_k(systems, by="system")
+    names = {t.name for t in curves.data if t.name}
+    groups = ("A", "B", "C &lt;b&gt;beta&lt;/b&gt;", "(missing)")  # escaped for plotly
+    assert {f"{g}: mean precision@k" for g in groups} <= names
+    assert "· [B] ·" in page
+
+
+def test_a_misspelt_by_is_named_with_the_closest_column(systems):
+    with pytest.raises(ValueError, match=r"by='sytem' is not a column; did you mean 'system'\?"):
+        explore(systems, by="sytem")
+    with pytest.raises(KeyError, match="did you mean 'system'"):
+        ragnotebook.summary(systems, by="sytem")
+
+
+def test_the_static_views_text_gives_each_groups_means(systems):
+    text = repr(explore(systems, by="system"))
+    assert "By system (mean, scored / rows):" in text
+    line = next(x for x in text.splitlines() if x.strip().startswith("B "))
+    assert "faithfulness 0.00 (6/6)" in line
