@@ -3130,6 +3130,12 @@ def _swapped_name(
                     name = _name_in_place(
                         sent.text, lang, before, after, cdoc.tokens, known(), weak, alone
                     )
+                    if name and frozenset(content_tokens(name, lang)) <= _excepted_words(
+                        sent.text, lang
+                    ):
+                        # "All plans include it except Silver" says it of every plan but
+                        # Silver, not of Silver in the claim's name's place
+                        name = ""
                     if name:
                         opp, other, where = score, name, at[j]
         if not other or not _outweighs(opp, same, total, match_min):

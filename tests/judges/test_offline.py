@@ -3544,6 +3544,9 @@ def test_an_item_the_context_leaves_out() -> None:
     v = verify(["The Silver plan includes roadside assistance."], ctx).verdicts[0]
     assert v.verdict == "no"
     assert "the chunk says it of all but 'Silver' ('except Silver')" in v.reason
+    # another plan is what "all plans" says, not a name swapped for the excepted one
+    v = verify(["The Gold plan includes roadside assistance."], ctx).verdicts[0]
+    assert v.verdict == "yes", v.reason
     # recall reads it the same way: a ground-truth claim of the excepted item is not there
     a = attribute(["The Silver plan includes roadside assistance."], ctx).verdicts[0]
     assert a.verdict == "no"
