@@ -289,13 +289,14 @@ def _attach_run(df: Any, path: Path) -> Any:
     return df
 
 
-def with_row_labels(df: Any) -> Any:
+def with_row_labels(df: Any, keep: Sequence[str] = ()) -> Any:
     """``df`` indexed by the row labels a JSON Lines file kept in columns (as written by
-    ``evaluate --out`` or the quickstart; see :func:`read_table`), else ``df``."""
+    ``evaluate --out`` or the quickstart; see :func:`read_table`), else ``df``. The
+    columns named in ``keep`` (a ``--by`` column) stay columns as well."""
     index = (df.attrs.get("ragnotebook_file") or {}).get("index") or []
     if not index or not all(c in df.columns for c in index):
         return df
-    out = df.set_index(index)
+    out = df.set_index(index, drop=not set(index) & set(keep))
     if list(out.index.names) == ["row"]:  # the name write_jsonl gave an unnamed index
         out.index.name = None
     return out
@@ -1573,7 +1574,8 @@ def report_command(args: argparse.Namespace) -> int:
     options: dict[str, Any] = {"by": args.by, "sort_by": sort_by, "max_rows": args.max_rows}
     if args.title is not None:
         options["title"] = args.title
-    path = with_row_labels(scored).rag.report(args.out, plotly_js=args.plotly_js, **options)
+    labelled = with_row_labels(scored, keep=[args.by] if args.by else [])
+    path = labelled.rag.report(args.out, plotly_js=args.plotly_js, **options)
     print(f"Report written to {path}")
     return EXIT_OK
 

@@ -1446,6 +1446,10 @@ def test_evaluate_id_names_the_rows_everywhere(tmp_path, capsys):
     assert back.index.tolist() == [r["qid"] for r in rows]
     assert back["qid"].tolist() == back.index.tolist()  # the column stays for --on / --by
     assert back.loc["B:q1", "faithfulness"] < back.loc["A:q1", "faithfulness"]
+    # the report can group by the column that holds the labels too
+    html = tmp_path / "r.html"
+    assert cli.main(["report", str(out), "--by", "row", "--out", str(html)]) == 0
+    assert 'title="B:q1">' in html.read_text(encoding="utf-8")
     capsys.readouterr()
     assert cli.main([*base, "--id", "quid"]) == 2
     assert "--id 'quid': no such column in" in capsys.readouterr().err
