@@ -121,18 +121,43 @@ def _with_row_labels(df: Any) -> Any:
     the file, so a row printed by its label can be found there. The column takes the
     index's name, or ``"row"`` (the name ``claims()`` uses) when it has none.
     """
+    return _label_columns(df)[0]
+
+
+def _label_columns(df: Any) -> tuple[Any, list[str], bool]:
+    """(:func:`_with_row_labels`'s frame, the columns of it that hold the row labels,
+    whether those are one of the frame's own columns).
+
+    An index that repeats a column's values (``evaluate --id qid``) is that column: no
+    second copy is written, and reading the file back keeps the column."""
     import pandas as pd
 
     index = df.index
     plain = isinstance(index, pd.RangeIndex) and index.start == 0 and index.step == 1
     if plain and index.name is None:
-        return df
+        return df, [], False
+    if index.nlevels == 1:
+        labels = index.tolist()
+        for col in df.columns:
+            if (index.name is None or col == index.name) and _same_values(df[col], labels):
+                return df, [str(col)], True
     names = [n if n is not None else "row" for n in index.names]
     if any(n in df.columns for n in names):
-        return df
+        return df, [], False
     out = df.copy(deep=False)
     out.index = index.set_names(names)
-    return out.reset_index()
+    return out.reset_index(), [str(n) for n in names], False
+
+
+def _same_values(column: Any, labels: list[Any]) -> bool:
+    """Whether a column holds exactly ``labels``, in order (a frame's column, not a
+    sub-frame of repeated names)."""
+    if getattr(column, "ndim", 1) != 1 or column.dtype.kind not in "OUSiu":
+        return False
+    try:
+        return bool(column.tolist() == labels)
+    except (TypeError, ValueError):
+        return False
 
 
 def write_jsonl(df: Any, path: Path) -> None:
@@ -191,14 +216,14 @@ def _run_record(df: Any, data: Path, out: Path) -> dict[str, Any] | None:
     meta = df.attrs.get("ragnotebook") if isinstance(df.attrs, dict) else None
     if not isinstance(meta, dict) or not meta:
         return None
-    labelled = _with_row_labels(df)
-    index = [str(n) for n in labelled.columns[: labelled.shape[1] - df.shape[1]]]
+    _, index, is_column = _label_columns(df)
     return {
         "format": _RUN_FORMAT,
         "data_file": out.name,
         "sha256": _sha256(data),
         "rows": len(df),
         "index": index,
+        "index_is_column": is_column,
         "attrs": _jsonable(meta),
     }
 
@@ -285,7 +310,10 @@ def _attach_run(df: Any, path: Path) -> Any:
         return df
     df.attrs["ragnotebook"] = record["attrs"]
     index = [c for c in record.get("index") or [] if isinstance(c, str) and c in df.columns]
-    df.attrs["ragnotebook_file"] = {"index": index}
+    df.attrs["ragnotebook_file"] = {
+        "index": index,
+        "index_is_column": bool(record.get("index_is_column")) and len(index) == 1,
+    }
     return df
 
 
@@ -293,9 +321,13 @@ def with_row_labels(df: Any, keep: Sequence[str] = ()) -> Any:
     """``df`` indexed by the row labels a JSON Lines file kept in columns (as written by
     ``evaluate --out`` or the quickstart; see :func:`read_table`), else ``df``. The
     columns named in ``keep`` (a ``--by`` column) stay columns as well."""
-    index = (df.attrs.get("ragnotebook_file") or {}).get("index") or []
+    found = df.attrs.get("ragnotebook_file") or {}
+    index = found.get("index") or []
     if not index or not all(c in df.columns for c in index):
         return df
+    if found.get("index_is_column"):
+        # the labels were one of the rows' own columns (evaluate --id): it stays one
+        return df.set_axis(df[index[0]].tolist(), axis=0)
     out = df.set_index(index, drop=not set(index) & set(keep))
     if list(out.index.names) == ["row"]:  # the name write_jsonl gave an unnamed index
         out.index.name = None
@@ -1400,17 +1432,23 @@ def evaluate_command(args: argparse.Namespace) -> int:
         base_col, on = _pairing_columns(args.on, baseline, df, columns)
         if base_col != on:  # e.g. --column question=q here, "question" in the baseline
             baseline = baseline.rename(columns={base_col: on})
+    from ragnotebook.views._data import column_hint
+
     if args.by is not None and args.by not in df.columns:
         # before scoring: a typo must not cost a run
         raise UsageError(
-            f"--by {args.by!r}: no such column in {args.data} (it has "
-            f"{', '.join(map(str, df.columns[:12]))}{' …' if len(df.columns) > 12 else ''})"
+            f"--by {args.by!r}: no such column in {args.data}; {column_hint(df, args.by)}"
         )
     if args.id is not None:
         if args.id not in df.columns:
             raise UsageError(
-                f"--id {args.id!r}: no such column in {args.data} (it has "
-                f"{', '.join(map(str, df.columns[:12]))}{' …' if len(df.columns) > 12 else ''})"
+                f"--id {args.id!r}: no such column in {args.data}; {column_hint(df, args.id)}"
+            )
+        repeated = _repeats(df, args.id)
+        if repeated or df[args.id].isna().any():
+            _warning(
+                f"--id {args.id!r} repeats {repeated} value(s) or has empty cells: rows with "
+                "the same label are told apart by their position only"
             )
         # the rows are named by the column's values in messages, the summary of the worst
         # rows, the output and its report ("B:q04"); the column itself stays for --on/--by
@@ -1541,10 +1579,11 @@ def report_command(args: argparse.Namespace) -> int:
             "pip install 'ragnotebook[plot]' or update ragnotebook"
         ) from exc
     if args.by is not None and args.by not in scored.columns:
+        from ragnotebook.views._data import column_hint
+
         raise UsageError(
-            f"--by: {args.by!r} is not a column of {args.scored.name} (its columns: "
-            + ", ".join(map(str, scored.columns))
-            + ")"
+            f"--by: {args.by!r} is not a column of {args.scored.name}; "
+            + column_hint(scored, args.by)
         )
     sort_by = None
     if args.sort_by is not None:

@@ -1304,6 +1304,7 @@ def test_jsonl_out_keeps_the_run_metadata_beside_it_and_reads_it_back(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["scores.jsonl", "scores.jsonl.run.json"]
     record = json.loads(side.read_text(encoding="utf-8"))
     assert record["index"] == ["id"] and record["rows"] == 6
+    assert record["index_is_column"] is False
     back = cli.read_table(out)
     meta = back.attrs["ragnotebook"]
     assert meta["judge"] == scored.attrs["ragnotebook"]["judge"] == "offline-v14"
@@ -1332,7 +1333,7 @@ def test_an_unnamed_index_comes_back_unnamed_and_a_plain_one_is_no_column(tmp_pa
     plain = scored.reset_index(drop=True)
     cli._write_frame(plain, tmp_path / "b.jsonl")
     back = cli.read_table(tmp_path / "b.jsonl")
-    assert back.attrs["ragnotebook_file"] == {"index": []}
+    assert back.attrs["ragnotebook_file"] == {"index": [], "index_is_column": False}
     assert cli.with_row_labels(back).index.tolist() == [0, 1, 2]
 
 
@@ -1396,7 +1397,10 @@ def test_report_by_a_column_and_an_unknown_one(tmp_path, capsys):
     assert page.count('data-group="1"') == 4
     capsys.readouterr()
     assert cli.main(["report", str(out), "--by", "sytem", "--out", str(html)]) == 2
-    assert "--by: 'sytem' is not a column of scored.jsonl" in capsys.readouterr().err
+    assert (
+        "--by: 'sytem' is not a column of scored.jsonl; did you mean 'system'?"
+        in capsys.readouterr().err
+    )
 
 
 def test_report_options_and_a_note_without_run_metadata(tmp_path, capsys):
@@ -1442,17 +1446,27 @@ def test_evaluate_id_names_the_rows_everywhere(tmp_path, capsys):
     out = tmp_path / "scored.jsonl"
     base = ["evaluate", str(data), "--model", "offline", "--no-progress", "--out", str(out)]
     assert cli.main([*base, "--id", "qid", "--by", "system"]) == 0
-    back = cli.with_row_labels(cli.read_table(out))
-    assert back.index.tolist() == [r["qid"] for r in rows]
-    assert back["qid"].tolist() == back.index.tolist()  # the column stays for --on / --by
+    plain = cli.read_table(out)
+    # the labels are the qid column itself: written once, no second "row" column
+    assert "row" not in plain.columns and plain["qid"].tolist() == [r["qid"] for r in rows]
+    back = cli.with_row_labels(plain)
+    assert back.index.tolist() == [r["qid"] for r in rows] and back.index.name is None
+    assert back["qid"].tolist() == back.index.tolist()  # the column stays, for --on / --by
     assert back.loc["B:q1", "faithfulness"] < back.loc["A:q1", "faithfulness"]
     # the report can group by the column that holds the labels too
     html = tmp_path / "r.html"
-    assert cli.main(["report", str(out), "--by", "row", "--out", str(html)]) == 0
+    assert cli.main(["report", str(out), "--by", "qid", "--out", str(html)]) == 0
     assert 'title="B:q1">' in html.read_text(encoding="utf-8")
     capsys.readouterr()
     assert cli.main([*base, "--id", "quid"]) == 2
     assert "--id 'quid': no such column in" in capsys.readouterr().err
+    # repeated labels are allowed, with a warning
+    twice = write_jsonl(tmp_path / "twice.jsonl", [{**GOOD[0], "qid": "x"}] * 2)
+    assert (
+        cli.main(["evaluate", str(twice), "--model", "offline", "--no-progress", "--id", "qid"])
+        == 0
+    )
+    assert "--id 'qid' repeats 1 value(s) or has empty cells" in capsys.readouterr().err
 
 
 def test_blank_and_missing_groups_are_named_in_the_checks(tmp_path, capsys):
