@@ -668,17 +668,21 @@ _TITLES = frozenset(
 _GERMAN_WORDS = re.compile(
     r"\b(?:der|das|dem|und|ist|sind|nicht|für|mit|von|ein|eine|einen|einem|einer|wird|"
     r"werden|auf|bei|oder|kein|keine|wir|ich|auch|nur|zum|zur|nach|wenn|sich|ihre|ihr|"
-    r"können|kann|muss|müssen|ab|vom|beim|im)\b"
+    r"können|kann|muss|müssen|ab|vom|beim|im)\b",
+    re.IGNORECASE,  # "Der Versand …" opens on one (an all-capitals "MIT" is no German word)
 )
 
 
 def _capitalises_nouns(text: str) -> bool:
     """Whether ``text`` reads as German, which writes every noun with a capital (so its
-    capitalised words are no names): three German function words, two of them distinct."""
-    found = _GERMAN_WORDS.findall(text)
-    return len(found) >= 3 and len(set(found)) >= 2
+    capitalised words are no names): two distinct German function words ("Der Versand
+    nach Österreich kostet 4,95 €"; three were needed before, which short answers
+    missed)."""
+    found = {w.lower() for w in _GERMAN_WORDS.findall(text) if w.islower() or w.istitle()}
+    return len(found) >= 2
 
 
+@lru_cache(maxsize=16384)
 def _names(text: str, lang: str) -> tuple[tuple[str, str], ...]:
     """Capitalised words of ``text`` that are names, places, titles: any capitalised word
     inside a sentence, and a sentence's first word when the next one is capitalised too
@@ -1361,6 +1365,7 @@ class OfflineJudge:
                 or _number_of_another_name(cdoc, docs, lang)
                 or _number_of_another_case(cdoc, docs, lang)
                 or _number_of_another_subject(cdoc, docs, w, lang)
+                or _word_of_another_name(cdoc, docs, lang)
             )
             if bound:
                 return support, "unsure", supporting, f"{reason}; {bound}"
@@ -2427,6 +2432,72 @@ def _number_of_another_name(cdoc: _Doc, docs: Sequence[_Doc], lang: str) -> str:
     return ""
 
 
+def _word_of_another_name(cdoc: _Doc, docs: Sequence[_Doc], lang: str) -> str:
+    """Why a claim gives a name a word the context gives another name, or "".
+
+    :func:`_number_of_another_name` for a word: "Gold members get free express shipping
+    on every order. Silver members get free standard shipping on every order." against
+    "Silver members get free express shipping". The sentence with the claim's name says
+    every other word of the claim but one, and has in its place one word the claim does
+    not ("standard"); a sentence of the same build (half its other words shared) gives
+    the claim's word ("express") to another name and not to the claim's. Then
+    ``unsure``: the claim may have the two crossed.
+    """
+    if not cdoc.sentences:
+        return ""
+    text = cdoc.sentences[0].text
+    surface = {**_lead_name(text, docs, lang), **_inner_names(text, lang)}
+    names = frozenset(surface) - cdoc.numbers
+    if not names:
+        return ""
+    words = cdoc.tokens - names - cdoc.numbers
+    if len(words) < 3:
+        return ""
+    sents = [
+        sent
+        for d in docs
+        if not d.structured
+        for sent in d.sentences
+        if sent.tokens & words and not sent.negated
+    ]
+
+    def named(sent: _Sent) -> dict[str, str]:
+        return {**_lead_name(sent.text, docs, lang), **_inner_names(sent.text, lang)}
+
+    for x in sorted(names):
+        for sx in sents:
+            # the name's sentence misses one claim word (cheap token tests first)
+            if x not in sx.tokens or len(words - sx.tokens) != 1:
+                continue
+            x_names = named(sx)
+            missing = words - sx.tokens
+            extra = sx.tokens - cdoc.tokens - frozenset(x_names) - _numbers_of(sx.tokens)
+            if len(extra) != 1:
+                continue  # not the claim's sentence with one word in another's place
+            (m,) = missing
+            if any(m in s.tokens and x in s.tokens for s in sents):
+                continue  # the claim's word is said with its name somewhere
+            rest_x = sx.tokens - frozenset(x_names) - _numbers_of(sx.tokens)
+            for sn in sents:
+                if m not in sn.tokens or x in sn.tokens:
+                    continue
+                sn_names = named(sn)
+                others = frozenset(sn_names) - names - cdoc.tokens
+                if not others:
+                    continue
+                rest_n = sn.tokens - frozenset(sn_names) - _numbers_of(sn.tokens)
+                if len(rest_n & rest_x) < 0.5 * max(len(rest_n), len(rest_x)):
+                    continue  # not two sentences of one build
+                y = sn_names[sorted(others)[0]]
+                mine = _surface(sn.text, frozenset([m]), lang)
+                theirs = _surface(sx.text, extra, lang)
+                return (
+                    f"the chunk gives '{mine}' to '{y}' and '{theirs}' to '{surface[x]}' in "
+                    "sentences of the same build"
+                )
+    return ""
+
+
 def _number_of_another_case(cdoc: _Doc, docs: Sequence[_Doc], lang: str) -> str:
     """Why a claim's number is the figure of a sentence built alike for another case, or "".
 
@@ -2794,6 +2865,19 @@ def _coverage_by_polarity(
     # (a record's agreement is the whole claim: the finer test below is for prose)
     denied: frozenset[str] = frozenset()
     agreeing: list[frozenset[str]] = []
+    deny_sent: _Sent | None = None
+    stated_sents: list[_Sent] = []
+    # a denying claim's names (English prose): a sentence that states the fact of another
+    # name does not contradict it
+    claim_names = (
+        frozenset({**_lead_name(claim.text, docs, "en"), **_inner_names(claim.text, "en")})
+        if scope and claim.negated and claim.text
+        else frozenset()
+    )
+    # a claim that states one thing and denies another after a comma ("A, not B"): the
+    # words of what it denies
+    found = _CONTRAST_NOT.search(claim.text) if scope and claim.negated else None
+    contrast = frozenset(content_tokens(found.group(1), "en")) if found else frozenset()
     for d in docs:
         # a JSON-like record has no prose word order: the word after a cue is not what it
         # negates ("parking": "no"), so the scope of its negations is not read
@@ -2821,16 +2905,25 @@ def _coverage_by_polarity(
             clash = _clash(claim, s, toks, scope)
             if clash and _other_case(claim, s):
                 continue  # "not accepted for annual plans" says nothing of monthly ones
+            if clash and contrast and not contrast <= s.tokens:
+                # "…standard shipping, not free express shipping" denies the whole phrase:
+                # a sentence with "free standard shipping" does not state it
+                continue
+            if clash and claim_names and _of_another_name(claim_names, s, docs):
+                # "Silver members get standard shipping, not express shipping" against
+                # "Gold members get free express shipping": said of another name
+                continue
             if clash:
                 # "… a $300 enrollment deposit … The deposit is not refundable": the
                 # denial is of the thing the sentence before describes
                 held = _with_antecedent(d, s) if d.sentences else s.tokens
                 score = max(score, sum(w[t] for t in toks & held))
                 if score > opp:
-                    opp, denied = score, toks & held
+                    opp, denied, deny_sent = score, toks & held, s
             elif clash is not None:
                 same = max(same, score)
                 agreeing.append(toks & s.tokens)
+                stated_sents.append(s)
         if not record or fields:
             continue
         for s in d.sentences:
@@ -2846,6 +2939,9 @@ def _coverage_by_polarity(
             if unread or (targets is not None and targets & other):
                 opp = max(opp, score)
     total = sum(w[t] for t in toks)
+    if deny_sent is not None and scope and not claim.negated and opp < match_min * total:
+        names = frozenset(tok for _, tok in _names(claim.text, "en"))
+        opp, same = _denial_with_details(toks, w, denied, deny_sent, stated_sents, opp, same, names)
     if opp >= match_min * total and all(
         sum(w[t] for t in denied - said) >= 0.25 * opp for said in agreeing
     ):
@@ -2861,6 +2957,72 @@ def _coverage_by_polarity(
 #: A pronoun standing for a subject named before, as the sentence's subject: among its
 #: first four words ("On Saturdays it opens at 10 am"; not "… made it 2-1").
 _PRONOUN_SUBJECT = re.compile(r"^\W*(?:[\w'’-]+,?\s+){0,3}?(?:it|they|he|she)\s+\w", re.I)
+
+
+#: Pronouns the negation scope reader may take for a denied word ("I didn't know").
+_PRONOUNS = frozenset(("i", "you", "we", "he", "she", "they", "it", "me", "us", "them"))
+#: A denial under a condition, which states nothing plainly.
+_CONDITION = re.compile(r"\b(?:if|unless|whether|in case)\b", re.IGNORECASE)
+
+
+#: "…, not free express shipping." / "… rather than …": a denied phrase after a comma
+#: that ends the sentence (no verb of its own, up to six words).
+_CONTRAST_NOT = re.compile(
+    r",\s+(?:but\s+)?(?:not|rather than|instead of)\s+((?:[\w'’-]+\s+){0,5}[\w'’-]+)\s*[.!]?\s*$",
+    re.IGNORECASE,
+)
+
+
+def _of_another_name(names: frozenset[str], sent: _Sent, docs: Sequence[_Doc]) -> bool:
+    """Whether ``sent`` names none of ``names`` and a name of its own (its leading name
+    counted as :func:`_lead_name` reads one: "Gold members get …")."""
+    if sent.tokens & names:
+        return False
+    found = {**_lead_name(sent.text, docs, "en"), **_inner_names(sent.text, "en")}
+    return any(tok not in names for tok in found)
+
+
+def _denial_with_details(
+    toks: frozenset[str],
+    w: dict[str, float],
+    denied: frozenset[str],
+    deny_sent: _Sent,
+    stated: Sequence[_Sent],
+    opp: float,
+    same: float,
+    names: frozenset[str] = frozenset(),
+) -> tuple[float, float]:
+    """(opp, same) for a claim that adds details to what a sentence denies.
+
+    "Gift cards are refunded within 30 days" against "Gift cards … are not refunded.
+    Items can be returned within 30 days …": the denying sentence holds the claim's
+    subject and its denied word, but not "30 days", which a sentence about something
+    else says; so the denial matched under the bar and the claim was `yes`. When one
+    stating sentence holds every claim word the denial lacks, lacks the denied word and
+    at least a quarter of the claim's weight the denial holds, and the denial holds the
+    bar's share (``_NEG_MIN``) of the claim without those details, the denial is read as
+    the claim's own sentence: its match counts for the whole claim and that stating
+    sentence no longer counts as agreeing. Otherwise (opp, same) unchanged.
+    """
+    # the denied word is one the claim states (not a name the scope reader took for one,
+    # "neither the Patriots nor the NFL has anything to be ashamed of", nor a pronoun),
+    # and the denial is no condition ("if you don't agree, …")
+    targets = frozenset(t for t in deny_sent.neg_targets or () if t not in _PRONOUNS)
+    if not targets & denied - names or _CONDITION.search(deny_sent.text):
+        return opp, same
+    details = toks - denied
+    total = sum(w[t] for t in toks)
+    rest = total - sum(w[t] for t in details)
+    if not details or not rest or opp < _NEG_MIN * rest:
+        return opp, same
+    for s in stated:
+        if not details <= s.tokens or targets & s.tokens:
+            continue
+        if sum(w[t] for t in denied - s.tokens) < 0.25 * total:
+            continue  # it says the claim's subject too: an agreeing sentence
+        others = [sum(w[t] for t in toks & o.tokens) for o in stated if o is not s]
+        return total, max(others, default=0.0)
+    return opp, same
 
 
 def _off_subject(
@@ -3582,23 +3744,46 @@ def _prefix_conflict(
         if not total:
             continue
         same = opp = 0.0
+        flipped_words: frozenset[str] = frozenset()
+        saying: list[frozenset[str]] = []  # the claim's words in each sentence that agrees
         for d in docs:
             if d.structured:
                 continue
             for sent in d.contrasts:
                 s_non, s_plain = _non_words(sent.text)
-                score = sum(w[t] for t in core & sent.tokens)
+                held = sent.tokens
                 flipped = (word in c_non and word in s_plain and word not in s_non) or (
                     word in c_plain and word in s_non and word not in s_plain
                 )
                 if flipped or word in s_non or word in s_plain:
                     # "… a $300 enrollment deposit … The deposit is non-refundable": the
                     # sentence's "The deposit" is the one the sentence before describes
-                    score = max(score, sum(w[t] for t in core & _with_antecedent(d, sent)))
+                    held = held | _with_antecedent(d, sent)
+                score = sum(w[t] for t in core & held)
                 if flipped:
-                    opp = max(opp, score)
+                    if score > opp:
+                        opp, flipped_words = score, core & held
                 elif word in s_non or word in s_plain:
                     same = max(same, score)
+                    saying.append(core & held)
+                else:
+                    saying.append(core & held)
+        if opp and not _outweighs(opp, same, total, match_min):
+            # "Gift cards are refundable within 30 days" against "Gift cards are
+            # non-refundable. Items … within 30 days …": the details the flipped sentence
+            # lacks are all in one sentence without the claim's subject
+            details = core - flipped_words
+            rest = total - sum(w[t] for t in details)
+            for held in saying:
+                if (
+                    details
+                    and rest
+                    and opp >= _NEG_MIN * rest
+                    and details <= held
+                    and sum(w[t] for t in flipped_words - held) >= 0.25 * total
+                ):
+                    opp, same = total, 0.0
+                    break
         if _outweighs(opp, same, total, match_min):
             return (f"non-{word}", word) if word in c_non else (word, f"non-{word}")
     return None

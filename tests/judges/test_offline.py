@@ -3691,6 +3691,8 @@ def test_a_pronoun_subject_is_the_one_named_the_sentence_before() -> None:
         ("I'm not able to help with refunds.", True),
         ("I can't discuss billing matters.", True),
         ("Please contact our support team for help.", True),
+        ("Please contact customer service.", True),
+        ("Please contact us.", True),
         ("I'm sorry, I can't help with pricing questions.", True),
         ("I don't have access to your location, so I can't tell you.", True),
         # a business's own policy is a fact, not the assistant declining
@@ -3721,3 +3723,56 @@ def test_without_denies_as_with_no_does() -> None:
     ctx = ["The plan costs $55 per month without a contract."]
     v = verify(["The plan costs $55 per month with no contract."], ctx).verdicts[0]
     assert v.verdict == "yes", v.reason
+
+
+def test_a_denial_is_not_hidden_by_a_detail_from_another_sentence() -> None:
+    ctx = [
+        "Gift cards are excluded from exchange and are not refunded.",
+        "Items can be returned within 30 days of delivery.",
+    ]
+    for claim in ("Gift cards are refunded.", "Gift cards are refunded within 30 days."):
+        v = verify([claim], ctx).verdicts[0]
+        assert v.verdict == "no" and "negation in the chunk only" in v.reason, (claim, v.reason)
+    ctx = [
+        "Gift cards are non-refundable. Items can be returned within 30 days of delivery for "
+        "a refund."
+    ]
+    v = verify(["Gift cards are refundable within 30 days."], ctx).verdicts[0]
+    assert v.verdict == "no" and "'non-refundable'" in v.reason
+    # a detail said of the same subject elsewhere is agreement, not a detail
+    ctx = ["Gift cards are not refunded in cash. Gift cards are refunded as store credit."]
+    v = verify(["Gift cards are refunded as store credit."], ctx).verdicts[0]
+    assert v.verdict == "yes", v.reason
+    # a denial under a condition, or of a name the scope reader took for the denied word,
+    # is left as before
+    ctx = [
+        "Neither the Patriots nor the NFL has anything to be ashamed of in how they handled "
+        "the case. They did everything right this time."
+    ]
+    v = verify(["The NFL did everything right in handling the case."], ctx).verdicts[0]
+    assert v.verdict != "no", v.reason
+
+
+def test_a_word_the_context_gives_another_name() -> None:
+    ctx = [
+        "Gold members get free express shipping on every order. Silver members get free "
+        "standard shipping on every order."
+    ]
+    v = verify(["Silver members get free express shipping on every order."], ctx).verdicts[0]
+    assert v.verdict == "unsure"
+    assert "the chunk gives 'express' to 'Gold' and 'standard' to 'Silver'" in v.reason
+    for claim in (
+        "Silver members get free standard shipping on every order.",
+        "Gold members get free express shipping.",
+        "Silver members get free shipping on every order.",
+        # a denied phrase after a comma is denied whole: "free standard" does not state it
+        "No, Silver members get free standard shipping, not free express shipping.",
+    ):
+        v = verify([claim], ctx).verdicts[0]
+        assert v.verdict == "yes", (claim, v.reason)
+
+
+def test_a_short_german_sentence_has_no_names() -> None:
+    ctx = ["Der Standardversand nach Österreich kostet 4,95 € und dauert 4 bis 6 Werktage."]
+    v = verify(["Der Versand nach Österreich kostet 4,95 €."], ctx).verdicts[0]
+    assert v.verdict == "yes" and "name" not in v.reason, v.reason
