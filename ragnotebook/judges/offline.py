@@ -2076,10 +2076,13 @@ def _softened_duty(
         return None
     duty = ("", 0.0)
     advised = 0.0
+    names = frozenset({**_lead_name(first.text, docs, lang), **_inner_names(first.text, lang)})
     for d in docs:
         if d.structured:
             continue
         for sent in d.sentences:
+            if names and _of_another_name(names, sent, docs):
+                continue  # advice or a duty for another name ("UK orders …")
             score = sum(w[t] for t in core & sent.tokens) / total
             if _ADVICE.search(sent.text):
                 advised = max(advised, score)
@@ -3641,6 +3644,13 @@ def _opposite_conflict(
     """
     cues = dict(claim.opposites)
     n_pairs = period_group(lang)  # word pairs first; the groups after them are not negated
+    # the claim's names: a sentence about another name ("Duties for UK orders may be
+    # prepaid …" for a claim about EU orders) neither agrees nor disagrees with it
+    claim_names = (
+        frozenset({**_lead_name(claim.text, docs, lang), **_inner_names(claim.text, lang)})
+        if softened and claim.text and not is_cjk(lang)
+        else frozenset()
+    )
     for (pair, side), word in cues.items():
         if any(p == pair and s != side for p, s in cues):
             continue  # the claim names two sides ("men and women", "daily or weekly")
@@ -3663,6 +3673,8 @@ def _opposite_conflict(
         other = ""
         for d in docs:
             for s in d.fields if d.structured and fields else d.contrasts:
+                if claim_names and _of_another_name(claim_names, s, docs):
+                    continue
                 score = sum(w[t] for t in core & s.tokens)
                 cue = dict(s.opposites)
                 said = [w for (p, k), w in cue.items() if p == pair and k != side]

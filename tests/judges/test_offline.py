@@ -3776,3 +3776,23 @@ def test_a_short_german_sentence_has_no_names() -> None:
     ctx = ["Der Standardversand nach Österreich kostet 4,95 € und dauert 4 bis 6 Werktage."]
     v = verify(["Der Versand nach Österreich kostet 4,95 €."], ctx).verdicts[0]
     assert v.verdict == "yes" and "name" not in v.reason, v.reason
+
+
+def test_a_choice_said_for_another_name_does_not_hide_a_softened_duty() -> None:
+    ctx = [
+        "Duties for UK orders may be prepaid at checkout or paid on delivery. For EU orders, "
+        "duties must be prepaid at checkout."
+    ]
+    v = verify(["For EU orders, duties may be prepaid at checkout."], ctx).verdicts[0]
+    assert v.verdict == "unsure" and "a duty said as a choice" in v.reason
+    for claim in (
+        "For EU orders, duties must be prepaid at checkout.",
+        "For UK orders, duties may be prepaid at checkout.",
+    ):
+        assert verify([claim], ctx).verdicts[0].verdict == "yes", claim
+    ctx = [
+        "UK staff should book travel through the portal. US staff must book travel through "
+        "the portal."
+    ]
+    v = verify(["US staff should book travel through the portal."], ctx).verdicts[0]
+    assert v.verdict == "unsure" and "a duty said as a choice" in v.reason
