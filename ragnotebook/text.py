@@ -1012,6 +1012,11 @@ def _tokens_cached(text: str, lang: str) -> tuple[str, ...]:
     return tuple(out)
 
 
+#: An elided article, pronoun or negation before a word: "l'", "d'", "n'", "qu'", "j'",
+#: "s'", "c'", "m'", "t'" ("l'alcool", "n'est", "qu'il"); the word after it is the token.
+_ELISION = re.compile(r"^(?:l|d|n|qu|j|s|c|m|t)'([a-z\u00c0-\u024f]{2,})$")
+
+
 @lru_cache(maxsize=65536)
 def _word_token(tok: str) -> str:
     """The content token of one word of :data:`_TOKEN_RE` ("" for a stopword)."""
@@ -1022,6 +1027,11 @@ def _word_token(tok: str) -> str:
         low = low[:-2]  # possessive: "Romo's" is about "Romo"
     if low.endswith("n't") and len(low) > 3:
         low = "not"  # "wasn't" says what "was not" says ("not" is a content token)
+    elided = _ELISION.match(low)
+    if elided:
+        # French and Italian elisions: "l'alcool" is "alcool", "n'est" is "est" (its
+        # negation is read by has_negation, as "ne" is)
+        low = elided.group(1)
     if low in STOPWORDS or (len(low) == 1 and low != "i"):
         return ""
     num = _NUMBER_WORDS.get(low)

@@ -320,8 +320,19 @@ _NOT_UNLESS = re.compile(
 
 @lru_cache(maxsize=4096)
 def _durations_of(text: str) -> tuple[tuple[str, str, tuple[str, Decimal]], ...]:
-    """:func:`durations` of a chunk's normalised text, cached (read once per chunk)."""
-    return tuple(durations(text))
+    """:func:`durations` of a chunk's normalised text, cached (read once per chunk), and
+    the intervals of "every 3 years" (which :func:`durations` leaves out, as a rate) as
+    "every 36 months" is the same interval: their phrase keeps the "every"."""
+    out = list(durations(text))
+    if _EVERY.search(text):
+        for count, phrase, length in durations(_EVERY.sub("for ", text)):
+            if re.search(rf"\bevery\s+{re.escape(phrase)}", text, re.IGNORECASE):
+                out.append((count, f"every {phrase}", length))
+    return tuple(out)
+
+
+#: "every" before an amount of time ("every 3 years", "every two weeks").
+_EVERY = re.compile(r"\bevery\s+(?=\w+\s+\w)", re.IGNORECASE)
 
 
 def _range_tokens(text: str, lang: str) -> frozenset[str]:
@@ -682,6 +693,16 @@ def _capitalises_nouns(text: str) -> bool:
     return len(found) >= 2
 
 
+#: French, Spanish and German articles and prepositions that open a sentence before a
+#: name ("En France", "La Poste", "Im Ausland"): not part of the name there.
+_OPENING_ARTICLES = frozenset(
+    (
+        *("en", "le", "la", "les", "un", "une", "des", "du", "au", "aux", "el", "los", "las"),
+        *("der", "die", "das", "im", "am", "zum", "zur", "dans", "pour", "con", "para"),
+    )
+)
+
+
 @lru_cache(maxsize=16384)
 def _names(text: str, lang: str) -> tuple[tuple[str, str], ...]:
     """Capitalised words of ``text`` that are names, places, titles: any capitalised word
@@ -707,6 +728,8 @@ def _names(text: str, lang: str) -> tuple[tuple[str, str], ...]:
         if starts and i and text[max(m.start() - 2, 0) : m.start()].strip() == ".":
             # "Dr. Nguyen", "St. Mary's": a title's full stop does not start a sentence
             starts = matches[i - 1].group().lower() not in _TITLES
+        if starts and word.lower() in _OPENING_ARTICLES:
+            continue  # "En France, …", "La Poste …": the name is the word after it
         if starts:
             # a sentence's first word is capitalised anyway; it is a name only when the
             # next word goes on with a capital ("Hillary Clinton was ...")
@@ -1114,7 +1137,7 @@ class OfflineJudge:
         # "3 years" against "36 months", "two weeks" against "14 days": the same length in
         # another unit states the claim's number and unit (and is no opposite, below)
         converted: list[tuple[str, str]] = []
-        for number, phrase, length in durations(claim) if not is_cjk(lang) else []:
+        for number, phrase, length in _durations_of(claim) if not is_cjk(lang) else []:
             # in a sentence that says the rest of the claim ("The company is 3 years old."
             # does not give a warranty of 36 months)
             phrase_words = frozenset(content_tokens(phrase, lang))
@@ -1574,6 +1597,12 @@ class OfflineJudge:
             return verdict, sup, reason
         gap = choice_gap(claim, question, live) if rules["choice"] else None
         if not gap and rules["answer_part"] and question:
+            if not is_cjk(lang) and has_negation(claim, lang):
+                # "Contractors are not covered" where a chunk says "All employees, except
+                # contractors …, are covered": the context says the "not"
+                left_out = frozenset().union(*(_excepted_words(c, lang) for c in live))
+                if left_out & frozenset(content_tokens(claim, lang)):
+                    seen = seen | _NEG_WORDS
             gap = _answer_part_gap(claim, question, seen, lang)
         if gap:
             return "unsure", [], f"{reason}; {gap}"
@@ -2557,6 +2586,8 @@ def _number_of_another_case(cdoc: _Doc, docs: Sequence[_Doc], lang: str) -> str:
     return ""
 
 
+#: The share of a claim's weight its subject's telling words need (:func:`_number_of_another_subject`).
+_SUBJECT_KEY = 0.1
 #: A time of day as the tokens carry it ("10 am" is "10:00").
 _CLOCK_TOKEN = re.compile(r"^\d{1,2}:\d\d$")
 #: A day of the month or a rank written with its suffix ("the 15th", "21st").
@@ -2571,8 +2602,12 @@ def _figure_kinds(text: str, number: str, lang: str) -> set[tuple[Any, ...]]:
         kinds.add(("clock",))  # "10 am" and "21:00" are read as 10:00 and 21:00
     seq = content_tokens(text, lang)
     for k, t in enumerate(seq[:-1]):
-        if t == number and _ORDINAL_SUFFIX.match(seq[k + 1]):
+        if t != number:
+            continue
+        if _ORDINAL_SUFFIX.match(seq[k + 1]):
             kinds.add(("ordinal",))
+        elif seq[k + 1].isalpha():
+            kinds.add(("word", seq[k + 1]))  # "two weeks" as "16 weeks" (a word number)
     return kinds
 
 
@@ -2584,10 +2619,12 @@ def _number_of_another_subject(
     "Expense claims must be filed by the 15th" against "Payroll runs on the 15th. Expense
     claims must be filed by the 10th …": the sentence that says the rest of the claim
     (at least 80% of its other weighted content words) gives a figure of the same kind
-    (unit, counted word, per cent, day) that the claim does not, and every sentence with
-    the claim's figure says at most a third of the claim's other words. The figure is
-    found, but with another subject: ``unsure``. A claim with two or more figures, or a
-    year, is left to the other rules.
+    (unit, counted word, per cent, day) that the claim does not, and the words that tell
+    the claim's subject apart (those of that sentence in no sentence with the claim's
+    figure: "paternity" where the 16 weeks are maternity leave's, "UK" where the 30 days
+    are Germany's) weigh at least a fifth of the claim. The figure is found, but with
+    another subject: ``unsure``. A claim with two or more figures, or a year, is left to
+    the other rules.
     """
     if not cdoc.sentences:
         return ""
@@ -2604,20 +2641,24 @@ def _number_of_another_subject(
         return ""
     best: _Sent | None = None
     best_share = 0.0
-    elsewhere = False
+    holding: list[_Sent] = []
     for d in docs:
         if d.structured or d.tabular:
             continue
         for sent in d.sentences:
             share = sum(w[t] for t in words & sent.tokens) / total
             if n in sent.tokens:
-                if share > 1 / 3:
-                    return ""  # the figure is said with the claim's words
-                elsewhere = True
+                holding.append(sent)
                 continue
             if share > best_share:
                 best, best_share = sent, share
-    if not elsewhere or best is None or best_share < 0.8 or best.negated:
+    if not holding or best is None or best_share < 0.8 or best.negated:
+        return ""
+    # the words that tell the claim's subject apart ("paternity", "UK"): in the best
+    # sentence, in no sentence with the figure. Without them, the figure's sentences say
+    # it of the claim's subject (or of something the claim does not name apart).
+    key = (words & best.tokens).difference(*(h.tokens for h in holding))
+    if sum(w[t] for t in key) < _SUBJECT_KEY * total:
         return ""
     other = sorted(
         m
@@ -4316,7 +4357,8 @@ def _answer_part_gap(claim: str, question: str, seen: frozenset[str], lang: str)
         return ""
     q = set(content_tokens(question, lang))
     shared = sum(t in q for t in c)
-    new = [t for t in dict.fromkeys(c) if t not in q]
+    # the answer's "you" is the asker's "I": no answer it adds
+    new = [t for t in dict.fromkeys(c) if t not in q and t not in _ADDRESS]
     if not new and shared >= _RESTATE_WORDS and _OPEN_Q.search(question):
         # "Max Volmer won the Nobel Prize in 1943." to "Who won a Nobel Prize in 1943 and
         # is associated with Max Volmer?": the question's own words answer nothing (a

@@ -3796,3 +3796,60 @@ def test_a_choice_said_for_another_name_does_not_hide_a_softened_duty() -> None:
     ]
     v = verify(["US staff should book travel through the portal."], ctx).verdicts[0]
     assert v.verdict == "unsure" and "a duty said as a choice" in v.reason
+
+
+def test_a_figure_of_another_chunks_subject() -> None:
+    pat = "Paternity leave: Employees are entitled to two weeks of paternity leave at full pay."
+    mat = (
+        "Maternity leave: Employees are entitled to 26 weeks of maternity leave, of which "
+        "the first 16 weeks are at full pay."
+    )
+    v = verify(["Paternity leave is 16 weeks at full pay."], [pat, mat]).verdicts[0]
+    assert v.verdict == "unsure" and "gives 2, not 16" in v.reason, v.reason
+    uk = (
+        "Annual leave (UK): Full-time employees in the United Kingdom receive 25 days of paid "
+        "annual leave per year, in addition to the 8 public holidays."
+    )
+    de = "Annual leave (Germany): Full-time employees in Germany receive 30 days of paid annual leave per year."
+    claim = "Full-time employees in the UK receive 30 days of paid annual leave per year."
+    v = verify([claim], [uk, de]).verdicts[0]
+    assert v.verdict == "unsure" and "gives 25, not 30" in v.reason, v.reason
+    right = "Full-time employees in Germany receive 30 days of paid annual leave per year."
+    assert verify([right], [uk, de]).verdicts[0].verdict == "yes"
+
+
+def test_french_elisions_and_opening_articles() -> None:
+    v = verify(
+        ["L'alcool est remboursé par l'entreprise."],
+        ["L'alcool n'est jamais remboursé par l'entreprise."],
+    )
+    assert v.verdicts[0].verdict == "no", v.verdicts[0].reason
+    assert content_tokens("l'alcool n'est", "en") == ["alcool", "est"]
+    ctx = ["En France, les salariés peuvent télétravailler 2 jours par semaine."]
+    v = verify(["En France, les salariés peuvent télétravailler 2 jours par semaine."], ctx)
+    assert v.verdicts[0].verdict == "yes" and "name" not in v.verdicts[0].reason
+
+
+def test_an_answer_to_i_in_you_and_intervals_in_other_units() -> None:
+    ctx = [
+        "Carry-over: Employees may carry over up to 5 days of unused annual leave into the next "
+        "leave year."
+    ]
+    q = "Can I carry over unused annual leave?"
+    v = verify(["You may carry over up to 5 days of unused annual leave."], ctx, q).verdicts[0]
+    assert v.verdict == "yes", v.reason
+    v = verify(["Laptops are replaced every 36 months."], ["Laptops are replaced every 3 years."])
+    assert v.verdicts[0].verdict == "yes"
+    assert "every 36 months is every 3 years" in v.verdicts[0].reason
+    v = verify(["Laptops are replaced every 36 months."], ["Laptops are replaced every 3 months."])
+    assert v.verdicts[0].verdict == "no"
+
+
+def test_a_denial_of_an_excepted_item_answers_the_question() -> None:
+    ctx = [
+        "Private medical insurance: All employees, except contractors and interns, are "
+        "covered by the company's private medical insurance."
+    ]
+    q = "Are contractors covered by the private medical insurance?"
+    claim = "Contractors are not covered by the private medical insurance."
+    assert verify([claim], ctx, q).verdicts[0].verdict == "yes"
