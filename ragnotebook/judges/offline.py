@@ -1599,9 +1599,10 @@ class OfflineJudge:
         if not gap and rules["answer_part"] and question:
             if not is_cjk(lang) and has_negation(claim, lang):
                 # "Contractors are not covered" where a chunk says "All employees, except
-                # contractors …, are covered": the context says the "not"
+                # contractors …, are covered", or "…, not free express shipping" (a
+                # contrast whose other side the context states): the context says the "not"
                 left_out = frozenset().union(*(_excepted_words(c, lang) for c in live))
-                if left_out & frozenset(content_tokens(claim, lang)):
+                if left_out & frozenset(content_tokens(claim, lang)) or _CONTRAST_NOT.search(claim):
                     seen = seen | _NEG_WORDS
             gap = _answer_part_gap(claim, question, seen, lang)
         if gap:

@@ -3770,6 +3770,11 @@ def test_a_word_the_context_gives_another_name() -> None:
     ):
         v = verify([claim], ctx).verdicts[0]
         assert v.verdict == "yes", (claim, v.reason)
+    # as a ground truth, and with the question it answers (its "not" is no new word)
+    contrast = "No, Silver members get free standard shipping, not free express shipping."
+    q = "Do Silver members get free express shipping?"
+    assert verify([contrast], ctx, q).verdicts[0].verdict == "yes"
+    assert attribute([contrast], ctx, q).verdicts[0].verdict == "yes"
 
 
 def test_a_short_german_sentence_has_no_names() -> None:
