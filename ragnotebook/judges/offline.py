@@ -2923,6 +2923,12 @@ def _coverage_by_polarity(
     # words of what it denies
     found = _CONTRAST_NOT.search(claim.text) if scope and claim.negated else None
     contrast = frozenset(content_tokens(found.group(1), "en")) if found else frozenset()
+    if not contrast and scope and claim.negated:
+        # "Silver members do not get free express shipping": what it denies runs to the
+        # end of its clause; a sentence must say all of it to be contradicted by it
+        denial = _NEGATED_PHRASE.search(claim.text)
+        if denial:
+            contrast = frozenset(content_tokens(denial.group(1), "en"))
     for d in docs:
         # a JSON-like record has no prose word order: the word after a cue is not what it
         # negates ("parking": "no"), so the scope of its negations is not read
@@ -3010,6 +3016,12 @@ _PRONOUNS = frozenset(("i", "you", "we", "he", "she", "they", "it", "me", "us", 
 _CONDITION = re.compile(r"\b(?:if|unless|whether|in case)\b", re.IGNORECASE)
 
 
+#: A claim's denial and the rest of its clause: "do not get free express shipping" ->
+#: "get free express shipping".
+_NEGATED_PHRASE = re.compile(
+    r"\b(?:not|never|no|n't|cannot)\s+((?:[\w'’-]+\s+){0,7}?[\w'’-]+)\s*(?:[,;.!?]|$)",
+    re.IGNORECASE,
+)
 #: "…, not free express shipping." / "… rather than …": a denied phrase after a comma
 #: that ends the sentence (no verb of its own, up to six words).
 _CONTRAST_NOT = re.compile(

@@ -3770,6 +3770,12 @@ def test_a_word_the_context_gives_another_name() -> None:
     ):
         v = verify([claim], ctx).verdicts[0]
         assert v.verdict == "yes", (claim, v.reason)
+    # a denial is of its whole phrase: "free standard shipping" does not state "get free
+    # express shipping", Gold's sentence does, of another name
+    v = verify(["Silver members do not get free express shipping."], ctx).verdicts[0]
+    assert v.verdict == "yes", v.reason
+    v = verify(["Gold members do not get free express shipping."], ctx).verdicts[0]
+    assert v.verdict == "no" and "negation in the claim only" in v.reason
     # as a ground truth, and with the question it answers (its "not" is no new word)
     contrast = "No, Silver members get free standard shipping, not free express shipping."
     q = "Do Silver members get free express shipping?"
