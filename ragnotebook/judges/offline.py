@@ -2299,7 +2299,26 @@ def _bands(clause: str, lang: str) -> list[tuple[float, float, str, str]]:
         else:
             lo, hi = float(m.group("above")), float("inf")
         out.append((lo, hi, "age", m.group(0).strip()))
+    for m in _GRADE_BAND.finditer(clause):
+        if m.group("hi"):
+            lo, hi = float(m.group("lo")), float(m.group("hi"))
+        else:
+            lo, hi = float(m.group("lo")), float("inf")
+        out.append((lo, hi, "grade", m.group(0).strip()))
     return out
+
+
+#: A band of grades, levels or tiers, their numbers with or without a letter: "grades G1
+#: to G3", "levels 4 and above", "band B2-B4".
+_GRADE_BAND = re.compile(
+    r"\b(?:grades?|levels?|bands?|tiers?)\s+(?P<p>[A-Z]{0,2})(?P<lo>\d+)"
+    r"(?:\s*(?:to|-|–)\s*(?P=p)(?P<hi>\d+)|\s+(?:and|or)\s+(?:above|higher|over|up))"
+)
+#: The claim's grade: "grade 3", "a G3 employee", "level 4 staff".
+_CLAIM_GRADE = re.compile(
+    r"\b(?:(?:grades?|levels?|bands?|tiers?)\s+[A-Z]{0,2}(\d+)\b"
+    r"|[A-Z]{1,2}(\d+)(?=\s+(?:employees?|staff|managers?|members?|workers?)\b))"
+)
 
 
 def _claim_amounts(claim: str, lang: str) -> dict[tuple[float, str], str]:
@@ -2312,6 +2331,8 @@ def _claim_amounts(claim: str, lang: str) -> dict[tuple[float, str], str]:
     for m in re.finditer(rf"\b(?:aged?\s+({_NUM})|({_NUM})[- ]years?[- ]old)\b", claim, re.I):
         n = m.group(1) or m.group(2)
         out[(float(n), "age")] = m.group(0)
+    for m in _CLAIM_GRADE.finditer(claim):
+        out[(float(m.group(1) or m.group(2)), "grade")] = m.group(0)
     # a number with no unit word and no currency ("a GPA of 3.6"): for bands with no unit
     for m in re.finditer(rf"(?<![\d.$€£¥])({_NUM})(?![\d.,]*\s*%)(?![\d.,])", claim):
         out.setdefault((float(m.group(1)), ""), m.group(1))
@@ -2370,10 +2391,15 @@ def _number_in_other_band(
     for d in docs:
         if d.structured or not (cdoc.numbers & d.tokens):
             continue
-        for sent in d.sentences:
-            if not (cdoc.numbers & sent.tokens):
-                continue
-            text = _OPEN_END.sub(r"\1 or \2", _BETWEEN.sub(r"\1 to \2", sent.text))
+        # a sentence, and two neighbouring ones read as one list of cases ("Employees in
+        # grades G1 to G3 may claim €40. Employees in grades G4 and above may claim €60.")
+        spans = [s.text for s in d.sentences if cdoc.numbers & s.tokens] + [
+            f"{a.text.rstrip('.')}; {b.text}"
+            for a, b in pairwise(d.sentences)
+            if cdoc.numbers & (a.tokens | b.tokens) and _NUMBER_HINT.search(a.text + b.text)
+        ]
+        for span in spans:
+            text = _OPEN_END.sub(r"\1 or \2", _BETWEEN.sub(r"\1 to \2", span))
             clauses = [c for c in _CASE_CLAUSE.split(text) if c and c.strip()]
             bands = [_bands(c, lang) for c in clauses]
             if sum(1 for b in bands if b) < 2:

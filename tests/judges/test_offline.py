@@ -3864,3 +3864,19 @@ def test_a_denial_of_an_excepted_item_answers_the_question() -> None:
     q = "Are contractors covered by the private medical insurance?"
     claim = "Contractors are not covered by the private medical insurance."
     assert verify([claim], ctx, q).verdicts[0].verdict == "yes"
+
+
+def test_grade_bands_and_bands_in_two_sentences() -> None:
+    ctx = [
+        "Meal allowance: Employees in grades G1 to G3 may claim up to €40 per day for meals "
+        "while on business travel. Employees in grades G4 and above may claim up to €60 per day."
+    ]
+    v = verify(["A G3 employee can claim up to €60 per day for meals on business travel."], ctx)
+    assert v.verdicts[0].verdict == "unsure"
+    assert "the chunk gives 60 for grades G4 or above, not for G3" in v.verdicts[0].reason
+    for claim in (
+        "A G3 employee can claim up to €40 per day for meals on business travel.",
+        "A G5 employee can claim up to €60 per day for meals.",
+        "Employees in grade 2 may claim up to €40 per day for meals.",
+    ):
+        assert verify([claim], ctx).verdicts[0].verdict == "yes", claim
