@@ -1402,6 +1402,9 @@ class OfflineJudge:
             )
             if excepted:
                 return support, "no", [], f"{reason}; {excepted}"
+            whole = _all_against_band(claim, toks, docs, w, lang) if not is_cjk(lang) else ""
+            if whole:
+                return support, "unsure", supporting, f"{reason}; {whole}"
             # an answer's "only" (faithfulness): a ground truth's is a reference's wording,
             # mostly the question's restriction ("No, Monday to Friday only.")
             alone = _exclusive_gap(claim, docs) if exclusive and not is_cjk(lang) else ""
@@ -2319,6 +2322,46 @@ _CLAIM_GRADE = re.compile(
     r"\b(?:(?:grades?|levels?|bands?|tiers?)\s+[A-Z]{0,2}(\d+)\b"
     r"|[A-Z]{1,2}(\d+)(?=\s+(?:employees?|staff|managers?|members?|workers?)\b))"
 )
+
+
+#: "all employees", "every member", "any student": a claim about the whole of a group.
+_ALL_OF = re.compile(r"\b(?:all|every|any|each)\s+(?:of\s+(?:the|our)\s+)?([a-z]{3,})", re.I)
+
+
+def _all_against_band(
+    claim: str, toks: frozenset[str], docs: Sequence[_Doc], w: dict[str, float], lang: str
+) -> str:
+    """Why a claim says of a whole group what the context says of a band of it, or "".
+
+    "First class is allowed for all employees on journeys longer than 3 hours" against
+    "First class is permitted … for employees in grades G5 and above": the sentence that
+    says the claim (55% of its weighted words, the support threshold) names the claim's
+    group and limits it to a band of grades or ages the claim does not give. ``unsure``.
+    """
+    found = _ALL_OF.search(claim)
+    if found is None:
+        return ""
+    group = frozenset(content_tokens(found.group(1), lang))
+    mine = {b[2] for b in _bands(claim, lang)}
+    total = sum(w[t] for t in toks)
+    if not group or not total:
+        return ""
+    for d in docs:
+        if d.structured:
+            continue
+        for sent in d.sentences:
+            if not group <= sent.tokens or sent.negated:
+                continue
+            if sum(w[t] for t in toks & sent.tokens) < _EXCEPTION_MATCH * total:
+                continue
+            limits = [b for b in _bands(sent.text, lang) if b[2] in ("grade", "age")]
+            limits = [b for b in limits if b[2] not in mine]
+            if limits:
+                return (
+                    f"the chunk limits it to {limits[0][3]} where the claim says "
+                    f"'{found.group(0).lower()}'"
+                )
+    return ""
 
 
 def _claim_amounts(claim: str, lang: str) -> dict[tuple[float, str], str]:

@@ -3880,3 +3880,25 @@ def test_grade_bands_and_bands_in_two_sentences() -> None:
         "Employees in grade 2 may claim up to €40 per day for meals.",
     ):
         assert verify([claim], ctx).verdicts[0].verdict == "yes", claim
+
+
+def test_a_whole_group_where_the_context_gives_a_band_of_it() -> None:
+    ctx = [
+        "First class is permitted for journeys over 3 hours for employees in grades G5 and above."
+    ]
+    claim = "First class is allowed for all employees on journeys longer than 3 hours."
+    v = verify([claim], ctx).verdicts[0]
+    assert v.verdict == "unsure"
+    assert "the chunk limits it to grades G5 and above where the claim says 'all employees'" in (
+        v.reason
+    )
+    # the band of the claim's own condition (hours) is no limit of the group
+    assert (
+        verify(["First class is permitted for journeys over 3 hours."], ctx).verdicts[0].verdict
+        == "yes"
+    )
+    ctx = ["Employees aged 55 and over may join the early retirement scheme."]
+    v = verify(["All employees may join the early retirement scheme."], ctx).verdicts[0]
+    assert v.verdict == "unsure" and "aged 55 and over" in v.reason
+    v = verify(["Employees aged 60 may join the early retirement scheme."], ctx).verdicts[0]
+    assert v.verdict == "yes", v.reason
