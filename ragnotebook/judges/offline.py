@@ -3740,6 +3740,18 @@ def _as_written(form: str) -> str:
     )
 
 
+#: The kind of day a text counts: "calendar days", "working days", "business days".
+_DAY_KIND = re.compile(r"\b(calendar|working|business|work)\s+days?\b", re.IGNORECASE)
+
+
+def _day_kind_differs(claim: str, sentence: str) -> bool:
+    """Whether the claim counts days of one kind and the sentence only of the other
+    ("20 calendar days" / "20 working days per calendar year")."""
+    mine = {m.group(1).lower() == "calendar" for m in _DAY_KIND.finditer(claim)}
+    theirs = {m.group(1).lower() == "calendar" for m in _DAY_KIND.finditer(sentence)}
+    return len(mine) == 1 and len(theirs) == 1 and mine != theirs
+
+
 def _opposite_conflict(
     toks: frozenset[str],
     claim: _Sent,
@@ -3813,6 +3825,10 @@ def _opposite_conflict(
                     # Monday": the opposite is said of the item it leaves out
                     same = max(same, score)
                     continue
+                if said and (pair, side) in cue and _day_kind_differs(claim.text, s.text):
+                    # "20 calendar days" against "20 working days per calendar year": the
+                    # sentence's "calendar" is of the year, its days are working days
+                    cue = {k: v for k, v in cue.items() if k != (pair, side)}
                 if pair < n_pairs and s.negated != claim.negated:
                     # "not permitted" says "prohibited": a negated opposite agrees
                     same = max(same, score)

@@ -3902,3 +3902,12 @@ def test_a_whole_group_where_the_context_gives_a_band_of_it() -> None:
     assert v.verdict == "unsure" and "aged 55 and over" in v.reason
     v = verify(["Employees aged 60 may join the early retirement scheme."], ctx).verdicts[0]
     assert v.verdict == "yes", v.reason
+
+
+def test_calendar_days_against_working_days_of_a_calendar_year() -> None:
+    ctx = ["Remote work from another country is limited to 20 working days per calendar year."]
+    v = verify(["You can work from another country for up to 20 calendar days per year."], ctx)
+    assert v.verdicts[0].verdict == "no"
+    assert "the claim says 'calendar' where the chunk says 'working'" in v.verdicts[0].reason
+    v = verify(["You can work from another country for up to 20 working days per year."], ctx)
+    assert v.verdicts[0].verdict == "yes"
