@@ -66,6 +66,7 @@ from ragnotebook.text import (
     _WEEKDAYS,
     HEDGE_LEAD,
     PERIODS,
+    STOPWORDS,
     _counted_amounts,
     _norm_number,
     _rate_amounts,
@@ -1402,7 +1403,12 @@ class OfflineJudge:
             )
             if excepted:
                 return support, "no", [], f"{reason}; {excepted}"
-            whole = _all_against_band(claim, toks, docs, w, lang) if not is_cjk(lang) else ""
+            whole = (
+                _all_against_band(claim, toks, docs, w, lang)
+                or _all_against_exclusion(claim, toks, docs, lang)
+                if not is_cjk(lang)
+                else ""
+            )
             if whole:
                 return support, "unsure", supporting, f"{reason}; {whole}"
             # an answer's "only" (faithfulness): a ground truth's is a reference's wording,
@@ -2361,6 +2367,58 @@ def _all_against_band(
                     f"the chunk limits it to {limits[0][3]} where the claim says "
                     f"'{found.group(0).lower()}'"
                 )
+    return ""
+
+
+#: "all items", "every item": a claim about the whole of a group (not inside quotes, as a
+#: button's "All Audiobooks").
+_WHOLE_GROUP = re.compile(r"(?<![\"“'])\b(?:all|every)\s+([a-z]{3,})\b", re.IGNORECASE)
+#: A sentence that leaves some of a group out: "Sale items … are excluded from returns".
+_LEAVES_OUT = re.compile(
+    r"\b(?:excluded|exclude[sd]?|not eligible|ineligible|cannot|can't|can not|not|never|"
+    r"no longer|exempt(?:ed)?|except|unless)\b",
+    re.IGNORECASE,
+)
+
+
+def _all_against_exclusion(
+    claim: str, toks: frozenset[str], docs: Sequence[_Doc], lang: str
+) -> str:
+    """Why a claim about a whole group is not confirmed when the context leaves a kind of
+    it out, or "".
+
+    "All items can be returned within 30 days" against "Items can be returned within 30
+    days of delivery. Sale items marked final sale are excluded from returns.": a
+    sentence names the claim's group with words of its own (a kind of it), leaves it out
+    (excluded, not, cannot, exempt, except, unless) and says a word of what the claim
+    says of the group ("return"). ``unsure``. Not for a claim that makes an exception.
+    """
+    found = _WHOLE_GROUP.search(claim)
+    if found is None or _EXCEPTION.search(claim) or _EXCEPTED_ITEM.search(claim):
+        return ""
+    group = frozenset(content_tokens(found.group(1), lang))
+    said = toks - group - frozenset(t for t in toks if t[:1].isdigit())
+    if not group or not said or has_negation(claim, lang):
+        return ""
+    noun = re.escape(found.group(1).lower().rstrip("s"))
+    # a kind of the group, then what leaves it out: "Sale items … are excluded from …"
+    kind = re.compile(rf"\b([a-z]+)\s+{noun}s?\b(?P<rest>.*)", re.IGNORECASE)
+    for d in docs:
+        if d.structured:
+            continue
+        for sent in d.sentences:
+            if not group <= sent.tokens or not (said & sent.tokens):
+                continue
+            m = kind.search(sent.text)
+            if m is None or m.group(1).lower() in STOPWORDS:
+                continue
+            qualifier = frozenset(content_tokens(m.group(1), lang))
+            if not qualifier or qualifier & toks or _LEAVES_OUT.search(m.group("rest")) is None:
+                continue
+            return (
+                f"the chunk leaves some {found.group(1).lower()} out ('{sent.text[:80]}') "
+                f"where the claim says '{found.group(0).lower()}'"
+            )
     return ""
 
 

@@ -3911,3 +3911,24 @@ def test_calendar_days_against_working_days_of_a_calendar_year() -> None:
     assert "the claim says 'calendar' where the chunk says 'working'" in v.verdicts[0].reason
     v = verify(["You can work from another country for up to 20 working days per year."], ctx)
     assert v.verdicts[0].verdict == "yes"
+
+
+def test_all_of_a_group_where_the_context_leaves_a_kind_of_it_out() -> None:
+    ctx = [
+        "Items can be returned within 30 days of delivery.",
+        "Sale items marked final sale are excluded from returns.",
+    ]
+    for claim in (
+        "All items can be returned within 30 days.",
+        "Yes, every item can be returned within 30 days.",
+    ):
+        v = verify([claim], ctx).verdicts[0]
+        assert v.verdict == "unsure" and "the chunk leaves some item" in v.reason, (claim, v.reason)
+    assert verify(["Items can be returned within 30 days."], ctx).verdicts[0].verdict == "yes"
+    # a button's label in quotes is no claim about a whole group
+    ctx = [
+        'Click "Sync Audiobooks" and choose "All Audiobooks" to transfer all of them. Purchased '
+        "audiobooks that are not downloaded cannot be synced."
+    ]
+    claim = 'Choose "All Audiobooks" to transfer all of them.'
+    assert "leaves some" not in verify([claim], ctx).verdicts[0].reason
