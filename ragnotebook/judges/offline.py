@@ -2514,7 +2514,11 @@ def _number_in_other_band(
                     if not mine:
                         continue
                     plain = _norm_number(f"{value:g}")
-                    given = sorted(f for f in figures if f != plain)
+                    # a band's own bounds are no figure it gives ("under 6 hours")
+                    bounds = {
+                        _norm_number(f"{x:g}") for b in bands[k] for x in b[:2] if math.isfinite(x)
+                    }
+                    given = sorted(f for f in figures if f != plain and f not in bounds)
                     if any(lo <= value <= hi for lo, hi, _, _ in mine):
                         confirmed = confirmed or bool(given)
                         continue

@@ -3880,6 +3880,15 @@ def test_grade_bands_and_bands_in_two_sentences() -> None:
         "Employees in grade 2 may claim up to €40 per day for meals.",
     ):
         assert verify([claim], ctx).verdicts[0].verdict == "yes", claim
+    # a band's own bound is no figure it gives ("under 6 hours" for a director's "G6")
+    ctx = [
+        "Economy class is required for flights under 6 hours. Premium economy may be booked "
+        "for flights of 6 hours or more. Business class is not permitted except for directors "
+        "(G6 and above) on flights over 8 hours."
+    ]
+    claim = "Business class is permitted only for directors (G6 and above) on flights over 8 hours."
+    assert "band" not in verify([claim], ctx).verdicts[0].reason
+    assert "the chunk gives 6" not in verify([claim], ctx).verdicts[0].reason
 
 
 def test_a_whole_group_where_the_context_gives_a_band_of_it() -> None:
