@@ -3054,6 +3054,9 @@ def _coverage_by_polarity(
     # words of what it denies
     found = _CONTRAST_NOT.search(claim.text) if scope and claim.negated else None
     contrast = frozenset(content_tokens(found.group(1), "en")) if found else frozenset()
+    claim_contrast = (
+        (frozenset(content_tokens(claim.text[: found.start()], "en")), contrast) if found else None
+    )
     if not contrast and scope and claim.negated:
         # "Silver members do not get free express shipping": what it denies runs to the
         # end of its clause; a sentence must say all of it to be contradicted by it
@@ -3085,6 +3088,10 @@ def _coverage_by_polarity(
         for s in prose:
             score = sum(w[t] for t in toks & s.tokens)
             clash = _clash(claim, s, toks, scope)
+            if clash is False and claim_contrast is not None and s.negated:
+                # "Entry is paid, not free" against "Entry is free, not paid": both deny,
+                # each what the other states
+                clash = _crossed_contrast(claim_contrast, s.text) or clash
             if clash and _other_case(claim, s):
                 continue  # "not accepted for annual plans" says nothing of monthly ones
             if clash and contrast and not contrast <= s.tokens:
@@ -3159,6 +3166,18 @@ _CONTRAST_NOT = re.compile(
     r",\s+(?:but\s+)?(?:not|rather than|instead of)\s+((?:[\w'’-]+\s+){0,5}[\w'’-]+)\s*[.!]?\s*$",
     re.IGNORECASE,
 )
+
+
+def _crossed_contrast(claim: tuple[frozenset[str], frozenset[str]], sentence: str) -> bool:
+    """Whether two "A, not B" sentences say each other's sides the other way round: the
+    sentence denies a word the claim states and states a word the claim denies."""
+    found = _CONTRAST_NOT.search(sentence)
+    if found is None:
+        return False
+    stated, denied = claim
+    theirs_denied = frozenset(content_tokens(found.group(1), "en"))
+    theirs_stated = frozenset(content_tokens(sentence[: found.start()], "en"))
+    return bool(theirs_denied & stated - denied) and bool(denied & theirs_stated - theirs_denied)
 
 
 def _of_another_name(names: frozenset[str], sent: _Sent, docs: Sequence[_Doc]) -> bool:

@@ -3941,3 +3941,10 @@ def test_all_of_a_group_where_the_context_leaves_a_kind_of_it_out() -> None:
     ]
     claim = 'Choose "All Audiobooks" to transfer all of them.'
     assert "leaves some" not in verify([claim], ctx).verdicts[0].reason
+
+
+def test_two_contrasts_the_other_way_round() -> None:
+    ctx = ["The museum is open daily. Entry is free, not paid."]
+    assert verify(["Entry is free, not paid."], ctx).verdicts[0].verdict == "yes"
+    v = verify(["Entry is paid, not free."], ctx).verdicts[0]
+    assert v.verdict == "no", v.reason
