@@ -1745,6 +1745,20 @@ class OfflineJudge:
         return out
 
 
+#: Verbs that policy and help text use for one another (stemmed): a denial of one is a
+#: denial of the others ("do not ship" / "can be delivered").
+_VERB_GROUPS = (
+    ("ship", "deliver", "send", "dispatch"),
+    ("refund", "reimburse", "repay"),
+    ("allow", "permit"),
+    ("cancel", "terminate"),
+    ("accept", "take"),
+)
+_SAME_VERB: dict[str, frozenset[str]] = {
+    stem(w): frozenset(stem(x) for x in group if x != w) for group in _VERB_GROUPS for w in group
+}
+
+
 def _clash(claim: _Sent, sent: _Sent, toks: frozenset[str], scope: bool) -> bool | None:
     """Whether a prose sentence and a claim disagree on polarity (None: neither side).
 
@@ -1766,6 +1780,10 @@ def _clash(claim: _Sent, sent: _Sent, toks: frozenset[str], scope: bool) -> bool
         neg, other = (mine, sent.tokens) if mine else (theirs, toks)
         if _said_with_prefix(neg, sent.text if mine else claim.text):
             return False  # "not reviewed" / "unreviewed": both deny it
+        if not neg & other:
+            # "We do not ship freight orders …" denies "Freight orders can be delivered …":
+            # a few verbs of policy text say the same thing
+            neg = neg | frozenset(t for n in neg for t in _SAME_VERB.get(n, ()))
         if mine and toks & _excepted_words(sent.text, "en"):
             # "All plans include it except Silver" denies it of Silver, as the claim does
             # (the items are read in English, as the exception words are)

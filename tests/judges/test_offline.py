@@ -3948,3 +3948,15 @@ def test_two_contrasts_the_other_way_round() -> None:
     assert verify(["Entry is free, not paid."], ctx).verdicts[0].verdict == "yes"
     v = verify(["Entry is paid, not free."], ctx).verdicts[0]
     assert v.verdict == "no", v.reason
+
+
+def test_a_denial_in_another_verb_of_the_same_act() -> None:
+    ctx = [
+        "We do not ship freight orders to P.O. boxes. Standard parcels can be delivered to P.O. boxes."
+    ]
+    v = verify(["Freight orders can be delivered to P.O. boxes."], ctx).verdicts[0]
+    assert v.verdict == "no" and "negation in the chunk only" in v.reason
+    assert (
+        verify(["Standard parcels can be delivered to P.O. boxes."], ctx).verdicts[0].verdict
+        == "yes"
+    )
