@@ -1780,10 +1780,10 @@ def _clash(claim: _Sent, sent: _Sent, toks: frozenset[str], scope: bool) -> bool
         neg, other = (mine, sent.tokens) if mine else (theirs, toks)
         if _said_with_prefix(neg, sent.text if mine else claim.text):
             return False  # "not reviewed" / "unreviewed": both deny it
-        if not neg & other:
+        if not neg & other and not neg.isdisjoint(_SAME_VERB):
             # "We do not ship freight orders …" denies "Freight orders can be delivered …":
             # a few verbs of policy text say the same thing
-            neg = neg | frozenset(t for n in neg for t in _SAME_VERB.get(n, ()))
+            neg = neg.union(*(_SAME_VERB[n] for n in neg if n in _SAME_VERB))
         if mine and toks & _excepted_words(sent.text, "en"):
             # "All plans include it except Silver" denies it of Silver, as the claim does
             # (the items are read in English, as the exception words are)
@@ -1923,10 +1923,12 @@ def _excepted_item(
     claim's with the claim's item left out. The item runs to the next punctuation mark
     (a bracket included). Not for a claim that itself denies or makes an exception.
     """
+    if not any(not d.structured and _excepted_words(d.text, lang) for d in docs):
+        return ""  # no chunk leaves an item out (the cached read of each chunk)
     if has_negation(claim, lang) or _EXCEPTION.search(claim) or _EXCEPTED_ITEM.search(claim):
         return ""
     for d in docs:
-        if d.structured or _EXCEPTED_ITEM.search(d.text) is None:
+        if d.structured or not _excepted_words(d.text, lang):
             continue
         for sent in d.sentences:
             if sent.negated:
@@ -2291,10 +2293,12 @@ _BARE_BAND = re.compile(
 )
 
 
-def _bands(clause: str, lang: str) -> list[tuple[float, float, str, str]]:
+@lru_cache(maxsize=8192)
+def _bands(clause: str, lang: str) -> tuple[tuple[float, float, str, str], ...]:
     """(low, high, unit token, as written) of each band of ``clause`` (open ends are
-    infinite); a plain amount without "or more" is no band."""
-    out = []
+    infinite); a plain amount without "or more" is no band. Cached: a chunk's clauses are
+    read for every claim of its row."""
+    out: list[tuple[float, float, str, str]] = []
     for m in _BARE_BAND.finditer(clause):
         if m.group("lo"):
             lo, hi = float(m.group("lo")), float(m.group("hi"))
@@ -2332,7 +2336,7 @@ def _bands(clause: str, lang: str) -> list[tuple[float, float, str, str]]:
         else:
             lo, hi = float(m.group("lo")), float("inf")
         out.append((lo, hi, "grade", m.group(0).strip()))
-    return out
+    return tuple(out)
 
 
 #: A band of grades, levels or tiers, their numbers with or without a letter: "grades G1
