@@ -2293,49 +2293,50 @@ _BARE_BAND = re.compile(
 )
 
 
+def _band_bounds(m: re.Match[str]) -> tuple[float, float] | None:
+    """(low, high) of a band read by one of the band patterns, from its named groups:
+    ``lo``-``hi``, ``below``, ``above``, or ``from`` (open above; for :data:`_BAND` only
+    with its ``open`` words, "18 or older"); a grade's ``lo`` alone is open above ("G4 and
+    above"). None for a plain amount."""
+    g = m.groupdict()
+    inf = float("inf")
+    if g.get("lo") and g.get("hi"):
+        return float(g["lo"]), float(g["hi"])
+    if g.get("below"):
+        return -inf, float(g["below"])
+    if g.get("above"):
+        return float(g["above"]), inf
+    if g.get("from") and ("open" not in g or g["open"]):
+        return float(g["from"]), inf
+    if g.get("lo"):
+        return float(g["lo"]), inf
+    return None
+
+
 @lru_cache(maxsize=8192)
 def _bands(clause: str, lang: str) -> tuple[tuple[float, float, str, str], ...]:
     """(low, high, unit token, as written) of each band of ``clause`` (open ends are
     infinite); a plain amount without "or more" is no band. Cached: a chunk's clauses are
     read for every claim of its row."""
     out: list[tuple[float, float, str, str]] = []
-    for m in _BARE_BAND.finditer(clause):
-        if m.group("lo"):
-            lo, hi = float(m.group("lo")), float(m.group("hi"))
-        else:
-            lo, hi = float(m.group("from")), float("inf")
-        out.append((lo, hi, "", m.group(0).strip()))
-    for m in _BAND.finditer(clause):
-        unit = content_tokens(m.group("unit"), lang)
-        if not unit:
-            continue
-        if m.group("lo"):
-            lo, hi = float(m.group("lo")), float(m.group("hi"))
-        elif m.group("below"):
-            lo, hi = float("-inf"), float(m.group("below"))
-        elif m.group("above"):
-            lo, hi = float(m.group("above")), float("inf")
-        elif m.group("open"):
-            lo, hi = float(m.group("from")), float("inf")
-        else:
-            continue
-        out.append((lo, hi, unit[0], m.group(0).strip()))
-    for m in _AGED.finditer(clause):
-        if m.group("lo"):
-            lo, hi = float(m.group("lo")), float(m.group("hi"))
-        elif m.group("from"):
-            lo, hi = float(m.group("from")), float("inf")
-        elif m.group("below"):
-            lo, hi = float("-inf"), float(m.group("below"))
-        else:
-            lo, hi = float(m.group("above")), float("inf")
-        out.append((lo, hi, "age", m.group(0).strip()))
-    for m in _GRADE_BAND.finditer(clause):
-        if m.group("hi"):
-            lo, hi = float(m.group("lo")), float(m.group("hi"))
-        else:
-            lo, hi = float(m.group("lo")), float("inf")
-        out.append((lo, hi, "grade", m.group(0).strip()))
+    readers: tuple[tuple[re.Pattern[str], str | None], ...] = (
+        (_BARE_BAND, ""),
+        (_BAND, None),  # the unit is the word after the number
+        (_AGED, "age"),
+        (_GRADE_BAND, "grade"),
+    )
+    for pattern, unit in readers:
+        for m in pattern.finditer(clause):
+            if unit is None:
+                words = content_tokens(m.group("unit"), lang)
+                if not words:
+                    continue
+                kind = words[0]
+            else:
+                kind = unit
+            bounds = _band_bounds(m)
+            if bounds is not None:
+                out.append((*bounds, kind, m.group(0).strip()))
     return tuple(out)
 
 

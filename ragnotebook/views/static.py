@@ -129,6 +129,23 @@ def group_positions(keys: list[str]) -> list[tuple[str, list[int]]]:
     return [(k, found[k]) for k in order]
 
 
+def group_means(
+    df: pd.DataFrame, keys: list[str]
+) -> list[tuple[str, int, list[tuple[str, str, str]]]]:
+    """(group, its rows, [(metric, mean as shown, scored)]) per group, in
+    :func:`group_positions` order: :func:`ragnotebook.summary` on the group's rows, the
+    mean with two decimals ("—" when no row was scored)."""
+    out = []
+    for key, positions in group_positions(keys):
+        s = frame.summary(df.iloc[positions])
+        means = [
+            (str(m), "—" if pd.isna(r["mean"]) else f"{r['mean']:.2f}", str(r["scored"]))
+            for m, r in s.iterrows()
+        ]
+        out.append((key, len(positions), means))
+    return out
+
+
 def summary_by_html(df: pd.DataFrame, by: str, keys: list[str]) -> str:
     """One line per group of rows: each metric's mean over the group's scored rows.
 
@@ -163,15 +180,9 @@ def summary_by_html(df: pd.DataFrame, by: str, keys: list[str]) -> str:
     metrics = require_scored(df)
     head = "".join(f"<th>{METRIC_LABELS.get(m, escape(m))}</th>" for m in metrics)
     lines = []
-    for key, positions in group_positions(keys):
-        s = frame.summary(df.iloc[positions])
-        cells = []
-        for _metric, r in s.iterrows():
-            mean = "—" if pd.isna(r["mean"]) else f"{r['mean']:.2f}"
-            cells.append(f"<td>{mean} ({escape(r['scored'])})</td>")
-        lines.append(
-            f'<tr><td dir="auto">{escape(key)}</td><td>{len(positions)}</td>{"".join(cells)}</tr>'
-        )
+    for key, n, means in group_means(df, keys):
+        cells = "".join(f"<td>{mean} ({escape(scored)})</td>" for _, mean, scored in means)
+        lines.append(f'<tr><td dir="auto">{escape(key)}</td><td>{n}</td>{cells}</tr>')
     return (
         f'<table class="rnb-sum rnb-by"><thead><tr><th dir="auto">{escape(by)}</th>'
         f"<th>rows</th>{head}</tr></thead><tbody>{''.join(lines)}</tbody></table>"
@@ -400,13 +411,9 @@ class StaticExplorer:
             lines.append(f"  {METRIC_LABELS.get(str(m), m):<18} mean {mean}  scored {r['scored']}")
         if self.by is not None and self._groups is not None:
             lines.append(f"By {self.by} (mean, scored / rows):")
-            for key, positions in group_positions(self._groups):
-                part = frame.summary(self._df.iloc[positions])
+            for key, _, means in group_means(self._df, self._groups):
                 cells = "  ".join(
-                    f"{METRIC_LABELS.get(str(m), m)} "
-                    + ("—" if pd.isna(r["mean"]) else f"{r['mean']:.2f}")
-                    + f" ({r['scored']})"
-                    for m, r in part.iterrows()
+                    f"{METRIC_LABELS.get(m, m)} {mean} ({scored})" for m, mean, scored in means
                 )
                 lines.append(f"  {shorten(key, 24):<24}  {cells}")
         lines.append("Display it in a notebook for the HTML view, or call .to_html().")
