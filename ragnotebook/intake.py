@@ -478,16 +478,31 @@ _ROLE_WORDS: Final[dict[str, frozenset[str]]] = {
 
 def _look_alikes(df: pd.DataFrame, role: str, used: set[Any]) -> list[str]:
     """Columns not yet used whose name suggests ``role`` (``"gold answer"``, ``"answer_gt"``)."""
-    return [
-        c
-        for c in dict.fromkeys(df.columns)
-        if isinstance(c, str)
-        and c not in used
-        and (
-            any(h in _alias_form(c) for h in _ROLE_HINTS[role])
-            or bool(_ROLE_WORDS[role] & set(re.split(r"[_.]+", _alias_form(c))))
-        )
-    ]
+    found = []
+    for c in dict.fromkeys(df.columns):
+        if c in used:
+            continue
+        # a column of a frame with several column levels is a tuple: its last text level
+        # names it (``("system_a", "answer")``), and the tuple is what ``columns=`` takes
+        name = c if isinstance(c, str) else _last_text_level(c)
+        if name is None:
+            continue
+        form = _alias_form(name)
+        if (
+            form in ALIASES[role]
+            or any(h in form for h in _ROLE_HINTS[role])
+            or bool(_ROLE_WORDS[role] & set(re.split(r"[_.]+", form)))
+        ):
+            found.append(c)
+    return found
+
+
+def _last_text_level(column: Any) -> str | None:
+    """The last non-empty text level of a multi-level column name, else ``None``."""
+    if not isinstance(column, tuple):
+        return None
+    texts = [x for x in column if isinstance(x, str) and x.strip()]
+    return texts[-1] if texts else None
 
 
 def _warn_near_misses(

@@ -648,6 +648,25 @@ def test_a_required_role_error_names_the_look_alike_column() -> None:
     )
 
 
+def test_columns_of_several_levels_are_named_as_tuples_and_can_be_mapped() -> None:
+    flat = pd.DataFrame(
+        {
+            "question": ["When did it open?"],
+            "answer": ["It opened in 1998."],
+            "contexts": [["The museum opened in 1998."]],
+        }
+    )
+    df = flat.copy()
+    df.columns = pd.MultiIndex.from_tuples([("system_a", c) for c in flat.columns])
+    with pytest.raises(ValueError) as info:
+        resolve_columns(df, required=["answer"])
+    assert "pass columns={'answer': ('system_a', 'answer')}" in str(info.value)
+    mapping = {role: ("system_a", role) for role in flat.columns}
+    out = df.rag.faithfulness(model="offline", columns=mapping, progress=False)
+    assert out[("faithfulness", "")].tolist() == [1.0]
+    assert out[("faithfulness_status", "")].tolist() == ["ok"]
+
+
 def test_numeric_answers_read_back_from_csv_keep_their_written_form(tmp_path) -> None:
     path = tmp_path / "rows.csv"
     pd.DataFrame(
