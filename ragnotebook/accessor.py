@@ -57,9 +57,17 @@ class RagAccessor:
         Returns
         -------
         pandas.DataFrame
-            ``row`` (the source row's label), ``metric``, ``claim_index``, ``claim``,
-            ``verdict``, ``reason``, ``supporting_chunks``, ``row_number`` (int64, the
-            source row's 0-based position; it tells rows with the same label apart).
+            ``row`` (the source row's index label), ``metric`` (str), ``claim_index``
+            (int64, 0-based), ``claim`` (str), ``verdict`` (str: yes/no for recall,
+            yes/no/unsure for faithfulness), ``reason`` (str), ``supporting_chunks``
+            (list of 0-based chunk indices), ``row_number`` (int64, the source row's
+            0-based position; it tells rows with the same label apart). Rows in frame
+            order, recall claims before faithfulness claims for each row.
+
+        Raises
+        ------
+        ValueError
+            If the frame has no ragnotebook scores.
 
         Examples
         --------
@@ -78,8 +86,16 @@ class RagAccessor:
         Returns
         -------
         pandas.DataFrame
-            ``row``, ``position`` (1-based), ``chunk``, ``verdict``, ``reason``,
-            ``precision_at_k``, ``row_number`` (int64, the source row's 0-based position).
+            ``row`` (the source row's index label), ``position`` (int64, 1-based rank;
+            the verdict dicts carry the 0-based ``index``), ``chunk`` (str), ``verdict``
+            (str: yes/no), ``reason`` (str), ``precision_at_k`` (float64: relevant chunks
+            in positions 1..k divided by k), ``row_number`` (int64, the source row's
+            0-based position).
+
+        Raises
+        ------
+        ValueError
+            If the frame was not scored with context precision.
 
         Examples
         --------

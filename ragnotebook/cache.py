@@ -760,16 +760,19 @@ class JudgeCache:
         dict
             ``path``, ``entries``, ``file_bytes`` (database plus WAL), ``by_kind``
             (entries per task kind), ``prompt_tokens`` / ``completion_tokens`` /
-            ``cost_usd`` (what the stored answers cost when first paid for), and
+            ``cost_usd`` (USD: what the stored answers cost when first paid for, summed
+            over the entries whose price was known; None when no entry's was, as for a
+            local model litellm has no price for), ``unpriced_entries`` (entries with
+            no known cost, left out of ``cost_usd``), and
             ``hits``, ``misses``, ``puts``, ``saved_prompt_tokens``,
             ``saved_completion_tokens``, ``saved_cost_usd`` counted by this object.
         """
         try:
             conn = self._connect()
-            n, pt, ct, cost = conn.execute(
+            n, pt, ct, cost, unpriced = conn.execute(
                 "SELECT COUNT(*), COALESCE(SUM(prompt_tokens), 0), "
-                "COALESCE(SUM(completion_tokens), 0), COALESCE(SUM(cost_usd), 0.0) "
-                "FROM judge_answers"
+                "COALESCE(SUM(completion_tokens), 0), SUM(cost_usd), "
+                "COUNT(*) - COUNT(cost_usd) FROM judge_answers"
             ).fetchone()
             by_kind = dict(
                 conn.execute("SELECT kind, COUNT(*) FROM judge_answers GROUP BY kind").fetchall()
@@ -788,7 +791,8 @@ class JudgeCache:
             "by_kind": {str(k): int(v) for k, v in by_kind.items()},
             "prompt_tokens": int(pt),
             "completion_tokens": int(ct),
-            "cost_usd": float(cost),
+            "cost_usd": (0.0 if not n else None) if cost is None else float(cost),
+            "unpriced_entries": int(unpriced),
             "hits": self.hits,
             "misses": self.misses,
             "puts": self.puts,

@@ -812,8 +812,17 @@ def _import_trap(clone: Path | None = None) -> str:
     """A comment line for the Python hint when the package runs from a clone named
     ``ragnotebook`` (``clone``: its root, by default this file's): Python started in the
     clone's parent folder imports that folder (an empty namespace package) instead of the
-    package, and ``df.rag`` does not exist."""
+    package, and ``df.rag`` does not exist. The same holds for any folder named
+    ``ragnotebook`` without an ``__init__.py`` in the current folder (another clone)."""
     clone = clone or Path(__file__).resolve().parent.parent
+    here = Path.cwd() / "ragnotebook"
+    if here.is_dir() and not (here / "__init__.py").is_file():
+        # the folder this command runs in holds a folder named ragnotebook that is no
+        # package (another clone, a data folder): Python started here imports it
+        return (
+            f"\n# start Python anywhere but in {Path.cwd()}: from there 'import ragnotebook' "
+            f"finds the folder {here}, not the package (README, set-up)"
+        )
     if clone.name != "ragnotebook" or not (clone / "pyproject.toml").is_file():
         return ""
     return (
@@ -1445,10 +1454,19 @@ def evaluate_command(args: argparse.Namespace) -> int:
                 f"--id {args.id!r}: no such column in {args.data}; {column_hint(df, args.id)}"
             )
         repeated = _repeats(df, args.id)
-        if repeated or df[args.id].isna().any():
+        empty = int(df[args.id].isna().sum())
+        if repeated or empty:
+            from ragnotebook.comparison import repeat_counts
+
+            said = []
+            if repeated:
+                counts = df[args.id].dropna().astype(str).value_counts().tolist()
+                said.append(f"repeats {repeat_counts(counts)}")
+            if empty:
+                said.append(f"has {empty} empty cell(s)")
             _warning(
-                f"--id {args.id!r} repeats {repeated} value(s) or has empty cells: rows with "
-                "the same label are told apart by their position only"
+                f"--id {args.id!r} {' and '.join(said)}: rows with the same label are told "
+                "apart by their position only"
             )
         # the rows are named by the column's values in messages, the summary of the worst
         # rows, the output and its report ("B:q04"); the column itself stays for --on/--by

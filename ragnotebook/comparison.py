@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -131,22 +131,44 @@ def _keys(df: pd.DataFrame, on: str | None, side: str) -> list[Hashable | None]:
     values = [_hashable(v) for v in raw]
     seen: dict[Hashable, int] = {}
     keys: list[Hashable | None] = []
-    repeats = 0
     for v in values:
         if v is None:
             keys.append(None)
             continue
         n = seen.get(v, 0)
         seen[v] = n + 1
-        repeats += n > 0
         keys.append((v, n))
-    if repeats:
+    if any(n > 1 for n in seen.values()):
         what = "the index" if on is None else repr(on)
         warn_user(
-            f"{what} repeats {repeats} value(s) in frame {side}; repeated values are paired "
-            "in order of appearance"
+            f"{what} repeats {repeat_counts(seen.values())} in frame {side}; repeated values "
+            "are paired in order of appearance"
         )
     return keys
+
+
+def repeat_counts(counts: Iterable[int]) -> str:
+    """How many values occur on more than one row, and on how many rows, in words.
+
+    Parameters
+    ----------
+    counts : iterable of int
+        How many rows hold each distinct value.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> repeat_counts([3, 1])
+    '1 value (on 3 rows)'
+    >>> repeat_counts([2, 2, 1])
+    '2 values (on 4 rows)'
+    """
+    repeated = [n for n in counts if n > 1]
+    values = f"{len(repeated)} value{'s' if len(repeated) != 1 else ''}"
+    return f"{values} (on {sum(repeated)} rows)"
 
 
 @dataclass(frozen=True)

@@ -15,6 +15,7 @@ import pytest
 
 import ragnotebook as rn
 from ragnotebook import cli
+from tests.judge_replies import offline_responder
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -316,8 +317,8 @@ def test_repeated_pairing_values_are_warned_about_with_an_id_to_pair_on(tmp_path
     assert cli.main(["evaluate", str(data), "--baseline", str(baseline), "--no-progress"]) == 0
     err = capsys.readouterr().err
     assert (
-        "ragnotebook evaluate: warning: against the baseline: 'question' repeats 4 value(s) "
-        "in the baseline; repeated values are paired in order of appearance"
+        "ragnotebook evaluate: warning: against the baseline: 'question' repeats 4 values "
+        "(on 8 rows) in the baseline; repeated values are paired in order of appearance"
     ) in err
     assert (
         "ragnotebook evaluate: warning: rows are paired by 'question', which repeats values, "
@@ -798,12 +799,22 @@ def test_a_missing_key_says_how_to_set_it_on_the_command_line(
 ):
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
     data = write_jsonl(tmp_path / "rows.jsonl", GOOD[:2])
-    args = ("--model", "openai/test-model", "--api-base", llm_server.url, "--no-cache")
+    # a server on another machine: the client refuses to send without a key
+    args = ("--model", "openai/test-model", "--api-base", "http://llm.invalid/v1", "--no-cache")
     code, _out, err = main_in_process(str(data), *args, "--metrics", "faithfulness", capsys=capsys)
     assert code == 0  # no check asked: the run reports
     assert "missing credentials" in err
     assert "set the provider's key in the environment, e.g. OPENAI_API_KEY=..." in err
-    assert llm_server.requests == 0  # nothing was sent
+    # a server on this machine (vLLM, llama.cpp) gets a placeholder key and answers
+    llm_server.responder = offline_responder()
+    out_file = tmp_path / "scored.jsonl"
+    args = ("--model", "openai/test-model", "--api-base", llm_server.url, "--no-cache")
+    code, _out, err = main_in_process(
+        str(data), *args, "--metrics", "faithfulness", "--out", str(out_file), capsys=capsys
+    )
+    assert code == 0 and "missing credentials" not in err
+    assert llm_server.requests > 0
+    assert pd.read_json(out_file, lines=True)["faithfulness_status"].tolist() == ["ok", "ok"]
 
 
 def test_a_scored_frame_read_back_from_parquet_keeps_its_claims_and_chunks(tmp_path):
@@ -1246,6 +1257,21 @@ def test_quickstart_hint_names_the_folder_to_avoid(tmp_path):
     assert _import_trap(tmp_path / "missing" / "ragnotebook") == ""  # not a clone
 
 
+def test_quickstart_hint_names_a_look_alike_folder_in_the_current_one(tmp_path, monkeypatch):
+    from ragnotebook.cli import _import_trap
+
+    other = tmp_path / "work"
+    other.mkdir()  # the running package's clone has another name: no trap from it
+    monkeypatch.chdir(tmp_path)
+    assert _import_trap(other) == ""
+    (tmp_path / "ragnotebook").mkdir()  # another clone, or a folder of notes
+    line = _import_trap(other)
+    assert f"anywhere but in {tmp_path}:" in line
+    assert f"finds the folder {tmp_path / 'ragnotebook'}, not the package" in line
+    (tmp_path / "ragnotebook" / "__init__.py").write_text("")  # a package: imported as one
+    assert _import_trap(other) == ""
+
+
 def test_quickstart_heading_says_each_metrics_worst_row_is_kept(tmp_path, capsys):
     assert cli.main(["quickstart", "--out", str(tmp_path / "q.jsonl")]) == 0
     out = capsys.readouterr().out
@@ -1466,7 +1492,7 @@ def test_evaluate_id_names_the_rows_everywhere(tmp_path, capsys):
         cli.main(["evaluate", str(twice), "--model", "offline", "--no-progress", "--id", "qid"])
         == 0
     )
-    assert "--id 'qid' repeats 1 value(s) or has empty cells" in capsys.readouterr().err
+    assert "--id 'qid' repeats 1 value (on 2 rows): rows with" in capsys.readouterr().err
 
 
 def test_blank_and_missing_groups_are_named_in_the_checks(tmp_path, capsys):

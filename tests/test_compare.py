@@ -192,10 +192,17 @@ def test_keys_by_index_role_alias_and_repeats():
     assert by_index["n_status_changed"] == 0
     rep_a = scored(["q", "q"], [0.0, 0.5])
     rep_b = scored(["q", "q"], [1.0, 0.5])
-    with pytest.warns(UserWarning, match="repeats 1 value") as caught:
+    with pytest.warns(UserWarning, match=r"repeats 1 value \(on 2 rows\)") as caught:
         rows = rn.compare(rep_a, rep_b, rows=True)
     assert {w.filename for w in caught} == {__file__}
     assert rows["diff"].tolist() == [1.0, 0.0]  # first with first, second with second
+    # one value on three rows and two values on two rows each are told apart
+    thrice = scored(["q", "q", "q", "r"], [1.0, 1.0, 1.0, 1.0])
+    with pytest.warns(UserWarning, match=r"repeats 1 value \(on 3 rows\) in frame A"):
+        rn.compare(thrice, thrice)
+    pairs = scored(["q", "q", "r", "r"], [1.0, 1.0, 1.0, 1.0])
+    with pytest.warns(UserWarning, match=r"repeats 2 values \(on 4 rows\) in frame A"):
+        rn.compare(pairs, pairs)
     with pytest.raises(KeyError, match="not a column of frame A"):
         rn.compare(a, b, on="id")
 

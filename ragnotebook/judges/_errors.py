@@ -143,11 +143,46 @@ _MISSING_KEY = re.compile(
 )
 
 
+#: errors raised when no connection could be made, so no request left the machine
+#: (httpx's, aiohttp's and the OS's names; litellm and our transport chain them as causes)
+_NOT_CONNECTED = frozenset(
+    {
+        "ConnectError",
+        "ClientConnectorError",
+        "ClientConnectorDNSError",
+        "ConnectionRefusedError",
+    }
+)
+
+
 def _never_sent(exc: BaseException) -> bool:
-    """Whether the client refused the request before sending it (no API key at all)."""
-    return type(exc).__name__ == "MissingCredentialsError" or bool(
-        _MISSING_KEY.search(str(exc).lower())
-    )
+    """Whether the request never reached a server: the client refused it (no API key at
+    all) or no connection could be made (refused, unknown host), read along the chain of
+    causes. A timeout or a dropped connection may have reached it, and counts as sent.
+
+    Examples
+    --------
+    >>> try:
+    ...     try:
+    ...         raise ConnectionRefusedError(111, "Connect call failed")
+    ...     except OSError as cause:
+    ...         raise RuntimeError("Connection error.") from cause
+    ... except RuntimeError as exc:
+    ...     _never_sent(exc)
+    True
+    >>> _never_sent(TimeoutError("no reply"))
+    False
+    """
+    if type(exc).__name__ == "MissingCredentialsError" or _MISSING_KEY.search(str(exc).lower()):
+        return True
+    seen: set[int] = set()
+    link: BaseException | None = exc
+    while link is not None and id(link) not in seen:
+        if type(link).__name__ in _NOT_CONNECTED:
+            return True
+        seen.add(id(link))
+        link = link.__cause__ or link.__context__
+    return False
 
 
 def _not_found_hint(api_base: str | None) -> str:

@@ -42,7 +42,8 @@ import sys
 import threading
 from collections.abc import AsyncIterator, Mapping
 from dataclasses import asdict, dataclass
-from typing import Any
+from typing import Any, Final
+from urllib.parse import urlsplit
 
 from pydantic import BaseModel
 
@@ -62,7 +63,14 @@ from ragnotebook.judges._transport import OpenAICompatibleTransport, resolve_tra
 from ragnotebook.judges.base import JudgeError
 from ragnotebook.tasks import ANSWER_MODELS, Answer, Task
 
-__all__ = ["STRUCTURED_OUTPUT_MODES", "LiteLLMJudge", "Usage", "inline_schema", "parse_reply"]
+__all__ = [
+    "LOCAL_PLACEHOLDER_KEY",
+    "STRUCTURED_OUTPUT_MODES",
+    "LiteLLMJudge",
+    "Usage",
+    "inline_schema",
+    "parse_reply",
+]
 
 logger = logging.getLogger("ragnotebook")
 
@@ -238,6 +246,35 @@ def _is_secret_option(name: str) -> bool:
 # --------------------------------------------------------------------------- judge
 
 
+#: the key sent to an OpenAI-compatible server on this machine when none is given
+LOCAL_PLACEHOLDER_KEY: Final = "no-key"
+
+
+def _keyless_local_server(model: str, api_base: str | None) -> bool:
+    """Whether ``model`` talks to an OpenAI-compatible server on this machine with no key
+    set in the environment.
+
+    Examples
+    --------
+    >>> import os
+    >>> saved = os.environ.pop("OPENAI_API_KEY", None)
+    >>> _keyless_local_server("openai/qwen2.5", "http://127.0.0.1:8000/v1")
+    True
+    >>> _keyless_local_server("openai/qwen2.5", "http://localhost:8000/v1")
+    True
+    >>> _keyless_local_server("openai/qwen2.5", "https://llm.example.com/v1")
+    False
+    >>> _keyless_local_server("anthropic/claude-3-5-haiku", "http://127.0.0.1:8000")
+    False
+    >>> if saved is not None:
+    ...     os.environ["OPENAI_API_KEY"] = saved
+    """
+    if not api_base or not model.startswith("openai/") or os.environ.get("OPENAI_API_KEY"):
+        return False
+    host = (urlsplit(api_base.strip()).hostname or "").lower()
+    return host == "localhost" or host == "::1" or host.startswith("127.")
+
+
 class LiteLLMJudge:
     """A judge backed by any litellm model.
 
@@ -252,7 +289,11 @@ class LiteLLMJudge:
     api_key : str, optional
         API key; passed to litellm only. It is never part of :meth:`identity`,
         the ``repr``, log messages or error messages (it is redacted from
-        provider errors that echo it).
+        provider errors that echo it). Without one, an ``"openai/<name>"`` model whose
+        ``api_base`` is on this machine (``localhost``, ``127.0.0.1``, ``::1``) and no
+        ``OPENAI_API_KEY`` in the environment sends the placeholder
+        :data:`LOCAL_PLACEHOLDER_KEY` (such servers mostly need no key; one that does
+        answers 401: ``auth_error``).
     temperature : float or None, default 0.0
         Sampling temperature; None sends none. Dropped automatically (with one
         warning) if the model rejects the parameter.
@@ -367,6 +408,10 @@ class LiteLLMJudge:
             litellm_kwargs.pop(retry_name, None)  # the engine owns retries
         self.model = model.strip()
         self.api_base = api_base
+        if api_key is None and _keyless_local_server(self.model, api_base):
+            # a server on this machine (vLLM, llama.cpp, LM Studio) mostly asks for no
+            # key, but the OpenAI client refuses to send without one: send a placeholder
+            api_key = LOCAL_PLACEHOLDER_KEY
         self._api_key = api_key
         self.temperature = temperature
         self.max_tokens = int(max_tokens)
@@ -839,7 +884,7 @@ class LiteLLMJudge:
                 raise
             except Exception as exc:
                 if _never_sent(exc):
-                    tally.requests -= 1  # refused by the client: nothing went out
+                    tally.requests -= 1  # refused by the client, or no connection: nothing went out
                 if self._adapt(exc, mode, send_temperature, budget_param):
                     continue
                 raise _map_error(exc, self._redact, self.api_base) from None

@@ -191,8 +191,9 @@ class Explorer:
         question, answer and ground truth; see :func:`search_tests`), sort order, the metric
         the score range and status filters apply to, the range, the status.
     group : ipywidgets.Dropdown or None
-        With ``by``: "every <by>" or one group's value ("(missing)" for empty cells); its
-        options say how many rows each group has. None without ``by``.
+        With ``by``: "every <by>" (value ``""``, ``Explorer.ALL_GROUPS``) or one group's name
+        ("(missing)" for empty cells, as :func:`summary` names it); its options say how
+        many rows each group has. None without ``by``.
     listing : ipywidgets.Select
         The visible page of rows; its value is the selected row's position. Its height
         follows the number of rows on the page (at most 12 lines, then it scrolls).
@@ -224,6 +225,10 @@ class Explorer:
     >>> ex.selected == ex.rows[3] and "Ground truth" in ex.detail_html
     True
     """
+
+    #: the **Group** control's value for "every group": the empty string, which is never
+    #: a group's name (a blank cell's group is ``"''"``)
+    ALL_GROUPS: str = ""
 
     def __init__(
         self,
@@ -318,9 +323,12 @@ class Explorer:
             order = sorted(counts, key=lambda k: (k == MISSING_GROUP, k))
             self.group = w.Dropdown(
                 description="Group",
-                options=[(f"every {by} ({len(self._groups)})", None)]
+                # "every" is the empty string, never a group's name (a blank cell's
+                # group is "''"): ipywidgets reads an option valued None as no selection
+                # and would show an empty box
+                options=[(f"every {by} ({len(self._groups)})", self.ALL_GROUPS)]
                 + [(f"{shorten(k, 40)} ({counts[k]})", k) for k in order],
-                value=None,
+                value=self.ALL_GROUPS,
                 style=wide,
             )
             self._group_width = max(len(shorten(k, 24)) for k in counts) if counts else 0
@@ -617,7 +625,7 @@ class Explorer:
                 mask &= (score >= lo - 1e-9) & (score <= hi + 1e-9)
         if self.status.value != "any":
             mask &= (self._table[f"{m}_status"] == self.status.value).to_numpy()
-        if self.group is not None and self.group.value is not None and self._groups is not None:
+        if self.group is not None and self.group.value and self._groups is not None:
             mask &= np.array([g == self.group.value for g in self._groups], dtype=bool)
         return mask
 

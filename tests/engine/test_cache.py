@@ -109,6 +109,19 @@ def test_put_replaces_and_usage_is_optional(cache):
     assert len(cache) == 1
 
 
+def test_stats_keep_an_unknown_price_apart_from_a_zero_one(cache):
+    assert cache.stats()["cost_usd"] == 0.0  # nothing stored, nothing paid
+    keys = [hashlib.sha256(f"u{i}".encode()).hexdigest() for i in range(3)]
+    for k in keys[:2]:  # a local model: litellm has no price for it
+        _put(cache, k, {"claims": ["c"]}, usage={"prompt_tokens": 50, "completion_tokens": 5})
+    stats = cache.stats()
+    assert stats["cost_usd"] is None and stats["unpriced_entries"] == 2
+    assert stats["prompt_tokens"] == 100
+    _put(cache, keys[2], {"claims": ["c"]}, usage={"prompt_tokens": 50, "cost_usd": 0.002})
+    stats = cache.stats()
+    assert stats["cost_usd"] == pytest.approx(0.002) and stats["unpriced_entries"] == 2
+
+
 def test_get_many_returns_only_hits_and_counts_saved_cost(cache):
     keys = [hashlib.sha256(str(i).encode()).hexdigest() for i in range(1200)]
     for k in keys[:1000]:
@@ -128,7 +141,7 @@ def test_get_many_returns_only_hits_and_counts_saved_cost(cache):
     assert stats["hits"] == 1000 and stats["misses"] == 200 and stats["puts"] == 1000
     assert stats["saved_prompt_tokens"] == 100_000
     assert stats["saved_cost_usd"] == pytest.approx(1.0)
-    assert stats["cost_usd"] == pytest.approx(1.0)
+    assert stats["cost_usd"] == pytest.approx(1.0) and stats["unpriced_entries"] == 0
     assert stats["by_kind"] == {"extract_claims": 1000}
     assert stats["file_bytes"] > 0
     assert cache.get_many([]) == {}

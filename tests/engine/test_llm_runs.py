@@ -250,6 +250,11 @@ def test_an_unreachable_server_stops_after_one_retry_budget(llm_server):
     # others wait for it, then are skipped
     assert out.attrs["ragnotebook"]["last_run"]["attempts"] == 3
     assert out.attrs["ragnotebook"]["metrics"]["faithfulness"]["retries"] == 1  # sent ones only
+    # nothing reached a server: no requests are counted, and no tokens
+    summary = out.rag.summary()
+    assert summary.loc["faithfulness", "requests"] == 0
+    assert summary.loc["faithfulness", "attempts"] == 3
+    assert summary.loc["faithfulness", "prompt_tokens"] == 0
 
 
 def test_connection_errors_after_a_success_are_retried_per_row(llm_server):

@@ -16,7 +16,7 @@ import pytest
 import ragnotebook as rn
 from ragnotebook.judges._transport import OPENAI_OPTIONS, _proxy_for, resolve_transport
 from ragnotebook.judges.base import JudgeError
-from ragnotebook.judges.llm import LiteLLMJudge, _settle_litellm_logging
+from ragnotebook.judges.llm import LOCAL_PLACEHOLDER_KEY, LiteLLMJudge, _settle_litellm_logging
 from ragnotebook.tasks import Item, Task
 
 try:
@@ -159,12 +159,36 @@ def test_missing_api_key_is_a_permanent_auth_error_before_any_request(
     loop, server, transport, monkeypatch
 ):
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
-    err = failure(loop, judge(server, transport, api_key=None))
+    # a server on another machine (this name never resolves: nothing may be sent anyway)
+    remote = LiteLLMJudge(
+        MODEL, api_base="http://llm.invalid/v1", transport=transport, api_key=None, timeout=5
+    )
+    err = failure(loop, remote)
     assert (err.code, err.retryable) == ("auth_error", False)
-    assert server.requests == 0
     assert err.usage.requests == 0  # type: ignore[attr-defined]  # nothing counted as sent
     if transport == "openai":
         assert "nothing was sent" in str(err) and "401" not in str(err)
+
+
+@pytest.mark.parametrize("transport", ["openai", "litellm"])
+def test_a_server_on_this_machine_gets_a_placeholder_key_when_none_is_set(
+    loop, server, transport, monkeypatch
+):
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    seen: list[str | None] = []
+
+    def capture(request, ctx):
+        seen.append(ctx.headers.get("authorization"))
+        return None
+
+    server.rule = capture
+    _answer, usage = loop.run_until_complete(judge(server, transport, api_key=None).acall(VERIFY))
+    assert usage.requests == 1
+    assert seen == [f"Bearer {LOCAL_PLACEHOLDER_KEY}"]
+    # a key in the environment is the one sent
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-from-env")
+    loop.run_until_complete(judge(server, transport, api_key=None).acall(VERIFY))
+    assert seen[-1] == "Bearer sk-from-env"
 
 
 def test_a_reply_that_is_not_json_is_a_retryable_server_error(loop, server):
