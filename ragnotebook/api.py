@@ -112,6 +112,55 @@ _ENGINE_OPTIONS = (
     "call_timeout",
 )
 
+#: The options of the scoring functions themselves, for a misspelt one's hint.
+_API_OPTIONS = (
+    "model",
+    "columns",
+    "metrics",
+    "scale",
+    "decimals",
+    "reason",
+    "concurrency",
+    "progress",
+    *_CONFIG_OPTIONS,
+    *_ENGINE_OPTIONS,
+)
+#: The LLM judge's own options, never taken for a misspelling.
+_JUDGE_OPTIONS = (
+    "api_base",
+    "api_key",
+    "temperature",
+    "max_tokens",
+    "timeout",
+    "num_retries",
+    "structured_output",
+    "transport",
+)
+
+
+def _check_misspelt_options(options: Mapping[str, Any]) -> None:
+    """Raise when an option looks like a misspelt scoring option ("show_progress" for
+    ``progress``): it would otherwise go to the judge (and litellm ignores what it does
+    not know).
+
+    Examples
+    --------
+    >>> _check_misspelt_options({"api_base": "http://127.0.0.1:8000/v1"})
+    >>> _check_misspelt_options({"show_progress": False})
+    Traceback (most recent call last):
+    ...
+    TypeError: unknown option 'show_progress': did you mean progress=?
+    """
+    import difflib
+
+    for key in options:
+        if key in _JUDGE_OPTIONS or key in _API_OPTIONS:
+            continue
+        close = difflib.get_close_matches(key, _API_OPTIONS, n=1, cutoff=0.75)
+        if close:
+            raise TypeError(f"unknown option {key!r}: did you mean {close[0]}=?")
+
+
 _default_model: Any = None
 _offline_notice_given = False
 
@@ -356,6 +405,7 @@ class _Run:
         _warn_empty_inputs(self.rows, self.columns, names)
         chosen = model_or_default(model)
         options = dict(judge_options)
+        _check_misspelt_options(options)
         engine_options = {k: options.pop(k) for k in _ENGINE_OPTIONS if k in options}
         self.judge: Judge = resolve_judge(chosen, **options)
         self.model_label = chosen if isinstance(chosen, str) else self.judge.judge_id

@@ -420,9 +420,30 @@ class _RowPlaces:
         line = self._line(position)
         return "0-based" if line is None else f"line {line} of {self.path.name}"
 
+    #: "row 'q04'": a row named by its label (``evaluate --id``)
+    _LABELED = re.compile(r"""\brow ('(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*")(?=, column |\))""")
+
+    def name_rows(self, labels: Sequence[Any]) -> None:
+        """Rows are named by ``labels`` (one per row, in order) from now on: a message's
+        ``row 'q04'`` is placed in the file too, when the label names one row only."""
+        positions: dict[str, list[int]] = {}
+        for i, label in enumerate(labels):
+            positions.setdefault(repr(label), []).append(i)
+        self._named = {k: v[0] for k, v in positions.items() if len(v) == 1}
+
     def rewrite(self, text: str) -> str:
-        """``text`` with each ``row N`` of the library's messages placed in the file."""
-        return self._ROW.sub(lambda m: f"row {m[1]} ({self.where(int(m[1]))})", text)
+        """``text`` with each ``row N`` of the library's messages placed in the file
+        (and each ``row 'label'`` after :meth:`name_rows`)."""
+        text = self._ROW.sub(lambda m: f"row {m[1]} ({self.where(int(m[1]))})", text)
+        named = getattr(self, "_named", None)
+        if not named:
+            return text
+
+        def place(m: re.Match[str]) -> str:
+            at = named.get(m[1])
+            return m[0] if at is None else f"{m[0]} ({self.where(at)})"
+
+        return self._LABELED.sub(place, text)
 
 
 def _csv_row_lines(path: Path) -> list[int] | None:
@@ -1471,6 +1492,7 @@ def evaluate_command(args: argparse.Namespace) -> int:
         # the rows are named by the column's values in messages, the summary of the worst
         # rows, the output and its report ("B:q04"); the column itself stays for --on/--by
         df = df.set_axis(pd.Index(df[args.id].tolist(), dtype=object), axis=0)
+        places.name_rows(df.index.tolist())
     print(f"ragnotebook: scoring {len(df)} rows of {args.data} with {model!r}", file=sys.stderr)
     try:
         with warnings.catch_warnings(), _rewritten_warnings(places.rewrite):

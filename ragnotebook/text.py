@@ -1025,7 +1025,7 @@ def _word_token(tok: str) -> str:
         low = fold_latin(low)
     if low.endswith("'s") and len(low) > 3:
         low = low[:-2]  # possessive: "Romo's" is about "Romo"
-    if low.endswith("n't") and len(low) > 3:
+    if (low.endswith("n't") and len(low) > 3) or low == "cannot":
         low = "not"  # "wasn't" says what "was not" says ("not" is a content token)
     elided = _ELISION.match(low)
     if elided:
@@ -1288,7 +1288,8 @@ _OPPOSITE_PAIRS: dict[str, tuple[tuple[str, str], ...]] = {
         ("majority", "minority"),
         ("buy buys bought buying purchase purchased", "sell sells sold selling"),
         ("import imports imported", "export exports exported"),
-        ("inside indoor indoors", "outside outdoor outdoors"),
+        ("inside indoor indoors within", "outside outdoor outdoors"),
+        ("domestic", "international"),
         ("strong stronger strongest", "weak weaker weakest"),
         ("cheap cheaper cheapest inexpensive", "expensive pricey"),
         ("hot hotter warm", "cold colder"),
@@ -2089,6 +2090,15 @@ _NUMBER_END = re.compile(r"\d[\d,]*(?:\.\d+)?\s?$")
 #: A currency sign right before a number ("$4", "€ 4.50"): the currency's side.
 _SIGN_AMOUNT = re.compile(r"([$€£¥])\s?(\d[\d,]*(?:\.\d+)?)")
 _SIGN_SIDE = {"$": 0, "€": 1, "£": 2, "¥": 3}
+#: A currency code before a number ("EUR 70", "USD40") or a code or currency name after
+#: it ("70 EUR", "80 dollars"); "pounds" is left out (money or weight), as in
+#: :data:`_UNIT_GROUPS`.
+_CODE_BEFORE = re.compile(r"\b(usd|eur|gbp|jpy)\s?(\d[\d,]*(?:\.\d+)?)")
+_CODE_AFTER = re.compile(
+    r"(?<![\d.,])(\d[\d,]*(?:\.\d+)?)\s?(usd|eur|gbp|jpy|dollars?|euros?|yen)\b"
+)
+_CURRENCY_WORD = re.compile(r"usd|eur|gbp|jpy|dollar|yen")
+_CODE_SIDE = {"usd": 0, "dollar": 0, "eur": 1, "euro": 1, "gbp": 2, "jpy": 3, "yen": 3}
 
 
 def unit_amounts(text: str, lang: str | None = None) -> dict[tuple[str, int, int], str]:
@@ -2119,6 +2129,11 @@ def unit_amounts(text: str, lang: str | None = None) -> dict[tuple[str, int, int
     {('4', 1, 1): '4 g', ('500', 1, 0): '500 mg'}
     >>> unit_amounts("Tickets cost $4 or €3.50.")
     {('4', 0, 0): '$4', ('3.5', 0, 1): '€3.50'}
+
+    Currency codes count before or after the number, and currency names after it:
+
+    >>> unit_amounts("A fee of EUR 70 (USD 80), or 70 euros.")
+    {('70', 0, 1): 'eur 70', ('80', 0, 0): 'usd 80'}
     """
     text = normalize(text)
     return dict(_unit_amounts(text, lang or detect_language(text)))
@@ -2136,6 +2151,13 @@ def _unit_amounts(text: str, lang: str) -> tuple[tuple[tuple[str, int, int], str
     for sign in _SIGN_AMOUNT.finditer(low):
         key = (_norm_number(sign.group(2)), 0, _SIGN_SIDE[sign.group(1)])
         found.append((sign.start(), key, sign.group()))
+    if _CURRENCY_WORD.search(low):
+        for code in _CODE_BEFORE.finditer(low):
+            key = (_norm_number(code.group(2)), 0, _CODE_SIDE[code.group(1)])
+            found.append((code.start(), key, code.group()))
+        for code in _CODE_AFTER.finditer(low):
+            side = _CODE_SIDE[code.group(2).rstrip("s")]
+            found.append((code.start(), (_norm_number(code.group(1)), 0, side), code.group()))
     for group in (1, 2):
         for side, pattern in enumerate(_UNIT_GROUPS[group]):
             for unit in pattern.finditer(low):

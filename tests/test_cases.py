@@ -124,6 +124,27 @@ def test_case5_missing_verdicts_never_inflate():
     )
 
 
+def test_case5_a_script_without_the_re_ask_says_so():
+    # a script with one reply: the re-ask finds none, and the error says what it was
+    judge = rn.MockJudge(
+        extract_claims=[["a", "b", "c", "d"]],
+        verify_claims=[[{"index": 0, "verdict": "yes"}, {"index": 2, "verdict": "yes"}]],
+    )
+    df = frame(question=["q"], answer=["a. b. c. d."], contexts=[["ctx"]])
+    with pytest.warns(UserWarning, match="rows failed"):
+        out = rn.faithfulness(df, model=judge, progress=False)
+    assert out.loc[0, "faithfulness_status"] == "error"
+    assert out.loc[0, "faithfulness_error"].endswith(
+        "this looks like the one re-ask for items without a verdict (item 1, 3): script a "
+        "reply for it too, e.g. [] to leave them missing"
+    )
+    # a kind never scripted gets no such hint
+    bare = rn.MockJudge(extract_claims=[["a"]], verify_claims=[])
+    with pytest.warns(UserWarning, match="rows failed"):
+        out = rn.faithfulness(df, model=bare, progress=False)
+    assert out.loc[0, "faithfulness_error"].endswith("of metric 'faithfulness'")
+
+
 # 6 ------------------------------------------------------------------------------------
 def test_case6_contexts_read_back_from_csv(tmp_path):
     path = tmp_path / "rows.csv"
@@ -673,3 +694,14 @@ def test_precision_against_the_answer_ignores_an_ambiguous_ground_truth():
     assert out["context_precision"].tolist() == [1.0]
     with pytest.raises(ValueError, match="columns 'ground_truth' and 'reference' could both be"):
         rn.context_precision(df, model="offline", progress=False)  # "auto" reads both
+
+
+def test_a_misspelt_scoring_option_names_the_right_one():
+    df = frame(question=["q"], answer=["It is on Pier 4."], contexts=[["It is on Pier 4."]])
+    for model in ("offline", "openai/test-model"):
+        with pytest.raises(
+            TypeError, match=r"unknown option 'show_progress': did you mean progress=\?"
+        ):
+            rn.faithfulness(df, model=model, show_progress=False)
+    with pytest.raises(TypeError, match=r"did you mean concurrency=\?"):
+        rn.evaluate(df, model="offline", metrics=["faithfulness"], concurency=2)

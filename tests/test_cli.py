@@ -397,7 +397,7 @@ def test_parquet_output_keeps_metadata_and_csv_input_with_column_mapping(tmp_pat
     assert warned[0].startswith("ragnotebook evaluate: warning: the contexts of 8 rows")
     scored = pd.read_parquet(out)
     assert scored.attrs["ragnotebook"]["columns"]["contexts"] == "docs"
-    assert scored.attrs["ragnotebook"]["judge"] == "offline-v14"
+    assert scored.attrs["ragnotebook"]["judge"] == "offline-v15"
     assert (scored["faithfulness"] == 1.0).all()
     assert rn.summary(scored).loc["context_precision", "scored"] == "8/8"
 
@@ -1333,7 +1333,7 @@ def test_jsonl_out_keeps_the_run_metadata_beside_it_and_reads_it_back(tmp_path):
     assert record["index_is_column"] is False
     back = cli.read_table(out)
     meta = back.attrs["ragnotebook"]
-    assert meta["judge"] == scored.attrs["ragnotebook"]["judge"] == "offline-v14"
+    assert meta["judge"] == scored.attrs["ragnotebook"]["judge"] == "offline-v15"
     assert meta["columns"] == scored.attrs["ragnotebook"]["columns"]
     assert (
         meta["metrics"]["faithfulness"]["statuses"]
@@ -1397,7 +1397,7 @@ def test_the_report_of_a_jsonl_file_names_the_judge_and_the_row_labels(tmp_path,
     html = tmp_path / "r.html"
     assert cli.main(["report", str(out), "--out", str(html)]) == 0
     page = html.read_text(encoding="utf-8")
-    assert "judge offline-v14 · model offline" in page
+    assert "judge offline-v15 · model offline" in page
     first_id = json.loads(out.read_text(encoding="utf-8").splitlines()[0])["id"]
     assert f'title="{first_id}"' in page
     # without the run file: rows by position, judge unknown, as before
@@ -1462,6 +1462,22 @@ def test_report_options_and_a_note_without_run_metadata(tmp_path, capsys):
     ):
         assert cli.main(["report", str(out), "--out", str(html), *bad]) == 2
         assert message in capsys.readouterr().err
+
+
+def test_evaluate_id_keeps_the_file_line_in_messages_about_a_row(tmp_path, capsys):
+    path = tmp_path / "rows.csv"
+    pd.DataFrame(
+        {
+            "qid": ["a1", "a2"],
+            "question": ["Where is it?", "When did it open?"],
+            "answer": ["It is on Pier 4.", "In 1998."],
+            "contexts": ["['The museum is on Pier 4.']", "['It opened in 1998.']"],
+        }
+    ).to_csv(path, index=False)
+    args = ["evaluate", str(path), "--model", "offline", "--no-progress", "--id", "qid"]
+    args += ["--metrics", "faithfulness"]
+    assert cli.main(args) == 0
+    assert "(first: row 'a1' (line 2 of rows.csv))" in capsys.readouterr().err
 
 
 def test_evaluate_id_names_the_rows_everywhere(tmp_path, capsys):

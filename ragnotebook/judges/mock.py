@@ -186,9 +186,19 @@ class MockJudge:
             if self.fallback is not None:
                 result: Answer = await self.fallback.acomplete(task)
                 return result
+            hint = ""
+            answered = script is not None and self._cursor.get(key, 0) > 0
+            if answered and task.items and task.kind != "extract_claims":
+                # a list script used up by the first ask: this is most likely the re-ask
+                # for items left without a verdict
+                asked = ", ".join(str(item.index) for item in task.items[:5])
+                hint = (
+                    f"; this looks like the one re-ask for items without a verdict (item "
+                    f"{asked}): script a reply for it too, e.g. [] to leave them missing"
+                )
             raise JudgeError(
                 f"MockJudge has no (remaining) script for task kind {task.kind!r} "
-                f"of metric {task.metric!r}",
+                f"of metric {task.metric!r}{hint}",
                 code="script_exhausted",
             )
         if isinstance(reply, BaseException):

@@ -116,7 +116,7 @@ _MIN_PAIRS = 3
 _LONG_SENTENCES = 20
 _LONG_WORDING_MIN = 0.35
 
-_VERSION = "offline-v14"
+_VERSION = "offline-v15"
 #: The shipped setting of each switchable verdict rule (see ``OfflineJudge``).
 _DEFAULT_RULES: dict[str, bool | int] = {
     "negation_scope": True,
@@ -465,9 +465,15 @@ def _analyse(text: str, lang: str) -> _Doc:
                 # the whole ("Two were hurt and taken to hospital" / "Two were hurt, but
                 # no one was taken to hospital")
                 polar_parts.extend((sent, pieces[0]))
+                # a later clause that is short ("…, but not on Sundays") carries the first
+                # clause's words; one whose subject is a pronoun ("…; those between 100
+                # and 160 Wh need approval") carries the first clause's subject
+                subject = _clause_subject(pieces[0].text, lang)
                 polar_parts.extend(
                     dataclasses.replace(p, tokens=p.tokens | carried)
                     if len(p.tokens - _NEG_WORDS) < _ELLIPTIC
+                    else dataclasses.replace(p, tokens=p.tokens | subject)
+                    if subject and _CLAUSE_PRONOUN.match(p.text)
                     else p
                     for p in pieces[1:]
                 )
@@ -496,6 +502,36 @@ def _analyse(text: str, lang: str) -> _Doc:
 #: A later contrast clause with fewer content words than this (negation words aside)
 #: says its fact of the first clause's subject ("…, but not in the rooms").
 _ELLIPTIC = 3
+#: A clause whose subject is a pronoun standing for the sentence's first subject.
+_CLAUSE_PRONOUN = re.compile(r"^\W*(?:those|these|they|it)\b", re.IGNORECASE)
+#: Where an English clause's subject ends: a number, an auxiliary or a modal verb.
+_SUBJECT_END = re.compile(
+    r"\d|\b(?:is|are|was|were|be|been|has|have|had|do|does|did|can|cannot|could|may|"
+    r"might|must|shall|should|will|would|need|needs)\b",
+    re.IGNORECASE,
+)
+
+
+def _clause_subject(text: str, lang: str) -> frozenset[str]:
+    """The content words of an English clause before its first number, auxiliary or
+    modal verb ("Power banks up to 100 Wh are allowed" -> power, bank); empty when no
+    such word follows a subject.
+
+    Examples
+    --------
+    >>> sorted(_clause_subject("Power banks up to 100 Wh are allowed without approval", "en"))
+    ['bank', 'power']
+    >>> _clause_subject("Allowed without approval", "en")
+    frozenset()
+    """
+    if lang != "en":
+        return frozenset()
+    end = _SUBJECT_END.search(text)
+    if end is None:
+        return frozenset()
+    return frozenset(content_tokens(text[: end.start()], "en"))
+
+
 #: Where a sentence turns to another subject: ", but", "; ", ", while", ", whereas", with
 #: a closing quote allowed after the comma ('… by somebody he knew," but said …'). (Not
 #: inside brackets: "Albert Brooks (born Albert Einstein; July 22, 1947)".)
@@ -929,7 +965,7 @@ class OfflineJudge:
 
     @property
     def judge_id(self) -> str:
-        """Stable identifier of this judge: ``"offline-v14"``."""
+        """Stable identifier of this judge: ``"offline-v15"``."""
         return _VERSION
 
     def identity(self) -> dict[str, Any]:
@@ -938,13 +974,13 @@ class OfflineJudge:
         Returns
         -------
         dict
-            ``{"judge": "offline-v14", ...thresholds}``.
+            ``{"judge": "offline-v15", ...thresholds}``.
 
         Examples
         --------
         >>> from ragnotebook import OfflineJudge
         >>> OfflineJudge().identity()["judge"]
-        'offline-v14'
+        'offline-v15'
         """
         out: dict[str, Any] = {
             "judge": _VERSION,
@@ -2223,11 +2259,19 @@ def _denied_for_name(
         return ""
     denying: tuple[float, str, str] = (0.0, "", "")
     stating = 0.0
+    # a name of several words is named by a sentence only as a whole: "Economy Flex" is
+    # not named by "Basic Economy and Economy Classic tickets cannot be upgraded"
+    phrases = _name_phrases(text) if lang == "en" else ()
     for d in docs:
         if d.structured:
             continue
         for sent in d.polar:
             named = names & sent.tokens
+            if named and phrases:
+                low = sent.text.lower()
+                for phrase, words in phrases:
+                    if phrase not in low:
+                        named -= words
             if not named:
                 continue
             score = sum(w[t] for t in core & sent.tokens) / total
@@ -2244,6 +2288,31 @@ def _denied_for_name(
         clause = denying[2] if len(denying[2]) <= 90 else denying[2][:87].rstrip() + "…"
         return f"said of '{denying[1]}': '{clause}'"
     return ""
+
+
+#: Capitalised words in a row ("Economy Flex", "Only Economy Flex").
+_CAPITAL_RUN = re.compile(r"\b[A-Z][\w&-]*(?:\s+[A-Z][\w&-]*)+")
+
+
+@lru_cache(maxsize=4096)
+def _name_phrases(text: str) -> tuple[tuple[str, frozenset[str]], ...]:
+    """The names of several words of an English sentence, lowercase, with their content
+    tokens; a capitalised function word or "Only" opening the run is left out.
+
+    Examples
+    --------
+    >>> [p for p, _ in _name_phrases("Only Economy Flex tickets can be upgraded to Business.")]
+    ['economy flex']
+    """
+    found = []
+    for run in _CAPITAL_RUN.finditer(text):
+        words = run.group().split()
+        while words and (words[0].lower() in STOPWORDS or words[0].lower() == "only"):
+            words.pop(0)
+        if len(words) >= 2:
+            phrase = " ".join(words)
+            found.append((phrase.lower(), frozenset(content_tokens(phrase, "en"))))
+    return tuple(found)
 
 
 _AMOUNT_WORD = re.compile(r"^(\d+(?:\.\d+)?)[-\s]([a-z]+)$", re.IGNORECASE)
@@ -3073,6 +3142,7 @@ def _coverage_by_polarity(
         if scope and claim.negated and claim.text
         else frozenset()
     )
+    name_phrases = _name_phrases(claim.text) if claim_names else ()
     # a claim that states one thing and denies another after a comma ("A, not B"): the
     # words of what it denies
     found = _CONTRAST_NOT.search(claim.text) if scope and claim.negated else None
@@ -3121,7 +3191,7 @@ def _coverage_by_polarity(
                 # "…standard shipping, not free express shipping" denies the whole phrase:
                 # a sentence with "free standard shipping" does not state it
                 continue
-            if clash and claim_names and _of_another_name(claim_names, s, docs):
+            if clash and claim_names and _of_another_name(claim_names, s, docs, name_phrases):
                 # "Silver members get standard shipping, not express shipping" against
                 # "Gold members get free express shipping": said of another name
                 continue
@@ -3203,10 +3273,23 @@ def _crossed_contrast(claim: tuple[frozenset[str], frozenset[str]], sentence: st
     return bool(theirs_denied & stated - denied) and bool(denied & theirs_stated - theirs_denied)
 
 
-def _of_another_name(names: frozenset[str], sent: _Sent, docs: Sequence[_Doc]) -> bool:
+def _of_another_name(
+    names: frozenset[str],
+    sent: _Sent,
+    docs: Sequence[_Doc],
+    phrases: Sequence[tuple[str, frozenset[str]]] = (),
+) -> bool:
     """Whether ``sent`` names none of ``names`` and a name of its own (its leading name
-    counted as :func:`_lead_name` reads one: "Gold members get …")."""
-    if sent.tokens & names:
+    counted as :func:`_lead_name` reads one: "Gold members get …"). A name of several
+    words (``phrases``, :func:`_name_phrases`) is named only as a whole: "Economy Classic
+    and Economy Flex fares include a bag" does not name "Basic Economy"."""
+    shared = sent.tokens & names
+    if shared and phrases:
+        low = sent.text.lower()
+        for phrase, words in phrases:
+            if phrase not in low:
+                shared -= words
+    if shared:
         return False
     found = {**_lead_name(sent.text, docs, "en"), **_inner_names(sent.text, "en")}
     return any(tok not in names for tok in found)

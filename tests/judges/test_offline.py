@@ -85,9 +85,9 @@ def extract(text: str) -> list[str]:
 
 def test_identity_and_id() -> None:
     judge = OfflineJudge()
-    assert judge.judge_id == "offline-v14"
+    assert judge.judge_id == "offline-v15"
     ident = judge.identity()
-    assert ident["judge"] == "offline-v14"
+    assert ident["judge"] == "offline-v15"
     assert ident["support_threshold"] == judge.support_threshold
     assert OfflineJudge(support_threshold=0.9).identity() != ident
 
@@ -1771,7 +1771,7 @@ def test_claim_naming_someone_else_in_the_matching_sentence_is_not_yes() -> None
     off = OfflineJudge(swapped_names=False)
     v = verify(["Sydney is the capital of Australia."], chunks, judge=off)
     assert v.verdicts[0].verdict == "yes"
-    assert OfflineJudge().identity()["judge"] == "offline-v14"
+    assert OfflineJudge().identity()["judge"] == "offline-v15"
     assert OfflineJudge(swapped_names=False).identity()["rules"] == {"swapped_names": False}
 
 
@@ -3960,3 +3960,80 @@ def test_a_denial_in_another_verb_of_the_same_act() -> None:
         verify(["Standard parcels can be delivered to P.O. boxes."], ctx).verdicts[0].verdict
         == "yes"
     )
+
+
+# ------------------------------------------------------------------ round 18 (offline-v15)
+
+
+def test_cant_can_not_and_cannot_are_one_negation() -> None:
+    question = "Can I change a Basic Economy ticket?"
+    for said in ("cannot", "can't", "can’t", "can not"):
+        ctx = [f"Basic Economy tickets {said} be changed."]
+        for claim in (
+            "Basic Economy tickets cannot be changed.",
+            "Basic Economy tickets can't be changed.",
+            "Basic Economy tickets can not be changed.",
+        ):
+            v = verify([claim], ctx, question=question).verdicts[0]
+            assert v.verdict == "yes", (said, claim, v.reason)
+        v = verify(["Basic Economy tickets can be changed."], ctx, question=question).verdicts[0]
+        assert v.verdict == "no", (said, v.reason)
+
+
+def test_a_currency_code_binds_its_amount() -> None:
+    ctx = ["Tickets can be changed for a fee of EUR 70 (USD 80) plus any fare difference."]
+    v = verify(["Tickets can be changed for a fee of EUR 80."], ctx).verdicts[0]
+    assert v.verdict == "no" and "the claim says 'eur 80' where the chunk says 'usd 80'" in v.reason
+    assert verify(["Tickets can be changed for a fee of EUR 70."], ctx).verdicts[0].verdict == "yes"
+    ctx = ["A checked bag costs 40 USD online and 60 USD at the airport."]
+    v = verify(["A checked bag costs 40 EUR online."], ctx).verdicts[0]
+    assert v.verdict == "no", v.reason
+    assert verify(["A checked bag costs 40 dollars online."], ctx).verdicts[0].verdict == "yes"
+
+
+def test_a_clause_after_a_semicolon_with_a_pronoun_subject_keeps_the_subject() -> None:
+    ctx = [
+        "Power banks up to 100 Wh are allowed without approval; those between 100 Wh and "
+        "160 Wh need airline approval."
+    ]
+    v = verify(["Power banks between 100 and 160 Wh need airline approval."], ctx).verdicts[0]
+    assert v.verdict == "yes", v.reason
+    # the first clause's denial is still read where the later clause does not speak
+    ctx = ["Pets are not allowed in the lobby; they are welcome in the rooms."]
+    v = verify(["Pets are allowed in the lobby."], ctx).verdicts[0]
+    assert v.verdict == "no", v.reason
+
+
+def test_a_name_of_several_words_is_named_only_as_a_whole() -> None:
+    ctx = [
+        "Miles upgrades are available from Economy Flex to Business only. Basic Economy and "
+        "Economy Classic tickets cannot be upgraded with miles."
+    ]
+    v = verify(["Only Economy Flex tickets can be upgraded to Business."], ctx).verdicts[0]
+    assert v.verdict == "yes", v.reason
+    for claim in (
+        "Basic Economy tickets can be upgraded with miles.",
+        "Economy Classic tickets can be upgraded with miles.",
+    ):
+        assert verify([claim], ctx).verdicts[0].verdict == "no", claim
+    ctx = [
+        "Economy Classic and Economy Flex fares include one checked bag of up to 23 kg. "
+        "Basic Economy fares do not include checked baggage."
+    ]
+    # a denial of Basic Economy is not contradicted by what Economy Classic gets
+    v = verify(["Basic Economy has no checked bag included."], ctx).verdicts[0]
+    assert v.verdict != "no", v.reason
+    for claim in (
+        "Economy Classic has no checked bag included.",
+        "Basic Economy fares include one checked bag.",
+    ):
+        assert verify([claim], ctx).verdicts[0].verdict == "no", claim
+
+
+def test_within_and_outside_and_domestic_and_international_are_opposites() -> None:
+    ctx = ["Pets may travel in the cabin on flights within Europe."]
+    v = verify(["Pets may travel in the cabin on flights outside Europe."], ctx).verdicts[0]
+    assert v.verdict == "no" and "'outside' where the chunk says 'within'" in v.reason
+    ctx = ["Lounge access is free on domestic flights."]
+    v = verify(["Lounge access is free on international flights."], ctx).verdicts[0]
+    assert v.verdict == "no", v.reason
