@@ -2321,7 +2321,7 @@ def period_group(lang: str) -> int:
     Examples
     --------
     >>> period_group("en"), opposite_cues("It is $5 a day.")
-    (49, {(49, 1): 'a day', (50, 0): '$'})
+    (50, {(50, 1): 'a day', (51, 0): '$'})
     """
     return len(_OPPOSITES.get(lang if is_cjk(lang) else "en", ()))
 
@@ -2351,7 +2351,7 @@ def opposite_cues(text: str, lang: str | None = None) -> dict[tuple[int, int], s
     >>> opposite_cues("男性が座っている。")
     {(6, 0): '男', (8, 0): '座っ'}
     >>> opposite_cues("The fee is $120 a year.")
-    {(49, 6): 'a year', (50, 0): '$'}
+    {(50, 6): 'a year', (51, 0): '$'}
     """
     text = normalize(text)
     lang = lang or detect_language(text)

@@ -756,10 +756,10 @@ def test_opposite_cues() -> None:
         (p + 2, 2): "kg",
         (p + 3, 0): "km",
     }
-    assert opposite_cues("Submit it before the deadline.") == {(44, 0): "before"}
+    assert opposite_cues("Submit it before the deadline.") == {(45, 0): "before"}
     # "a year" without an amount before it, or followed by "ago", is no rate
     assert opposite_cues("He was 5 a year ago.") == {}
-    assert opposite_cues("In 2010, a year after the war, it reopened.") == {(44, 1): "after"}
+    assert opposite_cues("In 2010, a year after the war, it reopened.") == {(45, 1): "after"}
     # the period group, and (since v11) the currency of the amount
     assert opposite_cues("年度会员费为120元。") == {(15, 6): "年度", (19, 0): "元"}
     assert opposite_cues("毎月の会費") == {(55, 4): "毎月"}
