@@ -550,13 +550,22 @@ def write_results(out: pd.DataFrame, column: str, results: Sequence[MetricResult
     ``column_verdicts`` (object), ``column_status`` and ``column_error`` (string).
     """
     index = out.index
-    out[column] = pd.array([r.score for r in results], dtype="Float64")
+    levels = out.columns.nlevels
+
+    def key(name: str) -> Any:
+        # a frame with several column levels takes a full-length tuple ("m", "")
+        return name if levels == 1 else (name, *([""] * (levels - 1)))
+
     # NaN from undefined scores must be <NA> for Float64 (a real missing value)
-    out[column] = out[column].where(~pd.Series([math.isnan(r.score) for r in results], index=index))
-    out[f"{column}_reason"] = pd.array([r.reason for r in results], dtype="string")
-    out[f"{column}_verdicts"] = pd.Series([r.verdicts for r in results], index=index, dtype=object)
-    out[f"{column}_status"] = pd.array([r.status for r in results], dtype="string")
-    out[f"{column}_error"] = pd.array([r.error for r in results], dtype="string")
+    out[key(column)] = pd.array(
+        [None if math.isnan(r.score) else r.score for r in results], dtype="Float64"
+    )
+    out[key(f"{column}_reason")] = pd.array([r.reason for r in results], dtype="string")
+    out[key(f"{column}_verdicts")] = pd.Series(
+        [r.verdicts for r in results], index=index, dtype=object
+    )
+    out[key(f"{column}_status")] = pd.array([r.status for r in results], dtype="string")
+    out[key(f"{column}_error")] = pd.array([r.error for r in results], dtype="string")
 
 
 _SUFFIXES = ("reason", "verdicts", "status", "error")
