@@ -1282,6 +1282,11 @@ class OfflineJudge:
                 match_min=match_min,
             )
             neg_conflict = _outweighs(opp, same, core_total, match_min)
+        if not neg_conflict and lang == "en" and rules["negation_scope"]:
+            # "Bags over 32 kg are accepted if you pay the fee" against "Bags over 32 kg
+            # are not accepted": a condition the claim adds does not undo a plain denial
+            # of its main clause (a denial with its own exception is no clash)
+            neg_conflict = _main_clause_denied(claim, docs, w, lang, match_min)
         # opposite words: the sentence that matches the rest of the claim says the opposite
         opposite = None
         use_opp = rules["opposite_words"]
@@ -3906,6 +3911,37 @@ def _abbreviates(short: str, long: str) -> bool:
     if len(letters) >= 2 and (initials.startswith(letters) or letters.startswith(initials)):
         return True
     return len(short) >= 3 and any(x.lower().startswith(short.lower()) for x in words)
+
+
+#: A condition closing an English claim: ", if …", " provided that …", " as long as …"
+#: ("provided" and "providing" alone are left out: "providing a convenient location").
+_TRAILING_CONDITION = re.compile(
+    r"\s*,?\s+(?:if|provided that|as long as|so long as|on condition that)\s+"
+    r"[^,;]+[.!]?\s*$",
+    re.IGNORECASE,
+)
+
+
+def _main_clause_denied(
+    claim: str, docs: Sequence[_Doc], w: dict[str, float], lang: str, match_min: float
+) -> bool:
+    """Whether a claim that states something under a closing condition ("… are accepted as
+    checked baggage if you pay the fee") has its main clause denied by a sentence of the
+    context that makes no exception ("… are not accepted as checked baggage"), as the
+    negation rule reads the main clause alone. A claim that itself denies, or whose main
+    clause has fewer than three content words, is left alone."""
+    m = _TRAILING_CONDITION.search(claim)
+    if m is None or m.start() == 0:
+        return False
+    main = _sent(claim[: m.start()].strip() + ".", lang, claim=True)
+    if main.negated:
+        return False
+    core = main.tokens - _NEG_WORDS - _ADDRESS
+    total = sum(w[t] for t in core)
+    if len(core) < 3 or not total:
+        return False
+    same, opp = _coverage_by_polarity(core, docs, w, main, match_min=match_min)
+    return _outweighs(opp, same, total, match_min)
 
 
 def _outweighs(opp: float, same: float, total: float, match_min: float) -> bool:

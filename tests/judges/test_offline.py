@@ -4037,3 +4037,23 @@ def test_within_and_outside_and_domestic_and_international_are_opposites() -> No
     ctx = ["Lounge access is free on domestic flights."]
     v = verify(["Lounge access is free on international flights."], ctx).verdicts[0]
     assert v.verdict == "no", v.reason
+
+
+def test_a_closing_condition_does_not_undo_a_plain_denial_of_the_main_clause() -> None:
+    claim = "Bags over 32 kg are accepted as checked baggage if you pay the overweight fee."
+    ctx = [
+        "Bags between 23 kg and 32 kg are charged an overweight fee of EUR 75. Bags over "
+        "32 kg are not accepted as checked baggage and must be sent as cargo."
+    ]
+    v = verify([claim], ctx).verdicts[0]
+    assert v.verdict == "no" and "negation in the chunk only" in v.reason
+    # a denial with its own exception, or the context stating the same condition: no clash
+    for ctx in (
+        ["Bags over 32 kg are not accepted as checked baggage unless you pay the overweight fee."],
+        ["Bags over 32 kg are accepted as checked baggage if you pay the overweight fee."],
+    ):
+        assert verify([claim], ctx).verdicts[0].verdict == "yes", ctx
+    # "providing" is no condition
+    ctx = ["The restaurant is not in a hotel. It is on Main Street."]
+    v = verify(["The restaurant is on Main Street, providing a central location."], ctx)
+    assert v.verdicts[0].verdict != "no", v.verdicts[0].reason
