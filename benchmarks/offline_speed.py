@@ -64,9 +64,12 @@ def main() -> None:
     s = rn.summary(out)
     calls = int(s["calls"].sum())
     print(f"rows: {len(df)}  metrics: 3  judge calls: {calls}  cores: {os.cpu_count()}")
+    # the first run is what a user's first call costs: the judge caches what it read of
+    # each text (names, bands, tokens), so repeats of the same frame in one process are
+    # faster and say little about a new frame
     print(
-        f"wall time: best {min(times):.2f} s, median {statistics.median(times):.2f} s "
-        f"(target < 10 s)"
+        f"wall time: first run {times[0]:.2f} s (target < 10 s); repeats in the same "
+        f"process (warm caches): best {min(times):.2f} s, median {statistics.median(times):.2f} s"
     )
     print(s[["mean", "scored", "n_error"]].to_string())
 

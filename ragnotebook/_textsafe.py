@@ -159,6 +159,8 @@ def atomic_write(path: str | os.PathLike[str], write: Callable[[Path], Any]) -> 
 
     Raises
     ------
+    FileNotFoundError
+        If the folder of ``path`` does not exist (named in the message).
     Exception
         Whatever ``write`` raises, after the temporary file is removed.
 
@@ -177,6 +179,11 @@ def atomic_write(path: str | os.PathLike[str], write: Callable[[Path], Any]) -> 
     (False, [])
     """
     out = Path(path)
+    if not out.parent.is_dir():
+        # said of the path asked for, not of the temporary file the write would open
+        raise FileNotFoundError(
+            f"cannot write {out}: the folder {out.parent} does not exist (create it first)"
+        )
     # a fresh name in the same folder (so the rename is atomic); the writer creates the
     # file, so it gets the permissions any new file gets
     tmp = out.with_name(f".{out.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")

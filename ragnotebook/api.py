@@ -536,8 +536,9 @@ def _warn_failures(out: pd.DataFrame, metrics: Sequence[str]) -> None:
         text = "" if pd.isna(error) else str(error)
         warn_user(
             f"ragnotebook: rows failed ({', '.join(counts)}); first error (row "
-            f"{out.index.tolist()[pos]!r}, {metric}): {text[:300]}"
-            f"{'...' if len(text) > 300 else ''}. "
+            f"{out.index.tolist()[pos]!r}, {metric}): "
+            # (an error that ends its own sentence gets no second full stop)
+            f"{text[:300] + '...' if len(text) > 300 else text.rstrip().rstrip('.')}. "
             "They have status 'error', are left out of the means, and summary() shows the "
             "coverage; the m_error columns say why."
         )

@@ -1169,6 +1169,31 @@ def _id_column(baseline: Any, scored: Any, on: str) -> str | None:
     return None
 
 
+def _warn_other_judge(baseline: Any, scored: Any) -> None:
+    """Warn when the baseline was scored by another judge, model or prompt version than
+    this run: a difference in scores may then come from the judge, not the system."""
+    before = baseline.attrs.get("ragnotebook") or {}
+    now = scored.attrs.get("ragnotebook") or {}
+    if not before:
+        return  # no run metadata (a CSV): nothing to compare; report warns about that
+    changed = []
+    for key, what in (("judge", "judge"), ("model", "model")):
+        if before.get(key) != now.get(key):
+            changed.append(f"{what} {before.get(key)!r} -> {now.get(key)!r}")
+    old_prompts = before.get("prompt_versions") or {}
+    new_prompts = now.get("prompt_versions") or {}
+    for kind in sorted(set(old_prompts) & set(new_prompts)):
+        if old_prompts[kind] != new_prompts[kind]:
+            changed.append(f"prompt {kind} {old_prompts[kind]!r} -> {new_prompts[kind]!r}")
+    if changed:
+        _warning(
+            "the baseline was scored by another judge than this run ("
+            + "; ".join(changed)
+            + "): a difference may come from the judge, not the system; score both runs "
+            "with the same judge to compare systems"
+        )
+
+
 def _baseline_checks(
     baseline: Any,
     scored: Any,
@@ -1321,6 +1346,12 @@ def check_baseline(
             )
             failures.append(msg)
             print(f"FAIL {msg}")
+        elif math.isnan(diff):
+            # no row scored in both runs: there is nothing to compare, which is no "ok"
+            print(
+                f"--   {label}{m}: nothing to compare ({int(row['n_pairs'])} rows scored in "
+                "both runs)"
+            )
         else:
             print(f"ok   {label}{m}: no significant drop (mean diff {diff:+.3f}, p={p:.4f})")
         cov_diff = float(row["coverage_diff"])
@@ -1494,6 +1525,13 @@ def evaluate_command(args: argparse.Namespace) -> int:
         df = df.set_axis(pd.Index(df[args.id].tolist(), dtype=object), axis=0)
         places.name_rows(df.index.tolist())
     print(f"ragnotebook: scoring {len(df)} rows of {args.data} with {model!r}", file=sys.stderr)
+    if not args.model and not os.environ.get("RAGNOTEBOOK_MODEL", "").strip():
+        # a CI job that lost its model variable must not score with the heuristic unawares
+        print(
+            "ragnotebook evaluate: note: no --model and no RAGNOTEBOOK_MODEL, so the offline "
+            "judge is used (a deterministic word-overlap heuristic, not an LLM)",
+            file=sys.stderr,
+        )
     try:
         with warnings.catch_warnings(), _rewritten_warnings(places.rewrite):
             # the command prints its own line per metric with the first error (below)
@@ -1584,6 +1622,7 @@ def evaluate_command(args: argparse.Namespace) -> int:
                     f"{args.by}={group_name(key)}: ",
                 )
     if baseline is not None:
+        _warn_other_judge(baseline, scored)
         failures += _baseline_checks(baseline, scored, metrics, on, max_drop, args.by)
     if failures:
         print(

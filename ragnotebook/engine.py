@@ -592,8 +592,8 @@ class Engine:
                 seen = (exc.code, exc.raw, str(exc.args[0]) if exc.args else "")
                 if previous and previous[-1] == seen:
                     exc.args = (
-                        f"{seen[2]} (the same reply to {state.attempt_number} identical "
-                        "requests in a row, so it was not asked again)",
+                        f"{seen[2]} (the same reply to 2 identical requests in a row, so "
+                        "it was not asked again)",
                     )
                     return True
                 previous[:] = [seen]

@@ -469,9 +469,16 @@ def default_responder(request: Mapping[str, Any]) -> str:
     return json.dumps(example_from_schema(schema, _count_items(request)))
 
 
-def _malformed(content: str) -> str:
+def _malformed(content: str, serial: int = 0) -> str:
+    """Broken JSON in chatty text. ``serial`` (the server's reply count) makes every
+    injected fault's text its own: a random fault on a real server does not repeat byte
+    for byte, while a deterministic model's bad reply does, and the engine stops asking
+    after the same bad reply twice in a row (faulty_replies scripts that case)."""
     body = content.rstrip().rstrip("}]").rstrip() or "{"
-    return f"Sure! Here is the JSON you asked for:\n{body}\nLet me know if you need anything else."
+    return (
+        f"Sure! Here is the JSON you asked for (reply {serial}):\n{body}\n"
+        "Let me know if you need anything else."
+    )
 
 
 # --------------------------------------------------------------------------- reply faults
@@ -1198,7 +1205,7 @@ class LLMServer:
         finish_reason = override.get("finish_reason", "stop")
         if fault is not None and isinstance(content, str):
             if fault.kind == "malformed":
-                content = _malformed(content)
+                content = _malformed(content, self.requests)
             elif fault.kind == "truncated":
                 content = content[: len(content) // 2]
                 finish_reason = "length"

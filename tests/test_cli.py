@@ -307,6 +307,41 @@ def test_a_baseline_without_scores_is_refused_before_scoring(tmp_path, good, cap
     )
 
 
+def test_a_baseline_scored_by_another_judge_is_warned_about(tmp_path, capsys):
+    data = write_jsonl(tmp_path / "rows.jsonl", GOOD[:4])
+    baseline = tmp_path / "baseline.jsonl"
+    base = ["evaluate", str(data), "--model", "offline", "--no-progress"]
+    assert cli.main([*base, "--out", str(baseline)]) == 0
+    capsys.readouterr()
+    assert cli.main([*base, "--baseline", str(baseline)]) == 0
+    assert "another judge" not in capsys.readouterr().err  # the same judge: no warning
+    run_file = tmp_path / "baseline.jsonl.run.json"
+    meta = json.loads(run_file.read_text(encoding="utf-8"))
+    meta["attrs"]["judge"] = "offline-v1"  # as an older version would have written it
+    run_file.write_text(json.dumps(meta), encoding="utf-8")
+    assert cli.main([*base, "--baseline", str(baseline)]) == 0
+    err = capsys.readouterr().err
+    assert (
+        "warning: the baseline was scored by another judge than this run (judge 'offline-v1' "
+        "-> 'offline-v15'): a difference may come from the judge, not the system" in err
+    )
+
+
+def test_a_group_with_nothing_to_compare_is_not_ok(tmp_path, capsys):
+    rows = [{**GOOD[i], "system": "A"} for i in range(2)]
+    rows += [{**GOOD[i + 2], "system": "B", "ground_truth": None} for i in range(2)]
+    data = write_jsonl(tmp_path / "rows.jsonl", rows)
+    baseline = tmp_path / "baseline.jsonl"
+    base = ["evaluate", str(data), "--model", "offline", "--no-progress"]
+    args = [*base, "--metrics", "recall"]
+    assert cli.main([*args, "--out", str(baseline)]) == 0
+    capsys.readouterr()
+    assert cli.main([*args, "--baseline", str(baseline), "--by", "system"]) == 0
+    out = capsys.readouterr().out
+    assert "--   system=B: context_recall: nothing to compare (0 rows scored in both runs)" in out
+    assert "ok   system=B" not in out
+
+
 def test_repeated_pairing_values_are_warned_about_with_an_id_to_pair_on(tmp_path, capsys):
     # every question asked twice, as in the bundled quickstart sample; the rows have ids
     rows = [{"id": f"r{i}", **GOOD[i % 4]} for i in range(8)]
@@ -1545,3 +1580,16 @@ def test_baseline_by_group_names_the_system_that_dropped(tmp_path, capsys):
     assert "system=C: no rows of this group in the baseline; not compared" in (
         capsys.readouterr().err
     )
+
+
+def test_falling_back_to_the_offline_judge_is_noted(tmp_path, capsys, monkeypatch):
+    monkeypatch.delenv("RAGNOTEBOOK_MODEL", raising=False)
+    data = write_jsonl(tmp_path / "rows.jsonl", GOOD[:2])
+    note = "note: no --model and no RAGNOTEBOOK_MODEL, so the offline judge is used"
+    assert cli.main(["evaluate", str(data), "--no-progress"]) == 0
+    assert note in capsys.readouterr().err
+    assert cli.main(["evaluate", str(data), "--no-progress", "--model", "offline"]) == 0
+    assert note not in capsys.readouterr().err
+    monkeypatch.setenv("RAGNOTEBOOK_MODEL", "offline")
+    assert cli.main(["evaluate", str(data), "--no-progress"]) == 0
+    assert note not in capsys.readouterr().err

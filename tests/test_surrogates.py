@@ -229,3 +229,12 @@ def test_the_cli_scores_a_jsonl_file_with_a_cut_emoji(tmp_path, capsys):
     code = cli.main(["report", str(tmp_path / "o.jsonl"), "--out", str(tmp_path / "r.html")])
     assert code == 0
     (tmp_path / "r.html").read_bytes().decode("utf-8")
+
+
+def test_a_missing_folder_is_named_not_the_temporary_file(tmp_path):
+    target = tmp_path / "reports" / "nightly" / "run.html"
+    with pytest.raises(FileNotFoundError) as info:
+        atomic_write_text(target, "<p>report</p>")
+    message = str(info.value)
+    assert f"cannot write {target}: the folder {target.parent} does not exist" in message
+    assert ".tmp" not in message

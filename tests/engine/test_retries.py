@@ -90,6 +90,15 @@ def test_the_same_unusable_reply_twice_is_not_asked_a_third_time(code):
     assert (meta["attempts"], meta["retries"]) == (4, 2)  # 2 x (1 + 1), not 2 x (1 + 4)
 
 
+def test_the_repeat_message_counts_the_identical_replies_not_every_attempt():
+    garbled = rn.JudgeError("no JSON", code="parse_error", retryable=True, raw="I cannot.")
+    busy = rn.JudgeError("429", code="rate_limited", retryable=True, retry_after=0)
+    judge = rn.MockJudge(extract_claims=[busy, garbled, garbled, ["c"]])
+    out = run(rows(1), judge, max_retries=4)
+    error = out.loc[0, "faithfulness_error"]
+    assert "(the same reply to 2 identical requests in a row" in error  # attempt 3, reply 2
+
+
 def test_a_repeated_reply_after_a_different_failure_still_gets_its_retry():
     garbled = rn.JudgeError("no JSON", code="parse_error", retryable=True, raw="I cannot.")
     busy = rn.JudgeError("503", code="server_error", retryable=True)
