@@ -550,6 +550,10 @@ def _spend(df: pd.DataFrame) -> str:
     return f"{requests:,} judge requests · {tokens:,} tokens · {cost} · "
 
 
+#: Rows above which a report without ``max_rows`` warns about its size.
+LARGE_REPORT_ROWS = 5000
+
+
 def _order(df: pd.DataFrame, sort_by: str | None, max_rows: int | None) -> list[int]:
     order = np.arange(len(df))
     if sort_by is not None:
@@ -615,7 +619,8 @@ def report(
         Page title and heading (escaped).
     max_rows : int, optional
         Include at most this many rows in the drill-down (charts always use all rows);
-        ``0`` writes the summary and charts only. Default: every row.
+        ``0`` writes the summary and charts only. Default: every row (with a warning
+        above :data:`LARGE_REPORT_ROWS` rows, 5,000: each row adds 5-10 kB).
     sort_by : str, optional
         Order the drill-down by this metric, lowest first (unscored rows last). Metric
         names and the aliases :func:`ragnotebook.evaluate` accepts (``"recall"``, ...).
@@ -699,6 +704,17 @@ def report(
     check_count(top, "top", 1)
     groups = group_keys(df, by, "report()")
     df = with_columns(df, columns, "report()")
+    if limit is None and len(df) > LARGE_REPORT_ROWS:
+        from ragnotebook._warn import warn_user
+
+        # each row's drill-down holds its texts, claims and chunks: 20,000 rows of ten
+        # chunks made a 180 MB page that took a minute and 3 GB to write
+        warn_user(
+            f"report(): the drill-down holds all {len(df):,} rows (about 5-10 kB each, so "
+            f"{len(df) * 5 // 1000:,}-{len(df) * 10 // 1000:,} MB); pass max_rows= (with "
+            "sort_by= for the worst rows first) for a page a browser opens quickly; the "
+            "charts use every row either way"
+        )
     with ViewCall("report()", df):
         page = _page(df, title, _order(df, sort_by, limit), sort_by, top, plotly_js, by, groups)
     # written beside the target and renamed: an error never leaves a partial file

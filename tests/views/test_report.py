@@ -362,3 +362,17 @@ def test_report_cdn_escapes_every_hostile_string(cdn_report):
 def test_report_plotly_js_must_be_inline_or_cdn(scored, tmp_path):
     with pytest.raises(ValueError, match="plotly_js must be 'inline' or 'cdn', got 'none'"):
         report(scored, tmp_path / "x.html", plotly_js="none")
+
+
+def test_a_large_report_without_max_rows_warns_about_its_size(scored, tmp_path, monkeypatch):
+    import warnings
+
+    import ragnotebook.views._report as rep
+
+    monkeypatch.setattr(rep, "LARGE_REPORT_ROWS", 3)
+    n = len(scored)
+    with pytest.warns(UserWarning, match=rf"report\(\): the drill-down holds all {n} rows"):
+        report(scored, tmp_path / "all.html", plotly_js="cdn")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        report(scored, tmp_path / "worst.html", max_rows=2, sort_by="faithfulness", plotly_js="cdn")
