@@ -856,6 +856,22 @@ def _import_trap(clone: Path | None = None) -> str:
 _REPO_URL = "https://github.com/ragnotebook/ragnotebook/tree/main"
 
 
+def _plot_install_hint() -> str:
+    """How to add the ``[plot]`` extra: from the clone's folder for an editable install
+    (a source checkout), else from the package index.
+
+    Examples
+    --------
+    >>> "[plot]" in _plot_install_hint()
+    True
+    """
+    clone = Path(__file__).resolve().parent.parent
+    if (clone / "pyproject.toml").is_file():
+        pip = Path(sys.executable).with_name("pip")
+        return f"{pip} install -e '{clone}[plot]'"
+    return "pip install 'ragnotebook[plot]'"
+
+
 def _next_step() -> str:
     """The quickstart notebook when it is on disk (a source checkout), else its address:
     ``pip install`` installs the package only."""
@@ -1655,7 +1671,7 @@ def report_command(args: argparse.Namespace) -> int:
         raise RuntimeError(
             "the HTML report is not available in this installation "
             f"({type(exc).__name__}: {exc}); install the views with "
-            "pip install 'ragnotebook[plot]' or update ragnotebook"
+            f"{_plot_install_hint()} or update ragnotebook"
         ) from exc
     if args.by is not None and args.by not in scored.columns:
         from ragnotebook.views._data import column_hint

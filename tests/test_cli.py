@@ -600,7 +600,8 @@ def test_report_without_the_views_module_is_a_clear_error(tmp_path, good, monkey
     assert code == 4
     err = capsys.readouterr().err
     assert "the HTML report is not available in this installation" in err
-    assert "pip install 'ragnotebook[plot]'" in err
+    # from a source checkout (as here): the editable install of the clone's extra
+    assert f"install -e '{ROOT}[plot]'" in err
 
 
 def test_report_on_an_unscored_file_is_a_data_error(tmp_path, good):
