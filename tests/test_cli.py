@@ -920,7 +920,7 @@ def test_report_without_plotly_names_the_extra(tmp_path, good, monkeypatch, caps
     monkeypatch.setitem(sys.modules, "plotly.offline", None)
     code = cli.main(["report", str(scored), "--out", str(tmp_path / "r.html")])
     assert code == 4
-    assert "pip install 'ragnotebook[plot]'" in capsys.readouterr().err
+    assert f"install -e '{ROOT}[plot]'" in capsys.readouterr().err  # a source checkout
     frame = cli.read_table(scored)
     with pytest.raises(ImportError, match=r"needs plotly: pip install 'ragnotebook\[plot\]'"):
         frame.rag.report(tmp_path / "r.html")
