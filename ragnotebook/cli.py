@@ -407,6 +407,8 @@ class _RowPlaces:
         self.path = path
         self._lines = lines
         self._csv = path.suffix.lower() == ".csv"
+        #: ``repr(label) -> position`` for labels naming one row (:meth:`name_rows`)
+        self._named: dict[str, int] = {}
 
     def _line(self, position: int) -> int | None:
         if self._lines is None and self._csv:
@@ -435,12 +437,11 @@ class _RowPlaces:
         """``text`` with each ``row N`` of the library's messages placed in the file
         (and each ``row 'label'`` after :meth:`name_rows`)."""
         text = self._ROW.sub(lambda m: f"row {m[1]} ({self.where(int(m[1]))})", text)
-        named = getattr(self, "_named", None)
-        if not named:
+        if not self._named:
             return text
 
         def place(m: re.Match[str]) -> str:
-            at = named.get(m[1])
+            at = self._named.get(m[1])
             return m[0] if at is None else f"{m[0]} ({self.where(at)})"
 
         return self._LABELED.sub(place, text)
@@ -835,7 +836,7 @@ def _import_trap(clone: Path | None = None) -> str:
     clone's parent folder imports that folder (an empty namespace package) instead of the
     package, and ``df.rag`` does not exist. The same holds for any folder named
     ``ragnotebook`` without an ``__init__.py`` in the current folder (another clone)."""
-    clone = clone or Path(__file__).resolve().parent.parent
+    clone = clone or _CLONE
     here = Path.cwd() / "ragnotebook"
     if here.is_dir() and not (here / "__init__.py").is_file():
         # the folder this command runs in holds a folder named ragnotebook that is no
@@ -856,32 +857,35 @@ def _import_trap(clone: Path | None = None) -> str:
 _REPO_URL = "https://github.com/ragnotebook/ragnotebook/tree/main"
 
 
-def _plot_install_hint() -> str:
-    """How to add the ``[plot]`` extra: from the clone's folder for an editable install
-    (a source checkout), else from the package index.
+#: The source checkout this package runs from (its ``pyproject.toml`` beside the package),
+#: or any folder when installed from an index.
+_CLONE = Path(__file__).resolve().parent.parent
+
+
+def _clone_install(extras: str) -> str:
+    """The command that adds ``extras`` to this installation: the editable install of the
+    clone's folder for a source checkout (paths that work from any folder), else from the
+    package index.
 
     Examples
     --------
-    >>> "[plot]" in _plot_install_hint()
+    >>> "[plot]" in _clone_install("plot")
     True
     """
-    clone = Path(__file__).resolve().parent.parent
-    if (clone / "pyproject.toml").is_file():
+    if (_CLONE / "pyproject.toml").is_file():
         pip = Path(sys.executable).with_name("pip")
-        return f"{pip} install -e '{clone}[plot]'"
-    return "pip install 'ragnotebook[plot]'"
+        return f"{pip} install -e '{_CLONE}[{extras}]'"
+    return f"pip install 'ragnotebook[{extras}]'"
 
 
 def _next_step() -> str:
     """The quickstart notebook when it is on disk (a source checkout), else its address:
     ``pip install`` installs the package only."""
-    clone = Path(__file__).resolve().parent.parent
-    notebook = clone / "notebooks" / "01_quickstart.ipynb"
+    notebook = _CLONE / "notebooks" / "01_quickstart.ipynb"
     if notebook.is_file():
         # the set-up installs the core only: say what JupyterLab and the views need, with
         # paths that work from any folder (the quickstart may run outside the clone)
-        pip = Path(sys.executable).with_name("pip")
-        return f"open {notebook} (with {pip} install -e '{clone}[plot,widgets]' jupyterlab first)"
+        return f"open {notebook} (with {_clone_install('plot,widgets')} jupyterlab first)"
     return (
         f"the example notebooks are at {_REPO_URL}/notebooks (the docs, among them the "
         f"command line's, at {_REPO_URL}/docs)"
@@ -1193,9 +1197,9 @@ def _warn_other_judge(baseline: Any, scored: Any) -> None:
     if not before:
         return  # no run metadata (a CSV): nothing to compare; report warns about that
     changed = []
-    for key, what in (("judge", "judge"), ("model", "model")):
+    for key in ("judge", "model"):
         if before.get(key) != now.get(key):
-            changed.append(f"{what} {before.get(key)!r} -> {now.get(key)!r}")
+            changed.append(f"{key} {before.get(key)!r} -> {now.get(key)!r}")
     old_prompts = before.get("prompt_versions") or {}
     new_prompts = now.get("prompt_versions") or {}
     for kind in sorted(set(old_prompts) & set(new_prompts)):
@@ -1521,14 +1525,14 @@ def evaluate_command(args: argparse.Namespace) -> int:
             raise UsageError(
                 f"--id {args.id!r}: no such column in {args.data}; {column_hint(df, args.id)}"
             )
-        repeated = _repeats(df, args.id)
+        counts = df[args.id].dropna().astype(str).value_counts().tolist()
+        repeated = any(n > 1 for n in counts)
         empty = int(df[args.id].isna().sum())
         if repeated or empty:
             from ragnotebook.comparison import repeat_counts
 
             said = []
             if repeated:
-                counts = df[args.id].dropna().astype(str).value_counts().tolist()
                 said.append(f"repeats {repeat_counts(counts)}")
             if empty:
                 said.append(f"has {empty} empty cell(s)")
@@ -1671,7 +1675,7 @@ def report_command(args: argparse.Namespace) -> int:
         raise RuntimeError(
             "the HTML report is not available in this installation "
             f"({type(exc).__name__}: {exc}); install the views with "
-            f"{_plot_install_hint()} or update ragnotebook"
+            f"{_clone_install('plot')} or update ragnotebook"
         ) from exc
     if args.by is not None and args.by not in scored.columns:
         from ragnotebook.views._data import column_hint

@@ -705,3 +705,13 @@ def test_a_misspelt_scoring_option_names_the_right_one():
             rn.faithfulness(df, model=model, show_progress=False)
     with pytest.raises(TypeError, match=r"did you mean concurrency=\?"):
         rn.evaluate(df, model="offline", metrics=["faithfulness"], concurency=2)
+
+
+def test_the_options_never_taken_for_a_misspelling_are_the_llm_judges_own():
+    import inspect
+
+    from ragnotebook.api import _JUDGE_OPTIONS
+
+    params = inspect.signature(rn.LiteLLMJudge.__init__).parameters.values()
+    own = {p.name for p in params if p.kind is not p.VAR_KEYWORD} - {"self", "model"}
+    assert set(_JUDGE_OPTIONS) == own

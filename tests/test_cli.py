@@ -1268,8 +1268,9 @@ def test_quickstart_points_to_notebooks_that_exist(tmp_path, monkeypatch):
         f"(with {pip} install -e '{ROOT}[plot,widgets]' jupyterlab first)"
     )
     # after pip install it is not: the address
-    monkeypatch.setattr(cli, "__file__", str(tmp_path / "site-packages" / "ragnotebook" / "cli.py"))
+    monkeypatch.setattr(cli, "_CLONE", tmp_path / "site-packages")
     step = cli._next_step()
+    assert cli._clone_install("plot") == "pip install 'ragnotebook[plot]'"
     assert "notebooks/01_quickstart.ipynb" not in step
     assert step.startswith(
         "the example notebooks are at https://github.com/ragnotebook/ragnotebook/tree/main/"

@@ -2271,12 +2271,7 @@ def _denied_for_name(
         if d.structured:
             continue
         for sent in d.polar:
-            named = names & sent.tokens
-            if named and phrases:
-                low = sent.text.lower()
-                for phrase, words in phrases:
-                    if phrase not in low:
-                        named -= words
+            named = _named_whole(names, sent, phrases)
             if not named:
                 continue
             score = sum(w[t] for t in core & sent.tokens) / total
@@ -2318,6 +2313,20 @@ def _name_phrases(text: str) -> tuple[tuple[str, frozenset[str]], ...]:
             phrase = " ".join(words)
             found.append((phrase.lower(), frozenset(content_tokens(phrase, "en"))))
     return tuple(found)
+
+
+def _named_whole(
+    names: frozenset[str], sent: _Sent, phrases: Sequence[tuple[str, frozenset[str]]]
+) -> frozenset[str]:
+    """The tokens of ``names`` that ``sent`` names: a name of several words (``phrases``,
+    :func:`_name_phrases`) counts only where the sentence writes it whole."""
+    named = names & sent.tokens
+    if named and phrases:
+        low = sent.text.lower()
+        for phrase, words in phrases:
+            if phrase not in low:
+                named -= words
+    return named
 
 
 _AMOUNT_WORD = re.compile(r"^(\d+(?:\.\d+)?)[-\s]([a-z]+)$", re.IGNORECASE)
@@ -3288,13 +3297,7 @@ def _of_another_name(
     counted as :func:`_lead_name` reads one: "Gold members get …"). A name of several
     words (``phrases``, :func:`_name_phrases`) is named only as a whole: "Economy Classic
     and Economy Flex fares include a bag" does not name "Basic Economy"."""
-    shared = sent.tokens & names
-    if shared and phrases:
-        low = sent.text.lower()
-        for phrase, words in phrases:
-            if phrase not in low:
-                shared -= words
-    if shared:
+    if _named_whole(names, sent, phrases):
         return False
     found = {**_lead_name(sent.text, docs, "en"), **_inner_names(sent.text, "en")}
     return any(tok not in names for tok in found)
