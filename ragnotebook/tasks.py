@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import unicodedata
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -59,14 +60,21 @@ VERDICT_WORDS: dict[str, tuple[str, ...]] = {
 
 
 #: Characters trimmed from both ends of a verdict word besides blanks: punctuation,
-#: ASCII and typographic quotes, backticks and markdown emphasis (``"**Yes.**"`` -> ``yes``).
-_VERDICT_TRIM = " \t\r\n\u00a0.,;:!?\"'`*_~()[]{}<>\u2018\u2019\u201c\u201d\u00ab\u00bb\u3002"
+#: ASCII and typographic quotes, backticks and markdown emphasis (``"**Yes.**"`` -> ``yes``),
+#: and the CJK full stop, comma and corner / lenticular brackets (the word is read after
+#: NFKC, so full-width "！", "（" and "ＹＥＳ" are already their ASCII forms).
+_VERDICT_TRIM = (
+    " \t\r\n\u00a0.,;:!?\"'`*_~()[]{}<>\u2018\u2019\u201c\u201d\u00ab\u00bb"
+    "\u3001\u3002\u300c\u300d\u300e\u300f\u3010\u3011\u3008\u3009\u300a\u300b"
+)
 
 
 def normalise_verdict_word(word: str) -> str:
     """A judge's verdict word as compared with the allowed words.
 
-    Blanks, punctuation (``. , ; : ! ?``), quotes (ASCII and typographic), backticks,
+    The word is read in Unicode NFKC form (full-width ``ＹＥＳ`` and ``！`` are ``YES``
+    and ``!``). Blanks, punctuation (``. , ; : ! ?``, and the CJK ``。`` and ``、``),
+    quotes (ASCII, typographic, and the CJK corner brackets ``「」『』``), backticks,
     brackets and markdown emphasis (``*``, ``_``, ``~``) are trimmed from both ends, and
     the rest is lower-cased. Nothing inside the word changes, so ``"not sure"`` stays
     ``"not sure"`` (not an allowed word).
@@ -86,8 +94,10 @@ def normalise_verdict_word(word: str) -> str:
     ['yes', 'no', 'unsure', 'no', 'yes']
     >>> normalise_verdict_word("_Not sure._")
     'not sure'
+    >>> [normalise_verdict_word(w) for w in ("yes！", "（yes）", "「yes」", "ＹＥＳ")]
+    ['yes', 'yes', 'yes', 'yes']
     """
-    return str(word).strip(_VERDICT_TRIM).casefold()
+    return unicodedata.normalize("NFKC", str(word)).strip(_VERDICT_TRIM).casefold()
 
 
 @dataclass(frozen=True, slots=True)

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import math
 import re
+import unicodedata
 from collections.abc import Mapping
 from typing import Any
 
@@ -84,12 +85,14 @@ _UNSPACED = re.compile(
 def search_tests(query: str) -> list[Any]:
     """What each word of a search must match, all of them in one row.
 
-    The query is casefolded and split at whitespace; outer punctuation of a word is
-    dropped (``"pallets."`` is ``pallets``). A plain word must be a whole word of the row
-    (``"6"`` is not found in ``"60"``); a word with inner punctuation (``"pier-4"``,
-    ``"3.5"``) must occur with no letter or digit right before or after it; a word in a
-    script written without spaces (Chinese, Japanese, Korean, Thai, ...) or made of
-    punctuation only may occur anywhere.
+    The query is read in Unicode NFKC form and casefolded (full-width ``１２０`` is
+    ``120``), then split at whitespace; outer punctuation of a word is dropped
+    (``"pallets."`` is ``pallets``). A plain word must be a whole word of the row (``"6"``
+    is not found in ``"60"``); a word with inner punctuation (``"pier-4"``, ``"3.5"``)
+    must occur with no letter or digit right before or after it; a word in a script
+    written without spaces (Chinese, Japanese, Korean, Thai, ...) or made of punctuation
+    only may occur anywhere. Such a script also ends a Latin word: ``"amazon"`` is a word
+    of ``"amazonで"`` and ``"s24"`` one of ``"s24는"`` (see :func:`row_words`).
 
     Parameters
     ----------
@@ -99,8 +102,8 @@ def search_tests(query: str) -> list[Any]:
     Returns
     -------
     list
-        Per word, a ``frozenset`` of words (all must be words of the row) or a predicate
-        on the row's casefolded text.
+        Per word, a ``frozenset`` of words (all must be in :func:`row_words` of the row)
+        or a predicate on the row's text as :func:`search_text` gives it.
 
     Examples
     --------
@@ -113,9 +116,13 @@ def search_tests(query: str) -> list[Any]:
     [True, True]
     >>> [t("東京の港") for t in search_tests("東京")], [t("pier-4 a") for t in search_tests("Pier-4")]
     ([True], [True])
+    >>> search_tests("Amazon")[0] <= row_words(search_text("予約はAmazonで"))
+    True
+    >>> [t(search_text("価格は１２０円です")) for t in search_tests("120円")]
+    [True]
     """
     tests: list[Any] = []
-    for raw in query.casefold().split():
+    for raw in search_text(query).split():
         word = _OUTER_PUNCT.sub("", raw) or raw
         if _UNSPACED.search(word) or not _WORD.search(word):
             tests.append(lambda text, w=word: w in text)
@@ -123,8 +130,53 @@ def search_tests(query: str) -> list[Any]:
             tests.append(frozenset({word}))
         else:
             bounded = re.compile(rf"(?<!\w){re.escape(word)}(?!\w)")
-            tests.append(lambda text, r=bounded: r.search(text) is not None)
+            tests.append(lambda text, r=bounded: r.search(_UNSPACED.sub(" ", text)) is not None)
     return tests
+
+
+def search_text(text: str) -> str:
+    """Text as the explorer's search compares it: Unicode NFKC form, casefolded.
+
+    Parameters
+    ----------
+    text : str
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> from ragnotebook.views.explorer import search_text
+    >>> search_text("Ｓ２４ Straße")
+    's24 strasse'
+    """
+    return unicodedata.normalize("NFKC", text).casefold()
+
+
+def row_words(text: str) -> frozenset[str]:
+    """The whole words of a row's search text (:func:`search_text`).
+
+    Words are runs of letters, digits and underscores; a character of a script written
+    without spaces (Chinese, Japanese, Korean, Thai, ...) ends a word, so a Latin name
+    written against it is a word of its own (those scripts are searched as substrings).
+
+    Parameters
+    ----------
+    text : str
+        Text already in :func:`search_text` form.
+
+    Returns
+    -------
+    frozenset of str
+
+    Examples
+    --------
+    >>> from ragnotebook.views.explorer import row_words
+    >>> sorted(row_words("galaxy s24는 1월 31일에 amazonで"))
+    ['1', '31', 'amazon', 'galaxy', 's24']
+    """
+    return frozenset(_WORD.findall(_UNSPACED.sub(" ", text)))
 
 
 _OUTER_PUNCT = re.compile(r"^\W+|\W+$")
@@ -272,7 +324,7 @@ class Explorer:
             text_values(df, "ground_truth"),
             strict=True,
         )
-        self._haystack = [" \n".join(t).casefold() for t in haystack]
+        self._haystack = [search_text(" \n".join(t)) for t in haystack]
         self._words: list[frozenset[str]] | None = None  # built on the first search
         self._order = np.arange(len(df))
         self._page = 0
@@ -613,7 +665,7 @@ class Explorer:
         for test in search_tests(str(self.search.value or "")):
             if isinstance(test, frozenset):  # a plain word: one of the row's words
                 if self._words is None:
-                    self._words = [frozenset(_WORD.findall(h)) for h in self._haystack]
+                    self._words = [row_words(h) for h in self._haystack]
                 mask &= np.fromiter((test <= w for w in self._words), dtype=bool, count=n)
             else:
                 mask &= np.fromiter((test(h) for h in self._haystack), dtype=bool, count=n)

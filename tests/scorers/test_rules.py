@@ -106,6 +106,14 @@ def test_align_duplicates_out_of_range_and_bad_words():
         ("(no)", "no"),
         ("not sure", "not sure"),
         ("yes, partly", "yes, partly"),
+        # a judge writing in Japanese or Chinese: full-width forms and CJK brackets
+        ("yes\uff01", "yes"),  # yes！
+        ("\uff08yes\uff09", "yes"),  # （yes）
+        ("\u300cyes\u300d", "yes"),  # 「yes」
+        ("\u300eno\u300f\u3002", "no"),  # 『no』。
+        ("\uff39\uff25\uff33", "yes"),  # ＹＥＳ
+        ("\u3010unsure\u3011", "unsure"),  # 【unsure】
+        ("\u662f", "\u662f"),  # 是: another language's word is not read as yes
     ],
 )
 def test_verdict_words_are_trimmed_of_punctuation_quotes_and_emphasis(written, word):

@@ -342,3 +342,33 @@ def test_report_group_menu_shows_one_group(browser, tmp_path):
         assert events["errors"] == [] and events["dialogs"] == [] and events["requests"] == []
     finally:
         ctx.close()
+
+
+def test_report_filter_is_width_insensitive(browser, tmp_path):
+    import pandas as pd
+
+    import ragnotebook
+
+    df = pd.DataFrame(
+        {
+            "question": ["価格は？", "予約は？"],
+            "answer": ["価格は１２０円です。", "予約はＡｍａｚｏｎで受け付けています。"],
+            "contexts": [["料金表をご覧ください。"], ["店頭で受け付けています。"]],
+        }
+    )
+    scored = ragnotebook.faithfulness(df, model="offline", progress=False)
+    path = report(scored, tmp_path / "wide.html")
+    ctx, page, events = _open(browser, path)
+    try:
+        rows = page.locator("details.rnb-row")
+        for query, shown in [
+            ("120円", [True, False]),  # ASCII digits find full-width ones
+            ("１２０", [True, False]),  # and the other way round
+            ("amazon", [False, True]),  # full-width Latin letters, any case
+            ("ＡＭＡＺＯＮ", [False, True]),
+        ]:
+            page.fill("#rnb-filter", query)
+            assert [rows.nth(i).is_visible() for i in range(2)] == shown, query
+        assert events["errors"] == []
+    finally:
+        ctx.close()

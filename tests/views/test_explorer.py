@@ -369,6 +369,46 @@ def test_search_matches_whole_words(query, rows):
     assert ex.rows == rows
 
 
+def cjk_search_frame() -> pd.DataFrame:
+    judge = ragnotebook.MockJudge(extract_claims=lambda t: [], verify_claims=lambda t: [])
+    df = pd.DataFrame(
+        {
+            "question": ["予約は？", "价格？", "출시일?", "価格？"],
+            "answer": [
+                "予約はAmazonで受け付けています。",
+                "华为Mate 60 Pro售价6999元。",
+                "Galaxy S24는 1월 31일에 출시되었습니다.",
+                "価格は１２０円です。Ｐｉｅｒ-４号",
+            ],
+            "contexts": [["c"]] * 4,
+        },
+        index=["ja", "zh", "ko", "wide"],
+    )
+    return ragnotebook.faithfulness(df, model=judge, progress=False)
+
+
+@pytest.mark.parametrize(
+    ("query", "rows"),
+    [
+        ("Amazon", ["ja"]),  # a Latin word written against kana is a word
+        ("amazonで", ["ja"]),
+        ("Mate", ["zh"]),
+        ("pro", ["zh"]),
+        ("S24", ["ko"]),
+        ("S2", []),  # still whole words
+        ("1", ["ko"]),  # "1월": the digit is a word
+        ("120円", ["wide"]),  # full-width digits are the same as ASCII ones
+        ("１２０", ["wide"]),
+        ("pier-4", ["wide"]),  # inner punctuation, bounded by a CJK character
+        ("6999", ["zh"]),
+    ],
+)
+def test_search_reads_latin_words_inside_cjk_text_and_full_width_forms(query, rows):
+    ex = Explorer(cjk_search_frame())
+    ex.search.value = query
+    assert ex.rows == rows
+
+
 def test_search_finds_a_row_by_its_index_label():
     s = search_frame().set_axis(["A:q1", "B:q1", "A:q2", "B:q2", "A:q3", "B:q3"])
     ex = Explorer(s)
