@@ -278,12 +278,25 @@ _NEG_WORDS: frozenset[str] = frozenset(
         "nenhuma",
     ]
 )
-#: CJK negation cues (substring match). Chinese, Japanese and Korean.
-_CJK_NEG = re.compile(
-    r"不|没|沒|無|无|非|未|別|别|"
-    r"ない|なかった|ません|ず[、。に]|"
-    r"않|없|못|아니|안 "
-)
+#: Negation cues of Chinese, Japanese and Korean (substring match), per language.
+#: Chinese: 不 / 没 / 无 / 非 / 未 / 别, but not in words that deny nothing: 不过 (but),
+#: 不仅 (not only), 不少 (many), 不错 (good), 不断 (on and on), 不久 (soon), 非常
+#: (very), 未来 (future), 特别 / 区别 / 分别 / 别的 / 别人 (special, difference, other).
+#: Japanese: the verb endings, 無, and the kanji prefixes that deny (不可, 不要, 非対応,
+#: 未対応); 没 (水没, 没収, 日没) and most 不 words (不注意, 不具合, 不動産) name
+#: things, 別 means "separate", 未満 is a bound, 無料 ("free") is the opposite of 有料. Korean: 않 / 없 / 못 / 아니 / 안, and
+#: 불가 (불가능) and 안 written against its verb (안됩니다).
+_CJK_NEG = {
+    "zh": re.compile(
+        r"不(?![过過仅僅少错錯断斷久])|没|沒|無|无|非(?!常)|未(?![来來])"
+        r"|(?<![特区區分类類个個级級性差识識告])[别別](?![的人处處名墅])"
+    ),
+    "ja": re.compile(
+        r"ない|なかった|ません|ず[、。に]|無(?!料)|非(?!常)|未(?![満来])"
+        r"|不(?:可|要|能|適|許可|承認|対応|使用|参加|採用|合格)"
+    ),
+    "ko": re.compile(r"않|없|못|아니|안 |안[되됩돼됐될]|불가"),
+}
 
 #: Words of :data:`_NUMBER_WORDS` that are rarely a count of something.
 _NOT_COUNTS = frozenset({"second", "third", "fourth", "fifth", "twice"})
@@ -494,6 +507,20 @@ def normalize(text: str) -> str:
 
     >>> normalize("within five (5) Business Days or ninety (60) days")
     'within 5 Business Days or (ninety) 60 days'
+
+    Figures with 万 / 만 / 億 / 억 / 千 / 천 are written out ("3만 원" -> "30000 원",
+    "1万2000円" -> "12000円", "1.2万元" -> "12000元"), so they compare with "30,000원".
+
+    >>> normalize("월 3만 원, 연 1억 2천만 원; 价格1.1万元; 1万2000円; 3천억 원; 1,200万円")
+    '월 30000 원, 연 120000000 원; 价格11000元; 12000円; 300000000000 원; 12000000円'
+    >>> normalize("1.32万亿欧元")
+    '1320000000000欧元'
+
+    A date written with dots in CJK text is written with slashes ("2024.3.1" ->
+    "2024/3/1"), as its parts are a year, a month and a day.
+
+    >>> normalize("활동은 2024. 3. 1.부터 시작됩니다.")
+    '활동은 2024/3/1.부터 시작됩니다.'
     """
     if "(" in text:
         text = _drafted_numbers(text)
@@ -505,7 +532,131 @@ def normalize(text: str) -> str:
         text = _CN_COUNT.sub(lambda m: str(_cn_value(m.group(1))), text)
     if "月" in text:
         text = _CN_MONTH.sub(lambda m: str(_cn_value(m.group(1))), text)
+    if _MYRIAD_HINT.search(text):
+        text = _MYRIAD.sub(_myriad_value, text)
+    if "." in text and _HAS_CJK.search(text):
+        text = _DOTTED_DATE.sub(r"\1/\2/\3", text)
     return text
+
+
+#: A date written with dots in Chinese, Japanese or Korean text ("2024.3.1", "2024. 3. 1."),
+#: written with slashes as "2024/3/1" is, so its year, month and day are read.
+_DOTTED_DATE = re.compile(
+    r"(?<![\d.])((?:19|20)\d\d)\.\s?(1[0-2]|0?[1-9])\.\s?(3[01]|[12]\d|0?[1-9])(?![\d]|\.\d)"
+)
+
+
+#: Powers of ten written after figures in Chinese, Japanese and Korean amounts: "3万",
+#: "3만 원", "1万2000円", "1.2万元", "2億", "3천만 원", "3천억", "5千円". A unit is a
+#: thousand or a hundred, a myriad or a hundred million, or one of each ("천만" is 10**7).
+_MYRIAD_SMALL = {"千": 1000, "천": 1000, "百": 100, "백": 100}
+#: ("万亿" is 10**12: a myriad of 10**8)
+_MYRIAD_LARGE = {"億": 10**8, "亿": 10**8, "억": 10**8, "万": 10**4, "萬": 10**4, "만": 10**4}
+_MYRIAD_UNIT_RE = "(?:[千천百백][億亿억万萬만]?|万亿|萬億|[億亿억万萬만])"
+_MYRIAD_HINT = re.compile(rf"\d\s?{_MYRIAD_UNIT_RE}")
+#: Figures with such units, largest first, one blank allowed between the parts ("3만
+#: 5천 원"), and plain figures written right after the last unit ("1万2000円").
+_MYRIAD_FIGURES = r"(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?"  # "1,200", "1.2", "30"
+_MYRIAD = re.compile(
+    rf"(?<!\d)(?<!\d[.,])((?:{_MYRIAD_FIGURES}\s?{_MYRIAD_UNIT_RE}\s?)*{_MYRIAD_FIGURES}\s?{_MYRIAD_UNIT_RE})"
+    r"(\d+(?![\d.,]))?"
+)
+_MYRIAD_PART = re.compile(rf"({_MYRIAD_FIGURES})\s?({_MYRIAD_UNIT_RE})")
+
+
+def _myriad_size(unit: str) -> int:
+    """The power of ten a unit of ``_MYRIAD_UNIT_RE`` stands for ("천만" -> 10**7)."""
+    size = 1
+    for ch in unit:
+        size *= _MYRIAD_SMALL.get(ch) or _MYRIAD_LARGE[ch]
+    return size
+
+
+def myriad_figures(text: str) -> frozenset[str]:
+    """The figures written before 万 / 만 / 億 / 억 / 千 / 천 in ``text``, as written.
+
+    :func:`normalize` writes "60.39万" as 603900; a chunk also states the figure as
+    written, which a reference answering "how many ten thousands" gives alone ("60.39").
+
+    Parameters
+    ----------
+    text : str
+        Text before :func:`normalize`.
+
+    Returns
+    -------
+    frozenset of str
+        Figures as :func:`numbers` writes them.
+
+    Examples
+    --------
+    >>> sorted(myriad_figures("销量为60.39万辆，1,200万元，152.5万人。"))
+    ['1200', '152.5', '60.39']
+    >>> myriad_figures("It cost 30,000 won.")
+    frozenset()
+    """
+    if text.isascii():
+        return frozenset()
+    text = unicodedata.normalize("NFKC", text)
+    if not _MYRIAD_HINT.search(text):
+        return frozenset()
+    return frozenset(
+        _norm_number(figures)
+        for found in _MYRIAD.finditer(text)
+        if _myriad_value(found) != found.group()
+        for figures, _ in _MYRIAD_PART.findall(found.group(1))
+    )
+
+
+def myriad_amounts(text: str) -> dict[str, tuple[str, int]]:
+    """Amounts of one figure and one unit of 万 / 만 / 億 / 억 ... in ``text``: for each,
+    its value as :func:`numbers` reads it, and (the figure as written, the unit's size).
+
+    Parameters
+    ----------
+    text : str
+        Text before :func:`normalize`.
+
+    Returns
+    -------
+    dict of str to (str, int)
+
+    Examples
+    --------
+    >>> myriad_amounts("营收463亿元，1万2000円")
+    {'46300000000': ('463', 100000000)}
+    """
+    if text.isascii():
+        return {}
+    text = unicodedata.normalize("NFKC", text)
+    out: dict[str, tuple[str, int]] = {}
+    for found in _MYRIAD.finditer(text):
+        parts = _MYRIAD_PART.findall(found.group(1))
+        value = _myriad_value(found)
+        if len(parts) == 1 and not found.group(2) and value != found.group():
+            out[value] = (_norm_number(parts[0][0]), _myriad_size(parts[0][1]))
+    return out
+
+
+def _myriad_value(m: re.Match[str]) -> str:
+    """Write an amount with 万/만/億/억/千/천 in figures (see :func:`normalize`).
+
+    Parts must come largest first ("1億2000万" is 120000000); anything else ("2千3万")
+    is left as written, and so is a value that is not whole.
+    """
+    parts = [
+        (Decimal(a.replace(",", "")), _myriad_size(u)) for a, u in _MYRIAD_PART.findall(m.group(1))
+    ]
+    units = [u for _, u in parts]
+    if any(b >= a for a, b in pairwise(units)):
+        return m.group()
+    tail = int(m.group(2)) if m.group(2) else 0
+    if tail >= units[-1]:
+        return m.group()  # "3万12345" is not one number
+    value = sum(a * u for a, u in parts) + tail
+    if value != int(value):
+        return m.group()  # "1.23456万": a fraction of a yuan is not what was meant
+    return str(int(value))
 
 
 _CARDINALS = "|".join(
@@ -1143,7 +1294,7 @@ def has_negation(text: str, lang: str | None = None) -> int:
     text = normalize(text)
     lang = lang or detect_language(text)
     if is_cjk(lang):
-        return len(_CJK_NEG.findall(text))
+        return len(_CJK_NEG[lang].findall(text))
     count = 0
     low = text.lower().replace("’", "'")
     if _NEG_HINT.search(low) is None:
@@ -1376,6 +1527,8 @@ _OPPOSITE_PAIRS: dict[str, tuple[tuple[str, str], ...]] = {
         ("上昇 上が", "下落 低下 下が"),
         ("入口", "出口"),
         ("輸入", "輸出"),
+        ("税込", "税抜 税別"),
+        ("無料", "有料"),
     ),
     "zh": (
         ("增加 增长 上升 提高", "减少 下降 降低"),
@@ -1393,6 +1546,7 @@ _OPPOSITE_PAIRS: dict[str, tuple[tuple[str, str], ...]] = {
         ("之前 以前", "之后 以后"),
         ("第一", "最后"),
         ("可以 允许 准许", "禁止 严禁 不准"),
+        ("免费", "收费 付费"),
     ),
     "ko": (
         ("남자 남성", "여자 여성"),
@@ -1404,6 +1558,7 @@ _OPPOSITE_PAIRS: dict[str, tuple[tuple[str, str], ...]] = {
         ("입구", "출구"),
         ("수입", "수출"),
         ("찬성", "반대"),
+        ("무료", "유료"),
     ),
 }
 _OPPOSITES: dict[str, tuple[tuple[frozenset[str], ...], ...]] = {
@@ -1808,7 +1963,18 @@ def durations(text: str) -> list[tuple[str, str, tuple[str, Decimal]]]:
     True
     >>> durations("2 seconds")[0][2] == durations("2000 ms")[0][2]
     True
+
+    Chinese, Japanese and Korean durations are read with the units of their duration
+    group (hours, days, weeks, months, years; a year of three or four digits is a date):
+
+    >>> [(n, p) for n, p, _ in durations("약정 기간은 2년, 즉 24개월입니다.")]
+    [('2', '2년'), ('24', '24개월')]
+    >>> durations("保修期为一年。")[0][2] == durations("保修期为12个月。")[0][2]
+    True
     """
+    lang = detect_language(text)
+    if is_cjk(lang):
+        return _cjk_durations(normalize(text), lang)
     low = normalize(text).lower()
     out: list[tuple[str, str, tuple[str, Decimal]]] = []
     if not any(word in low for word in _TIME_WORDS):
@@ -1821,6 +1987,36 @@ def durations(text: str) -> list[tuple[str, str, tuple[str, Decimal]]]:
             continue
         family, size = _DURATION_SIZE[side]
         out.append((number, phrase, (family, value * size)))
+    return out
+
+
+#: The units of the Chinese, Japanese and Korean duration groups of ``_CJK_GROUPS``
+#: (hour, day, week, month, year, by side) as lengths, as in ``_DURATION_SIZE``.
+_CJK_DURATION_SIZE: tuple[tuple[str, Decimal], ...] = (
+    ("clock", Decimal(3600)),
+    ("clock", Decimal(86400)),
+    ("clock", Decimal(604800)),
+    ("calendar", Decimal(1)),
+    ("calendar", Decimal(12)),
+)
+_CJK_COUNT_OF = re.compile(r"\d+|[〇零一二两三四五六七八九十]+")
+
+
+def _cjk_durations(text: str, lang: str) -> list[tuple[str, str, tuple[str, Decimal]]]:
+    """:func:`durations` of normalised Chinese, Japanese or Korean text: each match of
+    the duration group of ``_CJK_GROUPS`` (its phrase is the one :func:`opposite_cues`
+    quotes), with its count in figures ("一年" -> "1")."""
+    out: list[tuple[str, str, tuple[str, Decimal]]] = []
+    for side, pattern in enumerate(_CJK_GROUPS[lang][0]):
+        for found in pattern.finditer(text):
+            count = _CJK_COUNT_OF.search(found.group())
+            if count is None:
+                continue
+            written = count.group()
+            number = written if written.isdigit() else str(_cn_value(written))
+            family, size = _CJK_DURATION_SIZE[side]
+            out.append((number, found.group(), (family, Decimal(number) * size)))
+    out.sort(key=lambda d: text.find(d[1]))
     return out
 
 

@@ -31,7 +31,7 @@ class Judge(Protocol):
 
     @property
     def judge_id(self) -> str:
-        """Short stable name, e.g. ``"offline-v15"`` or ``"litellm:openai/gpt-4o-mini"``."""
+        """Short stable name, e.g. ``"offline-v16"`` or ``"litellm:openai/gpt-4o-mini"``."""
         ...
 
     def identity(self) -> dict[str, Any]:

@@ -78,6 +78,8 @@ from ragnotebook.text import (
     has_negation,
     is_cjk,
     is_refusal,
+    myriad_amounts,
+    myriad_figures,
     negation_targets,
     normalize,
     numbers,
@@ -116,7 +118,7 @@ _MIN_PAIRS = 3
 _LONG_SENTENCES = 20
 _LONG_WORDING_MIN = 0.35
 
-_VERSION = "offline-v15"
+_VERSION = "offline-v16"
 #: The shipped setting of each switchable verdict rule (see ``OfflineJudge``).
 _DEFAULT_RULES: dict[str, bool | int] = {
     "negation_scope": True,
@@ -423,8 +425,16 @@ def _tables_as_sentences(text: str) -> tuple[str, bool]:
     return "\n".join(out), found
 
 
+#: A capitalised Latin word of two letters or more ("Amazon", "iOS" is left out), as a
+#: name in Chinese, Japanese or Korean text.
+_LATIN_NAME = re.compile(r"(?<![A-Za-z])[A-Z][A-Za-z]+")
+
+
 @lru_cache(maxsize=16384)
 def _analyse(text: str, lang: str) -> _Doc:
+    # "60.39万辆" is read as 603900, and states "60.39" as written too (a reference may
+    # give the figure alone); a claim's figures are read as values only
+    written = myriad_figures(text) if is_cjk(lang) else frozenset()
     text, tabular = _tables_as_sentences(normalize(text))
     sents = tuple(_sent(s, lang) for s in split_sentences(text, lang))
     chars = frozenset(text) if lang == "ja" else frozenset()
@@ -482,8 +492,8 @@ def _analyse(text: str, lang: str) -> _Doc:
         contrasts, polar = tuple(parts), tuple(polar_parts)
     denials, stated = _denials(sents) if not (is_cjk(lang) or structured) else ((), frozenset())
     return _Doc(
-        toks,
-        frozenset(numbers(text)),
+        toks | written,
+        frozenset(numbers(text)) | written,
         sents,
         (),
         chars,
@@ -965,7 +975,7 @@ class OfflineJudge:
 
     @property
     def judge_id(self) -> str:
-        """Stable identifier of this judge: ``"offline-v15"``."""
+        """Stable identifier of this judge: ``"offline-v16"``."""
         return _VERSION
 
     def identity(self) -> dict[str, Any]:
@@ -974,13 +984,13 @@ class OfflineJudge:
         Returns
         -------
         dict
-            ``{"judge": "offline-v15", ...thresholds}``.
+            ``{"judge": "offline-v16", ...thresholds}``.
 
         Examples
         --------
         >>> from ragnotebook import OfflineJudge
         >>> OfflineJudge().identity()["judge"]
-        'offline-v15'
+        'offline-v16'
         """
         out: dict[str, Any] = {
             "judge": _VERSION,
@@ -1139,6 +1149,8 @@ class OfflineJudge:
             support, best_cov = min(1.0, support + gain), min(1.0, best_cov + gain)
         rounded: dict[str, str] = {}
         decades = frozenset(n for n in missing if _decade(n, claim))
+        # "463亿" against "462.7亿": the figures before the same unit, rounded
+        myriads = myriad_amounts(claim) if missing and is_cjk(lang) else {}
         for n in missing:
             if "." in n and _is_version(n, claim):
                 continue  # "version 1.1" is not "version 1.10" rounded
@@ -1149,6 +1161,7 @@ class OfflineJudge:
                     _in_decade(n, docs[i].numbers)
                     if n in decades
                     else _rounded_from(n, docs[i].numbers)
+                    or _myriad_rounded(myriads.get(n), docs[i].numbers)
                 )
                 if exact is not None:
                     rounded[n] = exact
@@ -1174,11 +1187,13 @@ class OfflineJudge:
         # "3 years" against "36 months", "two weeks" against "14 days": the same length in
         # another unit states the claim's number and unit (and is no opposite, below)
         converted: list[tuple[str, str]] = []
-        for number, phrase, length in _durations_of(claim) if not is_cjk(lang) else []:
+        for number, phrase, length in _durations_of(claim):
             # in a sentence that says the rest of the claim ("The company is 3 years old."
             # does not give a warranty of 36 months)
             phrase_words = frozenset(content_tokens(phrase, lang))
             core = toks - phrase_words
+            if is_cjk(lang):  # and the character pairs across its edge ("为一" of "为一年")
+                core &= frozenset(content_tokens(normalize(claim).replace(phrase, " "), lang))
             core_total = sum(w[t] for t in core)
             for i in [*supporting, *(i for i in range(len(docs)) if i not in supporting)]:
                 other = next(
@@ -1239,6 +1254,10 @@ class OfflineJudge:
             and not _short_form(tok, docs, lang)
             and not _initials_in(word, docs, lang)
         ]
+        if is_cjk(lang) and _LATIN_NAME.search(claim):
+            # a Latin name in CJK text ("Amazonで") is one word, found as written
+            texts = " ".join(d.text for d in docs).lower()
+            unseen += [m for m in _LATIN_NAME.findall(normalize(claim)) if m.lower() not in texts]
         if "@" in claim:
             # an address is one name, written exactly ("help@acme.io" is not "help@acme.com")
             texts = " ".join(d.text for d in docs).lower()
@@ -1617,7 +1636,7 @@ class OfflineJudge:
         itself, or take ``yes`` away."""
         rules = self.rules
         seen = frozenset().union(*(d.tokens for d in docs))
-        said = durations(claim) if not is_cjk(lang) else []
+        said = durations(claim)
         if said:
             # a duration the context gives in another unit is said ("one year" for "12
             # months"): its words count as the context's
@@ -4465,6 +4484,24 @@ def _in_decade(decade: str, pool: frozenset[str]) -> str | None:
     """The year of ``pool`` in the decade ``decade`` ("1994" for "1990"), if one."""
     years = sorted(n for n in pool if len(n) == 4 and n.isdigit() and n[:3] == decade[:3])
     return years[0] if years else None
+
+
+def _myriad_rounded(amount: tuple[str, int] | None, pool: frozenset[str]) -> str | None:
+    """The number of ``pool`` that a claim's amount of :func:`myriad_amounts` gives
+    rounded in its own unit ("463亿" for 46270000000, "462.7亿"); see :func:`_rounded_from`."""
+    if amount is None:
+        return None
+    figure, size = amount
+    scaled: dict[str, str] = {}
+    for other in pool:
+        try:
+            value = Decimal(other) / size
+        except InvalidOperation:
+            continue
+        if value.is_finite():
+            scaled[_norm_number(format(value.normalize(), "f"))] = other
+    found = _rounded_from(figure, frozenset(scaled))
+    return scaled[found] if found is not None else None
 
 
 def _rounded_from(number: str, pool: frozenset[str]) -> str | None:

@@ -85,9 +85,9 @@ def extract(text: str) -> list[str]:
 
 def test_identity_and_id() -> None:
     judge = OfflineJudge()
-    assert judge.judge_id == "offline-v15"
+    assert judge.judge_id == "offline-v16"
     ident = judge.identity()
-    assert ident["judge"] == "offline-v15"
+    assert ident["judge"] == "offline-v16"
     assert ident["support_threshold"] == judge.support_threshold
     assert OfflineJudge(support_threshold=0.9).identity() != ident
 
@@ -761,8 +761,9 @@ def test_opposite_cues() -> None:
     assert opposite_cues("He was 5 a year ago.") == {}
     assert opposite_cues("In 2010, a year after the war, it reopened.") == {(45, 1): "after"}
     # the period group, and (since v11) the currency of the amount
-    assert opposite_cues("年度会员费为120元。") == {(15, 6): "年度", (19, 0): "元"}
-    assert opposite_cues("毎月の会費") == {(55, 4): "毎月"}
+    # (zh 16 pairs of opposite words, since v16, then the period group)
+    assert opposite_cues("年度会员费为120元。") == {(16, 6): "年度", (20, 0): "元"}
+    assert opposite_cues("毎月の会費") == {(57, 4): "毎月"}
 
 
 def test_rate_per_other_period_is_a_contradiction() -> None:
@@ -1771,7 +1772,7 @@ def test_claim_naming_someone_else_in_the_matching_sentence_is_not_yes() -> None
     off = OfflineJudge(swapped_names=False)
     v = verify(["Sydney is the capital of Australia."], chunks, judge=off)
     assert v.verdicts[0].verdict == "yes"
-    assert OfflineJudge().identity()["judge"] == "offline-v15"
+    assert OfflineJudge().identity()["judge"] == "offline-v16"
     assert OfflineJudge(swapped_names=False).identity()["rules"] == {"swapped_names": False}
 
 
@@ -4057,3 +4058,128 @@ def test_a_closing_condition_does_not_undo_a_plain_denial_of_the_main_clause() -
     ctx = ["The restaurant is not in a hotel. It is on Main Street."]
     v = verify(["The restaurant is on Main Street, providing a central location."], ctx)
     assert v.verdicts[0].verdict != "no", v.verdicts[0].reason
+
+
+# ------------------------------------------------------------------ round 19 (offline-v16)
+# a fresh user's Japanese, Korean and Chinese rows
+
+
+@pytest.mark.parametrize(
+    ("claim", "chunk"),
+    [
+        ("프리미엄 요금제는 월 30,000원입니다.", "프리미엄 요금제는 월 3만 원입니다."),
+        ("価格は1万2000円です。", "価格は12,000円です。"),
+        ("售价为1.2万元。", "售价为12000元。"),
+        ("연 매출은 1억 2천만 원입니다.", "연 매출은 120,000,000원입니다."),
+    ],
+)
+def test_figures_with_myriad_units_are_their_value(claim, chunk) -> None:
+    v = verify([claim], [chunk]).verdicts[0]
+    assert v.verdict == "yes", v.reason
+
+
+def test_a_different_myriad_amount_is_still_a_contradiction() -> None:
+    v = verify(["月額料金は3万円です。"], ["月額料金は3,000円です。"]).verdicts[0]
+    assert v.verdict == "no" and "30000 not found" in v.reason
+
+
+def test_a_chunk_keeps_the_figure_written_before_its_myriad_unit() -> None:
+    # a reference answering "how many ten thousands" gives the figure alone
+    v = attribute(["60.39"], ["2022年销量为60.39万辆。"]).verdicts[0]
+    assert v.verdict == "yes", v.reason
+    # and a claim rounding in the same unit is the chunk's figure rounded
+    v = verify(["营收463亿元。"], ["美团营收462.7亿元。"]).verdicts[0]
+    assert v.verdict == "yes" and "rounded" in v.reason
+
+
+@pytest.mark.parametrize(
+    ("claim", "chunk", "same"),
+    [
+        ("약정 기간은 24개월입니다.", "약정 기간은 2년입니다.", True),
+        ("契約期間は24か月です。", "契約期間は2年です。", True),
+        ("合同期限为24个月。", "合同期限为2年。", True),
+        ("保修期为一年。", "保修期为12个月。", True),
+        ("保修期为两年。", "保修期为12个月。", False),
+        ("약정 기간은 24개월입니다.", "약정 기간은 1년입니다.", False),
+    ],
+)
+def test_cjk_durations_in_another_unit_are_compared_by_length(claim, chunk, same) -> None:
+    v = verify([claim], [chunk]).verdicts[0]
+    assert (v.verdict == "yes") is same, v.reason
+    if same:
+        assert " is " in v.reason  # "24개월 is 2년"
+    else:
+        assert v.verdict == "no"
+
+
+@pytest.mark.parametrize(
+    ("claim", "chunk"),
+    [
+        ("落下による故障は保証の対象外です。", "落下や水没による故障は保証の対象外です。"),
+        ("落下による故障は対象外です。", "落下や不注意による故障は対象外です。"),
+        ("商品は返品できます。", "商品は没収されることなく返品できます。"),
+        ("別料金で配送できます。", "別料金で配送できます。"),
+        ("非常に人気があります。", "この商品は非常に人気があります。"),
+        ("这款手机特别受欢迎。", "这款手机特别受年轻人欢迎。"),
+    ],
+)
+def test_cjk_words_that_contain_a_negation_character_deny_nothing(claim, chunk) -> None:
+    v = verify([claim], [chunk]).verdicts[0]
+    assert v.verdict == "yes", v.reason
+
+
+@pytest.mark.parametrize(
+    ("claim", "chunk"),
+    [
+        ("이 제품은 방수가 안됩니다.", "이 제품은 방수가 됩니다."),
+        ("환불이 가능합니다.", "환불이 불가능합니다."),
+        ("この機能は利用可能です。", "この機能は利用不可です。"),
+        ("日没後は入場できます。", "日没後は入場できません。"),
+    ],
+)
+def test_cjk_negations_written_against_their_verb_are_read(claim, chunk) -> None:
+    v = verify([claim], [chunk]).verdicts[0]
+    assert v.verdict == "no" and "negation" in v.reason, v.reason
+
+
+def test_the_reason_names_the_side_that_holds_the_negation() -> None:
+    v = verify(["日没後は入場できます。"], ["日没後は入場できません。"]).verdicts[0]
+    assert "negation in the chunk only" in v.reason, v.reason
+
+
+def test_a_korean_date_written_with_dots_is_a_date() -> None:
+    for chunk in ("활동은 2024.3.1부터 시작됩니다.", "활동은 2024. 3. 1.부터 시작됩니다."):
+        v = verify(["활동은 2024년 3월 1일부터 시작됩니다."], [chunk]).verdicts[0]
+        assert v.verdict == "yes", v.reason
+    v = verify(["활동은 2024년 3월 2일부터 시작됩니다."], ["활동은 2024.3.1부터 시작됩니다."])
+    assert v.verdicts[0].verdict == "no", v.verdicts[0].reason
+
+
+@pytest.mark.parametrize(
+    ("claim", "chunk", "said"),
+    [
+        (
+            "月額料金は税込1,320円です。",
+            "月額料金は税抜1,320円です。",
+            "'税込' where the chunk says '税抜'",
+        ),
+        (
+            "このサービスの配送料は無料です。",
+            "このサービスの配送料は有料です。",
+            "'無料' where the chunk says '有料'",
+        ),
+        ("标准配送服务是免费的。", "标准配送服务是收费的。", "'免费' where the chunk says '收费'"),
+        ("배송비는 무료입니다.", "배송비는 유료입니다.", "'무료' where the chunk says '유료'"),
+    ],
+)
+def test_cjk_tax_and_price_opposites(claim, chunk, said) -> None:
+    v = verify([claim], [chunk]).verdicts[0]
+    assert v.verdict == "no" and said in v.reason, v.reason
+
+
+def test_a_latin_name_in_cjk_text_must_be_in_the_context() -> None:
+    chunk = "Nintendo Switch 2の予約はMy Nintendo Storeで受け付けています。"
+    v = verify(["Nintendo Switch 2の予約はAmazonで受け付けています。"], [chunk]).verdicts[0]
+    assert v.verdict == "unsure" and "name Amazon not found" in v.reason
+    v = verify(["Nintendo Switch 2の予約はMy Nintendo Storeで受け付けています。"], [chunk])
+    assert v.verdicts[0].verdict == "yes", v.verdicts[0].reason
