@@ -781,7 +781,7 @@ def quickstart(out: Path | None, model: str, n_worst: int) -> int:
     summary = rn.summary(scored)
     with pd.option_context("display.width", 120, "display.max_columns", 20):
         print("\nSummary (mean over scored rows; 'scored' = rows measured / rows in the frame):")
-        print(summary[_SUMMARY_COLUMNS].round(3).to_string())
+        print(_half_up(summary[_SUMMARY_COLUMNS], 3).to_string())
     if summary["no_answer"].any():
         print(
             "(no_answer: the no_claims rows whose answer is missing; they are not scored. "
@@ -978,13 +978,39 @@ def _check_out(path: Path | None) -> None:
             ) from None
 
 
+def _half_up(table: Any, decimals: int) -> Any:
+    """``table`` with its float columns rounded half-up (as scores are), so a mean of
+    0.5665 prints as 0.567 in a table and in a check line alike (pandas' ``round`` gives
+    0.566: it rounds the binary value half to even)."""
+    from ragnotebook.scorers._common import round_half_up
+
+    out = table.copy()
+    for col in out.columns:
+        if out[col].dtype.kind == "f" or str(out[col].dtype) in ("Float64", "Float32"):
+            out[col] = out[col].map(
+                lambda v: v if v is None or v != v else round_half_up(float(v), decimals)
+            )
+    return out
+
+
+def _shown(value: float, limit: float, decimals: int = 3) -> str:
+    """``value`` rounded half-up for a check line; with more digits when the rounding
+    would print the limit it missed ("mean 0.5665 < 0.567", not "0.567 < 0.567")."""
+    from ragnotebook.scorers._common import round_half_up
+
+    text = f"{round_half_up(value, decimals):.{decimals}f}"
+    if abs(value - limit) > _TOLERANCE and float(text) == round(limit, decimals):
+        return f"{value:.6g}"
+    return text
+
+
 def _print_summary(summary: Any, title: str, usage: bool = True) -> None:
     import pandas as pd
 
     cols = ["mean", "scored", "coverage", *_SUMMARY_COLUMNS[2:], "missing_verdicts"]
     with pd.option_context("display.width", 160, "display.max_columns", 30):
         print(title)
-        print(summary[[c for c in cols if c in summary.columns]].round(3).to_string())
+        print(_half_up(summary[[c for c in cols if c in summary.columns]], 3).to_string())
     line = _usage_line(summary) if usage else ""
     if line:
         print(line)
@@ -1046,21 +1072,21 @@ def check_thresholds(
                 msg = prefix + (
                     f"{m}: no row was scored, so the mean cannot reach {t:g}"
                     if math.isnan(mean)
-                    else f"{m}: mean {mean:.3f} < {t:g}"
+                    else f"{m}: mean {_shown(mean, t)} < {t:g}"
                 )
                 failures.append(msg)
                 print(f"FAIL {msg}")
             else:
-                print(f"ok   {prefix}{m}: mean {mean:.3f} >= {t:g}")
+                print(f"ok   {prefix}{m}: mean {_shown(mean, t)} >= {t:g}")
         if math.isnan(cov) or cov < coverage_floor - _TOLERANCE:
             msg = prefix + (
-                f"{m}: coverage {cov:.3f} < {coverage_floor:g} "
+                f"{m}: coverage {_shown(cov, coverage_floor)} < {coverage_floor:g} "
                 f"({summary.loc[m, 'scored']} rows scored, {int(summary.loc[m, 'error'])} errors)"
             )
             failures.append(msg)
             print(f"FAIL {msg}")
         else:
-            print(f"ok   {prefix}{m}: coverage {cov:.3f} >= {coverage_floor:g}")
+            print(f"ok   {prefix}{m}: coverage {_shown(cov, coverage_floor)} >= {coverage_floor:g}")
     return failures
 
 
@@ -1355,7 +1381,7 @@ def check_baseline(
             "this run; diff = b - a, "
             "paired rows):"
         )
-        print(table[cols].round(4).to_string())
+        print(_half_up(table[cols], 4).to_string())
     failures: list[str] = []
     for m, row in table.iterrows():
         diff, p = float(row["mean_diff"]), float(row["p_value"])
@@ -1544,7 +1570,8 @@ def evaluate_command(args: argparse.Namespace) -> int:
         # rows, the output and its report ("B:q04"); the column itself stays for --on/--by
         df = df.set_axis(pd.Index(df[args.id].tolist(), dtype=object), axis=0)
         places.name_rows(df.index.tolist())
-    print(f"ragnotebook: scoring {len(df)} rows of {args.data} with {model!r}", file=sys.stderr)
+    # (the rows are checked when scoring starts: say what was read, not that it is scored)
+    print(f"ragnotebook: {len(df)} rows read from {args.data}; judge {model!r}", file=sys.stderr)
     if not args.model and not os.environ.get("RAGNOTEBOOK_MODEL", "").strip():
         # a CI job that lost its model variable must not score with the heuristic unawares
         print(
@@ -1886,6 +1913,8 @@ def _plain_warnings(command: str) -> contextlib.AbstractContextManager[None]:
     """
 
     def plain(text: str, file: TextIO | None, _previous: Callable[[str], None]) -> None:
+        # the library's own "ragnotebook: " opening would say the name twice
+        text = text.removeprefix("ragnotebook: ")
         print(f"ragnotebook {command}: warning: {text}", file=file or sys.stderr)
 
     return _showing_warnings(plain)

@@ -213,6 +213,10 @@ def _older_objects_frozen() -> Iterator[None]:
                     gc.unfreeze()
 
 
+#: How a call stopped by the engine's ``call_timeout`` is reported (its hint names that
+#: option, not the judge's ``timeout``).
+_CALL_TIMEOUT = "the judge call took longer than"
+
 #: Failures that, before any call of a run got through, say the server is not there
 #: (refused connections, a wrong api_base) or not answering (a listener that never
 #: replies): one call probes through its retries and the others wait; if it gives up,
@@ -722,7 +726,7 @@ class Engine:
             stats.timeouts += 1
             if scope is not None and scope.expired():
                 raise JudgeError(
-                    f"the judge call took longer than {self.call_timeout:g} s",
+                    f"{_CALL_TIMEOUT} {self.call_timeout:g} s",
                     code="timeout",
                     retryable=True,
                 ) from None
@@ -824,11 +828,13 @@ class Engine:
                     code=first.code,
                 )
             if first.code == "timeout":
+                # the limit that fired: the engine's own per-call limit, or the judge's
+                option = "call_timeout=" if first.args[0].startswith(_CALL_TIMEOUT) else "timeout="
                 raise JudgeError(
                     "skipped: the judge's server answered no call in time (every retry of an "
                     "earlier call timed out and no call of this run got through), so no more "
                     f"calls are made ({first.args[0]}); if the model is only slow to start, "
-                    "raise timeout=",
+                    f"raise {option}",
                     code="timeout",
                 )
             raise JudgeError(

@@ -476,8 +476,38 @@ _ROLE_WORDS: Final[dict[str, frozenset[str]]] = {
 }
 
 
+#: Whole words of a column name that say it holds no text of a role even when another
+#: word suggests one: ``reference_id``, ``truth_score``, ``gold_labels``, ``answer_len``.
+_NOT_TEXT_WORDS: Final[frozenset[str]] = frozenset(
+    {"id", "ids", "idx", "index", "score", "scores", "label", "labels", "rank", "ranks"}
+    | {"count", "counts", "num", "len", "length", "flag", "flags", "url", "urls", "ts"}
+)
+
+
+def _holds_role(df: pd.DataFrame, column: Any, role: str) -> bool:
+    """Whether what ``column`` holds could be ``role``'s: text (or numbers) for a question,
+    answer or ground truth; chunks (lists, arrays or text) for contexts. Read on the first
+    20 filled cells; a column of ints or lists is no ground truth (``gold_labels``)."""
+    try:
+        cells = df[column].dropna().head(20).tolist()
+    except (TypeError, ValueError):  # a duplicated or unhashable label
+        return True
+    if not cells:
+        return True  # empty: nothing says otherwise
+    if role == "contexts":
+        return all(isinstance(v, str | list | tuple | np.ndarray) for v in cells)
+    if all(isinstance(v, bool | np.bool_) for v in cells):
+        return False
+    return all(isinstance(v, str | int | float | np.integer | np.floating) for v in cells) and (
+        any(isinstance(v, str) for v in cells)
+        # whole numbers may be answers ("1879"), fractions are scores
+        or all(float(v).is_integer() for v in cells)
+    )
+
+
 def _look_alikes(df: pd.DataFrame, role: str, used: set[Any]) -> list[str]:
-    """Columns not yet used whose name suggests ``role`` (``"gold answer"``, ``"answer_gt"``)."""
+    """Columns not yet used whose name suggests ``role`` (``"gold answer"``, ``"answer_gt"``)
+    and whose cells could be that role's (not ``reference_id`` or ``truth_score``)."""
     found = []
     for c in dict.fromkeys(df.columns):
         if c in used:
@@ -488,10 +518,13 @@ def _look_alikes(df: pd.DataFrame, role: str, used: set[Any]) -> list[str]:
         if name is None:
             continue
         form = _alias_form(name)
+        words = set(re.split(r"[_.]+", form))
         if (
             form in ALIASES[role]
             or any(h in form for h in _ROLE_HINTS[role])
-            or bool(_ROLE_WORDS[role] & set(re.split(r"[_.]+", form)))
+            or bool(_ROLE_WORDS[role] & words)
+        ) and (
+            form in ALIASES[role] or (not (words & _NOT_TEXT_WORDS) and _holds_role(df, c, role))
         ):
             found.append(c)
     return found

@@ -7,6 +7,7 @@ import os
 import re
 import subprocess
 import sys
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -1332,6 +1333,25 @@ def test_a_mean_that_is_the_threshold_up_to_rounding_meets_it(capsys):
     assert failures == ["faithfulness: mean 0.400 < 0.41"]
 
 
+def test_tables_and_check_lines_round_a_mean_half_up_alike(capsys):
+    # 0.5665 (20 two-decimal scores summing to 11.33): pandas' round (numpy's: 566.4999...
+    # to even) gave 0.566 in the table while the check line said 0.567
+    mean = 11.33 / 20
+    assert pd.Series([mean]).round(3).iloc[0] == 0.566
+    summary = pd.DataFrame(
+        {"mean": [mean], "coverage": [1.0], "scored": ["20/20"], "error": [0]},
+        index=pd.Index(["faithfulness"], name="metric"),
+    )
+    cli._print_summary(summary, "Summary", usage=False)
+    table = capsys.readouterr().out
+    assert "0.567" in table and "0.566" not in table
+    assert cli.check_thresholds(summary, {"faithfulness": 0.4}, None) == []
+    assert "ok   faithfulness: mean 0.567 >= 0.4" in capsys.readouterr().out
+    # a mean that rounds to the threshold it misses is shown with more digits
+    failures = cli.check_thresholds(summary, {"faithfulness": 0.567}, None)
+    assert failures == ["faithfulness: mean 0.5665 < 0.567"]
+
+
 def test_rescoring_a_read_back_file_with_some_metrics_summarises(tmp_path, good):
     scored = tmp_path / "scored.jsonl"
     first = evaluate(good, "--model", "offline", "--out", str(scored), cwd=tmp_path)
@@ -1595,3 +1615,19 @@ def test_falling_back_to_the_offline_judge_is_noted(tmp_path, capsys, monkeypatc
     monkeypatch.setenv("RAGNOTEBOOK_MODEL", "offline")
     assert cli.main(["evaluate", str(data), "--no-progress"]) == 0
     assert note not in capsys.readouterr().err
+
+
+def test_an_input_error_is_not_announced_as_scoring(tmp_path, capsys):
+    rows = [{"question": "q?", "answer": "a.", "contexts": ["c."], "reference": None}] * 3
+    data = write_jsonl(tmp_path / "noref.jsonl", rows)
+    assert cli.main(["evaluate", str(data), "--model", "offline", "--no-progress"]) == 3
+    err = capsys.readouterr().err
+    assert "scoring" not in err.split("input error")[0]
+    assert f"ragnotebook: 3 rows read from {data}; judge 'offline'" in err
+
+
+def test_a_library_warning_is_not_prefixed_twice(capsys):
+    with cli._plain_warnings("evaluate"):
+        warnings.warn("ragnotebook: interrupted; 2 rows kept", UserWarning, stacklevel=1)
+    err = capsys.readouterr().err
+    assert err.strip() == "ragnotebook evaluate: warning: interrupted; 2 rows kept"

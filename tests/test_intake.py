@@ -542,6 +542,50 @@ def test_short_names_suggest_a_role_only_as_whole_words(name, role) -> None:
     assert _look_alikes(pd.DataFrame({"length": [1], "quote": [1]}), role, set()) == []
 
 
+@pytest.mark.parametrize(
+    ("name", "values"),
+    [
+        ("reference_id", [17, 18]),  # an identifier
+        ("truth_score", [0.9, 0.4]),  # a score
+        ("gold_labels", [[1, 0], [0, 1]]),  # labels, not text
+        ("expected_chunks", [[3, 4], [1]]),
+        ("gold", [True, False]),
+        ("reference_url", ["https://a.example/1", "https://a.example/2"]),
+    ],
+)
+def test_a_column_whose_cells_are_no_ground_truth_is_not_proposed(name, values) -> None:
+    df = pd.DataFrame({"question": ["q1?", "q2?"], name: values})
+    assert _look_alikes(df, "ground_truth", set()) == []
+
+
+@pytest.mark.parametrize(
+    ("name", "values"),
+    [
+        ("gold answer", ["Paris.", "1879"]),
+        ("expected", [1879, 1955]),  # whole numbers can be answers read from a CSV
+        ("answer_gt", [None, "Oslo."]),
+    ],
+)
+def test_a_text_column_named_like_the_ground_truth_is_still_proposed(name, values) -> None:
+    df = pd.DataFrame({"question": ["q1?", "q2?"], name: values})
+    assert _look_alikes(df, "ground_truth", set()) == [name]
+
+
+def test_a_logs_frame_with_an_id_column_is_scored_without_recall() -> None:
+    df = pd.DataFrame(
+        {
+            "user_input": ["When was Einstein born?"],
+            "response": ["In 1879."],
+            "retrieved_contexts": [["Einstein was born in 1879."]],
+            "reference_id": [17],
+        }
+    )
+    with pytest.warns(UserWarning, match="left out 'context_recall'"):
+        out = df.rag.evaluate(model="offline", progress=False)
+    assert "context_recall" not in out.columns
+    assert out["faithfulness"].iloc[0] == 1.0
+
+
 def test_a_role_column_taken_by_another_mapping_is_named_in_the_error() -> None:
     df = pd.DataFrame({"question": ["q"], "ground_truth": ["g"], "contexts": [["c"]]})
     with pytest.raises(ValueError) as info:

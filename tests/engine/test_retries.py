@@ -411,3 +411,14 @@ def test_limiter_hands_slots_over_in_order_and_survives_cancellation():
         assert lim.in_flight == 0
 
     asyncio.run(main())
+
+
+def test_calls_stopped_by_call_timeout_name_that_option():
+    # the engine's own per-call limit fired (the judge's timeout= was never lowered)
+    judge = rn.MockJudge(extract_claims=lambda t: ["c"], latency=0.5)
+    out = run(rows(6), judge, concurrency=2, max_retries=1, call_timeout=0.05)
+    errors = out["faithfulness_error"].tolist()
+    assert (out["faithfulness_status"] == "error").all()
+    skipped = [e for e in errors if "skipped: the judge's server answered no call in time" in e]
+    assert skipped and all(e.endswith("raise call_timeout=") for e in skipped)
+    assert all("took longer than 0.05 s" in e for e in errors)
