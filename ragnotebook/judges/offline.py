@@ -62,6 +62,7 @@ from ragnotebook.text import (
     _MODAL_PAIR,
     _MONTHS,
     _NEG_WORDS,
+    _NUMBER_WORDS,
     _VERSION_BEFORE,
     _WEEKDAYS,
     HEDGE_LEAD,
@@ -1276,6 +1277,14 @@ class OfflineJudge:
         conflicting = [n for n in missing if n not in in_decade]
         number_conflict = bool(conflicting) and bool(docs[best].numbers - cdoc.numbers)
         number_conflict = number_conflict and rest_cov >= threshold
+        if (
+            number_conflict
+            and not is_cjk(lang)
+            and _counts_unmentioned(claim, conflicting, docs[best])
+        ):
+            # "Three hospitals are in the area" against "a 15-county area": what the number
+            # counts is not in the chunk, so the chunk's other number is no other count of it
+            number_conflict = False
         # polarity clash only when a sentence of the opposite polarity matches the
         # claim well and no sentence of the claim's own polarity comes close
         neg_conflict = False
@@ -4484,6 +4493,41 @@ def _in_decade(decade: str, pool: frozenset[str]) -> str | None:
     """The year of ``pool`` in the decade ``decade`` ("1994" for "1990"), if one."""
     years = sorted(n for n in pool if len(n) == 4 and n.isdigit() and n[:3] == decade[:3])
     return years[0] if years else None
+
+
+#: Units after a number: an amount of them is measured, not counted, and a chunk may write
+#: the unit otherwise ("6 kilometers" against "6.213 km", "kilometres").
+_MEASURES = frozenset(
+    (
+        *("km", "kilometer", "kilometre", "meter", "metre", "mile", "mi", "feet", "foot", "ft"),
+        *("inche", "inch", "cm", "mm", "kg", "kilogram", "gram", "g", "pound", "lb", "ton"),
+        *("tonne", "percent", "per", "degree", "hour", "minute", "second", "day", "week"),
+        *("month", "year", "decade", "century", "centurie", "dollar", "euro", "cent", "point"),
+        *("time", "acre", "hectare", "litre", "liter", "gallon", "ounce", "oz", "mph", "kph"),
+    )
+)
+#: A figure or a word, for what a number counts (``_counts_unmentioned``).
+_COUNT_WORD = re.compile(r"\d[\d,.]*|[^\W\d_]+")
+
+
+def _counts_unmentioned(claim: str, missing: Sequence[str], doc: _Doc) -> bool:
+    """Whether every number of ``missing`` counts, in ``claim``, a word the chunk never
+    uses ("three hospitals" where the chunk has no "hospital"): such a number is unsupported,
+    not contradicted by the chunk's numbers of other things."""
+    words = [m.group().lower().rstrip(".,") for m in _COUNT_WORD.finditer(normalize(claim))]
+    counted: dict[str, set[str]] = {}
+    for i, word in enumerate(words[:-1]):
+        value = _norm_number(word) if word[:1].isdigit() else _NUMBER_WORDS.get(word)
+        if value is not None and value in missing:
+            nxt = words[i + 1]
+            # a count of things (under 1000: not a year), not an amount of a unit
+            counts = value.isdigit() and int(value) < 1000 and nxt.isalpha()
+            counts = counts and nxt not in STOPWORDS and nxt.rstrip("s") not in _MEASURES
+            toks = content_tokens(nxt, "en") if counts else []
+            counted.setdefault(value, set()).update(toks or [""])
+    return all(
+        n in counted and "" not in counted[n] and counted[n].isdisjoint(doc.tokens) for n in missing
+    )
 
 
 def _myriad_rounded(amount: tuple[str, int] | None, pool: frozenset[str]) -> str | None:

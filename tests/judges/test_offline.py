@@ -4183,3 +4183,24 @@ def test_a_latin_name_in_cjk_text_must_be_in_the_context() -> None:
     assert v.verdict == "unsure" and "name Amazon not found" in v.reason
     v = verify(["Nintendo Switch 2の予約はMy Nintendo Storeで受け付けています。"], [chunk])
     assert v.verdicts[0].verdict == "yes", v.verdicts[0].reason
+
+
+def test_a_count_of_things_the_chunk_never_names_is_unsure_not_contradicted() -> None:
+    chunk = (
+        "The Kansas City metropolitan area is a 15-county metropolitan area anchored by "
+        "Kansas City, Missouri. The area includes Overland Park, Kansas."
+    )
+    v = verify(["Three hospitals are in the Kansas City metropolitan area."], [chunk])
+    assert v.verdicts[0].verdict == "unsure", v.verdicts[0].reason
+    assert "number 3 not found (the chunk has 15)" in v.verdicts[0].reason
+    # a count of the same things, a year, or an amount of a unit still contradicts
+    for claim, ctx in [
+        ("The area has 3 hospitals.", "The area has 15 hospitals and two airports."),
+        ("The Harbor Museum opened in 1997.", "The Harbor Museum opened in 2000 on Pier 4."),
+        (
+            "The Bathurst track is 6 kilometres long.",
+            "The Bathurst track is 6.213 kilometres long.",
+        ),
+    ]:
+        v = verify([claim], [ctx])
+        assert v.verdicts[0].verdict == "no", (claim, v.verdicts[0].reason)
