@@ -31,15 +31,65 @@ class Judge(Protocol):
 
     @property
     def judge_id(self) -> str:
-        """Short stable name, e.g. ``"offline-v16"`` or ``"litellm:openai/gpt-4o-mini"``."""
+        """Short stable name, e.g. ``"offline-v16"`` or ``"litellm:openai/gpt-4o-mini"``.
+
+        Returns
+        -------
+        str
+            Recorded in results (``attrs["ragnotebook"]["judge"]``) and cache keys.
+
+        Examples
+        --------
+        >>> import ragnotebook
+        >>> ragnotebook.OfflineJudge().judge_id
+        'offline-v16'
+        """
         ...
 
     def identity(self) -> dict[str, Any]:
-        """JSON-safe settings that change the judge's answers (never secrets)."""
+        """JSON-safe settings that change the judge's answers (never secrets).
+
+        Returns
+        -------
+        dict
+            At least ``{"judge": judge_id}``; an LLM judge adds its model, sampling
+            parameters and prompt versions.
+
+        Examples
+        --------
+        >>> import ragnotebook
+        >>> ragnotebook.MockJudge(judge_id="scripted").identity()
+        {'judge': 'scripted'}
+        """
         ...
 
     async def acomplete(self, task: Task) -> Answer:
-        """Answer one task."""
+        """Answer one task.
+
+        Parameters
+        ----------
+        task : Task
+            What to do (``extract_claims``, ``verify_claims``, ``attribute_claims``,
+            ``judge_chunks`` or ``explain``) and its texts.
+
+        Returns
+        -------
+        Claims, Verdicts or Explanation
+            The answer model for the task's kind.
+
+        Raises
+        ------
+        JudgeError
+            When the judge cannot answer (the engine retries it if ``retryable``).
+
+        Examples
+        --------
+        >>> import asyncio, ragnotebook
+        >>> from ragnotebook.tasks import Task
+        >>> task = Task("extract_claims", "faithfulness", text="It opened in 1998. It is free.")
+        >>> asyncio.run(ragnotebook.OfflineJudge().acomplete(task)).claims
+        ['It opened in 1998.', 'It is free.']
+        """
         ...
 
 

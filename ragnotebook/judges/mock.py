@@ -124,11 +124,33 @@ class MockJudge:
 
     @property
     def judge_id(self) -> str:
-        """Identifier recorded in results (default ``"mock"``)."""
+        """Identifier recorded in results (default ``"mock"``).
+
+        Returns
+        -------
+        str
+
+        Examples
+        --------
+        >>> from ragnotebook import MockJudge
+        >>> MockJudge().judge_id, MockJudge(judge_id="v2-script").judge_id
+        ('mock', 'v2-script')
+        """
         return self._judge_id
 
     def identity(self) -> dict[str, Any]:
-        """Settings that identify this judge: ``{"judge": judge_id}``."""
+        """Settings that identify this judge: ``{"judge": judge_id}``.
+
+        Returns
+        -------
+        dict
+
+        Examples
+        --------
+        >>> from ragnotebook import MockJudge
+        >>> MockJudge().identity()
+        {'judge': 'mock'}
+        """
         return {"judge": self._judge_id}
 
     def tasks_of(self, kind: str, metric: str | None = None) -> list[Task]:
@@ -144,17 +166,48 @@ class MockJudge:
         Returns
         -------
         list of Task
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> import ragnotebook
+        >>> judge = ragnotebook.MockJudge(extract_claims=[["c1", "c2"]], verify_claims=[["yes", "no"]])
+        >>> df = pd.DataFrame({"answer": ["c1. c2."], "contexts": [["c1."]]})
+        >>> ragnotebook.faithfulness(df, model=judge, progress=False)["faithfulness"].tolist()
+        [0.5]
+        >>> [t.text for t in judge.tasks_of("verify_claims")[0].items]
+        ['c1', 'c2']
         """
         return [t for t in self.tasks if t.kind == kind and (metric is None or t.metric == metric)]
 
     async def acomplete(self, task: Task) -> Answer:
         """Answer ``task`` from its script (see the class docstring).
 
+        Parameters
+        ----------
+        task : Task
+            The task; it is recorded in :attr:`tasks` before it is answered.
+
+        Returns
+        -------
+        Claims, Verdicts or Explanation
+            The next scripted answer for the task's kind (or ``metric.kind``).
+
         Raises
         ------
         JudgeError
             ``script_exhausted`` when no script (or no remaining list entry)
             answers the task and there is no fallback.
+
+        Examples
+        --------
+        >>> import asyncio
+        >>> from ragnotebook import MockJudge
+        >>> from ragnotebook.tasks import Task
+        >>> judge = MockJudge(extract_claims=[["The pier opened in 1998."]])
+        >>> task = Task("extract_claims", "faithfulness", text="The pier opened in 1998.")
+        >>> asyncio.run(judge.acomplete(task)).claims
+        ['The pier opened in 1998.']
         """
         with self._lock:
             self.tasks.append(task)

@@ -976,7 +976,18 @@ class OfflineJudge:
 
     @property
     def judge_id(self) -> str:
-        """Stable identifier of this judge: ``"offline-v16"``."""
+        """Stable identifier of this judge: ``"offline-v16"`` (its rules' version).
+
+        Returns
+        -------
+        str
+
+        Examples
+        --------
+        >>> from ragnotebook import OfflineJudge
+        >>> OfflineJudge().judge_id
+        'offline-v16'
+        """
         return _VERSION
 
     def identity(self) -> dict[str, Any]:

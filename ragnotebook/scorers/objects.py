@@ -79,7 +79,31 @@ class ScorerResult:
 
     @classmethod
     def from_metric(cls, res: MetricResult, *, run_id: str, scorer_id: str) -> ScorerResult:
-        """The scorer-object view of a plan's :class:`MetricResult`."""
+        """The scorer-object view of a plan's :class:`MetricResult`.
+
+        Parameters
+        ----------
+        res : MetricResult
+            One metric's result for one row.
+        run_id : str
+            The run's id (recorded as given).
+        scorer_id : str
+            The scorer's id.
+
+        Returns
+        -------
+        ScorerResult
+            Claims in ``preprocess_step_result`` (``None`` for context precision), the
+            verdicts and verdict counts in ``analyze_step_result``.
+
+        Examples
+        --------
+        >>> from ragnotebook.scorers._common import MetricResult
+        >>> res = MetricResult.failed("faithfulness", "timeout: no reply")
+        >>> r = ScorerResult.from_metric(res, run_id="r1", scorer_id="s1")
+        >>> r.status, r.error, r.preprocess_step_result
+        ('error', 'timeout: no reply', {'claims': []})
+        """
         pre = None if res.metric == "context_precision" else {"claims": res.claims or []}
         return cls(
             score=res.score,
@@ -98,7 +122,24 @@ class ScorerResult:
         )
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain-dict form."""
+        """Plain-dict form (JSON-safe when the verdicts are).
+
+        Returns
+        -------
+        dict
+            ``score``, ``reason``, ``run_id``, ``status``, ``preprocess_step_result``,
+            ``analyze_step_result``, ``error`` and ``scorer_id``.
+
+        Examples
+        --------
+        >>> import ragnotebook
+        >>> scorer = ragnotebook.create_faithfulness_scorer(
+        ...     model="offline", context=["It opened in 1998."])
+        >>> out = scorer.run(input="When did it open?", output="It opened in 1998.")
+        >>> d = out.to_dict()
+        >>> d["score"], d["status"], d["preprocess_step_result"]
+        (1.0, 'ok', {'claims': ['It opened in 1998.']})
+        """
         return {
             "score": self.score,
             "reason": self.reason,
