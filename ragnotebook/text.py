@@ -1972,9 +1972,10 @@ def durations(text: str) -> list[tuple[str, str, tuple[str, Decimal]]]:
     >>> durations("保修期为一年。")[0][2] == durations("保修期为12个月。")[0][2]
     True
     """
-    lang = detect_language(text)
-    if is_cjk(lang):
-        return _cjk_durations(normalize(text), lang)
+    if not text.isascii():
+        lang = detect_language(text)
+        if is_cjk(lang):
+            return _cjk_durations(normalize(text), lang)
     low = normalize(text).lower()
     out: list[tuple[str, str, tuple[str, Decimal]]] = []
     if not any(word in low for word in _TIME_WORDS):
