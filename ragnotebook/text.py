@@ -283,9 +283,11 @@ _NEG_WORDS: frozenset[str] = frozenset(
 #: 不仅 (not only), 不少 (many), 不错 (good), 不断 (on and on), 不久 (soon), 非常
 #: (very), 未来 (future), 特别 / 区别 / 分别 / 别的 / 别人 (special, difference, other).
 #: Japanese: the verb endings, 無, and the kanji prefixes that deny (不可, 不要, 非対応,
-#: 未対応); 没 (水没, 没収, 日没) and most 不 words (不注意, 不具合, 不動産) name
-#: things, 別 means "separate", 未満 is a bound, 無料 ("free") is the opposite of 有料. Korean: 않 / 없 / 못 / 아니 / 안, and
-#: 불가 (불가능) and 안 written against its verb (안됩니다).
+#: 未対応) and suffixes (対象外, 範囲外, 適用外); 没 (水没, 没収, 日没) and most 不
+#: words (不注意, 不具合, 不動産) name things, 別 means "separate", 未満 is a bound,
+#: 無料 ("free") is the opposite of 有料.
+#: Korean: 않 / 없 / 못 / 아니 (아닙니다, 아님; "다름 아닌", "none other than", is no
+#: denial) / 안, and 불가 (불가능) and 안 written against its verb (안됩니다).
 _CJK_NEG = {
     "zh": re.compile(
         r"不(?![过過仅僅少错錯断斷久])|没|沒|無|无|非(?!常)|未(?![来來])"
@@ -293,9 +295,10 @@ _CJK_NEG = {
     ),
     "ja": re.compile(
         r"ない|なかった|ません|ず[、。に]|無(?!料)|非(?!常)|未(?![満来])"
+        r"|(?:対象|範囲|適用|保証|対応|時間|規格|想定)外"
         r"|不(?:可|要|能|適|許可|承認|対応|使用|参加|採用|合格)"
     ),
-    "ko": re.compile(r"않|없|못|아니|안 |안[되됩돼됐될]|불가"),
+    "ko": re.compile(r"않|없|못|아니|아닙|아님|(?<!다름 )(?<!다름)아닌|안 |안[되됩돼됐될]|불가"),
 }
 
 #: Words of :data:`_NUMBER_WORDS` that are rarely a count of something.

@@ -98,6 +98,7 @@ class ScorerResult:
 
         Examples
         --------
+        >>> from ragnotebook import ScorerResult
         >>> from ragnotebook.scorers._common import MetricResult
         >>> res = MetricResult.failed("faithfulness", "timeout: no reply")
         >>> r = ScorerResult.from_metric(res, run_id="r1", scorer_id="s1")

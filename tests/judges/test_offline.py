@@ -4204,3 +4204,22 @@ def test_a_count_of_things_the_chunk_never_names_is_unsure_not_contradicted() ->
     ]:
         v = verify([claim], [ctx])
         assert v.verdicts[0].verdict == "no", (claim, v.verdicts[0].reason)
+
+
+@pytest.mark.parametrize(
+    ("claim", "chunk"),
+    [
+        ("この製品は保証の対象です。", "この製品は落下による故障の場合、保証の対象外です。"),
+        ("この製品は保証の対象です。", "この製品は保証の範囲外です。"),
+        ("이 제품은 보증 대상입니다.", "이 제품은 보증 대상이 아닙니다."),
+    ],
+)
+def test_japanese_outside_suffix_and_korean_polite_denial_are_negations(claim, chunk) -> None:
+    v = verify([claim], [chunk]).verdicts[0]
+    assert v.verdict != "yes", v.reason
+
+
+def test_korean_none_other_than_is_no_denial() -> None:
+    chunk = "그 법은 다름 아닌 모든 주민이 인식표를 착용할 것을 강제하는 법이었다."
+    v = verify(["그 법은 주민이 인식표를 착용할 것을 강제했다."], [chunk]).verdicts[0]
+    assert v.verdict == "yes", v.reason
