@@ -106,9 +106,9 @@ def _key_column(df: pd.DataFrame, on: str, side: str) -> str:
         found = resolve_columns(df).get(on)
         if found is not None:
             return found
-    raise KeyError(
-        f"on={on!r} is not a column of frame {side} (its columns: {list(map(str, df.columns))})"
-    )
+    from ragnotebook.views._data import column_hint
+
+    raise KeyError(f"on={on!r} is not a column of frame {side}; {column_hint(df, on)}")
 
 
 def _hashable(value: Any) -> Hashable | None:
@@ -448,7 +448,8 @@ def compare(
         If ``on`` is neither a column nor a role found in a frame.
     ValueError
         If a requested metric is unknown ("unknown metric 'x'; expected one of ...") or
-        not scored in a frame, or the frames share none.
+        not scored in a frame, or the frames share none; or if no row pairs up (no index
+        label in common, or with ``on``, no value in common).
 
     Warns
     -----
@@ -495,6 +496,8 @@ def compare(
         raise ValueError(f"n_boot must be >= 0, got {n_boot!r}")
     chosen = _metrics(a, b, metrics)
     pairing = pair_rows(a, b, on)
+    if not pairing.matched:
+        raise ValueError(no_pairs_message(on))
     table = [metric_stats(a, b, m, pairing, n_boot=n_boot, seed=seed, alpha=alpha) for m in chosen]
     per_row = [r for m in chosen for r in row_changes(a, b, m, pairing)] if rows else []
     warn_coverage(table, "ragnotebook.compare")
@@ -522,6 +525,31 @@ def compare(
         out = pd.DataFrame(table, columns=["metric", *COLUMNS]).set_index("metric")
     out.attrs["ragnotebook_compare"] = info
     return out
+
+
+def no_pairs_message(on: str | None) -> str:
+    """Why no row of two frames pairs up, and what to pass instead.
+
+    Parameters
+    ----------
+    on : str or None
+        The column the rows were paired on; ``None`` for the index labels.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> no_pairs_message("question")
+    "the two frames share no value of 'question', so no row pairs up"
+    """
+    if on is None:
+        return (
+            "the two frames have no index label in common, so no row pairs up; "
+            "pass on='question' (or another column) to pair by a column"
+        )
+    return f"the two frames share no value of {on!r}, so no row pairs up"
 
 
 def warn_coverage(table: Sequence[dict[str, Any]], who: str) -> None:

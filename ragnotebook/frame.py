@@ -78,15 +78,28 @@ class _Summary(pd.DataFrame):
                 and bool(values.fillna(0).eq(0).all())
             )
             (hidden if quiet else keep).append(col)
-        return pd.DataFrame(self[keep]), hidden
+        shown = pd.DataFrame(self[keep])
+        if "mean" in shown.columns:
+            # shown half-up to 3 decimals, as scores and the command line's tables are
+            # (pandas would show 0.48249999..., the mean of two-decimal scores, as 0.482)
+            from ragnotebook.scorers._common import round_half_up
+
+            shown["mean"] = [v if pd.isna(v) else round_half_up(float(v), 3) for v in shown["mean"]]
+        return shown, hidden
 
     def _note(self, shown: pd.DataFrame, hidden: list[str]) -> str:
         parts = []
         if "no_answer" in shown.columns:
             parts.append("no_answer: the no_claims rows with no answer at all, not averaged")
-        zero = [c for c in hidden if c not in _SAID_BY_SCORED]
+        quiet = [c for c in hidden if c not in _SAID_BY_SCORED]
+        # a count that is <NA> in every row was not measured (a summary per group has no
+        # judge counters: calls are counted per run), which is not the same as 0
+        unknown = [c for c in quiet if bool(self[c].isna().all())]
+        zero = [c for c in quiet if c not in unknown]
         if zero:
-            parts.append(f"not shown, all 0 or <NA>: {', '.join(zero)}")
+            parts.append(f"not shown, all 0: {', '.join(zero)}")
+        if unknown:
+            parts.append(f"not counted for these rows (<NA>): {', '.join(unknown)}")
         if any(c in _SAID_BY_SCORED for c in hidden):
             parts.append("n_total and n_scored: see 'scored'")
         if hidden:

@@ -11,9 +11,10 @@ the charts work on it.
 How a run proceeds
 ------------------
 * At most ``concurrency`` items are in flight: each item's target call and its
-  scoring run inside one slot. Sync targets run in a worker thread
-  (:func:`asyncio.to_thread`) so the event loop is never blocked; async targets
-  are awaited.
+  scoring run inside one slot. Sync targets run in a worker thread of the run's own
+  pool of ``concurrency`` threads (not the loop's default pool, which has
+  ``min(32, cpus + 4)`` and would queue them), so the event loop is never blocked;
+  ``target_latency_s`` is timed inside that thread. Async targets are awaited.
 * Scoring reuses :meth:`RagScorer.plan <ragnotebook.scorers.objects.RagScorer.plan>`
   (answer text, context extractor, static context) and the
   :class:`~ragnotebook.engine.Engine`, one engine per distinct judge.
@@ -33,6 +34,7 @@ How a run proceeds
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import inspect
 import json
 import math
@@ -42,6 +44,7 @@ import time
 import uuid
 import weakref
 from collections.abc import Awaitable, Callable, Iterable, Mapping, MutableMapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import Any
@@ -472,6 +475,7 @@ class _Run:
                     judge, concurrency=16, cache=_resolve_cache(cache, judge)
                 )
         self.outcomes: dict[int, _Outcome] = {}
+        self._threads: ThreadPoolExecutor | None = None  # for a sync target, during arun
         self.failure: _Outcome | None = None
         self.callback_error: BaseException | None = None
         self.pending: queue.Queue[dict[str, Any]] = queue.Queue()
@@ -556,11 +560,17 @@ class _Run:
             t0 = time.perf_counter()
             if self.target_is_async:
                 output = await self.target(item.input)
+                latency = time.perf_counter() - t0
             else:
-                output = await asyncio.to_thread(self.target, item.input)
+                # timed in the worker thread: the seconds spent in the target, not in a queue
+                context = contextvars.copy_context()
+                output, latency = await asyncio.get_running_loop().run_in_executor(
+                    self._threads, context.run, _timed, self.target, item.input
+                )
                 if inspect.isawaitable(output):
+                    t1 = time.perf_counter()
                     output = await output
-            latency = time.perf_counter() - t0
+                    latency += time.perf_counter() - t1
             _check_output(output)
         except BaseException as exc:
             if key is not None:
@@ -653,6 +663,10 @@ class _Run:
         if self.callback_error is not None:  # raised while the run was being submitted
             self._stop.set()
         sem = asyncio.Semaphore(self.concurrency)
+        if not self.target_is_async:
+            self._threads = ThreadPoolExecutor(
+                max_workers=self.concurrency, thread_name_prefix="ragnotebook-target"
+            )
         t0 = time.perf_counter()
         tasks = [asyncio.ensure_future(self._one(item, sem, sync)) for item in self.items]
         everything: asyncio.Future[Any] = asyncio.gather(*tasks)
@@ -667,10 +681,21 @@ class _Run:
             if everything.done() and not everything.cancelled():
                 everything.exception()  # mark retrieved
             self.wall = time.perf_counter() - t0
+            if self._threads is not None:
+                # a target still running after a stop cannot be interrupted: not waited for
+                self._threads.shutdown(wait=False, cancel_futures=True)
+                self._threads = None
 
     # ---------------------------------------------------------------- the result
     def result(self, *, cancel_reason: str = CANCELLED_MESSAGE) -> EvalRunResult:
         return _build_result(self, cancel_reason)
+
+
+def _timed(target: Callable[[Any], Any], value: Any) -> tuple[Any, float]:
+    """``target(value)`` and the seconds it took, timed in the calling (worker) thread."""
+    t0 = time.perf_counter()
+    output = target(value)
+    return output, time.perf_counter() - t0
 
 
 def _build_result(run: _Run, cancel_reason: str) -> EvalRunResult:

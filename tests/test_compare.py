@@ -239,6 +239,15 @@ def test_metrics_selection_and_errors():
         rn.compare(a, b, alpha=1.5)
 
 
+def test_frames_with_no_row_in_common_raise_as_the_views_do():
+    a = scored(["q1", "q2"], [1.0, 0.0]).set_axis(["A:1", "A:2"])
+    b = scored(["q3", "q4"], [1.0, 1.0]).set_axis(["B:1", "B:2"])
+    with pytest.raises(ValueError, match=r"no index label in common.*pass on='question'"):
+        rn.compare(a, b, on=None)
+    with pytest.raises(ValueError, match="share no value of 'question'"):
+        rn.compare(a, b, on="question")
+
+
 def test_empty_pairs_give_nan_not_errors():
     a = scored(["q1"], [None], ["error"])
     b = scored(["q1"], [None], ["error"])
@@ -262,3 +271,11 @@ def test_compare_on_evaluated_frames_and_jsonl_round_trip(tmp_path):
     assert (t["n_verdict_changed"] == 0).all()
     assert (t["n_status_changed"] == 0).all()
     assert (t["p_value"].fillna(1) == 1).all()
+
+
+def test_a_misspelt_pairing_column_is_named_with_the_closest_one():
+    a = scored(KEYS, [1.0] * 5).assign(system="A")
+    with pytest.raises(
+        KeyError, match=r"on='questoin' is not a column of frame A; did you mean 'question'\?"
+    ):
+        rn.compare(a, a, on="questoin")

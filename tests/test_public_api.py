@@ -281,7 +281,7 @@ def test_summary_display_shows_the_counts_that_are_not_zero_and_names_the_rest()
         assert col in first, col
     assert "..." not in first  # no column hidden behind pandas' ellipsis
     # named, not shown: the counts that are 0 in every row, and n_total/n_scored
-    assert note.startswith("(not shown, all 0 or <NA>: no_ground_truth, no_reference,")
+    assert note.startswith("(not shown, all 0: no_ground_truth, no_reference,")
     assert "n_total and n_scored: see 'scored'" in note and "all 26 columns" in note
     assert "no_ground_truth" not in first and "cost_usd" not in first
     assert "<p><small>(not shown" in s._repr_html_()
@@ -342,3 +342,33 @@ def test_summary_by_group_gives_each_system_its_own_mean_and_coverage():
     assert list(rn.summary(scored, by=["system"]).index.names) == ["system", "metric"]
     with pytest.raises(KeyError, match="no column 'sys'"):
         scored.rag.summary(by="sys")
+
+
+def test_summary_display_rounds_the_mean_half_up_as_the_command_line_does():
+    from ragnotebook.frame import _Summary
+
+    mean = 0.48249999999999993  # the float mean of two-decimal scores summing to 28.95/60
+    summary = _Summary(
+        pd.DataFrame(
+            {"mean": [mean, float("nan")], "scored": ["60/60", "0/1"], "coverage": [1.0, 0.0]},
+            index=pd.Index(["context_recall", "faithfulness"], name="metric"),
+        )
+    )
+    text = repr(summary)
+    assert "0.483" in text and "0.482" not in text
+    assert "0.483" in summary._repr_html_()
+    assert summary["mean"].iloc[0] == mean  # only the display is rounded
+
+
+def test_a_summary_by_group_says_its_judge_counters_are_not_counted_not_zero():
+    df = pd.DataFrame(
+        {
+            "system": ["A", "A", "B"],
+            "answer": ["It is 3.", "It is 4.", "It is 5."],
+            "contexts": [["It is 3."], ["It is 5."], ["x"]],
+        }
+    )
+    s = rn.faithfulness(df, model="offline", progress=False).rag.summary(by="system")
+    note = repr(s).rsplit("\n", 1)[1]
+    assert "not counted for these rows (<NA>): calls, attempts" in note
+    assert "all 0: n_error" in note and "calls" not in note.split("not counted")[0]

@@ -138,6 +138,48 @@ def test_sync_targets_run_in_worker_threads_concurrently():
     assert threading.get_ident() not in threads
 
 
+def test_a_sync_target_gets_concurrency_threads_beyond_the_default_pool():
+    # 24 calls that can only finish together: the loop's default pool (min(32, cpus + 4)
+    # threads) ran 6 at a time here, so the barrier broke and the latencies held queueing
+    n = 24
+    barrier = threading.Barrier(n, timeout=10)
+    spans: dict[str, float] = {}
+
+    def app(question: str) -> str:
+        t0 = time.perf_counter()
+        barrier.wait()
+        spans[question] = time.perf_counter() - t0
+        return "x"
+
+    data = [{"input": f"q{i}"} for i in range(n)]
+    scorer = rn.create_faithfulness_scorer(model="offline", context=["x"])
+    res = rn.run_evals(data, scorers=[scorer], target=app, concurrency=n, progress=False)
+    f = res.frame
+    assert (f["target_status"] == "ok").all(), f["target_error"].dropna().tolist()
+    # the latency is the time spent in the target, measured in its thread
+    for question, latency in zip(f["input"], f["target_latency_s"], strict=True):
+        assert abs(latency - spans[question]) < 0.05
+
+
+def test_a_sync_target_keeps_its_context_variables():
+    import contextvars
+
+    var: contextvars.ContextVar[str] = contextvars.ContextVar("tenant", default="none")
+    seen: list[str] = []
+
+    def app(question: str) -> str:
+        seen.append(var.get())
+        return "x"
+
+    async def main() -> None:
+        var.set("acme")
+        scorer = rn.create_faithfulness_scorer(model="offline", context=["x"])
+        await rn.arun_evals([{"input": "q"}], scorers=[scorer], target=app, progress=False)
+
+    asyncio.run(main())
+    assert seen == ["acme"]
+
+
 def test_concurrency_limits_items_in_flight():
     state = {"now": 0, "max": 0}
 

@@ -30,6 +30,7 @@ from ragnotebook._warn import warn_user
 from ragnotebook.comparison import (
     Pairing,
     metric_stats,
+    no_pairs_message,
     pair_rows,
     row_changes,
     warn_coverage,
@@ -83,12 +84,7 @@ def _paired(
     for w in caught:  # re-emit, pointing at the user's line rather than at ours
         warn_user(str(w.message), w.category)
     if not pairing.matched:
-        if on is None:
-            raise ValueError(
-                "the two frames have no index label in common, so no row pairs up; "
-                "pass on='question' (or another column) to pair by a column"
-            )
-        raise ValueError(f"the two frames share no value of {on!r}, so no row pairs up")
+        raise ValueError(no_pairs_message(on))
     metrics = [m for m in in_a if m in in_b]
     if not metrics:
         raise ValueError(

@@ -27,6 +27,7 @@ from ragnotebook.frame import SCORED_STATUSES, require_scored
 from ragnotebook.views._data import (
     METRIC_LABELS,
     ViewCall,
+    column_hint,
     group_name,
     resolve_metric,
     score_table,
@@ -74,7 +75,7 @@ def _groups(plain: pd.DataFrame, by: str | None) -> list[tuple[str, np.ndarray]]
     if by is None:
         return [("", np.arange(len(plain)))]
     if by not in plain.columns:
-        raise KeyError(f"by={by!r} is not a column of the frame")
+        raise KeyError(f"by={by!r} is not a column of the frame; {column_hint(plain, by)}")
     # named as the report and explorer name groups: "(missing)", blank text quoted
     keys = np.array([group_name(v) for v in plain[by].tolist()], dtype=object)
     return [(name, np.flatnonzero(keys == name)) for name in pd.unique(keys)]
@@ -156,7 +157,7 @@ def precision_at_k(
     if "context_precision" not in require_scored(df):
         raise ValueError("this frame was not scored with context_precision")
     if by is not None and by not in df.columns:
-        raise KeyError(f"by={by!r} is not a column of the frame")
+        raise KeyError(f"by={by!r} is not a column of the frame; {column_hint(df, by)}")
     with ViewCall("precision_at_k()", df, ["context_precision"], texts=()):
         return _precision_figure(df, by, band, per_row, max_k, theme, seed)
 

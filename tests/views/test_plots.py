@@ -557,3 +557,21 @@ def test_importing_the_private_modules_first_keeps_the_functions_in_a_fresh_inte
     )
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "True"
+
+
+def test_a_misspelt_group_column_is_named_with_the_closest_one():
+    import ragnotebook as rn
+
+    df = pd.DataFrame(
+        {
+            "system": ["A", "B"],
+            "question": ["Where is it?", "Where is it?"],
+            "contexts": [["It is on Pier 4."], ["It is in Oslo."]],
+            "ground_truth": ["It is on Pier 4.", "It is on Pier 4."],
+        }
+    )
+    scored = rn.context_precision(df, model="offline", progress=False)
+    with pytest.raises(KeyError, match=r"did you mean 'system'\?"):
+        scored.rag.plot.precision_at_k(by="sytem")
+    with pytest.raises(KeyError, match=r"on='sytem' is not a column of frame A; did you mean"):
+        scored.rag.plot.compare(scored, on="sytem")
