@@ -877,10 +877,9 @@ def _default_metrics(
     if not isinstance(df, pd.DataFrame):
         return METRICS, None  # the run reports it
     optional = ("answer", "ground_truth")
-    try:
-        found = resolve_columns(df, columns, roles=optional)
-    except ValueError:
-        return METRICS, None  # the run reports the problem with its full message
+    # a problem with these columns (one named twice, two candidates for a role) is raised
+    # here: the run would report a role missing elsewhere first and hide it
+    found = resolve_columns(df, columns, roles=optional)
     explicit = dict(columns or {})
     used = {c for c in found.values() if c is not None}
     why: dict[str, str] = {}

@@ -334,6 +334,19 @@ def with_row_labels(df: Any, keep: Sequence[str] = ()) -> Any:
     return out
 
 
+def _csv_separator(path: Path) -> str:
+    """The field separator of a CSV file: ``,`` unless its header line has none and has
+    ``;`` (spreadsheets in locales with a decimal comma), a tab or ``|``."""
+    try:
+        with open(path, encoding="utf-8-sig", errors="replace") as fh:
+            header = fh.readline()
+    except OSError:
+        return ","
+    if "," in header:
+        return ","
+    return next((sep for sep in (";", "\t", "|") if sep in header), ",")
+
+
 def read_table(path: Path | str) -> Any:
     """Read a CSV, JSON Lines (``.jsonl``/``.ndjson``), JSON or Parquet file into a DataFrame.
 
@@ -480,7 +493,7 @@ def _read_located(path: Path) -> tuple[Any, _RowPlaces]:
     lines: list[int] | None = None
     try:
         if suffix == ".csv":
-            df = pd.read_csv(path, encoding="utf-8-sig")
+            df = pd.read_csv(path, encoding="utf-8-sig", sep=_csv_separator(path))
         elif suffix in _PARQUET:
             df = pd.read_parquet(path)
         else:
@@ -1531,6 +1544,9 @@ def evaluate_command(args: argparse.Namespace) -> int:
     max_drop = parse_max_drop(args.max_drop)
 
     df, places = _read_located(args.data)
+    if len(df) == 0:
+        # an empty export must not pass a CI job with NaN means
+        raise DataError(f"{args.data}: no rows to score (the file holds no data rows)")
     baseline = None
     on: str | None = args.on
     if args.baseline is not None:
@@ -1571,7 +1587,8 @@ def evaluate_command(args: argparse.Namespace) -> int:
         df = df.set_axis(pd.Index(df[args.id].tolist(), dtype=object), axis=0)
         places.name_rows(df.index.tolist())
     # (the rows are checked when scoring starts: say what was read, not that it is scored)
-    print(f"ragnotebook: {len(df)} rows read from {args.data}; judge {model!r}", file=sys.stderr)
+    read = f"{len(df)} row{'' if len(df) == 1 else 's'}"
+    print(f"ragnotebook: {read} read from {args.data}; judge {model!r}", file=sys.stderr)
     if not args.model and not os.environ.get("RAGNOTEBOOK_MODEL", "").strip():
         # a CI job that lost its model variable must not score with the heuristic unawares
         print(

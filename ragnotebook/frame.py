@@ -334,11 +334,13 @@ def scored_mask(df: pd.DataFrame, column: str) -> np.ndarray:
     -------
     numpy.ndarray of bool
         True where ``m_status`` is one of :data:`SCORED_STATUSES` and ``m`` is not
-        missing. For faithfulness, rows without an answer (missing or blank in the
-        answer column, found through ``attrs["ragnotebook"]["columns"]`` or, for a
-        frame read back from a file, by the usual column names, or by the scorer's reason
-        for a blank answer when the column is unknown) are not scored: the spec gives
-        them 0 with status ``no_claims``, but that 0 is missing data.
+        missing. For faithfulness, ``no_claims`` rows without an answer are not scored:
+        the spec gives them 0, but that 0 is missing data. They are found by the
+        scorer's reason for a blank answer (``m_reason``), or, where a row has no
+        reason, by a missing or blank cell of the answer column (through
+        ``attrs["ragnotebook"]["columns"]`` or the usual column names). A row scored on
+        an answer stays scored whatever its answer cell reads after a round trip
+        (``read_csv`` reads the answers "None" and "NA" as NaN).
 
     Examples
     --------
@@ -353,23 +355,30 @@ def scored_mask(df: pd.DataFrame, column: str) -> np.ndarray:
     mask = status.isin(SCORED_STATUSES).fillna(False).to_numpy(bool) & scores.notna().to_numpy()
     if column == "faithfulness":
         # the spec gives a missing answer 0 with status no_claims; that 0 is missing data,
-        # not a measurement (a refusal, which also has no claims, stays in the mean)
+        # not a measurement (a refusal, which also has no claims, stays in the mean). Only
+        # no_claims rows can be such rows: one with claims had an answer when it was scored,
+        # whatever its cell reads now (pandas' read_csv turns the answers "None" and "NA"
+        # into NaN)
+        no_claims = status.eq("no_claims").fillna(False).to_numpy(bool)
+        said = known = np.zeros(len(df), dtype=bool)
+        reasons = f"{column}_reason"
+        if reasons in df.columns:
+            # the scorer's own record of what it saw, first: found even when the answer
+            # column is unknown (a file scored with columns={"answer": ...} and read back
+            # without its attrs), and still right when a round trip blanked the answer
+            from ragnotebook.scorers.faithfulness import BLANK_ANSWER_REASON
+
+            text = df[reasons].astype("string")
+            said = text.eq(BLANK_ANSWER_REASON).fillna(False).to_numpy(bool)
+            known = text.str.strip().ne("").fillna(False).to_numpy(bool)
+        blank = np.zeros(len(df), dtype=bool)
         answer_col = _answer_column(df)
         if answer_col is not None:
             answers = df[answer_col]
             blank = answers.isna().to_numpy() | answers.map(
                 lambda a: isinstance(a, str) and is_blank(a)
             ).to_numpy(bool)
-            mask &= ~blank
-        reasons = f"{column}_reason"
-        if reasons in df.columns:
-            # the scorer's own mark: found even when the answer column is unknown (a file
-            # scored with columns={"answer": ...} and read back without its attrs)
-            from ragnotebook.scorers.faithfulness import BLANK_ANSWER_REASON
-
-            said = df[reasons].astype("string").eq(BLANK_ANSWER_REASON).fillna(False)
-            no_claims = status.eq("no_claims").fillna(False)
-            mask &= ~(said.to_numpy(bool) & no_claims.to_numpy(bool))
+        mask &= ~(no_claims & (said | (blank & ~known)))
     return mask
 
 

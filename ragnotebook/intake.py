@@ -693,7 +693,13 @@ _TEXT_KEYS: Final[tuple[str, ...]] = ("page_content", "text", "content")
 def _item_problem(item: Any, i: int, where: str) -> str:
     """Why list item ``i`` is no chunk, with a recipe when it is a document-like dict."""
     problem = f"chunk {i}{where} is {_type_name(item)}, expected str"
-    if isinstance(item, dict):
+    if item is None or (isinstance(item, float) and math.isnan(item)):
+        # a list with a null element, as Parquet and Arrow lists can hold
+        problem += (
+            " (a missing chunk; drop them with df[col] = df[col].map(lambda c: [x for x in c "
+            "if isinstance(x, str)]), or write '' to keep the other chunks' positions)"
+        )
+    elif isinstance(item, dict):
         key = next((k for k in _TEXT_KEYS if isinstance(item.get(k), str)), None)
         if key is not None:
             problem += (

@@ -1631,3 +1631,30 @@ def test_a_library_warning_is_not_prefixed_twice(capsys):
         warnings.warn("ragnotebook: interrupted; 2 rows kept", UserWarning, stacklevel=1)
     err = capsys.readouterr().err
     assert err.strip() == "ragnotebook evaluate: warning: interrupted; 2 rows kept"
+
+
+def test_a_semicolon_csv_with_a_bom_is_read(tmp_path, capsys):
+    path = tmp_path / "semi.csv"
+    path.write_text(
+        "\ufeffquestion;answer;contexts\n"
+        "Where is it?;It is on Pier 4.;\"['It is on Pier 4.', 'It opened in 1998.']\"\n",
+        encoding="utf-8",
+    )
+    out = tmp_path / "out.jsonl"
+    args = ["evaluate", str(path), "--model", "offline", "--no-progress", "--out", str(out)]
+    assert cli.main([*args, "--metrics", "precision,faithfulness"]) == 0
+    assert "1 row read from" in capsys.readouterr().err
+    scored = cli.read_table(out)
+    assert scored["faithfulness"].tolist() == [1.0]
+    assert scored["context_precision"].notna().all()
+
+
+@pytest.mark.parametrize(
+    ("name", "text"),
+    [("header.csv", "question,answer,contexts\n"), ("empty.jsonl", "")],
+)
+def test_a_file_without_rows_is_an_input_error(tmp_path, capsys, name, text):
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    assert cli.main(["evaluate", str(path), "--model", "offline", "--no-progress"]) == 3
+    assert "no rows to score" in capsys.readouterr().err

@@ -725,3 +725,19 @@ def test_numeric_answers_read_back_from_csv_keep_their_written_form(tmp_path) ->
     with pytest.warns(UserWarning, match="strings holding a list"):
         rows, _ = read_rows(back, required=["answer"])
     assert [r.answer for r in rows] == ["42", "2.5", None]
+
+
+def test_a_missing_chunk_inside_a_list_says_how_to_drop_or_keep_it() -> None:
+    df = pd.DataFrame({"answer": ["a."], "contexts": [["text", None]]})
+    with pytest.raises(ValueError, match=r"row 0, column 'contexts': chunk 1 is None") as err:
+        df.rag.faithfulness(model="offline", progress=False)
+    assert "a missing chunk; drop them with" in str(err.value)
+    assert "write '' to keep the other chunks' positions" in str(err.value)
+
+
+def test_a_duplicated_answer_column_is_named_before_a_missing_ground_truth() -> None:
+    df = pd.DataFrame(
+        [["q?", "a.", "b.", ["c."]]], columns=["question", "answer", "answer", "contexts"]
+    )
+    with pytest.raises(ValueError, match=r"column 'answer' .*appears more than once"):
+        df.rag.evaluate(model="offline", progress=False)

@@ -372,3 +372,30 @@ def test_a_summary_by_group_says_its_judge_counters_are_not_counted_not_zero():
     note = repr(s).rsplit("\n", 1)[1]
     assert "not counted for these rows (<NA>): calls, attempts" in note
     assert "all 0: n_error" in note and "calls" not in note.split("not counted")[0]
+
+
+def test_a_scored_row_stays_scored_after_a_csv_round_trip_blanks_its_answer(tmp_path):
+    # pandas' read_csv reads the answers "None" and "NA" back as NaN: a row that had claims
+    # (status ok, a measured 0) must stay in the mean; only a no_claims row whose answer
+    # was missing is left out
+    df = pd.DataFrame(
+        {
+            "question": ["Who?", "What?", "Where?", "When?"],
+            "answer": ["None", "NA", "It is on Pier 4.", None],
+            "contexts": [["It is on Pier 4."]] * 4,
+        }
+    )
+    scored = rn.faithfulness(df, model="offline", progress=False)
+    path = tmp_path / "scored.csv"
+    scored.to_csv(path, index=False)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        back = pd.read_csv(path)
+        before, after = scored.rag.summary(), back.rag.summary()
+    assert back["answer"].isna().tolist() == [True, True, False, True]
+    for s in (before, after):
+        assert s.loc["faithfulness", "scored"] == "3/4"
+        assert s.loc["faithfulness", "no_answer"] == 1
+        assert s.loc["faithfulness", "mean"] == pytest.approx(
+            scored["faithfulness"].iloc[:3].astype(float).mean()
+        )
