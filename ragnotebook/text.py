@@ -575,6 +575,27 @@ def _myriad_size(unit: str) -> int:
     return size
 
 
+@lru_cache(maxsize=4096)
+def _myriads(text: str) -> tuple[tuple[str, tuple[tuple[str, int], ...], bool], ...]:
+    """Each amount of ``text`` with 万 / 만 / 億 / 억 / 千 / 천 that :func:`normalize`
+    writes as a value: (the value, its (figure as written, unit size) parts, whether
+    plain figures follow the last unit, as in "1万2000")."""
+    if text.isascii():
+        return ()
+    text = unicodedata.normalize("NFKC", text)
+    if not _MYRIAD_HINT.search(text):
+        return ()
+    out = []
+    for found in _MYRIAD.finditer(text):
+        value = _myriad_value(found)
+        if value != found.group():
+            parts = tuple(
+                (_norm_number(a), _myriad_size(u)) for a, u in _MYRIAD_PART.findall(found.group(1))
+            )
+            out.append((value, parts, bool(found.group(2))))
+    return tuple(out)
+
+
 def myriad_figures(text: str) -> frozenset[str]:
     """The figures written before 万 / 만 / 億 / 억 / 千 / 천 in ``text``, as written.
 
@@ -598,17 +619,7 @@ def myriad_figures(text: str) -> frozenset[str]:
     >>> myriad_figures("It cost 30,000 won.")
     frozenset()
     """
-    if text.isascii():
-        return frozenset()
-    text = unicodedata.normalize("NFKC", text)
-    if not _MYRIAD_HINT.search(text):
-        return frozenset()
-    return frozenset(
-        _norm_number(figures)
-        for found in _MYRIAD.finditer(text)
-        if _myriad_value(found) != found.group()
-        for figures, _ in _MYRIAD_PART.findall(found.group(1))
-    )
+    return frozenset(figure for _, parts, _ in _myriads(text) for figure, _ in parts)
 
 
 def myriad_amounts(text: str) -> dict[str, tuple[str, int]]:
@@ -629,16 +640,9 @@ def myriad_amounts(text: str) -> dict[str, tuple[str, int]]:
     >>> myriad_amounts("营收463亿元，1万2000円")
     {'46300000000': ('463', 100000000)}
     """
-    if text.isascii():
-        return {}
-    text = unicodedata.normalize("NFKC", text)
-    out: dict[str, tuple[str, int]] = {}
-    for found in _MYRIAD.finditer(text):
-        parts = _MYRIAD_PART.findall(found.group(1))
-        value = _myriad_value(found)
-        if len(parts) == 1 and not found.group(2) and value != found.group():
-            out[value] = (_norm_number(parts[0][0]), _myriad_size(parts[0][1]))
-    return out
+    return {
+        value: parts[0] for value, parts, tail in _myriads(text) if len(parts) == 1 and not tail
+    }
 
 
 def _myriad_value(m: re.Match[str]) -> str:

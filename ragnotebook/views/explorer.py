@@ -81,6 +81,10 @@ _UNSPACED = re.compile(
     "\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\uff66-\uff9f]"
 )
 
+#: A letter or digit of a script written with spaces: what may not stand right before or
+#: after a searched word ("pier-4" is found in "pier-4号", not in "pier-40").
+_SPACED_WORD = "[^\\W" + _UNSPACED.pattern[1:]
+
 
 def search_tests(query: str) -> list[Any]:
     """What each word of a search must match, all of them in one row.
@@ -129,8 +133,8 @@ def search_tests(query: str) -> list[Any]:
         elif _WORD.fullmatch(word):
             tests.append(frozenset({word}))
         else:
-            bounded = re.compile(rf"(?<!\w){re.escape(word)}(?!\w)")
-            tests.append(lambda text, r=bounded: r.search(_UNSPACED.sub(" ", text)) is not None)
+            bounded = re.compile(rf"(?<!{_SPACED_WORD}){re.escape(word)}(?!{_SPACED_WORD})")
+            tests.append(lambda text, r=bounded: r.search(text) is not None)
     return tests
 
 
