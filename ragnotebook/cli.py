@@ -392,6 +392,7 @@ def read_table(path: Path | str) -> Any:
     Examples
     --------
     >>> import pathlib, tempfile
+    >>> from ragnotebook.cli import read_table
     >>> path = pathlib.Path(tempfile.mkdtemp()) / "rows.jsonl"
     >>> _ = path.write_text('{"question": "Where?", "answer": "Here."}\\n', encoding="utf-8")
     >>> read_table(path).to_dict("records")
@@ -785,7 +786,10 @@ def quickstart(out: Path | None, model: str, n_worst: int) -> int:
     )
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UserWarning)
-        scored = rn.evaluate(df, model=model, progress=sys.stderr.isatty())
+        try:
+            scored = rn.evaluate(df, model=model, progress=sys.stderr.isatty())
+        except ValueError as exc:  # a model litellm cannot place: the input, as in evaluate
+            raise DataError(_as_options(str(exc))) from exc
     elapsed = time.perf_counter() - t0
     last_run = (scored.attrs.get("ragnotebook") or {}).get("last_run") or {}
     if last_run.get("interrupted") and _unfinished(scored, rn.frame.scored_metrics(scored)):
@@ -1480,7 +1484,8 @@ def _as_options(message: str) -> str:
     """An API message's remedies as this command's options: ``metrics=['context_precision',
     'faithfulness']`` as ``--metrics precision,faithfulness``, ``columns={'ground_truth':
     'gold answer'}`` as ``--column "ground_truth=gold answer"``, ``raise timeout=`` as
-    ``raise --timeout``.
+    ``raise --timeout``, ``model='offline'`` as ``--model offline``, ``with api_base=...``
+    as ``with --api-base URL``; ``custom_llm_provider=``, which has no option, is left out.
 
     Examples
     --------
@@ -1500,6 +1505,10 @@ def _as_options(message: str) -> str:
 
     message = re.sub(r"metrics=\[([^\]]*)\]", metrics, message)
     message = re.sub(r"\braise timeout=(?![\w.])", "raise --timeout", message)
+    # the judge's remedies as options; custom_llm_provider= has no option of its own
+    message = message.replace(", or pass custom_llm_provider=...", "")
+    message = message.replace("model='offline'", "--model offline")
+    message = re.sub(r"\bwith api_base=\.\.\.", "with --api-base URL", message)
     return re.sub(r"columns=\{'(\w+)': '([^'{}]*)'\}", column, message)
 
 
@@ -1597,7 +1606,10 @@ def evaluate_command(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
     try:
-        with warnings.catch_warnings(), _rewritten_warnings(places.rewrite):
+        with (
+            warnings.catch_warnings(),
+            _rewritten_warnings(lambda text: places.rewrite(_as_options(text))),
+        ):
             # the command prints its own line per metric with the first error (below)
             warnings.filterwarnings("ignore", message="ragnotebook: rows failed")
             # a column with no value at all fails the command, as a missing one does

@@ -26,7 +26,7 @@ from ragnotebook._limits import AdaptiveLimiter, RetryPolicy
 from ragnotebook._loop import run_sync
 from ragnotebook._warn import notify
 from ragnotebook.judges.base import Judge, JudgeError
-from ragnotebook.scorers._common import ExplainFailed, MetricResult, Plan
+from ragnotebook.scorers._common import ExplainFailed, MetricResult, Plan, complete_answer
 from ragnotebook.tasks import ANSWER_MODELS, Answer, Task
 
 __all__ = ["Engine", "Job", "RunStats", "run_sync"]
@@ -671,8 +671,10 @@ class Engine:
             cost = getattr(usage, "cost_usd", None)
             paid = float(cost) if isinstance(cost, int | float) and not math.isnan(cost) else 0.0
             shared.set_result((answer, paid))
-        if self.cache is not None and key is not None:
-            # a judge that adapted during the call (dropped temperature, another
+        if self.cache is not None and key is not None and complete_answer(task, answer):
+            # an answer leaving an item without a valid verdict is not stored: the scorer
+            # re-asks for those items, and a later run asks again instead of replaying it.
+            # A judge that adapted during the call (dropped temperature, another
             # structured-output mode) answered under its new identity: store the answer
             # under that key, which is what a re-run (started adapted) looks up
             identity = self.judge.identity()

@@ -85,6 +85,12 @@ class _Summary(pd.DataFrame):
             from ragnotebook.scorers._common import round_half_up
 
             shown["mean"] = [v if pd.isna(v) else round_half_up(float(v), 3) for v in shown["mean"]]
+        if "cost_usd" in shown.columns:
+            # USD to four significant digits: at three decimals a run's $0.008025 and
+            # $0.0079998 both read 0.008, and a cheap model's cost reads 0.000
+            shown["cost_usd"] = [
+                "<NA>" if pd.isna(v) else f"{float(v):.4g}" for v in shown["cost_usd"]
+            ]
         return shown, hidden
 
     def _note(self, shown: pd.DataFrame, hidden: list[str]) -> str:

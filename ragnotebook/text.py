@@ -818,6 +818,7 @@ def split_sentences(text: str, lang: str | None = None) -> tuple[str, ...]:
 
     Examples
     --------
+    >>> from ragnotebook.text import split_sentences
     >>> split_sentences("他说好。你呢？")
     ('他说好。', '你呢？')
     >>> split_sentences("每片含钙300毫克。4岁以上儿童每天吃1片。")

@@ -572,6 +572,33 @@ def test_a_missing_column_error_names_this_commands_options(tmp_path, capsys):
     assert code == 0
 
 
+def test_warnings_and_model_errors_name_this_commands_options(tmp_path, capsys):
+    # a look-alike column's warning: not the Python columns={...}
+    rows = write_jsonl(
+        tmp_path / "rows.jsonl",
+        [{"user_question": "Where?", "answer": "Pier 4.", "contexts": ["It is on Pier 4."]}],
+    )
+    code = cli.main(
+        ["evaluate", str(rows), "--model", "offline", "--metrics", "faithfulness", "--no-progress"]
+    )
+    err = capsys.readouterr().err
+    assert code == 0 and "pass --column question=user_question to use it" in err
+    assert "columns=" not in err
+    # a model litellm cannot place is an input error in evaluate and in quickstart alike,
+    # and its remedy is an option of the command (there is no custom_llm_provider option)
+    code = cli.main(["evaluate", str(rows), "--model", "offlin", "--metrics", "faithfulness"])
+    err = capsys.readouterr().err
+    assert code == 3 and "did you mean --model offline (the offline judge)?" in err
+    code = cli.main(["quickstart", "--model", "offlin", "--out", str(tmp_path / "q.jsonl")])
+    err = capsys.readouterr().err
+    assert code == 3 and "did you mean --model offline (the offline judge)?" in err
+    assert not (tmp_path / "q.jsonl").exists()
+    code = cli.main(["quickstart", "--model", "my-model", "--out", str(tmp_path / "q.jsonl")])
+    err = capsys.readouterr().err
+    assert code == 3 and "write it as 'provider/model'" in err
+    assert "'hosted_vllm/NAME' with --api-base URL)" in err and "custom_llm_provider" not in err
+
+
 # ------------------------------------------------------------------ report, quickstart
 
 
@@ -635,6 +662,17 @@ def test_quickstart_still_works(tmp_path):
     code = "\n".join(line for line in hint.splitlines() if line.strip())
     compile(code, "hint", "exec")
     assert "model='offline' needs none" in hint
+    # the README's two ways to read the file back give the scores as written (pandas'
+    # default float parser gives 0.35000000000000003 for 0.35)
+    from ragnotebook.cli import read_table, with_row_labels
+
+    back = with_row_labels(read_table(tmp_path / "q.jsonl"))
+    plain = pd.read_json(tmp_path / "q.jsonl", lines=True, precise_float=True).set_index("id")
+    for m in ("context_recall", "context_precision", "faithfulness"):
+        written = back[m].dropna().tolist()
+        assert written == plain[m].dropna().tolist()
+        assert all(v == round(v, 2) for v in written)
+    assert back.rag.summary()["calls"].notna().all()  # the run metadata came back
 
 
 def test_worst_rows_ranks_only_measured_scores():

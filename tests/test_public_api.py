@@ -222,6 +222,14 @@ def test_public_docstring_examples_run_when_copied_alone():
     objects = [(name, getattr(rn, name)) for name in rn.__all__]
     objects.append(("RagAccessor", RagAccessor))
     objects.extend((f"views.{name}", getattr(views, name)) for name in views.__all__)
+    # functions of other modules that the docs send users to
+    from ragnotebook import cli, prompts, text
+
+    objects += [
+        ("cli.read_table", cli.read_table),
+        ("prompts.render", prompts.render),
+        ("text.split_sentences", text.split_sentences),
+    ]
     seen: set[str] = set()
     failed: list[str] = []
     flags = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
@@ -358,6 +366,26 @@ def test_summary_display_rounds_the_mean_half_up_as_the_command_line_does():
     assert "0.483" in text and "0.482" not in text
     assert "0.483" in summary._repr_html_()
     assert summary["mean"].iloc[0] == mean  # only the display is rounded
+
+
+def test_summary_display_shows_the_cost_to_four_significant_digits():
+    from ragnotebook.frame import _Summary
+
+    summary = _Summary(
+        pd.DataFrame(
+            {
+                "mean": [0.5, 0.25, 1.0],
+                "scored": ["1/1"] * 3,
+                "coverage": [1.0] * 3,
+                "cost_usd": pd.array([0.008025, 0.0079998, None], dtype="Float64"),
+            },
+            index=pd.Index(["context_recall", "context_precision", "faithfulness"], name="metric"),
+        )
+    )
+    text = repr(summary)
+    assert "0.008025" in text and "<NA>" in text
+    assert "<td>0.008025</td>" in summary._repr_html_()
+    assert summary["cost_usd"].iloc[1] == 0.0079998  # only the display is shortened
 
 
 def test_a_summary_by_group_says_its_judge_counters_are_not_counted_not_zero():

@@ -210,13 +210,25 @@ def _check_provider(model: str, api_base: str | None, kwargs: Mapping[str, Any])
         )
     except Exception as exc:  # litellm raises its BadRequestError
         close = difflib.get_close_matches(model.lower(), ["offline"], n=1, cutoff=0.7)
-        hint = (
-            "; did you mean model='offline' (the offline judge)?"
-            if close
-            else "; write it as 'provider/model' (e.g. 'openai/gpt-4o-mini', "
-            "'ollama_chat/llama3', 'hosted_vllm/NAME' with api_base=...), or pass "
-            "custom_llm_provider=..."
-        )
+        prefix = model.split("/", 1)[0] if "/" in model else ""
+        providers = [str(getattr(p, "value", p)) for p in getattr(litellm, "provider_list", [])]
+        if close:
+            hint = "; did you mean model='offline' (the offline judge)?"
+        elif prefix and prefix not in providers:
+            near = difflib.get_close_matches(prefix.lower(), providers, n=1, cutoff=0.75)
+            hint = (
+                f"; {prefix!r} is not a provider litellm knows"
+                + (f" (did you mean {near[0]!r}?)" if near else "")
+                + "; its providers are listed at https://docs.litellm.ai/docs/providers"
+                " (e.g. 'openai/gpt-4o-mini', 'ollama_chat/llama3', 'hosted_vllm/NAME' with "
+                "api_base=...)"
+            )
+        else:
+            hint = (
+                "; write it as 'provider/model' (e.g. 'openai/gpt-4o-mini', "
+                "'ollama_chat/llama3', 'hosted_vllm/NAME' with api_base=...), or pass "
+                "custom_llm_provider=..."
+            )
         first = str(exc).split("\n")[0].replace("litellm.BadRequestError: ", "")
         raise ValueError(
             f"model {model!r}: litellm cannot tell its provider ({first}){hint}"

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Generator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from ragnotebook.tasks import (
@@ -305,6 +305,77 @@ def align_verdicts(
     return good, missing, invalid, positional
 
 
+#: ``Task.extra`` entry that marks the one re-ask for items left without a valid verdict.
+REASK = ("reask", 1)
+
+
+def reask(task: Task) -> Task:
+    """The re-ask of ``task``: the same items, marked as a second request.
+
+    The mark enters the task's cache key (``Task.to_dict()``), so the re-ask is never
+    answered by the first answer (in-run sharing or the cache), and it tells an LLM judge
+    that its previous reply gave no valid verdict for these items
+    (:func:`ragnotebook.prompts.render`).
+
+    Parameters
+    ----------
+    task : Task
+        A verdict task (``verify_claims``, ``attribute_claims``, ``judge_chunks``).
+
+    Returns
+    -------
+    Task
+        A copy with ``REASK`` in ``extra`` (once).
+
+    Examples
+    --------
+    >>> from ragnotebook.scorers._common import reask
+    >>> from ragnotebook.tasks import Item, Task
+    >>> t = Task("verify_claims", "faithfulness", items=(Item(0, "It is free."),), chunks=("Free.",))
+    >>> reask(t).extra, reask(reask(t)) == reask(t), reask(t) == t
+    ((('reask', 1),), True, False)
+    """
+    if REASK in task.extra:
+        return task
+    return replace(task, extra=(*task.extra, REASK))
+
+
+def complete_answer(task: Task, answer: Answer) -> bool:
+    """Whether ``answer`` gives every item of a verdict task a valid verdict.
+
+    An answer with an item missing or a word outside the task's verdict words is kept out
+    of the cache: the scorer re-asks for those items, and a later run should ask again
+    rather than replay an incomplete answer. Tasks without items (claim extraction,
+    explanations) are always complete.
+
+    Parameters
+    ----------
+    task : Task
+    answer : Answer
+        The judge's answer to ``task``.
+
+    Returns
+    -------
+    bool
+
+    Examples
+    --------
+    >>> from ragnotebook.scorers._common import complete_answer
+    >>> from ragnotebook.tasks import Item, Task, Verdict, Verdicts
+    >>> t = Task("verify_claims", "faithfulness", items=(Item(0, "a"), Item(1, "b")), chunks=("c",))
+    >>> yes = Verdict(index=0, verdict="yes", reason="")
+    >>> complete_answer(t, Verdicts(verdicts=[yes]))
+    False
+    >>> complete_answer(t, Verdicts(verdicts=[yes, Verdict(index=1, verdict="no", reason="")]))
+    True
+    """
+    allowed = task.verdict_words
+    if not task.items or not allowed or not hasattr(answer, "verdicts"):
+        return True
+    _, missing, invalid, _ = align_verdicts(task.items, answer, allowed)
+    return not missing and not invalid
+
+
 def ask_verdicts(
     make_task: Any, items: Sequence[Item], allowed: Sequence[str], batch: int | None = None
 ) -> Generator[
@@ -339,12 +410,18 @@ def ask_verdicts(
     missing: set[int] = set()
     invalid: set[int] = set()
     positional: dict[int, str] = {}
-    for _attempt in range(2):  # the first ask and one re-ask
+    for attempt in range(2):  # the first ask and one re-ask
         if not pending:
             break
         size = batch or len(pending)
         groups = [pending[i : i + size] for i in range(0, len(pending), size)]
-        answers = yield [make_task(tuple(g)) for g in groups]
+        tasks = [make_task(tuple(g)) for g in groups]
+        if attempt:
+            # the re-ask is its own task: when every item was left without a verdict it
+            # asks for the same items as the first ask, and would otherwise be answered
+            # by that first (incomplete) answer, shared within the run or cached
+            tasks = [reask(t) for t in tasks]
+        answers = yield tasks
         missing, invalid = set(), set()
         for group, answer in zip(groups, answers, strict=True):
             g, m, inv, why = align_verdicts(group, answer, allowed)

@@ -39,6 +39,7 @@ from ragnotebook.frame import (
     warn_text_verdicts,
 )
 from ragnotebook.intake import ALIASES, ROLES, _alias_form, _look_alikes, and_list, resolve_columns
+from ragnotebook.views._html import two_places
 
 __all__ = [
     "METRIC_LABELS",
@@ -571,7 +572,7 @@ def fmt_score(score: float, status: str) -> str:
     '— (no answer, not scored)'
     """
     unmeasured = score is None or math.isnan(score) or status not in SCORED_STATUSES
-    value = "—" if unmeasured else f"{score:.2f}"
+    value = "—" if unmeasured else two_places(score)
     if status == "ok":
         return value
     if status == "no_claims" and unmeasured:

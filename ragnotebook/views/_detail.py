@@ -37,7 +37,7 @@ from ragnotebook.views._data import (
     text_at,
     verdicts,
 )
-from ragnotebook.views._html import escape
+from ragnotebook.views._html import escape, two_places
 from ragnotebook.views._row import precision_svg
 
 __all__ = [
@@ -381,7 +381,7 @@ def _chunks_html(prec: list[dict[str, Any]], chunks: list[str], curve: bool = Tr
         v = by_index.get(idx, {})
         verdict = v.get("verdict")
         p = v.get("precision_at_k")
-        p_text = f" · precision@{idx + 1} = {p:.2f}" if isinstance(p, int | float) else ""
+        p_text = f" · precision@{idx + 1} = {two_places(p)}" if isinstance(p, int | float) else ""
         cls = "muted" if verdict == "no" else _verdict_class(verdict)
         flagged = bool(v.get("missing") or v.get("invalid"))
         badge = _badge(verdict, _PREC_WORDS, flagged, cls=cls)

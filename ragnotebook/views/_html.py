@@ -44,6 +44,30 @@ __all__ = [
 BR = "<br>"
 
 
+def two_places(value: float) -> str:
+    """A score, mean or precision@k as shown in the views: two decimals, rounded half-up
+    as the scores are (:func:`~ragnotebook.scorers._common.round_half_up`; Python's
+    format rounds the float 0.575 to "0.57" and 0.125 to "0.12").
+
+    Parameters
+    ----------
+    value : float
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> from ragnotebook.views._html import two_places
+    >>> two_places(0.575), two_places(1 / 8), two_places(2 / 3), two_places(1.0)
+    ('0.58', '0.13', '0.67', '1.00')
+    """
+    from ragnotebook.scorers._common import round_half_up
+
+    return f"{round_half_up(float(value), 2):.2f}"
+
+
 def _as_text(value: Any) -> str:
     """``str(value)``, with ``None`` and missing values (NaN, ``pd.NA``) as ``""``, and
     lone surrogates (which UTF-8 cannot encode) as U+FFFD."""

@@ -56,7 +56,7 @@ from ragnotebook.views._data import (
     with_columns,
 )
 from ragnotebook.views._detail import DETAIL_CSS
-from ragnotebook.views._html import escape, script_json, shorten
+from ragnotebook.views._html import escape, script_json, shorten, two_places
 from ragnotebook.views._row import short_score
 from ragnotebook.views._style import apply_theme
 from ragnotebook.views.static import (
@@ -198,7 +198,7 @@ _BOOT_JS = """
       var c = svgEl("circle", {cx: x(k), cy: y(q[0]), r: 4, fill: rel ? "#0072B2" : "none",
         stroke: "#0072B2", "stroke-width": 2});
       c.appendChild(svgEl("title", {}, "rank " + k + ": " + (rel ? "relevant" : "not relevant") +
-        ", precision@" + k + " = " + q[0].toFixed(2)));
+        ", precision@" + k + " = " + q[2]));
       svg.appendChild(c);
       if (n <= 12 || k === 1 || k === n || k % 5 === 0) {
         svg.appendChild(svgEl("text", {x: x(k), y: top + h + 17, "font-size": 11,
@@ -379,7 +379,7 @@ def _chunks_data(prec: list[dict[str, Any]], chunks: list[str]) -> list[list[Any
         v = by_index.get(idx, {})
         verdict = v.get("verdict")
         p = v.get("precision_at_k")
-        p_text = f" · precision@{idx + 1} = {p:.2f}" if isinstance(p, int | float) else ""
+        p_text = f" · precision@{idx + 1} = {two_places(p)}" if isinstance(p, int | float) else ""
         cls = "muted" if verdict == "no" else D._verdict_class(verdict)
         flagged = bool(v.get("missing") or v.get("invalid"))
         out.append(
@@ -400,7 +400,9 @@ def _curve_data(prec: list[dict[str, Any]]) -> list[list[Any]]:
     for v in items:
         p = v.get("precision_at_k")
         p = 0.0 if not isinstance(p, int | float) or p != p else round(float(p), 4)
-        out.append([p, 1 if v.get("verdict") == "yes" else 0])
+        # the value as shown, rounded half-up like every score of the page (JavaScript's
+        # toFixed(2) gives "0.57" for 23/40)
+        out.append([p, 1 if v.get("verdict") == "yes" else 0, two_places(p)])
     return out
 
 

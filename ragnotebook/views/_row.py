@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from ragnotebook.views._html import plotly_text
+from ragnotebook.views._html import plotly_text, two_places
 from ragnotebook.views._style import VERDICT_COLORS, style_figure
 
 __all__ = [
@@ -89,7 +89,7 @@ def short_score(score: float, status: str) -> str:
     'n/ans'
     """
     if status == "ok":
-        return "—" if math.isnan(score) else f"{score:.2f}"
+        return "—" if math.isnan(score) else two_places(score)
     if status == "no_claims" and math.isnan(score):
         return "n/ans"
     return _SHORT_STATUS.get(status, status)
@@ -156,7 +156,7 @@ def precision_svg(prec: list[dict[str, Any]], width: int = 360, height: int = 14
         label = "relevant" if rel else "not relevant"
         parts.append(
             f'<circle cx="{x(k):.1f}" cy="{y(p):.1f}" r="4" fill="{fill}" stroke="#0072B2" '
-            f'stroke-width="2"><title>rank {k}: {label}, precision@{k} = {p:.2f}</title></circle>'
+            f'stroke-width="2"><title>rank {k}: {label}, precision@{k} = {two_places(p)}</title></circle>'
         )
         if n <= 12 or k in (1, n) or k % 5 == 0:
             parts.append(
@@ -220,7 +220,7 @@ def row_precision_figure(prec: list[dict[str, Any]], name: str, theme: str = "li
             },
             hoverinfo="text",
             hovertext=[
-                f"rank {k}: {'relevant' if r else 'not relevant'}, precision@{k} = {p:.2f}"
+                f"rank {k}: {'relevant' if r else 'not relevant'}, precision@{k} = {two_places(p)}"
                 for k, p, r in zip(ks, ps, rel, strict=True)
             ],
         )

@@ -248,7 +248,8 @@ class Explorer:
         the score range and status filters apply to, the range, the status.
     group : ipywidgets.Dropdown or None
         With ``by``: "every <by>" (value ``""``, ``Explorer.ALL_GROUPS``) or one group's name
-        ("(missing)" for empty cells, as :func:`summary` names it); its options say how
+        ("(missing)" for empty cells, as the report names them; :func:`summary` labels
+        that group ``NaN``); its options say how
         many rows each group has. None without ``by``.
     listing : ipywidgets.Select
         The visible page of rows; its value is the selected row's position. Its height

@@ -35,7 +35,7 @@ from ragnotebook.views._data import (
     with_columns,
 )
 from ragnotebook.views._deps import plotly_go
-from ragnotebook.views._html import hover_lines, plotly_text, shorten
+from ragnotebook.views._html import hover_lines, plotly_text, shorten, two_places
 from ragnotebook.views._style import (
     GREY,
     GROUP_COLORS,
@@ -278,7 +278,7 @@ def _precision_figure(
                 hovertext=[
                     hover_lines(
                         head,
-                        f"rank {k}: mean precision@{k} = {m:.2f}",
+                        f"rank {k}: mean precision@{k} = {two_places(m)}",
                         f"{band_name}: {lo:.2f}–{hi:.2f}",
                         f"rows with at least {k} {_plural(k, 'chunk')}: {n}",
                     )
@@ -443,7 +443,7 @@ def _scores_figure(df: pd.DataFrame, metrics: list[str], kind: str, bins: int, t
                         mode="markers",
                         marker={"color": color, "size": 7, "opacity": 0.8},
                         hoverinfo="text",
-                        hovertext=[f"{names[r]}: {score[r]:.2f}" for r in rows],
+                        hovertext=[f"{names[r]}: {two_places(score[r])}" for r in rows],
                         **common,
                     ),
                     row=1,

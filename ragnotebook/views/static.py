@@ -44,7 +44,7 @@ from ragnotebook.views._data import (
 )
 from ragnotebook.views._data import text_values as _texts
 from ragnotebook.views._detail import DETAIL_CSS, group_heading, row_detail_html, row_heading
-from ragnotebook.views._html import escape, shorten
+from ragnotebook.views._html import escape, shorten, two_places
 from ragnotebook.views._row import ROW_LEGEND, in_kernel, short_score
 
 __all__ = ["ROW_LEGEND", "StaticExplorer", "explore", "rows_html", "summary_html"]
@@ -108,7 +108,7 @@ def summary_html(df: pd.DataFrame) -> str:
     )
     rows = []
     for m, r in s.iterrows():
-        mean = "—" if pd.isna(r["mean"]) else f"{r['mean']:.2f}"
+        mean = "—" if pd.isna(r["mean"]) else two_places(r["mean"])
         cells = "".join(f"<td>{int(r[c])}</td>" for c in statuses)
         rows.append(
             f"<tr><td>{METRIC_LABELS.get(str(m), escape(m))}</td><td>{mean}</td>"
@@ -139,7 +139,7 @@ def group_means(
     for key, positions in group_positions(keys):
         s = frame.summary(df.iloc[positions])
         means = [
-            (str(m), "—" if pd.isna(r["mean"]) else f"{r['mean']:.2f}", str(r["scored"]))
+            (str(m), "—" if pd.isna(r["mean"]) else two_places(r["mean"]), str(r["scored"]))
             for m, r in s.iterrows()
         ]
         out.append((key, len(positions), means))
@@ -407,7 +407,7 @@ class StaticExplorer:
         s = frame.summary(self._df)
         lines = [f"ragnotebook static explorer: {len(self._df)} rows"]
         for m, r in s.iterrows():
-            mean = "—" if pd.isna(r["mean"]) else f"{r['mean']:.2f}"
+            mean = "—" if pd.isna(r["mean"]) else two_places(r["mean"])
             lines.append(f"  {METRIC_LABELS.get(str(m), m):<18} mean {mean}  scored {r['scored']}")
         if self.by is not None and self._groups is not None:
             lines.append(f"By {self.by} (mean, scored / rows):")

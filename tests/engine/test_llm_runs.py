@@ -18,6 +18,7 @@ from tests.llm_server import (
     concurrency_limit_rule,
     context_length_rule,
     faulty_replies,
+    message_text,
     reject_temperature_rule,
 )
 
@@ -582,3 +583,64 @@ def test_the_estimate_of_a_long_frame_matches_the_calls_made(llm_server):
             == 2 * one.loc[metric, "calls"] + 3 * one.loc[metric, "shared"]
         )
     assert est.loc["faithfulness", "calls"] == 2 * one.loc["faithfulness", "calls"]
+
+
+@pytest.mark.parametrize("fault", ["none", "last_dropped", "bad_word"])
+def test_a_reply_without_every_verdict_is_asked_again_and_never_cached(llm_server, tmp_path, fault):
+    """The spec's one re-ask reaches the server even when no verdict came back (the
+    re-ask then asks for the same items as the first ask, and was answered by the first
+    answer, shared within the run); an incomplete answer is not cached, so a run against
+    a healthy judge later gives the right score instead of replaying it."""
+    df = pd.DataFrame(
+        {
+            "question": ["When did the museum open, and where is it?"],
+            "answer": ["The museum opened in 1998. It sits on Pier 4. It is free on Sundays."],
+            "contexts": [
+                ["The Harbor Museum opened in 1998.", "It sits on Pier 4; Sundays are free."]
+            ],
+        }
+    )
+    cache = tmp_path / "c.sqlite3"
+    healthy = offline_responder()
+
+    def faulty(request):
+        text = healthy(request)
+        if task_from_request(request).kind != "verify_claims":
+            return text
+        data = json.loads(text)
+        if fault == "none":
+            data["verdicts"] = []
+        elif fault == "last_dropped":
+            data["verdicts"] = data["verdicts"][:-1]
+        else:
+            data["verdicts"][-1]["verdict"] = "maybe"
+        return json.dumps(data)
+
+    llm_server.responder = healthy
+    truth = rn.faithfulness(df, **llm(llm_server))  # no cache
+    n_claims = len(truth["faithfulness_verdicts"].iloc[0])
+    assert n_claims == 3 and truth["faithfulness"].iloc[0] == 1.0
+    llm_server.responder = faulty
+    llm_server.reset()
+    first = rn.faithfulness(df, **llm(llm_server, cache=cache))
+    verify = [r for r in llm_server.log if task_from_request(r).kind == "verify_claims"]
+    assert len(verify) == 2  # the first ask and the one re-ask
+    assert "This is a second request" not in message_text(verify[0])
+    assert "This is a second request: your previous reply" in message_text(verify[1])
+    asked_again = task_from_request(verify[1]).items
+    assert len(asked_again) == (n_claims if fault == "none" else 1)
+    missing = n_claims if fault == "none" else 1
+    assert first["faithfulness"].iloc[0] == rn.scorers._common.round_half_up(
+        (n_claims - missing) / n_claims
+    )
+    meta = first.attrs["ragnotebook"]["metrics"]["faithfulness"]
+    assert meta["missing_verdicts"] + meta["invalid_verdicts"] == missing
+    assert meta["shared"] == 0
+    # the judge is healthy again: the same cache file gives the right score, asking again
+    # for the verdicts (the claim extraction, a complete answer, comes from the cache)
+    llm_server.responder = healthy
+    llm_server.reset()
+    again = rn.faithfulness(df, **llm(llm_server, cache=cache))
+    assert again["faithfulness"].iloc[0] == 1.0
+    kinds = [task_from_request(r).kind for r in llm_server.log]
+    assert kinds == ["verify_claims"]

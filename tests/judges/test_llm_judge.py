@@ -622,6 +622,17 @@ def test_a_model_without_a_known_provider_fails_at_once():
         LiteLLMJudge("my-model")
     with pytest.raises(ValueError, match=r"'openai/' names a provider but no model"):
         LiteLLMJudge("openai/")
+    # a provider/model string whose provider litellm does not know: not "write it as
+    # 'provider/model'", which it already is; a near provider is proposed
+    with pytest.raises(
+        ValueError, match=r"'opneai' is not a provider litellm knows \(did you mean 'openai'\?\)"
+    ):
+        LiteLLMJudge("opneai/gpt-4o-mini")
+    with pytest.raises(
+        ValueError, match=r"'nope' is not a provider litellm knows; its providers"
+    ) as info:
+        LiteLLMJudge("nope/xx")
+    assert "write it as" not in str(info.value) and "did you mean" not in str(info.value)
     with pytest.raises(ValueError, match=r"unknown metric 'bogus'; expected one of context_recall"):
         rn.evaluate(df, metrics=["bogus"], model="offline")
     # a provider prefix, a provider litellm knows the model of, or an explicit provider pass

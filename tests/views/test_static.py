@@ -149,3 +149,34 @@ def test_explore_of_a_frame_read_back_from_csv_warns_once(from_csv):
     [message] = [str(w.message) for w in caught]
     assert message.startswith("explore(): columns ") and "faithfulness_verdicts" in message
     assert {w.filename for w in caught} == {__file__}
+
+
+def test_means_and_precision_at_k_are_shown_rounded_half_up():
+    """0.575 is shown "0.58", as the scores are rounded (Python's format says "0.57",
+    the float being 0.57499...), in the static view, its text form and the report."""
+    import pandas as pd
+
+    import ragnotebook as rn
+    from ragnotebook.views._report import _curve_data
+
+    claims = {"a": ["a1", "a2"], "b": ["b1", "b2"], "c": ["c1", "c2"], "d": list("vwxyz")}
+    judge = rn.MockJudge(
+        extract_claims=lambda t: claims[t.text],
+        attribute_claims=lambda t: ["yes", "no"] if len(t.items) == 2 else ["yes"] * 4 + ["no"],
+    )
+    df = pd.DataFrame(
+        {
+            "question": ["q"] * 4,
+            "answer": ["x"] * 4,
+            "contexts": [["c"]] * 4,
+            "ground_truth": ["a", "b", "c", "d"],
+        }
+    )
+    scored = rn.context_recall(df, model=judge, progress=False)
+    assert scored["context_recall"].tolist() == [0.5, 0.5, 0.5, 0.8]
+    assert f"{scored['context_recall'].mean():.2f}" == "0.57"  # what a plain format shows
+    assert "<td>context recall</td><td>0.58</td>" in summary_html(scored)
+    assert "mean 0.58" in repr(StaticExplorer(scored))
+    # the report's precision@k titles: 23 relevant of 40 chunks is 0.575
+    curve = _curve_data([{"index": 39, "verdict": "yes", "precision_at_k": 23 / 40}])
+    assert curve == [[0.575, 1, "0.58"]]
