@@ -36,7 +36,7 @@ from ragnotebook.api import (
     set_default_model,
 )
 from ragnotebook.costs import estimate
-from ragnotebook.frame import chunks, claims, summary
+from ragnotebook.frame import chunks, claims, summary, update_scores
 from ragnotebook.judges.base import Judge, JudgeError
 from ragnotebook.judges.mock import MockJudge
 
@@ -74,6 +74,7 @@ __all__ = [
     "run_evals",
     "set_default_model",
     "summary",
+    "update_scores",
 ]
 
 # names imported on first use, so that `import ragnotebook` stays cheap

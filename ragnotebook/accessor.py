@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import functools
 import inspect
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import pandas as pd
@@ -140,6 +140,44 @@ class RagAccessor:
         (1.0, '1/1')
         """
         return frame.summary(self._df, by=by)
+
+    def update_scores(
+        self, rescored: pd.DataFrame, *, metrics: Sequence[str] | None = None
+    ) -> pd.DataFrame:
+        """This scored frame with the rows of ``rescored`` put back; see
+        :func:`ragnotebook.update_scores`.
+
+        Parameters
+        ----------
+        rescored : pandas.DataFrame
+            Some of this frame's rows (same labels), fixed and scored again.
+        metrics : sequence of str, optional
+            The metrics to take from ``rescored``; default every metric it has.
+
+        Returns
+        -------
+        pandas.DataFrame
+            A copy with those rows' metric cells (missing values included) and shared
+            input columns replaced, and merged run metadata.
+
+        Raises
+        ------
+        ValueError
+            If ``rescored`` has no scores, a frame repeats a row label, or a label of
+            ``rescored`` is not in this frame.
+
+        Examples
+        --------
+        >>> import pandas as pd, ragnotebook
+        >>> df = pd.DataFrame({"question": ["Where?"], "answer": ["It is on Pier 4."],
+        ...                    "contexts": [["The museum is on Pier 9."]]})
+        >>> scored = df.rag.faithfulness(model="offline", progress=False)
+        >>> again = df.assign(contexts=[["The museum is on Pier 4."]]).rag.faithfulness(
+        ...     model="offline", progress=False)
+        >>> scored.rag.update_scores(again)["faithfulness"].tolist()
+        [1.0]
+        """
+        return frame.update_scores(self._df, rescored, metrics=metrics)
 
     def scored_rows(self, metric: str) -> pd.Series:
         """Which rows count in ``summary()``'s mean for ``metric``.

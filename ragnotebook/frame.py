@@ -24,6 +24,7 @@ __all__ = [
     "scored_mask",
     "scored_metrics",
     "summary",
+    "update_scores",
 ]
 
 _METRIC_ORDER = ("context_recall", "context_precision", "faithfulness")
@@ -150,8 +151,9 @@ def _summary_by(df: pd.DataFrame, by: Any) -> pd.DataFrame:
             )
     parts: list[pd.DataFrame] = []
     tuples: list[tuple[Any, ...]] = []
+    _warn_stale_scores(df, scored_metrics(df))  # once, not once per group
     for key, group in df.groupby(by, sort=True, dropna=False):
-        part = pd.DataFrame(summary(group))
+        part = pd.DataFrame(_summary_of(group))
         parts.append(part)
         head = key if isinstance(key, tuple) else (key,)
         tuples.extend((*head, m) for m in part.index)
@@ -359,6 +361,10 @@ def scored_mask(df: pd.DataFrame, column: str) -> np.ndarray:
     status = df[f"{column}_status"].astype("string")
     scores = pd.to_numeric(df[column], errors="coerce").astype("float64")
     mask = status.isin(SCORED_STATUSES).fillna(False).to_numpy(bool) & scores.notna().to_numpy()
+    if column == "context_precision":
+        # a precision row without chunks has no score (the reference's NaN); a number next
+        # to that status is a stale cell (a merge that kept the old score), not a measurement
+        mask &= ~status.eq("no_context").fillna(False).to_numpy(bool)
     if column == "faithfulness":
         # the spec gives a missing answer 0 with status no_claims; that 0 is missing data,
         # not a measurement (a refusal, which also has no claims, stays in the mean). Only
@@ -526,6 +532,31 @@ def chunks(df: pd.DataFrame) -> pd.DataFrame:
     return out.astype({"position": "int64", "precision_at_k": "float64", "row_number": "int64"})
 
 
+def _warn_stale_scores(df: pd.DataFrame, metrics: Sequence[str]) -> None:
+    """Warn when a score and its status disagree: a number where the status says the row
+    has none (``error``, ``no_ground_truth``, ``no_reference``, a precision row with
+    ``no_context``). The status wins (the row is not in the mean); such cells come from
+    merging frames by hand (``DataFrame.update`` skips missing values)."""
+    found = []
+    for m in metrics:
+        status = df[f"{m}_status"].astype("string")
+        unscored = status.isin(("error", "no_ground_truth", "no_reference")).fillna(False)
+        if m == "context_precision":
+            unscored |= status.eq("no_context").fillna(False)
+        numbers = pd.to_numeric(df[m], errors="coerce").notna()
+        stale = (unscored & numbers).to_numpy(bool)
+        if stale.any():
+            labels = df.index[stale].tolist()
+            found.append(f"{m}: {len(labels)} row(s), first {labels[:3]}")
+    if found:
+        warn_user(
+            "ragnotebook: these rows hold a score although their status says they have none, "
+            f"so they are not averaged ({'; '.join(found)}). A frame merged with "
+            "DataFrame.update keeps old scores where the new ones are missing; merge re-scored "
+            "rows with ragnotebook.update_scores(scored, rescored) instead."
+        )
+
+
 def summary(df: pd.DataFrame, by: Any = None) -> pd.DataFrame:
     """Per-metric mean over scored rows, with coverage and counts per status.
 
@@ -602,6 +633,12 @@ def summary(df: pd.DataFrame, by: Any = None) -> pd.DataFrame:
     """
     if by is not None:
         return _summary_by(df, by)
+    _warn_stale_scores(df, require_scored(df))
+    return _summary_of(df)
+
+
+def _summary_of(df: pd.DataFrame) -> pd.DataFrame:
+    """:func:`summary` without ``by`` and without the stale-score warning."""
     metrics = require_scored(df)
     rows = []
     for m in metrics:
@@ -652,3 +689,184 @@ def summary(df: pd.DataFrame, by: Any = None) -> pd.DataFrame:
         ]
         out[key] = pd.array(values, dtype=kind)
     return _Summary(out)
+
+
+#: Columns a metric ``m`` writes besides ``m`` itself.
+_METRIC_SUFFIXES = ("reason", "verdicts", "status", "error")
+#: Counters of ``attrs["ragnotebook"]["metrics"][m]`` that add up over runs.
+_SUMMED = (
+    *_RUN_COUNTS,
+    "shared",
+    "errors",
+    "missing_verdicts",
+    "invalid_verdicts",
+    "positional_verdicts",
+    "saved_cost_usd",
+    "seconds",
+)
+
+
+def _metric_columns(df: pd.DataFrame, metric: str) -> list[str]:
+    return [c for c in (metric, *(f"{metric}_{s}" for s in _METRIC_SUFFIXES)) if c in df.columns]
+
+
+def _replaced(column: pd.Series, positions: np.ndarray, values: pd.Series) -> pd.Series:
+    """``column`` with the cells at ``positions`` replaced by ``values``, missing ones
+    included (``DataFrame.update`` skips them), in the column's dtype where it holds them."""
+    cells = column.astype(object).tolist()
+    for pos, value in zip(positions.tolist(), values.astype(object).tolist(), strict=True):
+        cells[pos] = value
+    try:
+        return pd.Series(cells, index=column.index, name=column.name, dtype=column.dtype)
+    except (TypeError, ValueError):
+        return pd.Series(cells, index=column.index, name=column.name, dtype=object)
+
+
+def update_scores(
+    scored: pd.DataFrame, rescored: pd.DataFrame, *, metrics: Sequence[str] | None = None
+) -> pd.DataFrame:
+    """Put the scores of re-scored rows back into the full scored frame.
+
+    After fixing the data of a few rows (a retriever bug, a blank answer), score only
+    those rows and merge them back: every metric column of ``rescored`` (``m``,
+    ``m_reason``, ``m_verdicts``, ``m_status``, ``m_error``) replaces the cells of the
+    rows with the same labels, missing values included, and so do the input columns the
+    two frames share (the fixed data). ``DataFrame.update`` is not a substitute: it skips
+    missing values, so a row re-scored to ``NaN`` (``no_context``) keeps its old score
+    next to its new status. The input frames are not changed.
+
+    The run metadata (``attrs["ragnotebook"]``) is merged: the status counts are
+    counted again on the merged frame, and the judge counters (calls, tokens, USD)
+    add up both runs, so ``summary()`` shows what the frame cost in all; when either
+    frame has no run metadata (read back from CSV or JSON) the counters are unknown
+    (``<NA>`` in the summary). ``attrs["ragnotebook"]["updates"]`` lists each merge.
+
+    Parameters
+    ----------
+    scored : pandas.DataFrame
+        The full scored frame, with unique row labels.
+    rescored : pandas.DataFrame
+        The re-scored rows: a ragnotebook result (``evaluate`` or a single metric) of a
+        frame whose labels are all labels of ``scored`` (e.g. ``scored.loc[fixed]`` after
+        the fix, scored again).
+    metrics : sequence of str, optional
+        The metrics to take from ``rescored``; default every metric it has.
+
+    Returns
+    -------
+    pandas.DataFrame
+        A copy of ``scored`` with those rows' cells replaced; a metric that ``scored``
+        did not have gets its columns (missing for the other rows, which then have no
+        status and are not counted as scored). Columns and dtypes are those of
+        ``scored`` (``m`` stays Float64).
+
+    Raises
+    ------
+    TypeError
+        If either argument is not a DataFrame.
+    ValueError
+        If ``rescored`` has no ragnotebook scores (or none of ``metrics``), if either
+        frame repeats a row label, or if a label of ``rescored`` is not in ``scored``
+        (the first few are named).
+
+    Warns
+    -----
+    UserWarning
+        When the two frames were scored by different judges: the metric's column then
+        mixes their verdicts, which its run metadata records (``"judge"`` names both).
+
+    Examples
+    --------
+    >>> import pandas as pd, ragnotebook
+    >>> df = pd.DataFrame({"question": ["Where?", "When?"],
+    ...                    "answer": ["It is on Pier 4.", "It opened in 1998."],
+    ...                    "contexts": [["The museum is on Pier 4."], []]})
+    >>> scored = df.rag.faithfulness(model="offline", progress=False)
+    >>> scored["faithfulness"].tolist()
+    [1.0, 0.0]
+    >>> fixed = df.loc[[1]].assign(contexts=[["The museum opened in 1998."]])
+    >>> again = fixed.rag.faithfulness(model="offline", progress=False)
+    >>> merged = ragnotebook.update_scores(scored, again)
+    >>> merged["faithfulness"].tolist(), int(merged.rag.summary().loc["faithfulness", "calls"])
+    ([1.0, 1.0], 5)
+
+    (3 judge calls in the first run, 2 for the row scored again.)
+    """
+    for name, value in (("scored", scored), ("rescored", rescored)):
+        if not isinstance(value, pd.DataFrame):
+            raise TypeError(f"{name}: expected a pandas DataFrame, got {type(value).__name__}")
+    taken = require_scored(rescored, None if metrics is None else list(metrics))
+    if not taken:
+        raise ValueError(
+            f"rescored has none of the metrics {list(metrics or [])}; it has "
+            f"{scored_metrics(rescored)}"
+        )
+    for name, value in (("scored", scored), ("rescored", rescored)):
+        repeated = value.index[value.index.duplicated()].unique().tolist()
+        if repeated:
+            raise ValueError(
+                f"{name} repeats the row label(s) {repeated[:5]}: rows are matched by "
+                "label, so give every row its own (e.g. reset_index() before scoring both)"
+            )
+    unknown = rescored.index[~rescored.index.isin(scored.index)].tolist()
+    if unknown:
+        raise ValueError(
+            f"{len(unknown)} row label(s) of rescored are not in scored (first: "
+            f"{unknown[:5]}); score a selection of scored's own rows (scored.loc[labels])"
+        )
+    out = scored.copy()
+    positions = scored.index.get_indexer(rescored.index)
+    metric_columns = {c for m in _METRIC_ORDER for c in _metric_columns(rescored, m)}
+    shared_inputs = [c for c in rescored.columns if c in out.columns and c not in metric_columns]
+    for col in shared_inputs:
+        out[col] = _replaced(out[col], positions, rescored[col])
+    for m in taken:
+        for col in _metric_columns(rescored, m):
+            if col not in out.columns:
+                dtype = "Float64" if col == m else object
+                out[col] = pd.Series(pd.NA, index=out.index, dtype=dtype)
+            out[col] = _replaced(out[col], positions, rescored[col])
+
+    old = dict(scored.attrs.get("ragnotebook", {}) or {})
+    new = dict(rescored.attrs.get("ragnotebook", {}) or {})
+    old_metrics = dict(old.get("metrics", {}) or {})
+    new_metrics = dict(new.get("metrics", {}) or {})
+    judges: dict[str, str] = {}
+    for m in taken:
+        before = dict(old_metrics.get(m, {}) or {})
+        after = dict(new_metrics.get(m, {}) or {})
+        merged: dict[str, Any] = {**before, **{k: v for k, v in after.items() if k not in _SUMMED}}
+        known = bool(before) and bool(after) and before.get("rows") in (None, len(scored))
+        for key in _SUMMED:
+            a, b = before.get(key), after.get(key)
+            if known and isinstance(a, int | float) and isinstance(b, int | float):
+                merged[key] = a + b
+            else:
+                merged[key] = None
+        merged["rows"] = len(out)
+        counts = out[f"{m}_status"].astype("string").value_counts()
+        merged["statuses"] = {str(k): int(v) for k, v in counts.items()}
+        a_judge, b_judge = before.get("judge"), after.get("judge")
+        if a_judge and b_judge and a_judge != b_judge:
+            judges[m] = f"{a_judge} + {b_judge}"
+            merged["judge"] = judges[m]
+            merged["model"] = f"{before.get('model')} + {after.get('model')}"
+        old_metrics[m] = merged
+    if judges:
+        warn_user(
+            "ragnotebook: update_scores mixes judges in "
+            + ", ".join(f"{m} ({j})" for m, j in judges.items())
+            + "; their scores are not comparable row to row, and the run metadata says so"
+        )
+    meta = {**old, "metrics": old_metrics}
+    meta["updates"] = [
+        *list(old.get("updates", []) or []),
+        {
+            "rows": len(rescored),
+            "metrics": list(taken),
+            "judge": new.get("judge"),
+            "started_at": (new.get("last_run") or {}).get("started_at"),
+        },
+    ]
+    out.attrs["ragnotebook"] = meta
+    return out

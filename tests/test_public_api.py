@@ -49,6 +49,7 @@ EXPECTED = {
     "run_evals",
     "set_default_model",
     "summary",
+    "update_scores",
 }
 
 
