@@ -417,7 +417,9 @@ def compare(
           ``B - A`` over the pairs; ``ci_low``, ``ci_high``: bootstrap
           percentile CI of ``mean_diff``; ``p_value``: two-sided paired
           sign-flip permutation test (1.0 when nothing changed);
-          ``significant``: ``p_value < alpha``;
+          ``significant``: ``p_value < alpha``. The test and the CI are two methods:
+          near the edge they can disagree (p = 0.0495 with a CI from -0.0004 to 0.10),
+          a sign that the difference is borderline, not that either is wrong;
         * ``mean_diff_strict``: ``B - A`` over all keys, unscored rows counted 0;
         * ``n_better``, ``n_worse``, ``n_same``: pairs whose score went up,
           down, or stayed;

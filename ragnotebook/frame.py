@@ -534,13 +534,14 @@ def chunks(df: pd.DataFrame) -> pd.DataFrame:
 
 def _warn_stale_scores(df: pd.DataFrame, metrics: Sequence[str]) -> None:
     """Warn when a score and its status disagree: a number where the status says the row
-    has none (``error``, ``no_ground_truth``, ``no_reference``, a precision row with
-    ``no_context``). The status wins (the row is not in the mean); such cells come from
-    merging frames by hand (``DataFrame.update`` skips missing values)."""
+    has none (``error``, ``no_reference``, a precision row with ``no_context``; the spec's
+    ``no_ground_truth`` is a 0 that is not averaged). The status wins (the row is not in
+    the mean); such cells come from merging frames by hand (``DataFrame.update`` skips
+    missing values)."""
     found = []
     for m in metrics:
         status = df[f"{m}_status"].astype("string")
-        unscored = status.isin(("error", "no_ground_truth", "no_reference")).fillna(False)
+        unscored = status.isin(("error", "no_reference")).fillna(False)
         if m == "context_precision":
             unscored |= status.eq("no_context").fillna(False)
         numbers = pd.to_numeric(df[m], errors="coerce").notna()

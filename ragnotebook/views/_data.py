@@ -20,6 +20,7 @@ Examples
 from __future__ import annotations
 
 import math
+import unicodedata
 import warnings
 from collections.abc import Mapping, Sequence
 from contextvars import ContextVar
@@ -808,7 +809,9 @@ def group_name(value: Any) -> str:
     Groups are the column's distinct values, as :func:`ragnotebook.summary` forms them
     (``by=``); the names keep them apart and visible: a missing value (None, NaN, NA) is
     :data:`MISSING_GROUP`, and a text that is empty, has outer blanks or is itself
-    ``"(missing)"`` is quoted (``''``, ``'A '``), so it is not taken for another group.
+    ``"(missing)"`` is quoted (``''``, ``'A '``), so it is not taken for another group;
+    so is a text with control characters, written as escapes (``'A\\x00'``), which would
+    otherwise show as nothing or a box and shift the columns of a report's row lines.
 
     Parameters
     ----------
@@ -825,11 +828,18 @@ def group_name(value: Any) -> str:
     >>> from ragnotebook.views._data import group_name
     >>> [group_name(v) for v in ("A", None, float("nan"), "", "  ", "(missing)", 3)]
     ['A', '(missing)', '(missing)', "''", "'  '", "'(missing)'", '3']
+    >>> group_name("A\\x00\\x1b[31m")
+    "'A\\\\x00\\\\x1b[31m'"
     """
     if _is_missing(value):
         return MISSING_GROUP
     text = replace_surrogates(str(value))
-    if not text or text != text.strip() or text == MISSING_GROUP:
+    if (
+        not text
+        or text != text.strip()
+        or text == MISSING_GROUP
+        or any(unicodedata.category(c) == "Cc" for c in text)
+    ):
         return repr(text)
     return text
 

@@ -22,6 +22,7 @@ True
 
 from __future__ import annotations
 
+import bisect
 import re
 from typing import Any
 
@@ -125,7 +126,16 @@ def _mark_spans(text: str, wanted: set[str], lang: str) -> list[tuple[int, int]]
     markup = [m.span() for m in _MARKUP_RE.finditer(text)]
     if not markup:
         return spans
-    return [(a, b) for a, b in spans if not any(a < e and s < b for s, e in markup)]
+    # markup ranges come sorted and apart: a span overlaps one only if it overlaps the
+    # last one starting before the span ends (a search, not a scan: a long chunk of
+    # tagged text has as many ranges as words)
+    starts = [s for s, _ in markup]
+
+    def inside_markup(a: int, b: int) -> bool:
+        k = bisect.bisect_left(starts, b) - 1
+        return k >= 0 and markup[k][1] > a
+
+    return [(a, b) for a, b in spans if not inside_markup(a, b)]
 
 
 def mark_spans(text: str, claim: str) -> list[tuple[int, int]]:

@@ -282,13 +282,13 @@ _BOOT_JS = """
     var parts = [r.querySelector("summary").textContent].concat(d.texts, d.chunks);
     d.recall.concat(d.faith).forEach(function (c) { parts.push(c[2], c[3]); });
     d.cards.forEach(function (c) { parts.push(c[2], c[3]); });
-    return parts.join("\\n").normalize("NFKC").toLowerCase();
+    return parts.join("\\n").normalize("NFKC").replace(/[\\u200b-\\u200d\\u2060\\ufeff]/g, "").toLowerCase();
   });
   var box = document.getElementById("rnb-filter");
   var count = document.getElementById("rnb-count");
   var group = document.getElementById("rnb-group");
   function filter() {
-    var words = box.value.normalize("NFKC").toLowerCase().split(/\\s+/).filter(Boolean);
+    var words = box.value.normalize("NFKC").replace(/[\\u200b-\\u200d\\u2060\\ufeff]/g, "").toLowerCase().split(/\\s+/).filter(Boolean);
     var only = group ? group.value : "";
     var shown = 0;
     rows.forEach(function (r, i) {

@@ -138,8 +138,14 @@ def search_tests(query: str) -> list[Any]:
     return tests
 
 
+#: Invisible characters left out of searched text (and of the words searched for).
+_ZERO_WIDTH = re.compile("[\u200b-\u200d\u2060\ufeff]")
+
+
 def search_text(text: str) -> str:
-    """Text as the explorer's search compares it: Unicode NFKC form, casefolded.
+    """Text as the explorer's search compares it: Unicode NFKC form, casefolded, without
+    zero-width characters (U+200B-U+200D, U+2060, U+FEFF: invisible, they would split a
+    word a reader sees whole).
 
     Parameters
     ----------
@@ -152,10 +158,10 @@ def search_text(text: str) -> str:
     Examples
     --------
     >>> from ragnotebook.views.explorer import search_text
-    >>> search_text("Ｓ２４ Straße")
-    's24 strasse'
+    >>> search_text("Ｓ２４ Straße"), search_text("zero\u200bwidth")
+    ('s24 strasse', 'zerowidth')
     """
-    return unicodedata.normalize("NFKC", text).casefold()
+    return _ZERO_WIDTH.sub("", unicodedata.normalize("NFKC", text)).casefold()
 
 
 def row_words(text: str) -> frozenset[str]:

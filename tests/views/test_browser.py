@@ -352,7 +352,10 @@ def test_report_filter_is_width_insensitive(browser, tmp_path):
     df = pd.DataFrame(
         {
             "question": ["価格は？", "予約は？"],
-            "answer": ["価格は１２０円です。", "予約はＡｍａｚｏｎで受け付けています。"],
+            "answer": [
+                "価格は１２０円です。",
+                "予約はＡｍａｚｏｎで受け付けています。zero\u200bwidth",
+            ],
             "contexts": [["料金表をご覧ください。"], ["店頭で受け付けています。"]],
         }
     )
@@ -366,6 +369,7 @@ def test_report_filter_is_width_insensitive(browser, tmp_path):
             ("１２０", [True, False]),  # and the other way round
             ("amazon", [False, True]),  # full-width Latin letters, any case
             ("ＡＭＡＺＯＮ", [False, True]),
+            ("zerowidth", [False, True]),  # a zero-width space splits no word
         ]:
             page.fill("#rnb-filter", query)
             assert [rows.nth(i).is_visible() for i in range(2)] == shown, query

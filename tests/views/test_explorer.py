@@ -378,7 +378,7 @@ def cjk_search_frame() -> pd.DataFrame:
                 "予約はAmazonで受け付けています。",
                 "华为Mate 60 Pro售价6999元。",
                 "Galaxy S24는 1월 31일에 출시되었습니다.",
-                "価格は１２０円です。Ｐｉｅｒ-４号",
+                "価格は１２０円です。Ｐｉｅｒ-４号 zero\u200bwidth",
             ],
             "contexts": [["c"]] * 4,
         },
@@ -401,6 +401,9 @@ def cjk_search_frame() -> pd.DataFrame:
         ("１２０", ["wide"]),
         ("pier-4", ["wide"]),  # inner punctuation, bounded by a CJK character
         ("6999", ["zh"]),
+        ("zerowidth", ["wide"]),  # a zero-width space splits no word a reader sees whole
+        ("zero", []),
+        ("zero\u200bwidth", ["wide"]),  # nor a word searched for
     ],
 )
 def test_search_reads_latin_words_inside_cjk_text_and_full_width_forms(query, rows):

@@ -180,3 +180,25 @@ def test_means_and_precision_at_k_are_shown_rounded_half_up():
     # the report's precision@k titles: 23 relevant of 40 chunks is 0.575
     curve = _curve_data([{"index": 39, "verdict": "yes", "precision_at_k": 23 / 40}])
     assert curve == [[0.575, 1, "0.58"]]
+
+
+def test_words_inside_tags_are_left_unmarked_in_long_tagged_chunks(monkeypatch):
+    """The markup check is a search per word (it compared every word with every tag: a
+    150 kB chunk of tagged text took 7 s to show); the marks are those of the rule."""
+    import random
+    import re
+
+    from ragnotebook.views import _detail
+
+    rng = random.Random(3)
+    words = ["depot", "ships", "40", "pallets", "<b>", "</b>", "&amp;", "<i class='depot'>", "day."]
+    text = " ".join(rng.choice(words) for _ in range(3000))
+    wanted = {"depot", "ship", "40", "pallet"}
+    markup = [m.span() for m in _detail._MARKUP_RE.finditer(text)]
+    kept = _detail._mark_spans(text, wanted, "en")
+    with monkeypatch.context() as m:
+        m.setattr(_detail, "_MARKUP_RE", re.compile(r"(?!x)x"))  # matches nothing
+        raw = _detail._mark_spans(text, wanted, "en")
+    brute = [(a, b) for a, b in raw if not any(a < e and s < b for s, e in markup)]
+    assert len(brute) < len(raw)  # some words stand inside tags ("<i class='depot'>")
+    assert kept == brute
