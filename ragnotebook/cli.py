@@ -1674,6 +1674,17 @@ def evaluate_command(args: argparse.Namespace) -> int:
         except ImportError as exc:
             raise RuntimeError(f"cannot write Parquet without pyarrow ({exc})") from exc
         print(f"\nScored frame ({len(scored)} rows) written to {path}{_run_file_note(path)}")
+        # the finished rows an interrupted run of the same --out left aside are superseded
+        stale = args.out.with_name(f"{args.out.stem}.partial{args.out.suffix}")
+        for leftover in (stale, stale.with_name(f"{stale.name}.run.json")):
+            if leftover.is_file():
+                with contextlib.suppress(OSError):
+                    leftover.unlink()
+                    print(
+                        f"ragnotebook evaluate: removed {leftover.name}, left by an interrupted "
+                        "run: this run is complete",
+                        file=sys.stderr,
+                    )
 
     groups = None
     if args.by is not None:

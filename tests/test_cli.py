@@ -1076,6 +1076,16 @@ def test_an_interrupted_evaluate_exits_130_and_keeps_the_rows_aside(
     assert partial.exists()
     assert f"the finished rows are in {partial} (not {out}); no check was run" in captured.err
     assert "Checks:" not in captured.out
+    assert (tmp_path / "scored.partial.jsonl.run.json").exists()
+    # run again to the end: the rows set aside are superseded, and removed with a note
+    monkeypatch.undo()
+    code = cli.main(
+        ["evaluate", str(good), "--out", str(out), "--no-progress", "--model", "offline"]
+    )
+    captured = capsys.readouterr()
+    assert code == 0 and out.exists()
+    assert not partial.exists() and not (tmp_path / "scored.partial.jsonl.run.json").exists()
+    assert "removed scored.partial.jsonl, left by an interrupted run" in captured.err
 
 
 def test_a_ctrl_c_after_the_last_row_leaves_a_complete_run(tmp_path, good, monkeypatch, capsys):
