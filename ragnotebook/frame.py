@@ -723,6 +723,18 @@ def _replaced(column: pd.Series, positions: np.ndarray, values: pd.Series) -> pd
         return pd.Series(cells, index=column.index, name=column.name, dtype=object)
 
 
+def _inherited(scored: pd.DataFrame, rescored: pd.DataFrame, metric: str) -> bool:
+    """Whether ``rescored``'s metadata for ``metric`` came with its rows from another
+    frame (the same record as ``scored``'s, or one counting another number of rows)
+    rather than from a run on these rows."""
+    mine = ((rescored.attrs.get("ragnotebook") or {}).get("metrics") or {}).get(metric)
+    if not mine:
+        return False  # no record: the columns are all there is to go by
+    theirs = ((scored.attrs.get("ragnotebook") or {}).get("metrics") or {}).get(metric)
+    rows = mine.get("rows")
+    return mine == theirs or (isinstance(rows, int) and rows != len(rescored))
+
+
 def update_scores(
     scored: pd.DataFrame, rescored: pd.DataFrame, *, metrics: Sequence[str] | None = None
 ) -> pd.DataFrame:
@@ -751,7 +763,10 @@ def update_scores(
         frame whose labels are all labels of ``scored`` (e.g. ``scored.loc[fixed]`` after
         the fix, scored again).
     metrics : sequence of str, optional
-        The metrics to take from ``rescored``; default every metric it has.
+        The metrics to take from ``rescored``; default every metric scored on its rows.
+        A metric whose run metadata came along with rows taken from ``scored`` (the same
+        record, or one counting another number of rows) was not scored again and is
+        left as it is in ``scored``.
 
     Returns
     -------
@@ -766,9 +781,10 @@ def update_scores(
     TypeError
         If either argument is not a DataFrame.
     ValueError
-        If ``rescored`` has no ragnotebook scores (or none of ``metrics``), if either
-        frame repeats a row label, or if a label of ``rescored`` is not in ``scored``
-        (the first few are named).
+        If ``rescored`` has no ragnotebook scores (or none of ``metrics``), if a metric
+        asked for was not scored on ``rescored``'s rows (its columns and metadata came
+        with rows taken from ``scored``), if either frame repeats a row label, or if a
+        label of ``rescored`` is not in ``scored`` (the first few are named).
 
     Warns
     -----
@@ -814,6 +830,22 @@ def update_scores(
         raise ValueError(
             f"{len(unknown)} row label(s) of rescored are not in scored (first: "
             f"{unknown[:5]}); score a selection of scored's own rows (scored.loc[labels])"
+        )
+    # rows taken from the scored frame (scored.loc[labels]) bring every metric's columns
+    # and, through pandas' attrs, its run metadata; a metric the new run did not score
+    # (evaluate() leaves out one whose column is empty) is not a re-score of these rows
+    inherited = [m for m in taken if _inherited(scored, rescored, m)]
+    if inherited and metrics is not None:
+        raise ValueError(
+            f"rescored was not scored on {inherited}: its columns and run metadata are the "
+            "ones of the frame its rows were taken from; score those metrics again or leave "
+            "them out of metrics="
+        )
+    taken = [m for m in taken if m not in inherited]
+    if not taken:
+        raise ValueError(
+            "rescored holds no metric scored on its own rows: every metric's run metadata "
+            "is the one of the frame its rows were taken from (score them again first)"
         )
     out = scored.copy()
     positions = scored.index.get_indexer(rescored.index)

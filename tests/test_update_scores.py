@@ -150,3 +150,30 @@ def test_bad_arguments_name_the_rows():
         rn.update_scores(scored, scored.loc[["q1"]], metrics=["context_recall"])
     with pytest.raises(TypeError, match="rescored: expected a pandas DataFrame"):
         rn.update_scores(scored, [1])
+
+
+def test_rows_taken_from_the_scored_frame_bring_no_metric_the_new_run_skipped():
+    """The README's way: the fixed rows are taken from the scored frame, so they carry
+    every metric's columns and (through pandas' attrs) the full run's metadata; a metric
+    the new run left out (no ground truth in these rows) is not merged, nor counted twice."""
+    sample = rn.load_sample("quickstart")
+    scored = sample.rag.evaluate(model="offline", progress=False)
+    calls = scored.rag.summary()["calls"].astype(int).to_dict()
+    labels = scored.index[scored["source"] == "ragtruth"][:3]
+    fixed = scored.loc[labels].assign(answer="I do not know.")
+    with pytest.warns(UserWarning, match="left out 'context_recall'"):
+        again = fixed.rag.evaluate(model="offline", progress=False)
+    merged = scored.rag.update_scores(again)
+    after = merged.rag.summary()["calls"].astype(int).to_dict()
+    extra = again.attrs["ragnotebook"]["metrics"]
+    assert after["context_recall"] == calls["context_recall"]  # not 2x
+    for m in ("context_precision", "faithfulness"):
+        assert after[m] == calls[m] + extra[m]["calls"]
+    assert merged.attrs["ragnotebook"]["updates"][-1]["metrics"] == [
+        "context_precision",
+        "faithfulness",
+    ]
+    assert (merged.loc[labels, "faithfulness_status"] == "no_claims").all()
+    # asking for the skipped metric by name is an error that says why
+    with pytest.raises(ValueError, match=r"rescored was not scored on \['context_recall'\]"):
+        scored.rag.update_scores(again, metrics=["context_recall"])
