@@ -705,6 +705,7 @@ def _warn_unjudged(run: _Run, out: pd.DataFrame) -> None:
         return
     results = run.engine.results
     said: list[str] = []
+    any_missing = False
     for m in run.metrics:
         hit = [
             (row, res)
@@ -713,6 +714,7 @@ def _warn_unjudged(run: _Run, out: pd.DataFrame) -> None:
             and res.missing_verdicts + res.invalid_verdicts
         ]
         if hit:
+            any_missing = True
             noun, counts_as = _UNJUDGED_COUNTS_AS[m]
             items = sum(res.missing_verdicts + res.invalid_verdicts for _, res in hit)
             said.append(
@@ -736,11 +738,16 @@ def _warn_unjudged(run: _Run, out: pd.DataFrame) -> None:
                 "status 'no_claims'"
             )
     if said:
+        counted = (
+            " summary() counts the verdicts in 'missing_verdicts' (the m_verdicts cells mark "
+            "them 'missing' or 'invalid');"
+            if any_missing
+            else " summary() counts those rows under 'no_claims';"
+        )
         warn_user(
             "ragnotebook: the judge's output was unusable for some rows, which still have "
-            f"status 'ok' or 'no_claims': {'; '.join(said)}. summary() counts the verdicts in "
-            "'missing_verdicts' (the m_verdicts cells mark them 'missing' or 'invalid'); check "
-            "the judge's replies (model, prompt overrides, server)."
+            f"status 'ok' or 'no_claims': {'; '.join(said)}.{counted} check the judge's "
+            "replies (model, prompt overrides, server)."
         )
 
 

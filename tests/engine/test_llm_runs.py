@@ -442,6 +442,9 @@ def test_a_judge_that_extracts_no_claims_from_most_rows_is_warned_about(llm_serv
         "faithfulness: the judge extracted no claims from 6 of 6 non-blank answers (first: row "
         "'r0'); those rows score 0 with status 'no_claims'"
     ) in said[0]
+    # no verdict is missing here: the warning does not send the reader to missing_verdicts
+    assert "missing_verdicts" not in said[0]
+    assert "summary() counts those rows under 'no_claims'" in said[0]
     # a healthy judge on the same rows says nothing
     llm_server.responder = offline_responder()
     out, said = evaluate_quietly(df, llm_server, metrics=["faithfulness"])
