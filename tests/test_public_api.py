@@ -431,8 +431,8 @@ def test_a_scored_row_stays_scored_after_a_csv_round_trip_blanks_its_answer(tmp_
 
 
 def test_the_readmes_self_contained_python_examples_run():
-    """The README's examples that need no key, server or other objects run as written, in
-    order, in one fresh namespace, and give the values their comments say."""
+    """The README's examples that need no key, server or other objects run as written,
+    each in a fresh namespace, and give the values their comments say."""
     import re
     import warnings
     from pathlib import Path
@@ -448,12 +448,14 @@ def test_the_readmes_self_contained_python_examples_run():
     # the quick start, the MockJudge example, the scorer object; the LLM, views and
     # run_evals examples need a key, a server, plotly or the reader's own app
     assert len(runnable) == 3 and len(blocks) == 6
-    namespace: dict = {}
+    spaces: list[dict] = []
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        for block in runnable:
-            exec(compile(block, "README.md", "exec"), namespace)
-    assert float(namespace["out"]["context_recall"].iloc[0]) == 0.5
-    assert [t.kind for t in namespace["judge"].tasks] == ["extract_claims", "attribute_claims"]
-    assert namespace["result"].score == 1.0
-    assert len(namespace["scored"]) == 48
+        for block in runnable:  # each on its own, as pasted into a fresh session
+            spaces.append({})
+            exec(compile(block, "README.md", "exec"), spaces[-1])
+    quick, mock, scorer = spaces
+    assert len(quick["scored"]) == 48
+    assert float(mock["out"]["context_recall"].iloc[0]) == 0.5
+    assert [t.kind for t in mock["judge"].tasks] == ["extract_claims", "attribute_claims"]
+    assert scorer["result"].score == 1.0
