@@ -30,7 +30,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from ragnotebook._textsafe import replace_surrogates
-from ragnotebook.tasks import Task
+from ragnotebook.tasks import REASK, Task
 
 __all__ = ["Prompt", "get", "override", "render", "reset", "version", "versions"]
 
@@ -312,7 +312,7 @@ def render(task: Task, *, schema_hint: str | None = None) -> list[dict[str, str]
             f"\nGive exactly {len(task.items)} verdicts, for the indices "
             f"{[it.index for it in task.items]}."
         )
-        if ("reask", 1) in task.extra:
+        if REASK in task.extra:
             # the one re-ask (scorers._common.reask); a first ask's text is unchanged, and
             # the mark is in the re-ask's cache key, so no cached answer is stale
             expected += (

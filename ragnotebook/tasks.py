@@ -36,6 +36,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 __all__ = [
+    "REASK",
     "VERDICT_WORDS",
     "Answer",
     "Claims",
@@ -114,6 +115,11 @@ class Item:
 
     index: int
     text: str
+
+
+#: ``Task.extra`` entry marking the one re-ask for items left without a valid verdict
+#: (:func:`ragnotebook.scorers._common.reask`); it enters the cache key and the prompt.
+REASK = ("reask", 1)
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from ragnotebook.tasks import (
+    REASK,
     Answer,
     Claims,
     Explanation,
@@ -303,10 +304,6 @@ def align_verdicts(
             continue
         good[it.index] = found[0].model_copy(update={"verdict": word, "index": it.index})
     return good, missing, invalid, positional
-
-
-#: ``Task.extra`` entry that marks the one re-ask for items left without a valid verdict.
-REASK = ("reask", 1)
 
 
 def reask(task: Task) -> Task:

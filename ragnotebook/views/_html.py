@@ -29,6 +29,7 @@ import textwrap
 from typing import Any
 
 from ragnotebook._textsafe import replace_surrogates
+from ragnotebook.scorers._common import round_half_up
 
 __all__ = [
     "escape",
@@ -63,8 +64,6 @@ def two_places(value: float) -> str:
     >>> two_places(0.575), two_places(1 / 8), two_places(2 / 3), two_places(1.0)
     ('0.58', '0.13', '0.67', '1.00')
     """
-    from ragnotebook.scorers._common import round_half_up
-
     return f"{round_half_up(float(value), 2):.2f}"
 
 

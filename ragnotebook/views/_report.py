@@ -275,20 +275,24 @@ _BOOT_JS = """
     });
   });
 
-  // ---- filter: on the summary line and every text of the row
+  // ---- filter: on the summary line and every text of the row, compared in one form
+  // (width-insensitive, zero-width characters left out, lower case; explorer.search_text)
+  function searchForm(s) {
+    return s.normalize("NFKC").replace(/[\u200b-\u200d\u2060\ufeff]/g, "").toLowerCase();
+  }
   var texts = rows.map(function (r) {
     var d = payload.rows[r.getAttribute("data-row")] || {texts: [], chunks: [], recall: [],
       faith: [], cards: []};
     var parts = [r.querySelector("summary").textContent].concat(d.texts, d.chunks);
     d.recall.concat(d.faith).forEach(function (c) { parts.push(c[2], c[3]); });
     d.cards.forEach(function (c) { parts.push(c[2], c[3]); });
-    return parts.join("\\n").normalize("NFKC").replace(/[\\u200b-\\u200d\\u2060\\ufeff]/g, "").toLowerCase();
+    return searchForm(parts.join("\\n"));
   });
   var box = document.getElementById("rnb-filter");
   var count = document.getElementById("rnb-count");
   var group = document.getElementById("rnb-group");
   function filter() {
-    var words = box.value.normalize("NFKC").replace(/[\\u200b-\\u200d\\u2060\\ufeff]/g, "").toLowerCase().split(/\\s+/).filter(Boolean);
+    var words = searchForm(box.value).split(/\\s+/).filter(Boolean);
     var only = group ? group.value : "";
     var shown = 0;
     rows.forEach(function (r, i) {
