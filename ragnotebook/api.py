@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import partial
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from ragnotebook._textsafe import clean_value
@@ -29,6 +30,8 @@ from ragnotebook.intake import (
     _is_missing,
     _look_alikes,
     and_list,
+    join_recipe,
+    list_alike,
     missing_columns_message,
     read_rows,
     resolve_columns,
@@ -402,7 +405,7 @@ class _Run:
         self.rows, self.columns = read_rows(df, columns, required=required, roles=roles)
         #: said once the run has scored the metrics it names (see _default_metrics)
         self.left_out_note = left_out_note
-        _warn_empty_inputs(self.rows, self.columns, names)
+        _warn_empty_inputs(self.rows, self.columns, names, df)
         chosen = model_or_default(model)
         options = dict(judge_options)
         _check_misspelt_options(options)
@@ -466,22 +469,39 @@ def _no_text(value: Any) -> bool:
 
 
 def _warn_empty_inputs(
-    rows: Sequence[RagRow], columns: Mapping[str, str | None], metrics: Sequence[str]
+    rows: Sequence[RagRow],
+    columns: Mapping[str, str | None],
+    metrics: Sequence[str],
+    df: pd.DataFrame | None = None,
 ) -> None:
     """Warn once when the answer or ground-truth column a metric needs has no value at all,
-    and once when no row has a retrieved chunk."""
+    once when no row has a retrieved chunk, and once when some rows' contexts cell is
+    missing (``None``/``NaN``, as a left merge with retrieval logs leaves it), which is
+    scored as no chunks."""
     if not rows:
         return
     contexts = columns.get("contexts")
+    measured = [m for m in metrics if m != "context_precision"]
+    what = f"a measured 0 for {and_list(measured)}" if measured else "precision is undefined"
     if contexts is not None and all(_no_text(c) for r in rows for c in r.contexts):
-        measured = [m for m in metrics if m != "context_precision"]
-        what = f"a measured 0 for {and_list(measured)}" if measured else "precision is undefined"
         warn_user(
             f"no row has a retrieved chunk in the {contexts!r} column: every row is no_context "
             f"({what}). If your retriever did return chunks, check which column holds them "
             "(columns={'contexts': ...}).",
             UserWarning,
         )
+    elif contexts is not None and df is not None:
+        cells = df[contexts].tolist()
+        missing = [r.label for r, cell in zip(rows, cells, strict=True) if _is_missing(cell)]
+        if missing:
+            warn_user(
+                f"{len(missing)} of {len(rows)} rows have no value in the {contexts!r} column "
+                f"(None or NaN, not an empty list), e.g. row {missing[0]!r}: they are scored "
+                f"with no chunks, status no_context ({what}). If their retrieval was not "
+                "logged rather than empty, leave them out (df[df[col].notna()]); an empty "
+                "list [] says the retriever returned nothing and is not warned about.",
+                UserWarning,
+            )
     empty: dict[str, list[str]] = {}
     for role in ("answer", "ground_truth"):
         column = columns.get(role)
@@ -610,6 +630,12 @@ def build_frame(run: _Run) -> pd.DataFrame:
             f"replaces them with the new scores (the input frame is unchanged). Rename them "
             "to keep both."
         )
+    written = {c for m in run.metrics for c in (m, *(f"{m}_{s}" for s in _SUFFIXES))}
+    repeated = out.columns.duplicated() & np.array(
+        [isinstance(c, str) and c in written for c in out.columns], dtype=bool
+    )
+    if repeated.any():  # two input columns of one name: one column of new scores
+        out = out.loc[:, ~repeated]
     for m in run.metrics:
         res = [
             results.get((pos, m)) or MetricResult.failed(m, CANCELLED_MESSAGE) for pos in range(n)
@@ -915,6 +941,9 @@ def _default_metrics(
         else f"name the column with columns={{{role!r}: '<column name>'}}; metrics=[...] "
         "chooses the metrics (and makes a missing column an error)"
     )
+    plural = list_alike(df, role, used) if found[role] is None else None
+    if plural is not None:
+        remedy = join_recipe(role, plural)
     note = (
         f"evaluate() left out {and_list(left)}: {why[role]}. It scored {and_list(keep)}. "
         f"To score the rest, {remedy}."

@@ -98,6 +98,8 @@ class _Summary(pd.DataFrame):
         parts = []
         if "no_answer" in shown.columns:
             parts.append("no_answer: the no_claims rows with no answer at all, not averaged")
+        if "not_run" in shown.columns:
+            parts.append("not_run: rows this metric never scored (no status), not averaged")
         quiet = [c for c in hidden if c not in _SAID_BY_SCORED]
         # a count that is <NA> in every row was not measured (a summary per group has no
         # judge counters: calls are counted per run), which is not the same as 0
@@ -587,7 +589,10 @@ def summary(df: pd.DataFrame, by: Any = None) -> pd.DataFrame:
         ``no_context``, ``error``) with ``no_answer`` right after ``no_claims`` (int64:
         of the ``no_claims`` rows, those not scored because the answer is missing or
         blank; the reference gives them 0, but that 0 is missing data; the rest are
-        answers that make no claim, a measured 0), ``missing_verdicts`` (int64: items counted
+        answers that make no claim, a measured 0), ``not_run`` (int64: rows with no
+        status for the metric, never scored by it, as in a frame concatenated from runs of
+        different metrics; with the status counts it adds up to ``n_total``),
+        ``missing_verdicts`` (int64: items counted
         against because the judge never gave a valid verdict), ``positional_verdicts`` (int64:
         verdicts matched to their items by position, not by index, because the judge
         numbered them ``1..k`` or gave none), and the run's
@@ -669,6 +674,9 @@ def _summary_of(df: pd.DataFrame) -> pd.DataFrame:
             row[s] = int(counts.get(s, 0))
             if s == "no_claims":
                 row["no_answer"] = int((no_claims.to_numpy(bool) & ~mask).sum())
+        # rows with no status at all: never scored for this metric (a frame concatenated
+        # from runs of other metrics, or unscored rows appended), so the counts add up
+        row["not_run"] = int(df[f"{m}_status"].isna().sum())
         row["missing_verdicts"] = missing
         row["positional_verdicts"] = positional
         run = (df.attrs.get("ragnotebook", {}) or {}).get("metrics", {}).get(m, {}) or {}

@@ -320,9 +320,18 @@ def resolve_columns(
         ]
         if len(candidates) > 1:
             names = " and ".join(repr(c) for c in candidates)
+            # suggest the one that holds text when the other does not (ids, scores)
+            texty = [c for c in candidates if _holds_text(df, c, role)]
+            pick = texty[0] if len(texty) == 1 else candidates[0]
+            others = [c for c in candidates if c not in texty] if len(texty) == 1 else []
+            note = (
+                f" ({and_list(others)} hold{'s' if len(others) == 1 else ''} no text)"
+                if others
+                else ""
+            )
             raise ValueError(
                 f"columns {names} could both be the {role!r} column; pick one with "
-                f"columns={{{role!r}: {candidates[0]!r}}}"
+                f"columns={{{role!r}: {pick!r}}}{note}"
             )
         result[role] = candidates[0] if candidates else None
 
@@ -427,8 +436,11 @@ def missing_columns_message(
         likely = _look_alikes(df, role, used)
         pick = likely[0] if likely else "<column name>"
         remedy = f"rename a column or pass columns={{{role!r}: {pick!r}}}"
+        plural = None if likely else list_alike(df, role, used)
         if likely:
             remedy = f"{', '.join(map(repr, likely[:3]))} looks like it: {remedy}"
+        elif plural is not None:
+            remedy = join_recipe(role, plural)
         entries.append((role, "; ".join([tried, *taken]), need, remedy))
     rest_hint = f"score the rest with metrics={list(rest)!r}" if rest else ""
     if len(entries) == 1:
@@ -505,6 +517,21 @@ def _holds_role(df: pd.DataFrame, column: Any, role: str) -> bool:
     )
 
 
+def _holds_text(df: pd.DataFrame, column: Any, role: str) -> bool:
+    """Whether ``column``'s first filled cells hold text: strings, or for contexts lists
+    whose items are strings (a list of chunk ids is no context)."""
+    try:
+        cells = df[column].dropna().head(20).tolist()
+    except (TypeError, ValueError):
+        return True
+    for cell in cells:
+        if isinstance(cell, str):
+            return True
+        if role == "contexts" and isinstance(cell, list | tuple | np.ndarray) and len(cell):
+            return isinstance(cell[0], str)
+    return not cells
+
+
 def _look_alikes(df: pd.DataFrame, role: str, used: set[Any]) -> list[str]:
     """Columns not yet used whose name suggests ``role`` (``"gold answer"``, ``"answer_gt"``)
     and whose cells could be that role's (not ``reference_id`` or ``truth_score``)."""
@@ -528,6 +555,37 @@ def _look_alikes(df: pd.DataFrame, role: str, used: set[Any]) -> list[str]:
         ):
             found.append(c)
     return found
+
+
+def list_alike(df: pd.DataFrame, role: str, used: set[Any]) -> Hashable | None:
+    """A column named like a text role in the plural (``ground_truths``, ragas' older
+    name) whose cells are lists of strings, or None. Joined, it would be that role."""
+    if role == "contexts":
+        return None
+    for c in dict.fromkeys(df.columns):
+        if c in used or not isinstance(c, str):
+            continue
+        form = _alias_form(c)
+        if not (form.endswith("s") and form[:-1] in ALIASES[role]):
+            continue
+        try:
+            cells = df[c].dropna().head(20).tolist()
+        except (TypeError, ValueError):
+            continue
+        if cells and all(
+            isinstance(v, list | tuple | np.ndarray) and all(isinstance(x, str) for x in v)
+            for v in cells
+        ):
+            return c
+    return None
+
+
+def join_recipe(role: str, column: Hashable) -> str:
+    """The one-line recipe that joins a column of lists of texts into ``role``'s column."""
+    return (
+        f"{column!r} holds lists of texts (ragas' older plural form): join them first, e.g. "
+        f"df[{role!r}] = df[{column!r}].map(' '.join)"
+    )
 
 
 def _last_text_level(column: Any) -> str | None:
@@ -616,15 +674,52 @@ def normalize_text(
         return None
     if isinstance(value, bool | np.bool_):
         raise _fail(row, column, position, f"expected a string, got a boolean ({value!r})")
-    if isinstance(value, float | np.floating) and float(value).is_integer():
-        # pandas stores a numeric column with a gap as floats: 42 reads back as 42.0
-        return str(int(value))
-    if isinstance(value, int | float | np.integer | np.floating):
-        return str(value)
+    text = number_text(value)
+    if text is not None:
+        return text
     hint = ""
     if isinstance(value, list | tuple | np.ndarray):
         hint = "; one text per cell: join the items (df[col].map(' '.join)) or keep one"
+    else:
+        path = _text_path(value)  # a chat message object or dict (AIMessage, {"content": ...})
+        if path is not None:
+            hint = f"; take its text first, e.g. df[col] = df[col].map(lambda d: {path})"
     raise _fail(row, column, position, f"expected a string, got {_type_name(value)}{hint}")
+
+
+def number_text(value: Any) -> str | None:
+    """The text of a number cell (a whole float without its ``.0``), or None if not a number.
+
+    Booleans and missing values (NaN) are not numbers here.
+
+    Parameters
+    ----------
+    value : object
+        Any value.
+
+    Returns
+    -------
+    str or None
+        ``str(value)`` for an int, float or NumPy number; a whole float as an int
+        (pandas stores a numeric column with a gap as floats: 42 reads back as 42.0);
+        None for anything else, NaN and booleans included.
+
+    Examples
+    --------
+    >>> from ragnotebook.intake import number_text
+    >>> number_text(1879), number_text(42.0), number_text(2.5), number_text("42")
+    ('1879', '42', '2.5', None)
+    """
+    if isinstance(value, bool | np.bool_) or not isinstance(
+        value, int | float | np.integer | np.floating
+    ):
+        return None
+    if isinstance(value, float | np.floating):
+        if math.isnan(value):
+            return None
+        if float(value).is_integer():
+            return str(int(value))
+    return str(value)
 
 
 def _ground_truth(value: Any, *, row: Hashable, column: Hashable, position: int) -> str | None:
@@ -668,9 +763,22 @@ def _parse_list_string(text: str) -> list[Any] | None:
         parsed = _python_list(stripped)
     if not isinstance(parsed, list | tuple):
         return None
-    if parsed and not any(isinstance(item, str | dict) for item in parsed):
+    if parsed and not any(_could_be_a_chunk(item) for item in parsed):
         return None
     return list(parsed)
+
+
+def _could_be_a_chunk(item: Any) -> bool:
+    """Whether a parsed list item is, or holds, a chunk's text: a string, a dict, or a
+    ``(text, score)`` pair (what a list of numbers or words like ``"[see 2]"`` is not)."""
+    if isinstance(item, str | dict):
+        return True
+    return (
+        isinstance(item, tuple | list)
+        and len(item) == 2
+        and isinstance(item[0], str)
+        and isinstance(item[1], int | float)
+    )
 
 
 #: the start of a list of strings written as text: ``['``, ``["`` (blanks allowed)
@@ -687,34 +795,95 @@ def _looks_like_a_list(text: str) -> bool:
 
 
 #: keys under which document-like dicts (LangChain, LlamaIndex, Haystack) hold their text
-_TEXT_KEYS: Final[tuple[str, ...]] = ("page_content", "text", "content")
+_TEXT_KEYS: Final[tuple[str, ...]] = ("page_content", "content", "text")
 
 
-def _item_problem(item: Any, i: int, where: str) -> str:
-    """Why list item ``i`` is no chunk, with a recipe when it is a document-like dict."""
-    problem = f"chunk {i}{where} is {_type_name(item)}, expected str"
-    if item is None or (isinstance(item, float) and math.isnan(item)):
-        # a list with a null element, as Parquet and Arrow lists can hold
-        problem += (
-            " (a missing chunk; drop them with df[col] = df[col].map(lambda c: [x for x in c "
-            "if isinstance(x, str)]), or write '' to keep the other chunks' positions)"
-        )
-    elif isinstance(item, dict):
+def _text_path(item: Any) -> str | None:
+    """How to reach the text of a document-like ``item``: ``"d['page_content']"``,
+    ``"d.page_content"``, ``"d.node.text"`` (a LlamaIndex ``NodeWithScore``), or None."""
+    if isinstance(item, Mapping):
         key = next((k for k in _TEXT_KEYS if isinstance(item.get(k), str)), None)
         if key is not None:
-            problem += (
-                f" (a document object; take its text first, e.g. "
-                f"df[col] = df[col].map(lambda docs: [d[{key!r}] for d in docs]))"
-            )
-    else:
-        # a LangChain Document, a LlamaIndex node: the text is an attribute
-        attr = next((k for k in _TEXT_KEYS if isinstance(getattr(item, k, None), str)), None)
+            return f"d[{key!r}]"
+        inner = item.get("node")
+        if isinstance(inner, Mapping):
+            key = next((k for k in _TEXT_KEYS if isinstance(inner.get(k), str)), None)
+            if key is not None:
+                return f"d['node'][{key!r}]"
+        return None
+    # a LangChain Document, a LlamaIndex node: the text is an attribute
+    attr = next((k for k in _TEXT_KEYS if isinstance(getattr(item, k, None), str)), None)
+    if attr is not None:
+        return f"d.{attr}"
+    inner = getattr(item, "node", None)
+    if inner is not None:
+        attr = next((k for k in _TEXT_KEYS if isinstance(getattr(inner, k, None), str)), None)
         if attr is not None:
-            problem += (
-                f" (a document object; take its text first, e.g. "
-                f"df[col] = df[col].map(lambda docs: [d.{attr} for d in docs]))"
+            return f"d.node.{attr}"
+    return None
+
+
+def _item_problem(item: Any, i: int, *, in_string: bool = False) -> str:
+    """Why list item ``i`` is no chunk, with a recipe when it is a missing chunk, a
+    document-like object or dict, or a (text, score) pair. ``in_string``: the list was
+    read from a string (a CSV cell), so the recipe applies before the file is written."""
+    where = " of the list in this string" if in_string else ""
+    problem = f"chunk {i}{where} is {_type_name(item)}, expected str"
+    fix = "before saving the file, " if in_string else ""
+    if item is None or (isinstance(item, float) and math.isnan(item)):
+        # a list with a null element, as Parquet and Arrow lists and to_csv can hold
+        return problem + (
+            f" (a missing chunk; {fix}drop them with df[col] = df[col].map(lambda c: [x for "
+            "x in c if isinstance(x, str)]), or write '' to keep the other chunks' positions)"
+        )
+    if isinstance(item, tuple | list) and len(item) == 2 and isinstance(item[1], int | float):
+        # (document, score) pairs, as similarity_search_with_score returns
+        path = "d" if isinstance(item[0], str) else _text_path(item[0])
+        if path is not None:
+            return problem + (
+                f" (a pair of a chunk and its score; {fix}take the text, e.g. "
+                f"df[col] = df[col].map(lambda pairs: [{path} for d, _ in pairs]))"
             )
+    path = _text_path(item)
+    if path is not None:
+        problem += (
+            f" (a document object; {fix}take its text, e.g. "
+            f"df[col] = df[col].map(lambda docs: [{path} for d in docs]))"
+        )
     return problem
+
+
+#: a list of printed objects: ``[Document(page_content='...'), ...]``
+_PRINTED_OBJECT: Final = re.compile(r"^\s*[\[(]\s*\(?\s*([A-Za-z_][\w.]*)\(")
+
+
+#: where the text of a printed object's class is (the recipe in the error message)
+_PRINTED_TEXT: Final[dict[str, str]] = {
+    "Document": "d.page_content",
+    "NodeWithScore": "d.node.text",
+    "TextNode": "d.text",
+    "Node": "d.text",
+}
+
+
+def _printed_objects(text: str) -> str | None:
+    """The class name when ``text`` is the printed form (``repr``) of a list of objects
+    (what ``to_csv`` writes for LangChain ``Document`` or LlamaIndex ``NodeWithScore``
+    items), else None."""
+    found = _PRINTED_OBJECT.match(text)
+    if found is None or not text.rstrip().endswith(("]", ")")):
+        return None
+    try:
+        tree = ast.parse(text.strip(), mode="eval")
+    except (SyntaxError, ValueError, MemoryError, RecursionError):
+        return None
+    body = tree.body
+    if not isinstance(body, ast.List | ast.Tuple) or not body.elts:
+        return None
+    first = body.elts[0]
+    if isinstance(first, ast.Tuple) and first.elts:  # (Document(...), 0.83) pairs
+        first = first.elts[0]
+    return found.group(1) if isinstance(first, ast.Call) else None
 
 
 def _python_list(text: str) -> list[Any] | None:
@@ -735,7 +904,7 @@ def _python_list(text: str) -> list[Any] | None:
         try:
             parsed = ast.literal_eval(text)
         except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
-            return None
+            return _list_with_bare_names(text)
         return list(parsed) if isinstance(parsed, list | tuple) else None
     # NumPy: items separated by blanks or line breaks; a non-string item prints bare
     items: list[Any] = []
@@ -750,6 +919,28 @@ def _python_list(text: str) -> list[Any] | None:
         elif t.type == tokenize.NUMBER:
             items.append(float(t.string))
         else:
+            return None
+    return items
+
+
+def _list_with_bare_names(text: str) -> list[Any] | None:
+    """Items of a Python list literal whose items are literals or bare ``nan``/``None``
+    (``to_csv`` writes a list holding NaN as ``"['a', nan]"``, which
+    :func:`ast.literal_eval` refuses), else None."""
+    try:
+        tree = ast.parse(text.strip(), mode="eval")
+    except (SyntaxError, ValueError, MemoryError, RecursionError):
+        return None
+    if not isinstance(tree.body, ast.List | ast.Tuple):
+        return None
+    items: list[Any] = []
+    for node in tree.body.elts:
+        if isinstance(node, ast.Name) and node.id in _BARE_ITEMS:
+            items.append(_BARE_ITEMS[node.id])
+            continue
+        try:
+            items.append(ast.literal_eval(node))
+        except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
             return None
     return items
 
@@ -821,6 +1012,18 @@ def normalize_contexts(
                     "items (more than 1,000 chunks), so the chunks are lost; write the file "
                     "from lists (df[col].map(list)) or as Parquet / JSON Lines",
                 )
+            printed = _printed_objects(value)
+            if printed is not None:
+                path = _PRINTED_TEXT.get(printed.rsplit(".", 1)[-1], "d.<its text>")
+                raise _fail(
+                    row,
+                    column,
+                    position,
+                    f"this string is the printed form of a list of {printed} objects (what "
+                    "to_csv writes for objects), not chunk texts, and cannot be read back "
+                    "safely; take the texts before saving, e.g. df[col] = df[col].map(lambda "
+                    f"docs: [{path} for d in docs]), or save as Parquet / JSON Lines",
+                )
             if _looks_like_a_list(value):
                 if warn_state is None:
                     ContextParseState(unparsed_rows=1, first_unparsed=row).warn(column)
@@ -831,7 +1034,7 @@ def normalize_contexts(
             return [str(value)]
         for i, item in enumerate(parsed):
             if not isinstance(item, str):
-                problem = _item_problem(item, i, " of the list in this string")
+                problem = _item_problem(item, i, in_string=True)
                 raise _fail(row, column, position, problem)
         parsed = [str(item) for item in parsed]
         if warn_state is None:
@@ -861,7 +1064,7 @@ def normalize_contexts(
         elif isinstance(item, str):
             out.append(str(item))
         else:
-            raise _fail(row, column, position, _item_problem(item, i, ""))
+            raise _fail(row, column, position, _item_problem(item, i))
     return out
 
 

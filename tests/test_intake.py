@@ -741,3 +741,152 @@ def test_a_duplicated_answer_column_is_named_before_a_missing_ground_truth() -> 
     )
     with pytest.raises(ValueError, match=r"column 'answer' .*appears more than once"):
         df.rag.evaluate(model="offline", progress=False)
+
+
+# ------------------------------------------------- retriever objects from real RAG stacks
+
+
+class _Doc:  # the shape of a LangChain Document
+    def __init__(self, page_content: str, metadata: dict | None = None) -> None:
+        self.page_content = page_content
+        self.metadata = metadata or {}
+
+    def __repr__(self) -> str:
+        return f"Document(metadata={self.metadata!r}, page_content={self.page_content!r})"
+
+
+class _TextNode:  # LlamaIndex's node: the text is .text
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    def __repr__(self) -> str:
+        return f"TextNode(text={self.text!r})"
+
+
+class _NodeWithScore:  # LlamaIndex's retriever result: the node and its score
+    def __init__(self, text: str, score: float) -> None:
+        self.node = _TextNode(text)
+        self.score = score
+
+    def __repr__(self) -> str:
+        return f"NodeWithScore(node={self.node!r}, score={self.score!r})"
+
+
+def test_printed_retriever_objects_in_a_csv_cell_are_refused_with_the_right_recipe(
+    tmp_path,
+) -> None:
+    # to_csv writes an object's repr; read back, it is one string that used to be scored
+    # as a single chunk (metadata and all), so precision came out 1.0 instead of 0.5
+    docs = [_Doc("Opening hours are 9 to 5.", {"source": "a.pdf"}), _Doc("It is on Pier 4.")]
+    nodes = [_NodeWithScore("It is on Pier 4.", 0.8)]
+    pairs = [(_Doc("It is on Pier 4."), 0.83)]
+    df = pd.DataFrame(
+        {"question": ["q"] * 3, "contexts": [docs, nodes, pairs]}, index=["lc", "li", "pairs"]
+    )
+    path = tmp_path / "objects.csv"
+    df.to_csv(path)
+    back = pd.read_csv(path, index_col=0)
+    assert back.loc["lc", "contexts"].startswith("[Document(metadata=")
+    expected = {
+        "lc": "a list of Document objects",
+        "li": "a list of NodeWithScore objects",
+        "pairs": "a list of Document objects",
+    }
+    recipe = {"lc": "d.page_content", "li": "d.node.text", "pairs": "d.page_content"}
+    for label, cell in back["contexts"].items():
+        with pytest.raises(ValueError) as info:
+            normalize_contexts(cell, row=label, column="contexts")
+        message = str(info.value)
+        assert message.startswith(f"row {label!r}, column 'contexts': this string is the printed")
+        assert expected[label] in message
+        assert f"[{recipe[label]} for d in docs]" in message
+        assert "Parquet / JSON Lines" in message
+    # the whole frame: one error that names every bad row, nothing scored silently
+    with pytest.raises(ValueError, match="2 more rows have bad cells"):
+        read_rows(back)
+
+
+def test_text_score_pairs_and_nan_items_written_to_csv_are_refused(tmp_path) -> None:
+    df = pd.DataFrame(
+        {
+            "question": ["q", "q"],
+            "contexts": [
+                [("It is on Pier 4.", 0.91), ("Tickets 12 EUR.", 0.5)],
+                ["a", "b", np.nan],
+            ],
+        },
+        index=["pairs", "gap"],
+    )
+    path = tmp_path / "pairs.csv"
+    df.to_csv(path)
+    back = pd.read_csv(path, index_col=0)
+    assert back.loc["gap", "contexts"] == "['a', 'b', nan]"
+    with pytest.raises(ValueError) as pairs:
+        normalize_contexts(back.loc["pairs", "contexts"], row="pairs", column="contexts")
+    assert "chunk 0 of the list in this string is tuple, expected str" in str(pairs.value)
+    assert "a pair of a chunk and its score; before saving the file" in str(pairs.value)
+    assert "[d for d, _ in pairs]" in str(pairs.value)
+    with pytest.raises(ValueError) as nan:
+        normalize_contexts(back.loc["gap", "contexts"], row="gap", column="contexts")
+    assert "chunk 2 of the list in this string is float, expected str (a missing chunk" in str(
+        nan.value
+    )
+    # lists of numbers or bracketed prose are still one chunk
+    assert _ctx("[1, 2]") == ["[1, 2]"]
+    assert _ctx("[see 2] for the rules") == ["[see 2] for the rules"]
+
+
+def test_in_memory_retriever_results_get_recipes_for_their_shape() -> None:
+    with pytest.raises(ValueError) as node:
+        _ctx([_NodeWithScore("It is on Pier 4.", 0.8)])
+    assert "chunk 0 is _NodeWithScore, expected str" in str(node.value)
+    assert "[d.node.text for d in docs]" in str(node.value)
+    with pytest.raises(ValueError) as node_dict:
+        _ctx([{"node": {"text": "It is on Pier 4.", "id_": "1"}, "score": 0.7}])
+    assert "[d['node']['text'] for d in docs]" in str(node_dict.value)
+    with pytest.raises(ValueError) as pair:
+        _ctx([(_Doc("It is on Pier 4."), 0.83)])
+    assert "a pair of a chunk and its score; take the text" in str(pair.value)
+    assert "[d.page_content for d, _ in pairs]" in str(pair.value)
+
+
+def test_a_message_object_as_an_answer_gets_the_content_recipe() -> None:
+    class AIMessage:  # LangChain's chat message: .content, and .text too
+        content = "It is on Pier 4."
+        text = "It is on Pier 4."
+
+    with pytest.raises(ValueError) as info:
+        normalize_text(AIMessage(), row="q1", column="answer")
+    assert str(info.value) == (
+        "row 'q1', column 'answer': expected a string, got AIMessage; take its text first, "
+        "e.g. df[col] = df[col].map(lambda d: d.content)"
+    )
+
+
+def test_ambiguity_suggests_the_column_that_holds_text() -> None:
+    df = pd.DataFrame(
+        {"question": ["q"], "contexts": [[17, 42]], "retrieved_contexts": [["It is on Pier 4."]]}
+    )
+    with pytest.raises(ValueError) as info:
+        resolve_columns(df)
+    assert str(info.value) == (
+        "columns 'contexts' and 'retrieved_contexts' could both be the 'contexts' column; pick "
+        "one with columns={'contexts': 'retrieved_contexts'} ('contexts' holds no text)"
+    )
+
+
+def test_a_plural_list_column_of_ground_truths_gets_the_join_recipe() -> None:
+    df = pd.DataFrame(
+        {
+            "question": ["Where?"],
+            "answer": ["Pier 4."],
+            "contexts": [["The museum is on Pier 4."]],
+            "ground_truths": [["The museum is on Pier 4.", "It opened in 1998."]],
+        }
+    )
+    with pytest.raises(ValueError) as info:
+        resolve_columns(df, required=["ground_truth"])
+    assert (
+        "'ground_truths' holds lists of texts (ragas' older plural form): join them first, e.g. "
+        "df['ground_truth'] = df['ground_truths'].map(' '.join)"
+    ) in str(info.value)

@@ -9,6 +9,7 @@ loop live here; the engine (or a test) drives the plan.
 from __future__ import annotations
 
 import math
+import numbers
 from collections.abc import Generator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
@@ -97,6 +98,9 @@ class ScorerConfig:
 
     Raises
     ------
+    TypeError
+        For a ``scale`` that is not a real number (a bool, a string); NumPy numbers
+        are accepted and stored as Python ones.
     ValueError
         For ``scale <= 0``, an unknown ``reason`` or ``reference``, or
         ``max_chunks_per_call < 1``.
@@ -109,8 +113,11 @@ class ScorerConfig:
     max_chunks_per_call: int = 20
 
     def __post_init__(self) -> None:
-        if isinstance(self.scale, bool) or not isinstance(self.scale, int | float):
+        if isinstance(self.scale, bool) or not isinstance(self.scale, numbers.Real):
             raise TypeError(f"scale must be a number, got {self.scale!r}")
+        # NumPy numbers (np.int64(5) from a frame) become Python ones, JSON-safe in attrs
+        plain = int(self.scale) if isinstance(self.scale, numbers.Integral) else float(self.scale)
+        object.__setattr__(self, "scale", plain)
         if not math.isfinite(self.scale) or self.scale <= 0:
             raise ValueError(f"scale must be a finite number > 0, got {self.scale!r}")
         if self.reason not in ("template", "llm", None):

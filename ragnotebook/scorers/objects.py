@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ragnotebook.engine import Engine, Job, run_sync
+from ragnotebook.intake import number_text
 from ragnotebook.judges import resolve_judge
 from ragnotebook.judges.base import Judge
 from ragnotebook.scorers._common import MetricResult, Plan, ScorerConfig
@@ -181,16 +182,22 @@ def _message_text(content: Any) -> str:
 
 
 def _text_of(value: Any, keys: Sequence[str], role: str) -> str | None:
-    """A string as is; a dict's first string under ``keys``; the last ``role`` message
-    with text."""
+    """A string as is; a number as its text; a dict's first string (or number) under
+    ``keys``; the last ``role`` message with text."""
     if value is None:
         return None
     if isinstance(value, str):
         return value
+    number = number_text(value)
+    if number is not None:  # a numeric answer or ground truth (1879) is its text
+        return number
     if isinstance(value, Mapping):
         for key in keys:
-            if isinstance(value.get(key), str):
-                return str(value[key])
+            got = value.get(key)
+            if isinstance(got, str):
+                return str(got)
+            if number_text(got) is not None:
+                return number_text(got)
         return None
     if _is_chat(value):
         for msg in reversed(value):

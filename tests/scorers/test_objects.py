@@ -139,6 +139,26 @@ def test_input_and_output_helpers():
     )
 
 
+def test_numbers_as_ground_truth_or_answer_are_their_text_not_missing():
+    # a CSV column of numeric answers reaches run_evals and .run() as ints and floats
+    assert answer_from_output(1879) == "1879" and answer_from_output(42.0) == "42"
+    assert answer_from_output({"answer": 2.5}) == "2.5"
+    assert answer_from_output(float("nan")) is None and answer_from_output(True) is None
+    judge = rn.MockJudge(extract_claims=lambda t: [t.text], attribute_claims=[["yes"]])
+    recall = rn.create_context_recall_scorer(model=judge, context=["Born in 1879."])
+    r = recall.run(input="When was he born?", ground_truth=1879)
+    assert (r.score, r.status) == (1.0, "ok")
+    assert judge.tasks[0].text == "1879"
+    judge = rn.MockJudge(extract_claims=lambda t: [t.text], verify_claims=[["no"]])
+    faith = rn.create_faithfulness_scorer(model=judge, context=["The answer is 41."])
+    r = faith.run(input="q", output=42)
+    assert (r.score, r.status) == (0.0, "ok")
+    assert [t.kind for t in judge.tasks] == ["extract_claims", "verify_claims"]
+    # a missing number is still missing
+    r = recall.run(input="q", ground_truth=float("nan"))
+    assert r.status == "no_ground_truth"
+
+
 def test_missing_ground_truth_and_errors_do_not_raise():
     scorer = rn.create_context_recall_scorer(model="offline", context=["c"])
     r = scorer.run(input="q", output="a")

@@ -201,6 +201,20 @@ def test_scale_must_be_positive(scale):
         ScorerConfig(scale=scale)
 
 
+def test_numpy_numbers_are_a_scale_and_stored_as_python_numbers():
+    import json
+
+    import numpy as np
+
+    for given, stored in ((np.int64(5), 5), (np.float32(2.5), 2.5), (np.float64(10.0), 10.0)):
+        config = ScorerConfig(scale=given)
+        assert config.scale == stored and type(config.scale) is type(stored)
+        json.dumps({"scale": config.scale})  # JSON-safe in attrs
+    for bad in (True, "5", None):
+        with pytest.raises(TypeError, match="scale must be a number"):
+            ScorerConfig(scale=bad)
+
+
 def test_bad_options_raise():
     with pytest.raises(ValueError, match="reason"):
         ScorerConfig(reason="gpt")
