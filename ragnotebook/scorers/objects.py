@@ -155,10 +155,13 @@ class ScorerResult:
 
 
 def _is_chat(value: Any) -> bool:
+    """Chat messages: dicts with a ``role``, at least one with ``content`` (an OpenAI
+    assistant message that only calls a tool may leave ``content`` out)."""
     return (
         isinstance(value, list)
         and bool(value)
-        and all(isinstance(m, Mapping) and "role" in m and "content" in m for m in value)
+        and all(isinstance(m, Mapping) and "role" in m for m in value)
+        and any("content" in m for m in value)
     )
 
 
@@ -202,7 +205,7 @@ def _text_of(value: Any, keys: Sequence[str], role: str) -> str | None:
     if _is_chat(value):
         for msg in reversed(value):
             if msg["role"] == role:
-                text = _message_text(msg["content"])
+                text = _message_text(msg.get("content"))
                 if text.strip():
                     return text
     return None

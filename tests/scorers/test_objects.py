@@ -159,6 +159,24 @@ def test_numbers_as_ground_truth_or_answer_are_their_text_not_missing():
     assert r.status == "no_ground_truth"
 
 
+def test_an_assistant_message_that_only_calls_a_tool_keeps_the_chat_readable():
+    # OpenAI's SDK dumps an assistant tool call without a "content" key
+    msgs = [
+        {"role": "user", "content": "Where is the museum?"},
+        {"role": "assistant", "tool_calls": [{"id": "1", "type": "function"}]},
+        {"role": "tool", "tool_call_id": "1", "content": "Doc: the museum is on Pier 4."},
+        {"role": "assistant", "content": "It is on Pier 4."},
+    ]
+    assert answer_from_output(msgs) == "It is on Pier 4."
+    assert rn.contexts_from_output(None, msgs) == ["Doc: the museum is on Pier 4."]
+    judge = rn.MockJudge(extract_claims=[["It is on Pier 4."]], verify_claims=[["yes"]])
+    r = rn.create_faithfulness_scorer(model=judge).run(input="Where?", output=msgs)
+    assert (r.score, r.status) == (1.0, "ok")
+    assert judge.tasks[1].chunks == ("Doc: the museum is on Pier 4.",)
+    # a list of dicts none of which has content is no chat
+    assert answer_from_output([{"role": "assistant"}]) is None
+
+
 def test_missing_ground_truth_and_errors_do_not_raise():
     scorer = rn.create_context_recall_scorer(model="offline", context=["c"])
     r = scorer.run(input="q", output="a")
