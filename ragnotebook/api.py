@@ -33,6 +33,7 @@ from ragnotebook.intake import (
     join_recipe,
     list_alike,
     missing_columns_message,
+    not_a_frame,
     read_rows,
     resolve_columns,
 )
@@ -377,7 +378,7 @@ class _Run:
         left_out_note: str | None = None,
     ) -> None:
         if not isinstance(df, pd.DataFrame):
-            raise TypeError(f"expected a pandas DataFrame, got {type(df).__name__}")
+            raise TypeError(not_a_frame(df))
         if isinstance(metrics, str):
             metrics = (metrics,)
         names: list[str] = []
@@ -406,6 +407,8 @@ class _Run:
         #: said once the run has scored the metrics it names (see _default_metrics)
         self.left_out_note = left_out_note
         _warn_empty_inputs(self.rows, self.columns, names, df)
+        if "context_precision" in names and reference == "auto":
+            _warn_mixed_references(self.rows)
         chosen = model_or_default(model)
         options = dict(judge_options)
         _check_misspelt_options(options)
@@ -522,6 +525,24 @@ def _warn_empty_inputs(
     )
     tail = f"; score the rest with metrics={rest!r}" if rest else ""
     warn_user(f"{said}. Fill the column{tail}.", EmptyColumnWarning)
+
+
+def _warn_mixed_references(rows: Sequence[RagRow]) -> None:
+    """Warn once when ``reference="auto"`` makes context precision judge some rows'
+    chunks against the ground truth and others' against the answer: one mean of two
+    measures."""
+    judged = [r for r in rows if any(not _no_text(c) for c in r.contexts)]
+    truth = [r for r in judged if not _no_text(r.ground_truth)]
+    answer = [r for r in judged if _no_text(r.ground_truth) and not _no_text(r.answer)]
+    if truth and answer:
+        warn_user(
+            f"context_precision (reference='auto'): {len(truth)} rows are judged against "
+            f"their ground truth and {len(answer)} against their answer (no ground truth, "
+            f"e.g. row {answer[0].label!r}), and summary() averages both kinds. Pass "
+            "reference='ground_truth' to score only the first (the rest are no_reference), "
+            "or fill the missing ground truths.",
+            UserWarning,
+        )
 
 
 def _column_of(role: str, column: Any) -> str:

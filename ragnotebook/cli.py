@@ -780,6 +780,13 @@ def quickstart(out: Path | None, model: str, n_worst: int) -> int:
     if len(unanswered):
         names = ", ".join(f"the {n} {k} rows" for k, n in unanswered.items())
         print(f"({names} have no generated answer: they measure retrieval only.)")
+    no_truth = df.loc[df["ground_truth"].isna() & df["answer"].notna(), "source"].value_counts()
+    if len(no_truth):
+        names = ", ".join(f"the {n} {k} rows" for k, n in no_truth.items())
+        print(
+            f"({names} have no ground truth: recall leaves them out, and context precision "
+            "judges their chunks against the answer.)"
+        )
     print(
         f"Judge: {model!r}"
         + (" (deterministic heuristic: no API key, no network)" if model == "offline" else "")

@@ -35,7 +35,7 @@ import numpy as np
 import pandas as pd
 
 from ragnotebook import prompts
-from ragnotebook.intake import read_rows
+from ragnotebook.intake import not_a_frame, read_rows
 from ragnotebook.scorers._common import ScorerConfig
 from ragnotebook.tasks import Claims, Explanation, Task, Verdict, Verdicts
 
@@ -358,7 +358,7 @@ def estimate(
     total                  6              0       0.0
     """
     if not isinstance(df, pd.DataFrame):
-        raise TypeError(f"expected a pandas DataFrame, got {type(df).__name__}")
+        raise TypeError(not_a_frame(df))
     if completion_tokens_per_item < 0:
         raise ValueError("completion_tokens_per_item must be >= 0")
     names = _metric_names(metrics)

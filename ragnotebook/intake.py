@@ -220,6 +220,22 @@ _BARE_ITEMS: Final[dict[str, Any]] = {
 }
 
 
+def not_a_frame(value: Any) -> str:
+    """The error message for a non-DataFrame where a frame is expected, with the way to
+    make one from records (a list of dicts, as ragas, deepeval or a JSON file give).
+
+    Examples
+    --------
+    >>> from ragnotebook.intake import not_a_frame
+    >>> not_a_frame([{"question": "Where?"}])
+    'expected a pandas DataFrame, got list; make one first: pd.DataFrame(records)'
+    """
+    tip = ""
+    if isinstance(value, list | tuple | Mapping):
+        tip = "; make one first: pd.DataFrame(records)"
+    return f"expected a pandas DataFrame, got {type(value).__name__}{tip}"
+
+
 def _type_name(value: Any) -> str:
     return "None" if value is None else type(value).__name__
 
@@ -794,8 +810,9 @@ def _looks_like_a_list(text: str) -> bool:
     return body.endswith("]") or "', '" in body or '", "' in body
 
 
-#: keys under which document-like dicts (LangChain, LlamaIndex, Haystack) hold their text
-_TEXT_KEYS: Final[tuple[str, ...]] = ("page_content", "content", "text")
+#: keys under which document-like dicts (LangChain, LlamaIndex, Haystack, OpenInference
+#: spans' ``retrieval.documents``) hold their text
+_TEXT_KEYS: Final[tuple[str, ...]] = ("page_content", "content", "text", "document.content")
 
 
 def _text_path(item: Any) -> str | None:
@@ -823,6 +840,41 @@ def _text_path(item: Any) -> str | None:
     return None
 
 
+def chunk_fix(item: Any) -> tuple[str, str] | None:
+    """What a non-string chunk is and the list comprehension that takes its text, or None.
+
+    Parameters
+    ----------
+    item : object
+        One item of a contexts list that is not a string.
+
+    Returns
+    -------
+    tuple of (str, str) or None
+        ``("a pair of a chunk and its score", "[d for d, _ in pairs]")`` for
+        ``(text, score)`` pairs (LangChain's ``similarity_search_with_score``, with the
+        document's text path), ``("a document object", "[d.page_content for d in docs]")``
+        for document objects and dicts (LangChain, LlamaIndex, Haystack, OpenInference),
+        None for anything else.
+
+    Examples
+    --------
+    >>> from ragnotebook.intake import chunk_fix
+    >>> chunk_fix({"page_content": "It is on Pier 4.", "metadata": {}})
+    ('a document object', "[d['page_content'] for d in docs]")
+    >>> chunk_fix(("It is on Pier 4.", 0.91))
+    ('a pair of a chunk and its score', '[d for d, _ in pairs]')
+    """
+    if isinstance(item, tuple | list) and len(item) == 2 and isinstance(item[1], int | float):
+        path = "d" if isinstance(item[0], str) else _text_path(item[0])
+        if path is not None:
+            return "a pair of a chunk and its score", f"[{path} for d, _ in pairs]"
+    path = _text_path(item)
+    if path is not None:
+        return "a document object", f"[{path} for d in docs]"
+    return None
+
+
 def _item_problem(item: Any, i: int, *, in_string: bool = False) -> str:
     """Why list item ``i`` is no chunk, with a recipe when it is a missing chunk, a
     document-like object or dict, or a (text, score) pair. ``in_string``: the list was
@@ -836,19 +888,12 @@ def _item_problem(item: Any, i: int, *, in_string: bool = False) -> str:
             f" (a missing chunk; {fix}drop them with df[col] = df[col].map(lambda c: [x for "
             "x in c if isinstance(x, str)]), or write '' to keep the other chunks' positions)"
         )
-    if isinstance(item, tuple | list) and len(item) == 2 and isinstance(item[1], int | float):
-        # (document, score) pairs, as similarity_search_with_score returns
-        path = "d" if isinstance(item[0], str) else _text_path(item[0])
-        if path is not None:
-            return problem + (
-                f" (a pair of a chunk and its score; {fix}take the text, e.g. "
-                f"df[col] = df[col].map(lambda pairs: [{path} for d, _ in pairs]))"
-            )
-    path = _text_path(item)
-    if path is not None:
+    found = chunk_fix(item)
+    if found is not None:
+        what, expr = found
+        var = "pairs" if expr.endswith("in pairs]") else "docs"
         problem += (
-            f" (a document object; {fix}take its text, e.g. "
-            f"df[col] = df[col].map(lambda docs: [{path} for d in docs]))"
+            f" ({what}; {fix}take the text, e.g. df[col] = df[col].map(lambda {var}: {expr}))"
         )
     return problem
 
@@ -1129,7 +1174,7 @@ def read_rows(
     ('The pass is closed in winter.',)
     """
     if not isinstance(df, pd.DataFrame):
-        raise TypeError(f"expected a pandas DataFrame, got {type(df).__name__}")
+        raise TypeError(not_a_frame(df))
     mapping = resolve_columns(df, columns, required=required, roles=roles, warn_near_misses=True)
     n = len(df)
     labels = df.index.tolist()

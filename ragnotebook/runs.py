@@ -598,7 +598,10 @@ class _Run:
                 continue
             if got is not None:
                 return list(got)
-        return list(contexts_from_output(item.input, output) or [])
+        try:
+            return list(contexts_from_output(item.input, output) or [])
+        except ValueError:  # chunks that are no text: the scorers' rows say why
+            return []
 
     async def _one(self, item: _Item, sem: asyncio.Semaphore, sync: bool) -> None:
         async with sem:
@@ -891,7 +894,33 @@ def _finish(run: _Run) -> EvalRunResult:
         )
     result = run.result()
     _warn_no_context(result)
+    _warn_no_answer(result, {s.scorer.metric for s in run.scorers})
     return result
+
+
+#: keys :func:`~ragnotebook.scorers.objects.answer_from_output` reads an answer under
+_ANSWER_KEYS_SAID = "'answer', 'output', 'text', 'response', 'content' or 'actual_output'"
+
+
+def _warn_no_answer(result: EvalRunResult, metrics: set[str]) -> None:
+    """Warn once when every target output that is a dict holds no answer under the keys
+    read (a target returning ``{"reply": ...}``): faithfulness would be missing data on
+    every row, which is a set-up mistake, not a measurement."""
+    frame = result.frame
+    if "faithfulness" not in metrics or "target_output" not in frame or not len(frame):
+        return
+    dicts = [o for o in frame["target_output"].tolist() if isinstance(o, Mapping)]
+    if not dicts or len(dicts) != int(frame["target_status"].eq("ok").sum()):
+        return
+    if frame["answer"].notna().any():
+        return
+    keys = sorted({str(k) for o in dicts for k in o})[:8]
+    warn_user(
+        f"run_evals: no target output holds an answer under {_ANSWER_KEYS_SAID} (their keys: "
+        f"{', '.join(map(repr, keys))}), so faithfulness has no answer to judge on any row "
+        "(status no_claims, not averaged). Return the answer under one of those keys.",
+        UserWarning,
+    )
 
 
 def _warn_no_context(result: EvalRunResult) -> None:

@@ -82,3 +82,125 @@ def test_a_plural_ground_truths_column_is_named_in_the_left_out_note() -> None:
     fixed = df.assign(ground_truth=df["ground_truths"].map(" ".join))
     # joined: two ground-truth claims, the context supports the first only
     assert fixed.rag.context_recall(model="offline", progress=False)["context_recall"][0] == 0.5
+
+
+# ------------------------------------------------------- what migrating users bring along
+
+
+class _Doc:  # the shape of a LangChain Document
+    def __init__(self, page_content: str) -> None:
+        self.page_content = page_content
+        self.metadata = {"source": "museum.pdf"}
+
+
+def _app(contexts: list) -> object:
+    return lambda q: {"answer": "The museum is on Pier 4.", "contexts": contexts}
+
+
+@pytest.mark.parametrize(
+    ("contexts", "said"),
+    [
+        (
+            [_Doc(CHUNK)],
+            "chunk 0 is _Doc, expected str (a document object; return the texts, "
+            "e.g. [d.page_content for d in docs])",
+        ),
+        (
+            [{"document.content": CHUNK, "document.score": 0.9}],
+            "chunk 0 is dict, expected str "
+            "(a document object; return the texts, e.g. [d['document.content'] for d in docs])",
+        ),
+        (
+            [(CHUNK, 0.91)],
+            "chunk 0 is tuple, expected str (a pair of a chunk and its score; "
+            "return the texts, e.g. [d for d, _ in pairs])",
+        ),
+    ],
+)
+def test_a_target_returning_retriever_objects_gets_an_error_row_with_the_recipe(
+    contexts: list, said: str
+) -> None:
+    # the Document used to end the item as "cancelled: the run was interrupted", and a dict
+    # or a pair was scored as its JSON dump, metadata and score included
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        res = rn.run_evals(
+            ["Where is the museum?"],
+            scorers=[rn.create_faithfulness_scorer(model="offline")],
+            target=_app(contexts),
+            progress=False,
+        )
+    row = res.frame.iloc[0]
+    assert row["target_status"] == "ok" and res.target_stats["n_cancelled"] == 0
+    assert row["faithfulness_status"] == "error"
+    assert row["faithfulness_error"] == f"ValueError: the target's output['contexts']: {said}"
+
+
+def test_a_target_with_deepeval_keys_is_read_and_one_without_an_answer_is_warned_about() -> None:
+    deepeval_style = lambda q: {"actual_output": "It is on Pier 4.", "retrieval_context": [CHUNK]}  # noqa: E731
+    res = rn.run_evals(
+        ["Where is the museum?"],
+        scorers=[rn.create_faithfulness_scorer(model="offline")],
+        target=deepeval_style,
+        progress=False,
+    )
+    assert res.frame.loc[0, "answer"] == "It is on Pier 4."
+    assert res.scores["faithfulness-scorer"]["mean"] == 1.0
+    with pytest.warns(UserWarning) as caught:
+        rn.run_evals(
+            ["Where?", "When?"],
+            scorers=[rn.create_faithfulness_scorer(model="offline")],
+            target=lambda q: {"reply": "It is on Pier 4.", "contexts": [CHUNK]},
+            progress=False,
+        )
+    said = [str(w.message) for w in caught if "no target output" in str(w.message)]
+    assert said == [
+        "run_evals: no target output holds an answer under 'answer', 'output', 'text', "
+        "'response', 'content' or 'actual_output' (their keys: 'contexts', 'reply'), so "
+        "faithfulness has no answer to judge on any row (status no_claims, not averaged). "
+        "Return the answer under one of those keys."
+    ]
+
+
+def test_precision_against_two_kinds_of_reference_is_warned_about_once() -> None:
+    df = _frame(3)
+    df.loc[2, "ground_truth"] = None
+    with pytest.warns(UserWarning) as caught:
+        out = df.rag.context_precision(model="offline", progress=False)
+    said = [str(w.message) for w in caught if "reference='auto'" in str(w.message)]
+    assert said == [
+        "context_precision (reference='auto'): 2 rows are judged against their ground truth "
+        "and 1 against their answer (no ground truth, e.g. row 2), and summary() averages both "
+        "kinds. Pass reference='ground_truth' to score only the first (the rest are "
+        "no_reference), or fill the missing ground truths."
+    ]
+    assert out["context_precision_reason"][2].endswith("relevant to the answer, at position 1.")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        only = df.rag.context_precision(model="offline", progress=False, reference="ground_truth")
+    assert only["context_precision_status"].tolist() == ["ok", "ok", "no_reference"]
+
+
+def test_records_instead_of_a_frame_get_the_constructor_in_the_error() -> None:
+    with pytest.raises(TypeError) as info:
+        rn.evaluate([{"question": "Where?", "answer": "Pier 4."}], model="offline")
+    assert str(info.value) == (
+        "expected a pandas DataFrame, got list; make one first: pd.DataFrame(records)"
+    )
+
+
+def test_the_migration_guides_phoenix_example_runs_as_written() -> None:
+    import re
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[1] / "docs" / "migrating.md").read_text("utf-8")
+    (block,) = re.findall(r"```python\n(.*?)```", text, re.S)
+    space: dict = {}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        exec(compile(block, "migrating.md", "exec"), space)
+    scored = space["scored"]
+    assert list(scored.index) == ["t1"]
+    assert scored.loc["t1", "contexts"] == ["The museum is on Pier 4."]
+    assert scored.loc["t1", "faithfulness"] == 1.0 and scored.loc["t1", "context_precision"] == 1.0
+    assert "context_recall" not in scored.columns

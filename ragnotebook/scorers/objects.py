@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ragnotebook.engine import Engine, Job, run_sync
-from ragnotebook.intake import number_text
+from ragnotebook.intake import chunk_fix, number_text
 from ragnotebook.judges import resolve_judge
 from ragnotebook.judges.base import Judge
 from ragnotebook.scorers._common import MetricResult, Plan, ScorerConfig
@@ -223,15 +223,18 @@ def question_from_input(value: Any) -> str | None:
 
 
 def answer_from_output(value: Any) -> str | None:
-    """The answer text of a run output: a string, a dict with ``answer``/``output``/``text``,
-    or chat messages (the last assistant message with text).
+    """The answer text of a run output: a string, a dict with ``answer``/``output``/``text``/
+    ``response``/``content``/``actual_output`` (deepeval's name), or chat messages (the last
+    assistant message with text).
 
     Examples
     --------
     >>> answer_from_output({"answer": "On Pier 4.", "contexts": ["..."]})
     'On Pier 4.'
     """
-    return _text_of(value, ("answer", "output", "text", "response", "content"), "assistant")
+    return _text_of(
+        value, ("answer", "output", "text", "response", "content", "actual_output"), "assistant"
+    )
 
 
 def contexts_from_output(input: Any, output: Any) -> list[str] | None:
@@ -272,9 +275,7 @@ def contexts_from_output(input: Any, output: Any) -> list[str] | None:
             if isinstance(value, str):
                 return [value]
             if isinstance(value, Sequence):
-                return [
-                    v if isinstance(v, str) else json.dumps(v, ensure_ascii=False) for v in value
-                ]
+                return chunk_texts(value, f"the target's output[{key!r}]")
         return None
     if not _is_chat(output):
         return None
@@ -291,6 +292,55 @@ def contexts_from_output(input: Any, output: Any) -> list[str] | None:
                     if isinstance(inv, Mapping) and inv.get("state") == "result":
                         found.extend(_tool_chunks(inv.get("result")))
     return found or None
+
+
+def chunk_texts(values: Sequence[Any], where: str) -> list[str]:
+    """``values`` as chunk texts: every item must be a string.
+
+    Parameters
+    ----------
+    values : sequence
+        The chunks a target returned (``output["contexts"]``) or a
+        ``context_extractor`` gave.
+    where : str
+        Where they came from, for the error message.
+
+    Returns
+    -------
+    list of str
+        The chunks, in order.
+
+    Raises
+    ------
+    ValueError
+        For an item that is not a string, naming its index and type, with the list
+        comprehension that takes the text of document objects (LangChain ``Document``,
+        LlamaIndex ``NodeWithScore``, dicts) and ``(text, score)`` pairs. The item's
+        row is then an ``error``; nothing is scored on a JSON dump of the object.
+
+    Examples
+    --------
+    >>> from ragnotebook.scorers.objects import chunk_texts
+    >>> chunk_texts(["It is on Pier 4."], "the target's output['contexts']")
+    ['It is on Pier 4.']
+    >>> chunk_texts([("It is on Pier 4.", 0.9)], "the target's output['contexts']")
+    Traceback (most recent call last):
+    ...
+    ValueError: the target's output['contexts']: chunk 0 is tuple, expected str (a pair of a chunk and its score; return the texts, e.g. [d for d, _ in pairs])
+    """
+    out: list[str] = []
+    for i, value in enumerate(values):
+        if isinstance(value, str):
+            out.append(str(value))
+            continue
+        problem = f"{where}: chunk {i} is {type(value).__name__}, expected str"
+        found = chunk_fix(value)
+        if found is not None:
+            problem += f" ({found[0]}; return the texts, e.g. {found[1]})"
+        elif value is None:
+            problem += " (a missing chunk; leave it out, or return '' to keep the positions)"
+        raise ValueError(problem)
+    return out
 
 
 def _tool_chunks(result: Any) -> list[str]:
@@ -398,7 +448,7 @@ class RagScorer:
             if got is not None:
                 if isinstance(got, str) or not isinstance(got, Sequence):
                     raise TypeError("context_extractor must return a list of strings or None")
-                return [c if isinstance(c, str) else json.dumps(c, ensure_ascii=False) for c in got]
+                return chunk_texts(got, "context_extractor's list")
         if self.context is not None:
             return list(self.context)
         if self.metric == "faithfulness":

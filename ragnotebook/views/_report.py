@@ -320,8 +320,8 @@ _HELP = """
 <dt>context recall</dt><dd>Share of the ground-truth claims that some retrieved chunk supports:
 did retrieval fetch what the reference answer needs?</dd>
 <dt>context precision</dt><dd>Average precision of the relevant chunks by rank: were the chunks
-relevant to the ground truth ranked early? precision@k is the share of relevant chunks among
-the first k.</dd>
+relevant to the ground truth (for a row without one, to the answer) ranked early? precision@k
+is the share of relevant chunks among the first k.</dd>
 <dt>faithfulness</dt><dd>Share of the answer's claims the retrieved chunks support
 (<i>contradicted</i> and <i>not verifiable</i> claims count against).</dd>
 <dt>statuses</dt><dd><i>ok</i>: judged. <i>no context</i> (no chunks were retrieved) and
