@@ -12,6 +12,11 @@ import ragnotebook as rn
 CHUNK = "The museum is on Pier 4."
 
 
+def _said(caught: list, part: str) -> list[str]:
+    """The messages of the caught warnings that contain ``part``."""
+    return [str(w.message) for w in caught if part in str(w.message)]
+
+
 def _frame(n: int = 4) -> pd.DataFrame:
     return pd.DataFrame(
         {
@@ -28,7 +33,7 @@ def test_missing_contexts_cells_are_scored_as_no_chunks_with_one_warning() -> No
     df["contexts"] = [[CHUNK], None, float("nan"), []]
     with pytest.warns(UserWarning) as caught:
         out = df.rag.evaluate(model="offline", progress=False)
-    said = [str(w.message) for w in caught if "have no value" in str(w.message)]
+    said = _said(caught, "have no value")
     assert said == [
         "2 of 4 rows have no value in the 'contexts' column (None or NaN, not an empty list), "
         "e.g. row 1: they are scored with no chunks, status no_context (a measured 0 for "
@@ -73,7 +78,7 @@ def test_a_plural_ground_truths_column_is_named_in_the_left_out_note() -> None:
     df = _frame(1).drop(columns="ground_truth").assign(ground_truths=[[CHUNK, "It is free."]])
     with pytest.warns(UserWarning) as caught:
         out = df.rag.evaluate(model="offline", progress=False)
-    note = next(str(w.message) for w in caught if "left out" in str(w.message))
+    (note,) = _said(caught, "left out")
     assert note.endswith(
         "To score the rest, 'ground_truths' holds lists of texts (ragas' older plural form): "
         "join them first, e.g. df['ground_truth'] = df['ground_truths'].map(' '.join)."
@@ -153,7 +158,7 @@ def test_a_target_with_deepeval_keys_is_read_and_one_without_an_answer_is_warned
             target=lambda q: {"reply": "It is on Pier 4.", "contexts": [CHUNK]},
             progress=False,
         )
-    said = [str(w.message) for w in caught if "no target output" in str(w.message)]
+    said = _said(caught, "no target output")
     assert said == [
         "run_evals: no target output holds an answer under 'answer', 'output', 'text', "
         "'response', 'content' or 'actual_output' (their keys: 'contexts', 'reply'), so "
@@ -167,7 +172,7 @@ def test_precision_against_two_kinds_of_reference_is_warned_about_once() -> None
     df.loc[2, "ground_truth"] = None
     with pytest.warns(UserWarning) as caught:
         out = df.rag.context_precision(model="offline", progress=False)
-    said = [str(w.message) for w in caught if "reference='auto'" in str(w.message)]
+    said = _said(caught, "reference='auto'")
     assert said == [
         "context_precision (reference='auto'): 2 rows are judged against their ground truth "
         "and 1 against their answer (no ground truth, e.g. row 2), and summary() averages both "
