@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 import os
+import sys
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import partial
@@ -312,6 +313,17 @@ def make_plan(metric: str, row: RagRow, config: ScorerConfig) -> Plan:
     )
 
 
+#: Seconds between progress redraws when stderr is a file or pipe (a CI log).
+_LOG_REDRAW_SECONDS = 30.0
+
+
+def _stderr_is_a_terminal() -> bool:
+    try:
+        return bool(sys.stderr.isatty())
+    except (AttributeError, ValueError):  # replaced or closed stderr
+        return False
+
+
 class _Progress:
     """A ``tqdm.auto`` bar, always driven from the calling thread.
 
@@ -341,7 +353,11 @@ class _Progress:
         if self.enabled and self.total:
             from tqdm.auto import tqdm
 
-            self._bar = tqdm(total=self.total, desc=self.desc, unit=self.unit)
+            options: dict[str, Any] = {}
+            if "notebook" not in tqdm.__module__ and not _stderr_is_a_terminal():
+                # a CI log keeps every redraw as a line: one every 30 s, not five a second
+                options["mininterval"] = _LOG_REDRAW_SECONDS
+            self._bar = tqdm(total=self.total, desc=self.desc, unit=self.unit, **options)
 
     def update(self, done: int | None = None) -> None:
         if self._bar is not None:

@@ -239,6 +239,10 @@ _REPEATABLE = frozenset({"parse_error", "truncated", "empty_content"})
 #: Jobs (row-metrics) running at once, per unit of concurrency.
 _WINDOW_FACTOR = 2
 
+#: Seconds of judging (offline rules, cached answers) after which a run lets the event
+#: loop run its other tasks and timers (see :meth:`Engine._take_turn`).
+_SLICE_SECONDS = 0.02
+
 
 class Engine:
     """Run scorer plans for many rows against one judge, concurrently.
@@ -341,6 +345,7 @@ class Engine:
         # cache key -> the answer of the identical task being asked (see _ask)
         self._pending: dict[str, asyncio.Future[tuple[Answer, float] | None]] = {}
         self._limiter: AdaptiveLimiter | None = None
+        self._slice_start = time.perf_counter()  # see _take_turn
         self._rate: Any = None
         self._tokens: Any = None
 
@@ -373,6 +378,7 @@ class Engine:
             self._rate = AsyncLimiter(*request_bucket(self.rpm)) if self.rpm else None
             self._tokens = AsyncLimiter(self.tpm, 60) if self.tpm else None
         start = time.perf_counter()
+        self._slice_start = start
         for job in jobs:
             self.stats.for_metric(job.metric).rows += 1
         memory = await self._recall_adaptations()
@@ -459,10 +465,36 @@ class Engine:
                 key, now, judge_id=self.judge.judge_id, model=None, task_kind="adaptations"
             )
 
+    async def _take_turn(self) -> None:
+        """Let the event loop run other work when this run has held it for a slice.
+
+        A judge that answers without waiting (the offline judge, the cache, a
+        ``MockJudge``) never suspends a job, so without this a run would score every
+        row in one pass of the loop: the caller's other tasks, timers, ``wait_for``
+        and health checks (and the LLM runs of other threads, which share the private
+        loop) would wait for the whole run. After ``_SLICE_SECONDS`` of work the jobs
+        holding a window slot yield (``asyncio.sleep(0)``) until the loop has turned;
+        the first to resume starts the next slice (and always goes on, so every turn
+        makes progress). It is checked when a job starts, not between its steps, so a
+        row's steps stay together. Jobs beyond the window wait on its semaphore, so a
+        turn costs at most a window's worth of yields.
+        """
+        if time.perf_counter() - self._slice_start < _SLICE_SECONDS:
+            return
+        while True:
+            yielded_at = time.perf_counter()
+            await asyncio.sleep(0)
+            if self._slice_start < yielded_at:  # the first back after the loop turned
+                self._slice_start = time.perf_counter()
+                return
+            if time.perf_counter() - self._slice_start < _SLICE_SECONDS:
+                return
+
     async def _drive(self, job: Job) -> MetricResult:
         stats = self.stats.for_metric(job.metric)
         t0 = time.perf_counter()
         try:
+            await self._take_turn()
             plan = job.make_plan()
             try:
                 batch = next(plan)

@@ -257,3 +257,79 @@ def test_notices_from_the_loop_thread_are_shown_by_the_calling_thread(monkeypatc
     assert [m for m, _ in shown] == ["notice from ragnotebook-loop"] * 2
     assert {t for _, t in shown} == {threading.current_thread()}
     assert not _warn._PENDING
+
+
+def _sample_rows(n: int) -> pd.DataFrame:
+    df = rn.load_sample("quickstart")
+    return pd.concat([df] * (n // len(df) + 1), ignore_index=True).iloc[:n]
+
+
+def test_a_judge_that_never_waits_still_lets_the_callers_loop_run(monkeypatch):
+    # the offline judge (and the cache) answer without suspending: a run used to score
+    # every row in one pass of the loop, so the caller's other tasks, timers and
+    # wait_for stalled for the whole run (a web service's health checks, LLM runs of
+    # other threads on the shared private loop, which then timed out falsely)
+    from ragnotebook import engine
+
+    df = _sample_rows(60)
+
+    async def run_with_ticker() -> tuple[int, pd.DataFrame]:
+        ticks, done = 0, False
+
+        async def ticker() -> None:
+            nonlocal ticks
+            while not done:
+                ticks += 1
+                await asyncio.sleep(0)
+
+        task = asyncio.create_task(ticker())
+        out = await rn.aevaluate(df, model="offline", progress=False)
+        done = True
+        await task
+        return ticks, out
+
+    monkeypatch.setattr(engine, "_SLICE_SECONDS", 1e9)  # never yields: one pass
+    ticks_never, baseline = asyncio.run(run_with_ticker())
+    monkeypatch.setattr(engine, "_SLICE_SECONDS", 0.0)  # yields before every job
+    ticks_always, out = asyncio.run(run_with_ticker())
+    jobs = 3 * len(df)
+    assert ticks_never < 20  # the loop turned only around the run's own awaits
+    assert ticks_always >= jobs  # the other task ran between the jobs
+    cols = ["context_recall", "context_precision", "faithfulness"]
+    pd.testing.assert_frame_equal(out[cols], baseline[cols])  # same scores either way
+
+
+def test_another_task_can_cancel_an_offline_run_midway(monkeypatch):
+    from ragnotebook import engine
+
+    monkeypatch.setattr(engine, "_SLICE_SECONDS", 0.0)
+    df = _sample_rows(200)
+
+    async def main() -> bool:
+        run = asyncio.create_task(rn.aevaluate(df, model="offline", progress=False))
+        for _ in range(10):  # ten turns of the loop while the run is scoring
+            await asyncio.sleep(0)
+        running = not run.done()
+        run.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await run
+        return running
+
+    assert asyncio.run(main()) is True
+
+
+def test_the_progress_bar_redraws_rarely_in_a_log(monkeypatch):
+    # stderr piped to a CI log keeps every redraw: five a second filled logs with lines
+    from ragnotebook import api
+
+    def bar(terminal: bool) -> float:
+        monkeypatch.setattr(api, "_stderr_is_a_terminal", lambda: terminal)
+        progress = api._Progress(True, 10, "faithfulness", "row", lambda: 0)
+        progress.open()
+        try:
+            return float(progress._bar.mininterval)
+        finally:
+            progress.close()
+
+    assert bar(terminal=False) == api._LOG_REDRAW_SECONDS == 30.0
+    assert bar(terminal=True) == 0.1  # tqdm's own default in a terminal
