@@ -29,10 +29,10 @@ from ragnotebook.intake import (
     ROLES,
     RagRow,
     _is_missing,
+    _join_recipe,
+    _list_alike,
     _look_alikes,
     and_list,
-    join_recipe,
-    list_alike,
     missing_columns_message,
     not_a_frame,
     read_rows,
@@ -978,9 +978,9 @@ def _default_metrics(
         else f"name the column with columns={{{role!r}: '<column name>'}}; metrics=[...] "
         "chooses the metrics (and makes a missing column an error)"
     )
-    plural = list_alike(df, role, used) if found[role] is None else None
+    plural = _list_alike(df, role, used) if found[role] is None else None
     if plural is not None:
-        remedy = join_recipe(role, plural)
+        remedy = _join_recipe(role, plural)
     note = (
         f"evaluate() left out {and_list(left)}: {why[role]}. It scored {and_list(keep)}. "
         f"To score the rest, {remedy}."

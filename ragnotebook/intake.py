@@ -452,11 +452,11 @@ def missing_columns_message(
         likely = _look_alikes(df, role, used)
         pick = likely[0] if likely else "<column name>"
         remedy = f"rename a column or pass columns={{{role!r}: {pick!r}}}"
-        plural = None if likely else list_alike(df, role, used)
+        plural = None if likely else _list_alike(df, role, used)
         if likely:
             remedy = f"{', '.join(map(repr, likely[:3]))} looks like it: {remedy}"
         elif plural is not None:
-            remedy = join_recipe(role, plural)
+            remedy = _join_recipe(role, plural)
         entries.append((role, "; ".join([tried, *taken]), need, remedy))
     rest_hint = f"score the rest with metrics={list(rest)!r}" if rest else ""
     if len(entries) == 1:
@@ -573,7 +573,7 @@ def _look_alikes(df: pd.DataFrame, role: str, used: set[Any]) -> list[str]:
     return found
 
 
-def list_alike(df: pd.DataFrame, role: str, used: set[Any]) -> Hashable | None:
+def _list_alike(df: pd.DataFrame, role: str, used: set[Any]) -> Hashable | None:
     """A column named like a text role in the plural (``ground_truths``, ragas' older
     name) whose cells are lists of strings, or None. Joined, it would be that role."""
     if role == "contexts":
@@ -596,7 +596,7 @@ def list_alike(df: pd.DataFrame, role: str, used: set[Any]) -> Hashable | None:
     return None
 
 
-def join_recipe(role: str, column: Hashable) -> str:
+def _join_recipe(role: str, column: Hashable) -> str:
     """The one-line recipe that joins a column of lists of texts into ``role``'s column."""
     return (
         f"{column!r} holds lists of texts (ragas' older plural form): join them first, e.g. "
