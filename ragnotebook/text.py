@@ -1184,8 +1184,10 @@ def _word_token(tok: str) -> str:
         low = fold_latin(low)
     if low.endswith("'s") and len(low) > 3:
         low = low[:-2]  # possessive: "Romo's" is about "Romo"
-    if (low.endswith("n't") and len(low) > 3) or low == "cannot":
-        low = "not"  # "wasn't" says what "was not" says ("not" is a content token)
+    if (low.endswith("n't") and len(low) > 3) or low in ("cannot", "non"):
+        # "wasn't" says what "was not" says, "non-refundable" what "not refundable" says
+        # ("not" is a content token)
+        low = "not"
     elided = _ELISION.match(low)
     if elided:
         # French and Italian elisions: "l'alcool" is "alcool", "n'est" is "est" (its

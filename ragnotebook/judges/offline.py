@@ -119,7 +119,7 @@ _MIN_PAIRS = 3
 _LONG_SENTENCES = 20
 _LONG_WORDING_MIN = 0.35
 
-_VERSION = "offline-v16"
+_VERSION = "offline-v17"
 #: The shipped setting of each switchable verdict rule (see ``OfflineJudge``).
 _DEFAULT_RULES: dict[str, bool | int] = {
     "negation_scope": True,
@@ -976,7 +976,7 @@ class OfflineJudge:
 
     @property
     def judge_id(self) -> str:
-        """Stable identifier of this judge: ``"offline-v16"`` (its rules' version).
+        """Stable identifier of this judge: ``"offline-v17"`` (its rules' version).
 
         Returns
         -------
@@ -986,7 +986,7 @@ class OfflineJudge:
         --------
         >>> from ragnotebook import OfflineJudge
         >>> OfflineJudge().judge_id
-        'offline-v16'
+        'offline-v17'
         """
         return _VERSION
 
@@ -996,13 +996,13 @@ class OfflineJudge:
         Returns
         -------
         dict
-            ``{"judge": "offline-v16", ...thresholds}``.
+            ``{"judge": "offline-v17", ...thresholds}``.
 
         Examples
         --------
         >>> from ragnotebook import OfflineJudge
         >>> OfflineJudge().identity()["judge"]
-        'offline-v16'
+        'offline-v17'
         """
         out: dict[str, Any] = {
             "judge": _VERSION,
@@ -1359,7 +1359,14 @@ class OfflineJudge:
         if opposite and _amount_said(opposite[0], docs, lang):
             opposite = None  # "the 24-month term" where a chunk says "24 months"
         denied = ""
-        plain = not (neg_conflict or opposite or is_cjk(lang) or has_negation(claim, lang))
+        # a claim with a "non-" word says a denial too ("non-refundable" is "not refundable")
+        plain = not (
+            neg_conflict
+            or opposite
+            or is_cjk(lang)
+            or has_negation(claim, lang)
+            or _NON_WORD.search(claim)
+        )
         if plain and _plain_words(claim).isdisjoint(_NOT_PLAIN):
             # "We ship to the UK, Norway and Switzerland." against "… We do not ship to
             # Switzerland.": a short denial made of the claim's own words (after the
@@ -1953,8 +1960,10 @@ def _exception_gap(
     "in all cases" (never, always, with no exceptions, not even ...) denies.
     """
     said = _ABSOLUTE.search(claim)
-    if said is None or _EXCEPTION.search(claim):
+    if _EXCEPTION.search(claim):
         return ""
+    if said is None:
+        return _universal_gap(claim, toks, docs, w)
     total = sum(w[t] for t in toks)
     for d in docs:
         if d.structured or _EXCEPTION.search(d.text) is None:
@@ -1966,6 +1975,43 @@ def _exception_gap(
                     f"the context makes an exception ('{found.group().lower()} …') where "
                     f"the claim says '{said.group().lower()}'"
                 )
+    return ""
+
+
+#: A claim about every member of a group: "All plans ...", "Every customer ...".
+_UNIVERSAL = re.compile(r"^\s*(?:all|every|each)\b", re.IGNORECASE)
+
+
+def _universal_gap(
+    claim: str, toks: frozenset[str], docs: Sequence[_Doc], w: dict[str, float]
+) -> str:
+    """Why a claim about all of a group is contradicted by a sentence that leaves an item
+    out, or "".
+
+    "All plans include phone support" against "All plans except Silver include phone
+    support" (or "... phone support, except Silver"): the sentence the claim restates
+    (at least 55% of its weighted content words, the support threshold) excepts an item
+    the claim does not name, so "all" is not what the context says.
+    """
+    if _UNIVERSAL.search(claim) is None or _EXCEPTED_ITEM.search(claim):
+        return ""
+    total = sum(w[t] for t in toks)
+    if not total:
+        return ""
+    for d in docs:
+        if d.structured or _EXCEPTED_ITEM.search(d.text) is None:
+            continue
+        for s in d.sentences:
+            if s.negated or sum(w[t] for t in toks & s.tokens) < _EXCEPTION_MATCH * total:
+                continue
+            for found in _EXCEPTED_ITEM.finditer(s.text):
+                start, end = _item_span(found)
+                item = s.text[start:end].strip()
+                if item and not frozenset(content_tokens(item, "en")) & toks:
+                    said = s.text[found.start() : end].strip()[:60]
+                    return (
+                        f"the context leaves out '{item[:40]}' ('{said}') where the claim says all"
+                    )
     return ""
 
 
@@ -1981,13 +2027,27 @@ _EXCEPTED_ITEM = re.compile(
 )
 
 
+#: A name-led item ends where its names end: "except Silver and Gold include ..." leaves
+#: out "Silver and Gold", not the verb that follows the item mid-sentence.
+_NAMED_ITEM = re.compile(r"[A-Z][\w'’-]*(?:\s+(?:(?:and|or|&)\s+)?[A-Z][\w'’-]*)*")
+
+
+def _item_span(found: re.Match[str]) -> tuple[int, int]:
+    """Where the excepted item of an :data:`_EXCEPTED_ITEM` match starts and ends: up to
+    the next punctuation mark, or, for an item that starts with a name, where its run of
+    capitalised words ends ("All plans except Silver include phone support")."""
+    start, end = found.span("item")
+    named = _NAMED_ITEM.match(found.group("item"))
+    return (start, start + named.end()) if named else (start, end)
+
+
 @lru_cache(maxsize=8192)
 def _excepted_words(text: str, lang: str) -> frozenset[str]:
     """Content tokens of the items a sentence leaves out (:data:`_EXCEPTED_ITEM`)."""
     return frozenset(
         t
         for found in _EXCEPTED_ITEM.finditer(text)
-        for t in content_tokens(found.group("item"), lang)
+        for t in content_tokens(text[slice(*_item_span(found))], lang)
     )
 
 
@@ -2014,11 +2074,10 @@ def _excepted_item(
             if sent.negated:
                 continue
             for found in _EXCEPTED_ITEM.finditer(sent.text):
-                item = frozenset(content_tokens(found.group("item"), lang))
+                start, end = _item_span(found)
+                item = frozenset(content_tokens(sent.text[start:end], lang))
                 rest = frozenset(
-                    content_tokens(
-                        sent.text[: found.start()] + " " + sent.text[found.end("item") :], lang
-                    )
+                    content_tokens(sent.text[: found.start()] + " " + sent.text[end:], lang)
                 )
                 # the item is named only where it is excepted ("other than Chrome), …
                 # then click Google Chrome" says something of Chrome too)
@@ -2042,9 +2101,9 @@ def _excepted_item(
                     for o in e.sentences
                 ):
                     continue
-                if True:
-                    word = _surface(found.group("item"), frozenset(named[:1]), lang)
-                    return f"the chunk says it of all but '{word}' ('{found.group().strip()[:60]}')"
+                word = _surface(sent.text[start:end], frozenset(named[:1]), lang)
+                said = sent.text[found.start() : end].strip()[:60]
+                return f"the chunk says it of all but '{word}' ('{said}')"
     return ""
 
 
@@ -4123,13 +4182,31 @@ _NON_WORD = re.compile(r"\bnon[-\s]?([a-z]{3,})\b", re.IGNORECASE)
 _PLAIN_WORD_RE = re.compile(r"(?<![-\w])([a-z]{3,})\b", re.IGNORECASE)
 
 
+#: A word said with "not" right before it ("is not refundable", "isn't transferable",
+#: "cannot be refunded" is not read): it agrees with the same word said with "non-".
+_NOT_WORD = re.compile(
+    r"(?:\bnot|n't|\bnever|\bno longer)\s+(?:(?:be|been|considered|deemed|entirely|fully)\s+)?"
+    r"([a-z]{3,})\b",
+    re.IGNORECASE,
+)
+
+
 @lru_cache(maxsize=8192)
-def _non_words(text: str) -> tuple[frozenset[str], frozenset[str]]:
-    """(words said with "non-", words said plainly) of ``text``, lowercase."""
+def _non_words(text: str) -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
+    """(words said with "non-", words said plainly, words said right after "not") of
+    ``text``, lowercase. A word said only after "not" ("is not refundable") is not said
+    plainly: it agrees with the same word said with "non-"."""
     low = text.lower()
     non = frozenset(m.group(1) for m in _NON_WORD.finditer(low))
-    plain = frozenset(m.group(1) for m in _PLAIN_WORD_RE.finditer(low) if m.group(1) != "non")
-    return non, plain
+    plain_counts: dict[str, int] = {}
+    for m in _PLAIN_WORD_RE.finditer(low):
+        if m.group(1) != "non":
+            plain_counts[m.group(1)] = plain_counts.get(m.group(1), 0) + 1
+    denied_counts: dict[str, int] = {}
+    for m in _NOT_WORD.finditer(low):
+        denied_counts[m.group(1)] = denied_counts.get(m.group(1), 0) + 1
+    plain = frozenset(w for w, n in plain_counts.items() if n > denied_counts.get(w, 0))
+    return non, plain, frozenset(denied_counts)
 
 
 def _prefix_conflict(
@@ -4148,14 +4225,16 @@ def _prefix_conflict(
     (``match_min`` of their weight) and no sentence without the difference may come
     within 20 points of it.
     """
-    c_non, c_plain = _non_words(claim)
+    c_non, c_plain, c_denied = _non_words(claim)
     # a plain word of the claim counts only where the context says it with "non-"
     said_non = frozenset().union(*(_non_words(d.text)[0] for d in docs if not d.structured))
     candidates = c_non | ((c_plain - c_non) & said_non)
+    c_non = c_non | c_denied  # "is not refundable" says what "non-refundable" says
     if not candidates:
         return None
     for word in sorted(candidates):
-        core = toks - frozenset(content_tokens(word, lang)) - {"non"}
+        # "non" is read as "not" (content_tokens): neither is what the claim is about
+        core = toks - frozenset(content_tokens(word, lang)) - {"non", "not"}
         total = sum(w[t] for t in core)
         if not total:
             continue
@@ -4166,7 +4245,8 @@ def _prefix_conflict(
             if d.structured:
                 continue
             for sent in d.contrasts:
-                s_non, s_plain = _non_words(sent.text)
+                s_non, s_plain, s_denied = _non_words(sent.text)
+                s_non = s_non | s_denied
                 held = sent.tokens
                 flipped = (word in c_non and word in s_plain and word not in s_non) or (
                     word in c_plain and word in s_non and word not in s_plain

@@ -85,9 +85,9 @@ def extract(text: str) -> list[str]:
 
 def test_identity_and_id() -> None:
     judge = OfflineJudge()
-    assert judge.judge_id == "offline-v16"
+    assert judge.judge_id == "offline-v17"
     ident = judge.identity()
-    assert ident["judge"] == "offline-v16"
+    assert ident["judge"] == "offline-v17"
     assert ident["support_threshold"] == judge.support_threshold
     assert OfflineJudge(support_threshold=0.9).identity() != ident
 
@@ -1772,7 +1772,7 @@ def test_claim_naming_someone_else_in_the_matching_sentence_is_not_yes() -> None
     off = OfflineJudge(swapped_names=False)
     v = verify(["Sydney is the capital of Australia."], chunks, judge=off)
     assert v.verdicts[0].verdict == "yes"
-    assert OfflineJudge().identity()["judge"] == "offline-v16"
+    assert OfflineJudge().identity()["judge"] == "offline-v17"
     assert OfflineJudge(swapped_names=False).identity()["rules"] == {"swapped_names": False}
 
 
@@ -4223,3 +4223,63 @@ def test_korean_none_other_than_is_no_denial() -> None:
     chunk = "그 법은 다름 아닌 모든 주민이 인식표를 착용할 것을 강제하는 법이었다."
     v = verify(["그 법은 주민이 인식표를 착용할 것을 강제했다."], [chunk]).verdicts[0]
     assert v.verdict == "yes", v.reason
+
+
+# ------------------------------------------------------------------ round 21 (offline-v17)
+# a fresh user's "non-", "not" and "except" rows
+
+
+@pytest.mark.parametrize(
+    ("claim", "chunk", "verdict", "why"),
+    [
+        # "non-X" says "not X": no contradiction either way round
+        ("The ticket is non-refundable.", "The ticket is not refundable.", "yes", ""),
+        ("The ticket is not refundable.", "The ticket is non-refundable.", "yes", ""),
+        ("The licence is non-transferable.", "The licence isn't transferable.", "yes", ""),
+        # the plain word against "non-" stays a contradiction, both ways
+        ("The ticket is refundable.", "The ticket is non-refundable.", "no", "non-refundable"),
+        ("The licence is non-exclusive.", "The licence is exclusive.", "no", "non-exclusive"),
+        # "not" before a word is no "non-" for a claim that does not say "non-"
+        (
+            "Take at most 6 tablets in 24 hours.",
+            "Do not take more than 6 tablets in 24 hours.",
+            "yes",
+            "",
+        ),
+    ],
+)
+def test_non_is_read_as_not(claim: str, chunk: str, verdict: str, why: str) -> None:
+    v = verify([claim], [chunk]).verdicts[0]
+    assert v.verdict == verdict, v.reason
+    assert why in v.reason
+
+
+@pytest.mark.parametrize(
+    "chunk",
+    [
+        "All plans include phone support except Silver.",
+        "All plans except Silver include phone support.",
+        "All plans include phone support, except Silver.",
+    ],
+)
+def test_an_exception_reads_the_same_wherever_it_stands(chunk: str) -> None:
+    everyone = verify(["All plans include phone support."], [chunk]).verdicts[0]
+    assert everyone.verdict == "no"
+    assert "the context leaves out 'Silver' ('except Silver') where the claim says all" in (
+        everyone.reason
+    )
+    silver = verify(["The Silver plan includes phone support."], [chunk]).verdicts[0]
+    assert silver.verdict == "no" and "all but 'Silver'" in silver.reason
+    # an item the sentence does not except, named or not, is no exception
+    gold = verify(["The Gold plan includes phone support."], [chunk]).verdicts[0]
+    assert gold.verdict != "no", gold.reason
+
+
+def test_a_named_item_ends_where_its_names_end() -> None:
+    chunk = "All plans except Silver and Bronze include phone support."
+    assert verify(["Gold includes phone support."], [chunk]).verdicts[0].verdict == "yes"
+    bronze = verify(["Bronze includes phone support."], [chunk]).verdicts[0]
+    assert bronze.verdict == "no" and "all but 'Bronze'" in bronze.reason
+    # a claim that makes the same exception is no overstatement
+    same = verify(["All plans except Silver and Bronze include phone support."], [chunk])
+    assert same.verdicts[0].verdict == "yes"
