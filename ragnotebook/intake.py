@@ -337,7 +337,7 @@ def resolve_columns(
         if len(candidates) > 1:
             names = " and ".join(repr(c) for c in candidates)
             # suggest the one that holds text when the other does not (ids, scores)
-            texty = [c for c in candidates if _holds_text(df, c, role)]
+            texty = [c for c in candidates if _holds_role(df, c, role)]
             pick = texty[0] if len(texty) == 1 else candidates[0]
             others = [c for c in candidates if c not in texty] if len(texty) == 1 else []
             note = (
@@ -523,7 +523,13 @@ def _holds_role(df: pd.DataFrame, column: Any, role: str) -> bool:
     if not cells:
         return True  # empty: nothing says otherwise
     if role == "contexts":
-        return all(isinstance(v, str | list | tuple | np.ndarray) for v in cells)
+        # a list of chunk ids or scores is no context ("contexts": [17, 42] beside
+        # "retrieved_contexts"); an empty list says nothing
+        return all(
+            isinstance(v, str)
+            or (isinstance(v, list | tuple | np.ndarray) and (not len(v) or isinstance(v[0], str)))
+            for v in cells
+        )
     if all(isinstance(v, bool | np.bool_) for v in cells):
         return False
     return all(isinstance(v, str | int | float | np.integer | np.floating) for v in cells) and (
@@ -531,21 +537,6 @@ def _holds_role(df: pd.DataFrame, column: Any, role: str) -> bool:
         # whole numbers may be answers ("1879"), fractions are scores
         or all(float(v).is_integer() for v in cells)
     )
-
-
-def _holds_text(df: pd.DataFrame, column: Any, role: str) -> bool:
-    """Whether ``column``'s first filled cells hold text: strings, or for contexts lists
-    whose items are strings (a list of chunk ids is no context)."""
-    try:
-        cells = df[column].dropna().head(20).tolist()
-    except (TypeError, ValueError):
-        return True
-    for cell in cells:
-        if isinstance(cell, str):
-            return True
-        if role == "contexts" and isinstance(cell, list | tuple | np.ndarray) and len(cell):
-            return isinstance(cell[0], str)
-    return not cells
 
 
 def _look_alikes(df: pd.DataFrame, role: str, used: set[Any]) -> list[str]:

@@ -59,6 +59,7 @@ from ragnotebook.intake import and_list
 from ragnotebook.judges.base import Judge
 from ragnotebook.scorers._common import MetricResult
 from ragnotebook.scorers.objects import (
+    ANSWER_KEYS,
     ScorerResult,
     answer_from_output,
     contexts_from_output,
@@ -898,10 +899,6 @@ def _finish(run: _Run) -> EvalRunResult:
     return result
 
 
-#: keys :func:`~ragnotebook.scorers.objects.answer_from_output` reads an answer under
-_ANSWER_KEYS_SAID = "'answer', 'output', 'text', 'response', 'content' or 'actual_output'"
-
-
 def _warn_no_answer(result: EvalRunResult, metrics: set[str]) -> None:
     """Warn once when every target output that is a dict holds no answer under the keys
     read (a target returning ``{"reply": ...}``): faithfulness would be missing data on
@@ -915,8 +912,9 @@ def _warn_no_answer(result: EvalRunResult, metrics: set[str]) -> None:
     if frame["answer"].notna().any():
         return
     keys = sorted({str(k) for o in dicts for k in o})[:8]
+    keys_said = ", ".join(map(repr, ANSWER_KEYS[:-1])) + f" or {ANSWER_KEYS[-1]!r}"
     warn_user(
-        f"run_evals: no target output holds an answer under {_ANSWER_KEYS_SAID} (their keys: "
+        f"run_evals: no target output holds an answer under {keys_said} (their keys: "
         f"{', '.join(map(repr, keys))}), so faithfulness has no answer to judge on any row "
         "(status no_claims, not averaged). Return the answer under one of those keys.",
         UserWarning,

@@ -4182,31 +4182,18 @@ _NON_WORD = re.compile(r"\bnon[-\s]?([a-z]{3,})\b", re.IGNORECASE)
 _PLAIN_WORD_RE = re.compile(r"(?<![-\w])([a-z]{3,})\b", re.IGNORECASE)
 
 
-#: A word said with "not" right before it ("is not refundable", "isn't transferable",
-#: "cannot be refunded" is not read): it agrees with the same word said with "non-".
-_NOT_WORD = re.compile(
-    r"(?:\bnot|n't|\bnever|\bno longer)\s+(?:(?:be|been|considered|deemed|entirely|fully)\s+)?"
-    r"([a-z]{3,})\b",
-    re.IGNORECASE,
-)
-
-
 @lru_cache(maxsize=8192)
 def _non_words(text: str) -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
-    """(words said with "non-", words said plainly, words said right after "not") of
-    ``text``, lowercase. A word said only after "not" ("is not refundable") is not said
-    plainly: it agrees with the same word said with "non-"."""
+    """(words said with "non-", words said plainly, words a negation cue denies) of
+    ``text``, lowercase. A denied word ("is not refundable", read by
+    :func:`~ragnotebook.text.negation_targets`) is not said plainly: it agrees with the
+    same word said with "non-"."""
     low = text.lower()
     non = frozenset(m.group(1) for m in _NON_WORD.finditer(low))
-    plain_counts: dict[str, int] = {}
-    for m in _PLAIN_WORD_RE.finditer(low):
-        if m.group(1) != "non":
-            plain_counts[m.group(1)] = plain_counts.get(m.group(1), 0) + 1
-    denied_counts: dict[str, int] = {}
-    for m in _NOT_WORD.finditer(low):
-        denied_counts[m.group(1)] = denied_counts.get(m.group(1), 0) + 1
-    plain = frozenset(w for w, n in plain_counts.items() if n > denied_counts.get(w, 0))
-    return non, plain, frozenset(denied_counts)
+    said = frozenset(m.group(1) for m in _PLAIN_WORD_RE.finditer(low) if m.group(1) != "non")
+    targets = negation_targets(text, "en") or frozenset()
+    denied = frozenset(w for w in said if targets & frozenset(content_tokens(w, "en")[:1]))
+    return non, said - denied, denied
 
 
 def _prefix_conflict(

@@ -199,8 +199,9 @@ def _text_of(value: Any, keys: Sequence[str], role: str) -> str | None:
             got = value.get(key)
             if isinstance(got, str):
                 return str(got)
-            if number_text(got) is not None:
-                return number_text(got)
+            number = number_text(got)
+            if number is not None:
+                return number
         return None
     if _is_chat(value):
         for msg in reversed(value):
@@ -222,6 +223,10 @@ def question_from_input(value: Any) -> str | None:
     return _text_of(value, ("question", "input", "query", "user_input"), "user")
 
 
+#: The keys of a run output dict :func:`answer_from_output` reads the answer under.
+ANSWER_KEYS: tuple[str, ...] = ("answer", "output", "text", "response", "content", "actual_output")
+
+
 def answer_from_output(value: Any) -> str | None:
     """The answer text of a run output: a string, a dict with ``answer``/``output``/``text``/
     ``response``/``content``/``actual_output`` (deepeval's name), or chat messages (the last
@@ -232,9 +237,7 @@ def answer_from_output(value: Any) -> str | None:
     >>> answer_from_output({"answer": "On Pier 4.", "contexts": ["..."]})
     'On Pier 4.'
     """
-    return _text_of(
-        value, ("answer", "output", "text", "response", "content", "actual_output"), "assistant"
-    )
+    return _text_of(value, ANSWER_KEYS, "assistant")
 
 
 def contexts_from_output(input: Any, output: Any) -> list[str] | None:
