@@ -24,6 +24,7 @@ from ragnotebook import accessor as _accessor  # noqa: F401  (registers df.rag)
 from ragnotebook._version import __version__
 from ragnotebook.api import (
     EmptyColumnWarning,
+    MixedReferenceWarning,
     acontext_precision,
     acontext_recall,
     aevaluate,
@@ -46,6 +47,7 @@ __all__ = [
     "Judge",
     "JudgeError",
     "LiteLLMJudge",
+    "MixedReferenceWarning",
     "MockJudge",
     "OfflineJudge",
     "ScorerResult",

@@ -481,6 +481,38 @@ class EmptyColumnWarning(UserWarning):
     """
 
 
+class MixedReferenceWarning(UserWarning):
+    """Context precision judged some rows against the ground truth, others against the answer.
+
+    With ``reference="auto"`` (the default) a row's chunks are judged against its ground
+    truth, or against its answer where the ground truth is missing (the reference's
+    fallback for that metric). When a frame holds both kinds of row, one mean then averages
+    two different measures; this warning (once per call) says how many rows of each kind
+    there are and names one row judged against its answer. Filter it by class when the mix
+    is intended, e.g. ``warnings.filterwarnings("ignore",
+    category=ragnotebook.MixedReferenceWarning)``; pass ``reference="ground_truth"`` to
+    score only rows with a ground truth (the rest get status ``no_reference``).
+
+    Examples
+    --------
+    >>> import warnings, pandas as pd, ragnotebook
+    >>> df = pd.DataFrame({"question": ["Where?", "When?"],
+    ...                    "answer": ["On Pier 4.", "In 1998."],
+    ...                    "contexts": [["It is on Pier 4."], ["It opened in 1998."]],
+    ...                    "ground_truth": ["It is on Pier 4.", None]})
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     out = ragnotebook.context_precision(df, model="offline", progress=False)
+    >>> [w.category.__name__ for w in caught]
+    ['MixedReferenceWarning']
+    >>> print(caught[0].message)  # doctest: +NORMALIZE_WHITESPACE
+    context_precision (reference='auto'): 1 row is judged against its ground truth and 1
+    against its answer (no ground truth, e.g. row 1), and summary() averages both kinds.
+    Pass reference='ground_truth' to score only the first (the rest are no_reference), or
+    fill the missing ground truths.
+    """
+
+
 def _no_text(value: Any) -> bool:
     """A cell, raw or read, that holds no text: None, NaN, ``pd.NA`` or a blank string
     (blank as the scorers read it, so the rows it finds are the ones they leave unscored)."""
@@ -551,13 +583,15 @@ def _warn_mixed_references(rows: Sequence[RagRow]) -> None:
     truth = [r for r in judged if not _no_text(r.ground_truth)]
     answer = [r for r in judged if _no_text(r.ground_truth) and not _no_text(r.answer)]
     if truth and answer:
+        one, lone = len(truth) == 1, len(answer) == 1
         warn_user(
-            f"context_precision (reference='auto'): {len(truth)} rows are judged against "
-            f"their ground truth and {len(answer)} against their answer (no ground truth, "
-            f"e.g. row {answer[0].label!r}), and summary() averages both kinds. Pass "
-            "reference='ground_truth' to score only the first (the rest are no_reference), "
-            "or fill the missing ground truths.",
-            UserWarning,
+            f"context_precision (reference='auto'): {len(truth)} "
+            f"{'row is' if one else 'rows are'} judged against {'its' if one else 'their'} "
+            f"ground truth and {len(answer)} against {'its' if lone else 'their'} answer (no "
+            f"ground truth, e.g. row {answer[0].label!r}), and summary() averages both "
+            "kinds. Pass reference='ground_truth' to score only the first (the rest are "
+            "no_reference), or fill the missing ground truths.",
+            MixedReferenceWarning,
         )
 
 

@@ -170,12 +170,12 @@ def test_a_target_with_deepeval_keys_is_read_and_one_without_an_answer_is_warned
 def test_precision_against_two_kinds_of_reference_is_warned_about_once() -> None:
     df = _frame(3)
     df.loc[2, "ground_truth"] = None
-    with pytest.warns(UserWarning) as caught:
+    with pytest.warns(rn.MixedReferenceWarning) as caught:
         out = df.rag.context_precision(model="offline", progress=False)
     said = _said(caught, "reference='auto'")
     assert said == [
         "context_precision (reference='auto'): 2 rows are judged against their ground truth "
-        "and 1 against their answer (no ground truth, e.g. row 2), and summary() averages both "
+        "and 1 against its answer (no ground truth, e.g. row 2), and summary() averages both "
         "kinds. Pass reference='ground_truth' to score only the first (the rest are "
         "no_reference), or fill the missing ground truths."
     ]

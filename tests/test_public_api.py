@@ -21,6 +21,7 @@ EXPECTED = {
     "Judge",
     "JudgeError",
     "LiteLLMJudge",
+    "MixedReferenceWarning",
     "MockJudge",
     "OfflineJudge",
     "ScorerResult",

@@ -33,7 +33,8 @@ def test_a_row_rescored_to_no_score_loses_its_old_score():
     scored = df.rag.evaluate(model="offline", progress=False)
     assert scored.loc["q2", "context_precision"] == 1.0
     fixed = df.loc[["q2"]].assign(contexts=[[]])
-    again = fixed.rag.evaluate(model="offline", progress=False)
+    with pytest.warns(UserWarning, match="no row has a retrieved chunk"):
+        again = fixed.rag.evaluate(model="offline", progress=False)
     assert again.loc["q2", "context_precision_status"] == "no_context"
     assert pd.isna(again.loc["q2", "context_precision"])
 
@@ -58,7 +59,8 @@ def test_a_row_rescored_to_no_score_loses_its_old_score():
 def test_a_hand_merge_that_kept_old_scores_is_warned_about_and_not_averaged():
     df = frame()
     scored = df.rag.evaluate(model="offline", progress=False)
-    again = df.loc[["q2"]].assign(contexts=[[]]).rag.evaluate(model="offline", progress=False)
+    with pytest.warns(UserWarning, match="no row has a retrieved chunk"):
+        again = df.loc[["q2"]].assign(contexts=[[]]).rag.evaluate(model="offline", progress=False)
     by_hand = scored.copy()
     by_hand.update(again)  # skips the missing precision: 1.0 stays next to no_context
     assert by_hand.loc["q2", "context_precision"] == 1.0

@@ -625,14 +625,18 @@ def test_a_reply_without_every_verdict_is_asked_again_and_never_cached(llm_serve
     assert n_claims == 3 and truth["faithfulness"].iloc[0] == 1.0
     llm_server.responder = faulty
     llm_server.reset()
-    first = rn.faithfulness(df, **llm(llm_server, cache=cache))
+    with pytest.warns(UserWarning, match="the judge's output was unusable") as caught:
+        first = rn.faithfulness(df, **llm(llm_server, cache=cache))
+    missing = n_claims if fault == "none" else 1
+    assert any(
+        f"faithfulness: {missing} claim verdict(s) in 1 of 1 rows" in str(w.message) for w in caught
+    )
     verify = [r for r in llm_server.log if task_from_request(r).kind == "verify_claims"]
     assert len(verify) == 2  # the first ask and the one re-ask
     assert "This is a second request" not in message_text(verify[0])
     assert "This is a second request: your previous reply" in message_text(verify[1])
     asked_again = task_from_request(verify[1]).items
-    assert len(asked_again) == (n_claims if fault == "none" else 1)
-    missing = n_claims if fault == "none" else 1
+    assert len(asked_again) == missing
     assert first["faithfulness"].iloc[0] == rn.scorers._common.round_half_up(
         (n_claims - missing) / n_claims
     )
