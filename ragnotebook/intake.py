@@ -351,12 +351,7 @@ def resolve_columns(
             )
         result[role] = candidates[0] if candidates else None
 
-    missing = [role for role in ROLES if role in required and result[role] is None]
-    if missing:
-        raise ValueError(missing_columns_message(df, missing, explicit, result))
-    if warn_near_misses:
-        _warn_near_misses(df, result, explicit, wanted)
-
+    # a duplicated column is told before a missing role, whichever metrics were asked for
     duplicated = set(df.columns[df.columns.duplicated()])
     for role in ROLES:
         chosen = result[role]
@@ -365,6 +360,11 @@ def resolve_columns(
                 f"column {chosen!r} (used for {role!r}) appears more than once in the frame; "
                 "rename the duplicates first"
             )
+    missing = [role for role in ROLES if role in required and result[role] is None]
+    if missing:
+        raise ValueError(missing_columns_message(df, missing, explicit, result))
+    if warn_near_misses:
+        _warn_near_misses(df, result, explicit, wanted)
     return {role: result[role] for role in ROLES}
 
 

@@ -741,6 +741,12 @@ def test_a_duplicated_answer_column_is_named_before_a_missing_ground_truth() -> 
     )
     with pytest.raises(ValueError, match=r"column 'answer' .*appears more than once"):
         df.rag.evaluate(model="offline", progress=False)
+    # also when the metrics asked for need the missing role (it was named first then)
+    with pytest.raises(ValueError, match=r"column 'answer' .*appears more than once"):
+        df.rag.evaluate(metrics=["context_recall", "faithfulness"], model="offline", progress=False)
+    # recall alone does not read the answer: its missing ground truth is the error
+    with pytest.raises(ValueError, match=r"no column found for the 'ground_truth' role"):
+        df.rag.evaluate(metrics=["context_recall"], model="offline", progress=False)
 
 
 # ------------------------------------------------- retriever objects from real RAG stacks
