@@ -433,7 +433,10 @@ def score_table(df: pd.DataFrame) -> pd.DataFrame:
 
     A score is NaN when missing or when its status is not a scored one
     (``no_ground_truth``, ``no_reference``, ``error``), so unmeasured rows never sort
-    or plot as 0.
+    or plot as 0. A row with no status at all is ``not_run``: the metric never scored it
+    (a frame concatenated from runs of different metrics), the rule by which
+    :func:`ragnotebook.summary` counts its ``not_run`` column; an empty status is
+    ``error``.
 
     Parameters
     ----------
@@ -452,13 +455,20 @@ def score_table(df: pd.DataFrame) -> pd.DataFrame:
     >>> df = pd.DataFrame({"faithfulness": [0.5, 0.0], "faithfulness_status": ["ok", "error"]})
     >>> score_table(df)["faithfulness"].tolist()
     [0.5, nan]
+    >>> score_table(pd.DataFrame({"faithfulness": [1.0, None],
+    ...                           "faithfulness_status": ["ok", None]}))["faithfulness_status"].tolist()
+    ['ok', 'not_run']
     """
     out: dict[str, Any] = {}
     for m in require_scored(df):
         score = pd.to_numeric(df[m], errors="coerce").astype("float64").to_numpy()
         # a row whose status says "not measured" has no score, whatever the column holds
         out[m] = np.where(scored_mask(df, m), score, np.nan)
-        out[f"{m}_status"] = [_text(s) or "error" for s in df[f"{m}_status"].astype("object")]
+        # no status: never scored by this metric (summary()'s not_run); an empty one: error
+        out[f"{m}_status"] = [
+            "not_run" if _is_missing(s) else (_text(s) or "error")
+            for s in df[f"{m}_status"].astype("object")
+        ]
     return pd.DataFrame(out)
 
 
@@ -571,6 +581,8 @@ def fmt_score(score: float, status: str) -> str:
     ('0.00 (no claims)', '— (no ground truth)')
     >>> fmt_score(float("nan"), "no_claims")   # faithfulness of a row with no answer
     '— (no answer, not scored)'
+    >>> fmt_score(float("nan"), "not_run")     # a metric that never ran on the row
+    '— (not run)'
     """
     unmeasured = score is None or math.isnan(score) or status not in SCORED_STATUSES
     value = "—" if unmeasured else two_places(score)
@@ -583,7 +595,9 @@ def fmt_score(score: float, status: str) -> str:
 
 #: Statuses in the order the views count them. ``no_answer`` is not a status of its own:
 #: it is a ``no_claims`` faithfulness row whose answer is missing (not scored), counted
-#: apart so ``no_claims`` counts only the measured 0s (:func:`status_counts`).
+#: apart so ``no_claims`` counts only the measured 0s (:func:`status_counts`). Nor is
+#: ``not_run``: a row with no status, which the metric never scored (summary()'s
+#: ``not_run``), never an error.
 STATUS_ORDER = (
     "ok",
     "no_claims",
@@ -592,6 +606,7 @@ STATUS_ORDER = (
     "no_ground_truth",
     "no_reference",
     "error",
+    "not_run",
 )
 
 
@@ -600,9 +615,11 @@ def status_counts(table: pd.DataFrame, metric: str) -> dict[str, int]:
 
     ``no_claims`` counts the measured 0s (an answer with no claim, e.g. a refusal) and
     ``no_answer`` the ``no_claims`` rows left out of the mean because the answer is missing,
-    so the counts add up to the number of rows and ``ok + no_claims + no_context`` is the
-    number of scored rows. :func:`ragnotebook.summary` has the same ``no_answer`` count;
-    its ``no_claims`` column counts both kinds.
+    so the counts add up to the number of rows (``not_run`` counts the rows with no status)
+    and ``ok + no_claims + no_context`` is the number of scored rows (``ok`` alone for
+    context precision, which gives ``no_context`` rows no score).
+    :func:`ragnotebook.summary` has the same ``no_answer`` count; its ``no_claims`` column
+    counts both kinds.
 
     Parameters
     ----------

@@ -324,16 +324,20 @@ relevant to the ground truth (for a row without one, to the answer) ranked early
 is the share of relevant chunks among the first k.</dd>
 <dt>faithfulness</dt><dd>Share of the answer's claims the retrieved chunks support
 (<i>contradicted</i> and <i>not verifiable</i> claims count against).</dd>
-<dt>statuses</dt><dd><i>ok</i>: judged. <i>no context</i> (no chunks were retrieved) and
-<i>no claims</i> from a real answer (e.g. a refusal) are measured 0s: scored and counted in the
+<dt>statuses</dt><dd><i>ok</i>: judged. <i>no context</i> (no chunks were retrieved) is a
+measured 0 for context recall and faithfulness, scored and counted in the mean; context precision
+is undefined without chunks, so there the row has no score and stays out of the mean.
+<i>no claims</i> from a real answer (e.g. a refusal) is a measured 0: scored and counted in the
 mean. A faithfulness row with no answer at all is not scored: its status is <i>no claims</i>
 with a 0, but that 0 is missing data and stays out of the mean, so it is counted under
 <i>no answer</i>, and <i>no claims</i> counts only the measured 0s
 (<code>ragnotebook.summary()</code> has the same <code>no_answer</code> count; its
 <code>no_claims</code> counts both). <i>no ground truth</i> / <i>no
 reference</i>: the metric cannot be measured for the row and is left out of the mean.
-<i>error</i>: the judge failed; the row is left out and the error is shown. The
-<i>scored / rows</i> column shows how many rows each mean covers.</dd>
+<i>error</i>: the judge failed; the row is left out and the error is shown. <i>not run</i>:
+the row has no status for the metric, which never scored it (a frame concatenated from runs of
+different metrics); it is left out, and it is not an error (<code>summary()</code>'s
+<code>not_run</code>). The <i>scored / rows</i> column shows how many rows each mean covers.</dd>
 </dl>
 """
 

@@ -373,7 +373,9 @@ class Explorer:
         )
         self.status = w.Dropdown(
             description="Status",
-            options=[("any status", "any")] + [(STATUS_LABELS[s], s) for s in STATUSES],
+            # not run: no status, the metric never scored the row (summary()'s not_run)
+            options=[("any status", "any")]
+            + [(STATUS_LABELS[s], s) for s in (*STATUSES, "not_run")],
             value="any",
             style=wide,
         )

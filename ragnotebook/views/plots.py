@@ -93,8 +93,9 @@ def precision_at_k(
 ) -> Any:
     """Mean precision@k by rank, with a band and the share of relevant chunks per rank.
 
-    At rank k, the mean is over rows that retrieved at least k chunks and were scored
-    with context precision (statuses ``ok``, ``no_context``, ``no_claims``).
+    At rank k, the mean is over rows that retrieved at least k chunks and have a context
+    precision score (status ``ok``; a ``no_context`` row retrieved nothing and has no
+    score, and ``no_reference``, ``error`` and not-run rows have none either).
 
     Parameters
     ----------
@@ -174,7 +175,8 @@ def _precision_figure(
     go = plotly_go()
     plain = df.reset_index(drop=True)
     table = score_table(plain)
-    scored_rows = np.flatnonzero(table["context_precision_status"].isin(SCORED_STATUSES))
+    # the rows with a precision score (frame.scored_mask): NaN for every other status
+    scored_rows = np.flatnonzero(~np.isnan(table["context_precision"].to_numpy(dtype=float)))
     ch = frame.chunks(plain)
     ch = ch[ch["row"].isin(scored_rows)]
     if max_k is not None:
@@ -324,7 +326,9 @@ def scores(
     (``no_ground_truth``, ``no_reference``, ``error``). Faithfulness rows whose answer is
     missing have status ``no_claims`` but are not scored (:func:`ragnotebook.summary`'s
     ``no_answer``): they get a bar of their own, "no answer", and "no claims" counts only
-    the measured 0s (e.g. a refusal).
+    the measured 0s (e.g. a refusal). Rows with no status, which the metric never scored
+    (summary()'s ``not_run``: a frame concatenated from runs of different metrics), get a
+    "not run" bar, never the "error" one.
 
     Parameters
     ----------
@@ -464,7 +468,7 @@ def _scores_figure(df: pd.DataFrame, metrics: list[str], kind: str, bins: int, t
                 hoverinfo="text",
                 hovertext=[
                     f"{METRIC_LABELS[m]}: {_rows(counts_by_status[s])} "
-                    f"{plotly_text(STATUS_LABELS.get(s, s))}{_status_note(s)}"
+                    f"{plotly_text(STATUS_LABELS.get(s, s))}{_status_note(s, m)}"
                     for s in cats
                 ],
             ),
@@ -500,9 +504,14 @@ def _rows(n: int) -> str:
     return f"{n} {_plural(n, 'row')}"
 
 
-def _status_note(status: str) -> str:
+def _status_note(status: str, metric: str) -> str:
+    if status == "no_context" and metric == "context_precision":
+        # precision is undefined without chunks: <NA>, not a 0 (frame.scored_mask)
+        return " (nothing retrieved: precision is undefined, so not scored)"
     if status == "no_answer":
         return " (status no claims, but the answer is missing: not scored)"
+    if status == "not_run":
+        return " (no status: never scored by this metric; not an error)"
     if status in ("no_claims", "no_context"):
         return " (a measured 0)"
     if status not in SCORED_STATUSES:

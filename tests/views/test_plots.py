@@ -171,6 +171,45 @@ def test_scores_show_a_measured_zero_apart():
     assert "(a measured 0)" in counts.hovertext[1]
 
 
+def test_no_context_is_a_measured_zero_for_recall_but_unscored_for_precision():
+    """Nothing retrieved: recall and faithfulness score 0, precision has no score (<NA>)."""
+    df = pd.DataFrame(
+        {
+            "question": ["Where?", "When?"],
+            "answer": ["It is on Pier 4.", "In 1998."],
+            "contexts": [["The museum is on Pier 4."], []],
+            "ground_truth": ["The museum is on Pier 4.", "It opened in 1998."],
+        }
+    )
+    out = df.rag.evaluate(model="offline", progress=False)
+    assert out["context_precision"].isna().tolist() == [False, True]
+    fig = scores(out)
+    counts = {t.xaxis: t for t in fig.data if t.name == "rows by status"}
+    by_metric = dict(zip(("x4", "x5", "x6"), counts.values(), strict=True))
+    recall, precision, faith = by_metric["x4"], by_metric["x5"], by_metric["x6"]
+    assert list(recall.x) == list(precision.x) == ["ok", "no context"]
+    assert recall.hovertext[1] == "context recall: 1 row no context (a measured 0)"
+    assert faith.hovertext[1] == "faithfulness: 1 row no context (a measured 0)"
+    assert precision.hovertext[1] == (
+        "context precision: 1 row no context "
+        "(nothing retrieved: precision is undefined, so not scored)"
+    )
+    # precision's no_context row is in no histogram bar; recall's is, as a 0
+    top = {(t.xaxis, t.name): int(sum(t.y)) for t in fig.data if t.name != "rows by status"}
+    assert top == {
+        ("x", "ok"): 1,
+        ("x", "no context"): 1,
+        ("x2", "ok"): 1,
+        ("x3", "ok"): 1,
+        ("x3", "no context"): 1,
+    }
+    assert out.rag.summary()["scored"].to_dict() == {
+        "context_recall": "2/2",
+        "context_precision": "1/2",
+        "faithfulness": "2/2",
+    }
+
+
 def test_scores_count_no_answer_apart_as_summary_does(unanswered):
     """A refusal is a measured 0, a missing answer is not scored: two bars, as summary()."""
     s = unanswered.rag.summary().loc["faithfulness"]

@@ -218,6 +218,18 @@ def test_report_statuses_text_matches_the_summary(scored, tmp_path):
     assert "measured 0s" in text
 
 
+def test_report_says_no_context_is_unscored_for_precision_only(scored, tmp_path):
+    """Context precision without chunks is <NA>, not a measured 0 (README's status table)."""
+    text = " ".join(" ".join(_scan(report(scored, tmp_path / "c.html", max_rows=1)).text).split())
+    assert (
+        "no context (no chunks were retrieved) is a measured 0 for context recall and "
+        "faithfulness, scored and counted in the mean; context precision is undefined without "
+        "chunks, so there the row has no score and stays out of the mean." in text
+    )
+    assert "n/ctx no context (nothing retrieved: a measured 0 for R and F, no score for P)" in text
+    assert "n/ctx no context (a measured 0)" not in text
+
+
 def _meta_line(path):
     page = Path(path).read_text(encoding="utf-8")
     start = page.index('<p class="meta">')
