@@ -321,6 +321,72 @@ def test_missed_claims_without_problems():
     assert fig.layout.showlegend is False
 
 
+def _pier(n=1):
+    return pd.DataFrame(
+        {
+            "question": ["Where?"] * n,
+            "answer": ["It is on Pier 4."] * n,
+            "contexts": [["The museum is on Pier 4."]] * n,
+            "ground_truth": ["The museum is on Pier 4."] * n,
+        }
+    )
+
+
+def _failing_judge():
+    """The first faithfulness call fails; the rest are the offline judge's."""
+    return ragnotebook.MockJudge(
+        scripts={"faithfulness.verify_claims": [RuntimeError("down")]},
+        fallback=ragnotebook.OfflineJudge(),
+    )
+
+
+def test_missed_claims_says_no_row_could_be_checked_when_every_row_errored():
+    out = ragnotebook.faithfulness(_pier(), model=_failing_judge(), progress=False)
+    assert out["faithfulness_status"].tolist() == ["error"]
+    fig = missed_claims(out)
+    assert fig.layout.annotations[0].text == (
+        "No claim could be checked: no row was scored by faithfulness."
+        "<br>faithfulness: 0 of 1 row checked (1 errored)"
+    )
+    assert fig.layout.title.text == "Missed and unsupported claims<br><sup>1 row in all</sup>"
+
+
+def test_missed_claims_of_a_frame_with_no_rows_says_so():
+    out = ragnotebook.faithfulness(_pier().iloc[:0], model="offline", progress=False)
+    fig = missed_claims(out)
+    assert fig.layout.annotations[0].text == "The frame has no rows, so no claim was checked."
+
+
+def test_missed_claims_all_supported_is_said_of_the_checked_rows_only():
+    out = ragnotebook.faithfulness(_pier(3), model=_failing_judge(), progress=False)
+    assert out["faithfulness_status"].tolist() == ["error", "ok", "ok"]
+    assert missed_claims(out).layout.annotations[0].text == (
+        "No missed or unsupported claims in the rows checked: every answer claim is "
+        "supported by the chunks.<br>faithfulness: 2 of 3 rows checked (1 errored)"
+    )
+
+
+def test_missed_claims_counts_not_run_and_unanswered_rows_as_unchecked(unanswered):
+    df = _pier()
+    mixed = pd.concat(
+        [
+            ragnotebook.faithfulness(df, model="offline", progress=False),
+            ragnotebook.context_recall(df, model="offline", progress=False),
+        ],
+        ignore_index=True,
+    )
+    assert missed_claims(mixed).layout.annotations[0].text == (
+        "No missed or unsupported claims in the rows checked: every ground-truth claim was "
+        "found in the chunks<br>and every answer claim is supported by the chunks."
+        "<br>context recall: 1 of 2 rows checked (1 not run)"
+        "<br>faithfulness: 1 of 2 rows checked (1 not run)"
+    )
+    # the refusal is checked (a measured 0 with no claim), the missing answer is not
+    refusal_and_missing = unanswered.iloc[1:]
+    note = missed_claims(refusal_and_missing, top=5).layout.annotations[0].text
+    assert note.endswith("<br>faithfulness: 1 of 2 rows checked (1 with no answer)")
+
+
 def test_zero_limits_are_rejected(scored):
     with pytest.raises(ValueError, match="max_k"):
         precision_at_k(scored, max_k=0)

@@ -147,6 +147,27 @@ def test_report_rows_and_charts_for_partial_metrics(tmp_path):
     assert [f["id"] for f in payload["figures"]] == ["chart-scores", "chart-missed"]
 
 
+def test_report_missed_claims_note_says_the_rows_errored(tmp_path):
+    import pandas as pd
+
+    import ragnotebook
+
+    judge = ragnotebook.MockJudge(
+        scripts={"faithfulness.verify_claims": [RuntimeError("down")]},
+        fallback=ragnotebook.OfflineJudge(),
+    )
+    df = pd.DataFrame(
+        {"question": ["q"], "answer": ["Sky is blue."], "contexts": [["Sky is blue."]]}
+    )
+    out = report(df.rag.faithfulness(model=judge, progress=False), tmp_path / "e.html")
+    payload = json.loads(_scan(out).scripts[1][1])
+    missed = next(f for f in payload["figures"] if f["id"] == "chart-missed")
+    assert [a["text"] for a in missed["layout"]["annotations"]] == [
+        "No claim could be checked: no row was scored by faithfulness."
+        "<br>faithfulness: 0 of 1 row checked (1 errored)"
+    ]
+
+
 def test_import_stays_light_until_a_view_is_used():
     code = (
         "import sys, pandas as pd, ragnotebook\n"
