@@ -57,6 +57,7 @@ __all__ = [
     "score_at",
     "score_table",
     "short_name",
+    "short_names",
     "status_counts",
     "text_at",
     "text_values",
@@ -355,6 +356,12 @@ def text_at(df: pd.DataFrame, role: str, pos: int) -> str:
 NAME_CHARS = 12
 
 
+def _dates_only(labels: Sequence[Any]) -> bool:
+    """True when the timestamps among ``labels`` are all dates: tz-naive and at midnight."""
+    stamps = [x for x in labels if isinstance(x, pd.Timestamp) and x is not pd.NaT]
+    return bool(stamps) and all(x.tz is None and x == x.normalize() for x in stamps)
+
+
 def row_labels(df: pd.DataFrame) -> list[str]:
     """The full index label of every row, as text (what :func:`row_names` shortens).
 
@@ -365,15 +372,27 @@ def row_labels(df: pd.DataFrame) -> list[str]:
     Returns
     -------
     list of str
-        ``str(label)``, lone surrogates as U+FFFD.
+        ``str(label)``, lone surrogates as U+FFFD. When every timestamp of the index is
+        a date (tz-naive, at midnight), each shows as its date (``2024-01-01``), as
+        pandas shows such an index.
 
     Examples
     --------
     >>> import pandas as pd
     >>> row_labels(pd.DataFrame({"a": [1]}, index=["5a8b57f25542995d1e6f1371"]))
     ['5a8b57f25542995d1e6f1371']
+    >>> row_labels(pd.DataFrame({"a": [1, 2]}, index=pd.date_range("2024-01-01", periods=2)))
+    ['2024-01-01', '2024-01-02']
     """
-    return [replace_surrogates(str(label)) for label in df.index]
+    labels = list(df.index)
+    if _dates_only(labels):
+        return [
+            x.date().isoformat()
+            if isinstance(x, pd.Timestamp) and x is not pd.NaT
+            else replace_surrogates(str(x))
+            for x in labels
+        ]
+    return [replace_surrogates(str(label)) for label in labels]
 
 
 def short_name(label: str, limit: int = NAME_CHARS) -> str:
@@ -403,6 +422,81 @@ def short_name(label: str, limit: int = NAME_CHARS) -> str:
     return f"{text[: limit - 1 - tail]}…{text[-tail:]}"
 
 
+def _common_prefix(texts: Sequence[str]) -> int:
+    first, last = min(texts), max(texts)  # the prefix of all is that of the extremes
+    n = 0
+    while n < min(len(first), len(last)) and first[n] == last[n]:
+        n += 1
+    return n
+
+
+def _window_name(text: str, start: int, end: int, limit: int) -> str | None:
+    """``text`` cut to ``limit`` characters keeping ``text[start:end]`` (the part that
+    tells it from similar labels) and as much before it as fits, with "…" where something
+    is left out; None when that part does not fit."""
+    if end - start > limit - 2:
+        return None
+    if end <= limit - 1:  # the label's start, up to the part: "2024-01-01…"
+        return f"{text[: limit - 1].rstrip()}…"
+    if end == len(text):
+        return f"…{text[len(text) - limit + 1 :].lstrip()}"
+    return f"…{text[end - limit + 2 : end].strip()}…"
+
+
+def short_names(labels: Sequence[str], limit: int = NAME_CHARS) -> list[str]:
+    """:func:`short_name` of each label, told apart where two distinct labels would look
+    the same.
+
+    Labels that share a short name keep the part where they differ instead: the text
+    after their common start and before their common end, with as much before it as
+    fits (``2024-01-01 00:00:00+00:00`` and ``2024-01-02 ...`` become ``2024-01-01…`` and
+    ``2024-01-02…``). A label still alike another after that is shown whole.
+
+    Parameters
+    ----------
+    labels : sequence of str
+        Full labels (:func:`row_labels`).
+    limit : int, default NAME_CHARS
+
+    Returns
+    -------
+    list of str
+        Equal only where the labels are equal (after blanks are folded).
+
+    Examples
+    --------
+    >>> short_names(["2024-01-01 00:00:00+00:00", "2024-01-02 00:00:00+00:00"])
+    ['2024-01-01…', '2024-01-02…']
+    >>> short_names(["pipeline-A-run-0001", "pipeline-B-run-0001", "q1"])
+    ['pipeline-A-…', 'pipeline-B-…', 'q1']
+    """
+    texts = [" ".join(label.split()) for label in labels]
+    names = [short_name(t, limit) for t in texts]
+
+    def clashes() -> list[list[int]]:
+        """Positions of each name that stands for more than one label."""
+        rows: dict[str, list[int]] = {}
+        for i, name in enumerate(names):
+            rows.setdefault(name, []).append(i)
+        return [at for at in rows.values() if len({texts[i] for i in at}) > 1]
+
+    for at in clashes():
+        alike = sorted({texts[i] for i in at})
+        head = _common_prefix(alike)
+        tail = _common_prefix([t[::-1] for t in alike])
+        for i in at:
+            end = max(head + 1, len(texts[i]) - tail)
+            names[i] = _window_name(texts[i], min(head, end - 1), end, limit) or texts[i]
+    for _ in range(3):  # still alike another label: shown whole
+        found = clashes()
+        for at in found:
+            for i in at:
+                names[i] = texts[i]
+        if not found:
+            break
+    return names
+
+
 def row_names(df: pd.DataFrame) -> list[str]:
     """Short display names: the index label, shortened with "…" when long.
 
@@ -416,8 +510,9 @@ def row_names(df: pd.DataFrame) -> list[str]:
     Returns
     -------
     list of str
-        :func:`short_name` of each label: ``str(label)`` when at most 12 characters, else
-        its start and end around "…".
+        :func:`short_names` of the labels: ``str(label)`` when at most 12 characters,
+        else its start and end around "…", or the part that tells it from labels that
+        would look the same.
 
     Examples
     --------
@@ -425,7 +520,7 @@ def row_names(df: pd.DataFrame) -> list[str]:
     >>> row_names(pd.DataFrame({"a": [1, 2]}, index=["q1", "a-very-long-row-id"]))
     ['q1', 'a-ver…row-id']
     """
-    return [short_name(label) for label in row_labels(df)]
+    return short_names(row_labels(df))
 
 
 def score_table(df: pd.DataFrame) -> pd.DataFrame:
