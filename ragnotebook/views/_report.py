@@ -519,6 +519,37 @@ def _figures(df: pd.DataFrame, top: int, by: str | None = None) -> list[tuple[st
     return figs
 
 
+#: The report's charts in page order: (key, what it shows, when it is left out).
+_CHARTS = (
+    ("scores", "score distribution", ""),
+    (
+        "precision",
+        "precision@k by rank",
+        "context precision was not run on this frame (no context_precision scores)",
+    ),
+    (
+        "missed",
+        "missed and unsupported claims",
+        "neither context recall nor faithfulness was run on this frame (the claims come "
+        "from their verdicts)",
+    ),
+)
+
+
+def _charts_html(keys: list[str]) -> str:
+    """A ``<div>`` for each chart drawn, and a note in the place of each left out."""
+    parts = []
+    for key, what, why in _CHARTS:
+        if key in keys:
+            parts.append(f'<div class="chart" id="chart-{key}"></div>')
+        else:
+            parts.append(
+                f'<p class="help rnb-left-out" id="chart-{key}-left-out">'
+                f"{escape(f'Chart left out, {what}: {why}.')}</p>"
+            )
+    return "".join(parts)
+
+
 def _copy(fig: Any) -> Any:
     from ragnotebook.views._deps import plotly_go
 
@@ -616,6 +647,13 @@ def report(
     The header names the judge and model and, when judge requests were sent, what they
     cost: requests, prompt + completion tokens and USD ("cost unknown" when litellm has no
     price for the model), summed from :func:`ragnotebook.summary`.
+
+    The charts are the score distribution (:func:`~ragnotebook.views.scores`), precision@k
+    by rank (:func:`~ragnotebook.views.precision_at_k`, when the frame was scored with
+    context precision) and the missed claims (:func:`~ragnotebook.views.missed_claims`, with
+    context recall or faithfulness); a chart the frame has no scores for is replaced by a
+    one-line note saying why ("Chart left out, precision@k by rank: context precision was
+    not run on this frame ...").
 
     Parameters
     ----------
@@ -758,7 +796,7 @@ def _page(
         if len(positions) < len(df)
         else f"all {len(df)} rows{order_note}"
     )
-    charts = "".join(f'<div class="chart" id="chart-{key}"></div>' for key, _, _ in figs)
+    charts = _charts_html([key for key, _, _ in figs])
     by_table = select = ""
     if by is not None and groups is not None:
         by_table = f"<h3>By {escape(by)}</h3>{summary_by_html(df, by, groups)}"

@@ -168,6 +168,36 @@ def test_report_missed_claims_note_says_the_rows_errored(tmp_path):
     ]
 
 
+def test_report_says_why_a_chart_is_left_out(precision_frame, tmp_path):
+    import pandas as pd
+
+    df = pd.DataFrame(
+        {"question": ["q"], "answer": ["Sky is blue."], "contexts": [["Sky is blue."]]}
+    )
+    faith = df.rag.faithfulness(model="offline", progress=False)
+    page = report(faith, tmp_path / "f.html", plotly_js="cdn").read_text(encoding="utf-8")
+    assert (
+        '<p class="help rnb-left-out" id="chart-precision-left-out">Chart left out, '
+        "precision@k by rank: context precision was not run on this frame (no "
+        "context_precision scores).</p>" in page
+    )
+    assert 'id="chart-missed"' in page and "chart-missed-left-out" not in page
+    page = report(precision_frame, tmp_path / "p.html", plotly_js="cdn").read_text(encoding="utf-8")
+    assert (
+        '<p class="help rnb-left-out" id="chart-missed-left-out">Chart left out, missed and '
+        "unsupported claims: neither context recall nor faithfulness was run on this frame "
+        "(the claims come from their verdicts).</p>" in page
+    )
+    assert 'id="chart-precision"' in page and "chart-precision-left-out" not in page
+    # the chart order is kept: scores, then precision@k (or its note), then missed claims
+    charts = page.split('<section id="charts">')[1].split("</section>")[0]
+    assert (
+        charts.index("chart-scores")
+        < charts.index("chart-precision")
+        < charts.index("chart-missed-left-out")
+    )
+
+
 def test_import_stays_light_until_a_view_is_used():
     code = (
         "import sys, pandas as pd, ragnotebook\n"
