@@ -48,6 +48,7 @@ __all__ = [
     "TEXT_ROLES",
     "ViewCall",
     "check_count",
+    "check_level",
     "chunk_texts",
     "fmt_score",
     "resolve_metric",
@@ -797,7 +798,9 @@ def resolve_metric(name: Any, present: Sequence[str], param: str = "metric") -> 
     return metric
 
 
-def check_count(value: Any, param: str, minimum: int, *, allow_none: bool = False) -> int | None:
+def check_count(
+    value: Any, param: str, minimum: int | None, *, allow_none: bool = False
+) -> int | None:
     """``value`` as an int when it is a whole number of at least ``minimum``.
 
     Parameters
@@ -805,7 +808,8 @@ def check_count(value: Any, param: str, minimum: int, *, allow_none: bool = Fals
     value : int or None
     param : str
         The parameter named in the error.
-    minimum : int
+    minimum : int or None
+        The smallest value allowed; None for any whole number.
     allow_none : bool, default False
         Accept (and return) ``None``.
 
@@ -816,28 +820,74 @@ def check_count(value: Any, param: str, minimum: int, *, allow_none: bool = Fals
     Raises
     ------
     ValueError
-        Naming ``param``, for a negative, too small, fractional or non-numeric value (a
-        bool is not a number here).
+        Naming ``param``, for a negative, too small, fractional, infinite, NaN or
+        non-numeric value (a bool is not a number here).
 
     Examples
     --------
     >>> from ragnotebook.views._data import check_count
-    >>> check_count(5, "max_rows", 0)
-    5
+    >>> check_count(5, "max_rows", 0), check_count(3.0, "bins", 1), check_count(-2, "delta", None)
+    (5, 3, -2)
     >>> check_count(-1, "max_rows", 0)
     Traceback (most recent call last):
     ...
     ValueError: max_rows must be a whole number of at least 0, got -1
+    >>> check_count(2.5, "bins", 1)
+    Traceback (most recent call last):
+    ...
+    ValueError: bins must be a whole number of at least 1, got 2.5
     """
     if value is None and allow_none:
         return None
-    ok = isinstance(value, int | np.integer | float) and not isinstance(value, bool | np.bool_)
-    if not ok or value != value or int(value) != value or value < minimum:
+    ok = isinstance(value, int | np.integer | float | np.floating) and not isinstance(
+        value, bool | np.bool_
+    )
+    if (
+        not ok
+        or not math.isfinite(value)
+        or int(value) != value
+        or (minimum is not None and value < minimum)
+    ):
+        least = "" if minimum is None else f" of at least {minimum}"
         extra = " or None" if allow_none else ""
-        raise ValueError(
-            f"{param} must be a whole number of at least {minimum}{extra}, got {value!r}"
-        )
+        raise ValueError(f"{param} must be a whole number{least}{extra}, got {value!r}")
     return int(value)
+
+
+def check_level(value: Any, param: str) -> float:
+    """``value`` as a float when it is a number strictly between 0 and 1 (a confidence level).
+
+    Parameters
+    ----------
+    value : float
+    param : str
+        The parameter named in the error.
+
+    Returns
+    -------
+    float
+
+    Raises
+    ------
+    ValueError
+        Naming ``param``, for 0, 1, anything outside them, NaN, a bool or a non-number.
+
+    Examples
+    --------
+    >>> from ragnotebook.views._data import check_level
+    >>> check_level(0.9, "ci")
+    0.9
+    >>> check_level("95%", "ci")
+    Traceback (most recent call last):
+    ...
+    ValueError: ci must be a number between 0 and 1 (exclusive), got '95%'
+    """
+    ok = isinstance(value, int | np.integer | float | np.floating) and not isinstance(
+        value, bool | np.bool_
+    )
+    if not ok or not 0 < value < 1:
+        raise ValueError(f"{param} must be a number between 0 and 1 (exclusive), got {value!r}")
+    return float(value)
 
 
 #: The group of a row whose ``by`` cell is empty (as :func:`group_keys` names it).

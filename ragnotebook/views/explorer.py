@@ -552,7 +552,12 @@ class Explorer:
         Parameters
         ----------
         delta : int
-            ``1`` for the next row, ``-1`` for the previous one.
+            ``1`` for the next row, ``-1`` for the previous one (any whole number).
+
+        Raises
+        ------
+        ValueError
+            If ``delta`` is not a whole number.
 
         Examples
         --------
@@ -566,6 +571,7 @@ class Explorer:
         >>> ex.listing.value, ex.page
         (20, 1)
         """
+        delta = int(check_count(delta, "delta", None))  # type: ignore[arg-type]
         n = len(self._order)
         if not n:
             return
@@ -573,7 +579,7 @@ class Explorer:
             np.flatnonzero(self._order == self._selected) if self._selected is not None else []
         )
         if len(where):
-            target = min(max(0, int(where[0]) + int(delta)), n - 1)
+            target = min(max(0, int(where[0]) + delta), n - 1)
         else:
             target = 0 if delta >= 0 else n - 1
         self.select(position=int(self._order[target]))

@@ -22,6 +22,7 @@ from ragnotebook.frame import require_scored
 from ragnotebook.views._data import (
     METRIC_LABELS,
     ViewCall,
+    check_count,
     group_keys,
     row_labels,
     row_names,
@@ -70,7 +71,7 @@ def missed_claims(
     df : pandas.DataFrame
         A frame scored with context recall and/or faithfulness.
     top : int, default 20
-        Show at most this many rows (at least 1).
+        Show at most this many rows (a whole number of at least 1).
     theme : {"light", "dark"}, default "light"
     columns : Mapping[str, str or None], optional
         ``{role: column}`` naming the text columns, as given to
@@ -96,7 +97,8 @@ def missed_claims(
     Raises
     ------
     ValueError
-        If the frame has no claim-level metric, ``top`` is below 1, ``columns`` names
+        If the frame has no claim-level metric, ``top`` is not a whole number of at
+        least 1, ``columns`` names
         an unknown role or a column not in the frame, or ``by`` is not a column.
 
     Warns
@@ -120,9 +122,7 @@ def missed_claims(
     plotly_go()  # without plotly: the ImportError naming the extra, first
 
     check_theme(theme)
-    if isinstance(top, bool) or int(top) != top or top < 1:
-        raise ValueError(f"top must be a whole number of at least 1, got {top!r}")
-    top = int(top)
+    top = int(check_count(top, "top", 1))  # type: ignore[arg-type]
     metrics = require_scored(df)
     if not {"context_recall", "faithfulness"} & set(metrics):
         raise ValueError("missed_claims needs context_recall or faithfulness scores")

@@ -27,6 +27,7 @@ from ragnotebook.frame import SCORED_STATUSES, require_scored
 from ragnotebook.views._data import (
     METRIC_LABELS,
     ViewCall,
+    check_count,
     column_hint,
     group_name,
     resolve_metric,
@@ -109,10 +110,10 @@ def precision_at_k(
     per_row : bool, default False
         Also draw every row's curve as a thin grey line.
     max_k : int, optional
-        Show ranks 1..max_k only (at least 1).
+        Show ranks 1..max_k only (a whole number of at least 1).
     theme : {"light", "dark"}, default "light"
-    seed : int, default 0
-        Seed of the bootstrap.
+    seed : int or None, default 0
+        Seed of the bootstrap (a whole number of at least 0; None for an unseeded one).
 
     Returns
     -------
@@ -126,8 +127,9 @@ def precision_at_k(
     Raises
     ------
     ValueError
-        If the frame was not scored with context precision, ``band`` is unknown or
-        ``max_k`` is below 1.
+        If the frame was not scored with context precision, ``band`` is unknown,
+        ``max_k`` is not a whole number of at least 1, or ``seed`` not one of at least 0
+        (the message names the parameter).
     KeyError
         If ``by`` is not a column of the frame.
 
@@ -153,8 +155,8 @@ def precision_at_k(
     check_theme(theme)
     if band not in ("iqr", "ci"):
         raise ValueError(f"band must be 'iqr' or 'ci', got {band!r}")
-    if max_k is not None and (isinstance(max_k, bool) or int(max_k) != max_k or max_k < 1):
-        raise ValueError(f"max_k must be a whole number of at least 1, got {max_k!r}")
+    max_k = check_count(max_k, "max_k", 1, allow_none=True)
+    seed = check_count(seed, "seed", 0, allow_none=True)  # type: ignore[assignment]
     if "context_precision" not in require_scored(df):
         raise ValueError("this frame was not scored with context_precision")
     if by is not None and by not in df.columns:
@@ -340,7 +342,7 @@ def scores(
     kind : {"histogram", "strip"}, default "histogram"
         Bars of counts per score bin, or one dot per row (hover shows the question).
     bins : int, default 10
-        Number of equal-width bins over 0–1.
+        Number of equal-width bins over 0–1 (a whole number of at least 1).
     theme : {"light", "dark"}, default "light"
     columns : Mapping[str, str or None], optional
         ``{role: column}`` naming the text columns, as given to
@@ -359,8 +361,9 @@ def scores(
     ------
     ValueError
         If ``kind`` is unknown, a requested metric is unknown ("unknown metric 'x';
-        expected one of ...") or not scored in the frame, ``metrics`` is empty, or
-        ``columns`` names an unknown role or a column not in the frame.
+        expected one of ...") or not scored in the frame, ``metrics`` is empty, ``bins`` is
+        not a whole number of at least 1 (the message names it), or ``columns`` names an
+        unknown role or a column not in the frame.
 
     Examples
     --------
@@ -380,6 +383,7 @@ def scores(
     check_theme(theme)
     if kind not in ("histogram", "strip"):
         raise ValueError(f"kind must be 'histogram' or 'strip', got {kind!r}")
+    bins = int(check_count(bins, "bins", 1))  # type: ignore[arg-type]
     present = require_scored(df)
     if metrics is None:
         metrics = present

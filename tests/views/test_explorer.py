@@ -1,5 +1,7 @@
 """Widget state of the explorer, in plain pytest (no kernel, no browser)."""
 
+import re
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -438,3 +440,15 @@ def test_select_finds_nan_and_nat_labels():
     ex.select(pd.NaT)
     assert ex.listing.value == 1
     assert "Row 2 of 6 <small" in ex.header.value
+
+
+@pytest.mark.parametrize("bad", [0.5, float("nan"), "1", None, True])
+def test_step_takes_a_whole_number_only(ex, bad):
+    ex.select(position=3)
+    with pytest.raises(
+        ValueError, match=rf"^delta must be a whole number, got {re.escape(repr(bad))}$"
+    ):
+        ex.step(bad)
+    assert ex.listing.value == 3  # nothing moved
+    ex.step(2.0)
+    assert ex.listing.value == 5

@@ -397,6 +397,98 @@ def test_zero_limits_are_rejected(scored):
     assert len(precision_at_k(scored, max_k=1).data[-1].x) == 1
 
 
+BAD_NUMBERS = (0, -3, 2.5, float("nan"), float("inf"), "5", None, True)
+
+
+@pytest.mark.parametrize("bad", BAD_NUMBERS)
+def test_scores_bins_must_be_a_whole_number_of_at_least_1(scored, bad):
+    # before: bins=0 a ZeroDivisionError, -3 a numpy error, 2.5 a TypeError
+    with pytest.raises(
+        ValueError,
+        match=rf"^bins must be a whole number of at least 1, got {re.escape(repr(bad))}$",
+    ):
+        scores(scored, bins=bad)
+
+
+@pytest.mark.parametrize(
+    ("call", "param", "rule", "bad"),
+    [
+        (
+            lambda s, v: precision_at_k(s, max_k=v),
+            "max_k",
+            "a whole number of at least 1 or None",
+            2.5,
+        ),
+        (
+            lambda s, v: precision_at_k(s, max_k=v),
+            "max_k",
+            "a whole number of at least 1 or None",
+            float("nan"),
+        ),
+        (
+            lambda s, v: precision_at_k(s, band="ci", seed=v),
+            "seed",
+            "a whole number of at least 0 or None",
+            -1,
+        ),
+        (
+            lambda s, v: precision_at_k(s, band="ci", seed=v),
+            "seed",
+            "a whole number of at least 0 or None",
+            0.5,
+        ),
+        (lambda s, v: missed_claims(s, top=v), "top", "a whole number of at least 1", float("nan")),
+        (lambda s, v: missed_claims(s, top=v), "top", "a whole number of at least 1", None),
+        (
+            lambda s, v: compare_table(s, s, on=None, n_boot=v),
+            "n_boot",
+            "a whole number of at least 0",
+            -3,
+        ),
+        (
+            lambda s, v: compare(s, s, on=None, n_boot=v),
+            "n_boot",
+            "a whole number of at least 0",
+            2.5,
+        ),
+        (
+            lambda s, v: compare_table(s, s, on=None, seed=v),
+            "seed",
+            "a whole number of at least 0",
+            -1,
+        ),
+        (lambda s, v: compare(s, s, on=None, seed=v), "seed", "a whole number of at least 0", None),
+        (
+            lambda s, v: compare_table(s, s, on=None, ci=v),
+            "ci",
+            "a number between 0 and 1 (exclusive)",
+            "95%",
+        ),
+        (
+            lambda s, v: compare(s, s, on=None, ci=v),
+            "ci",
+            "a number between 0 and 1 (exclusive)",
+            True,
+        ),
+    ],
+)
+def test_every_numeric_chart_option_is_checked_naming_it(scored, call, param, rule, bad):
+    with pytest.raises(
+        ValueError, match=rf"^{param} must be {re.escape(rule)}, got {re.escape(repr(bad))}$"
+    ):
+        call(scored, bad)
+
+
+def test_valid_numeric_options_still_work(scored):
+    assert len(scores(scored, bins=3.0).data[0].x) == 3  # a whole float is a whole number
+    assert len(precision_at_k(scored, max_k=np.int64(2)).data[-1].x) == 2
+    assert precision_at_k(scored, band="ci", seed=None).data[-1].name == "mean precision@k"
+    zero = compare_table(scored, scored, on=None, n_boot=0)  # no resample: the mean itself
+    assert (zero["ci_low"] == zero["mean_diff"]).all() and (
+        zero["ci_high"] == zero["mean_diff"]
+    ).all()
+
+
 def test_precision_bars_are_lighter_than_the_line_and_band_shows_in_dark(scored):
     light = precision_at_k(scored)
     band, bars, line = light.data
