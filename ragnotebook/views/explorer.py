@@ -673,7 +673,9 @@ class Explorer:
             self._updating = False
         n = len(self._order)
         self.page_label.value = (
-            f"rows {start + 1}–{start + len(visible)} of {n}" if n else "no rows match"
+            f"rows {start + 1}–{start + len(visible)} of {n}"
+            if n
+            else ("no rows match" if len(self._labels) else "no rows")
         )
         self.prev_button.disabled = self._page == 0
         self.next_button.disabled = self._page >= self.page_count - 1
@@ -766,7 +768,8 @@ class Explorer:
             self._selected = None
             self._set_page(0)
             if not len(positions):
-                self.header.value = "<p><i>No rows match the filters.</i></p>"
+                empty = "This frame has no rows." if not len(self._labels) else ""
+                self.header.value = f"<p><i>{empty or 'No rows match the filters.'}</i></p>"
                 self.detail.value = self.chunk_list.value = ""
                 self.curve_figure = None
                 self._draw_curve()

@@ -489,3 +489,18 @@ def test_selecting_a_row_the_filters_hide_shows_it_with_a_note(scored):
 def test_selecting_a_visible_row_has_no_hidden_note(ex, scored):
     ex.select(position=5)
     assert "Hidden" not in ex.header.value and ex.listing.value == 5
+
+
+def test_a_frame_with_no_rows_says_so_not_that_no_row_matches():
+    df = pd.DataFrame({"question": ["Where?"], "answer": ["Pier 4."], "contexts": [["Pier 4."]]})
+    empty = ragnotebook.faithfulness(df.iloc[:0], model="offline", progress=False)
+    ex = Explorer(empty)
+    assert ex.header.value == "<p><i>This frame has no rows.</i></p>"
+    assert ex.page_label.value == "no rows"
+    assert ex.rows == [] and ex.selected is None
+    assert ex.prev_row_button.disabled and ex.next_row_button.disabled
+    # a frame with rows that the filters all leave out still says so
+    ex = Explorer(ragnotebook.faithfulness(df, model="offline", progress=False))
+    ex.search.value = "lighthouse"
+    assert ex.header.value == "<p><i>No rows match the filters.</i></p>"
+    assert ex.page_label.value == "no rows match"
