@@ -494,9 +494,12 @@ def _group_select(by: str, groups: list[str]) -> str:
     return f'<select id="rnb-group" aria-label="Show one {escape(by)}">{"".join(options)}</select>'
 
 
-def _figures(df: pd.DataFrame, top: int, by: str | None = None) -> list[tuple[str, Any, Any]]:
+def _figures(
+    df: pd.DataFrame, top: int, by: str | None = None, max_k: int | None = 20
+) -> list[tuple[str, Any, Any]]:
     """``(key, light figure, dark figure)`` of each chart the frame supports; with ``by``
-    the precision@k curve is drawn per group and the missed-claims bars name theirs."""
+    the precision@k curve is drawn per group and the missed-claims bars name theirs;
+    ``max_k`` caps the precision@k chart's ranks."""
     from ragnotebook.views.missed import missed_claims
     from ragnotebook.views.plots import precision_at_k, scores
 
@@ -509,8 +512,8 @@ def _figures(df: pd.DataFrame, top: int, by: str | None = None) -> list[tuple[st
         figs.append(
             (
                 "precision",
-                precision_at_k(df, by=by),
-                precision_at_k(df, by=by, theme="dark"),
+                precision_at_k(df, by=by, max_k=max_k),
+                precision_at_k(df, by=by, max_k=max_k, theme="dark"),
             )
         )
     if {"context_recall", "faithfulness"} & set(metrics):
@@ -641,6 +644,7 @@ def report(
     plotly_js: str = "inline",
     columns: Mapping[str, str | None] | None = None,
     by: str | None = None,
+    max_k: int | None = 20,
 ) -> Path:
     """Write one self-contained HTML file with the summary, charts and row drill-down.
 
@@ -696,6 +700,12 @@ def report(
         bars name their group, and the toolbar has a menu that shows one group's rows
         (it filters the rows, not the charts). Missing cells form the group
         ``(missing)``; empty or padded text is shown quoted (``''``, ``'A '``).
+    max_k : int or None, default 20
+        Ranks shown in the precision@k chart, as for
+        :func:`~ragnotebook.views.precision_at_k` (a whole number of at least 1; None for
+        every rank). One row with 150 chunks would otherwise stretch the chart to rank
+        150; when rows have chunks past ``max_k``, the chart's subtitle says how many and
+        how deep they go. Each row's own curve in the drill-down shows all its chunks.
 
     Returns
     -------
@@ -706,7 +716,8 @@ def report(
     ------
     ValueError
         If the frame has no scores, ``sort_by`` is not a scored metric ("unknown metric
-        ..." for a name that is no metric), ``max_rows`` is negative, ``plotly_js`` is
+        ..." for a name that is no metric), ``max_rows`` is negative, ``top`` or
+        ``max_k`` is not a whole number of at least 1, ``plotly_js`` is
         neither ``"inline"`` nor ``"cdn"``, ``columns`` names an unknown role or a
         column not in the frame, or ``by`` is not a column.
     ImportError
@@ -750,6 +761,7 @@ def report(
     if sort_by is not None:
         sort_by = resolve_metric(sort_by, metrics, "sort_by")
     check_count(top, "top", 1)
+    max_k = check_count(max_k, "max_k", 1, allow_none=True)
     groups = group_keys(df, by, "report()")
     df = with_columns(df, columns, "report()")
     if limit is None and len(df) > LARGE_REPORT_ROWS:
@@ -764,7 +776,9 @@ def report(
             "charts use every row either way"
         )
     with ViewCall("report()", df):
-        page = _page(df, title, _order(df, sort_by, limit), sort_by, top, plotly_js, by, groups)
+        page = _page(
+            df, title, _order(df, sort_by, limit), sort_by, top, plotly_js, by, groups, max_k
+        )
     # written beside the target and renamed: an error never leaves a partial file
     return atomic_write_text(Path(path), page)
 
@@ -778,9 +792,10 @@ def _page(
     plotly_js: str,
     by: str | None = None,
     groups: list[str] | None = None,
+    max_k: int | None = 20,
 ) -> str:
     """The report's HTML."""
-    figs = _figures(df, top, by)
+    figs = _figures(df, top, by, max_k)
     table = score_table(df)
     payload = {
         "figures": [_figure_payload(key, light, dark) for key, light, dark in figs],

@@ -110,7 +110,8 @@ def precision_at_k(
     per_row : bool, default False
         Also draw every row's curve as a thin grey line.
     max_k : int, optional
-        Show ranks 1..max_k only (a whole number of at least 1).
+        Show ranks 1..max_k only (a whole number of at least 1); when some rows have more
+        chunks, the subtitle says how many and how deep they go.
     theme : {"light", "dark"}, default "light"
     seed : int or None, default 0
         Seed of the bootstrap (a whole number of at least 0; None for an unseeded one).
@@ -181,7 +182,10 @@ def _precision_figure(
     scored_rows = np.flatnonzero(~np.isnan(table["context_precision"].to_numpy(dtype=float)))
     ch = frame.chunks(plain)
     ch = ch[ch["row"].isin(scored_rows)]
+    deepest = int(ch["position"].max()) if len(ch) else 0
+    beyond = 0  # rows with chunks past max_k, which the chart leaves out (said in the title)
     if max_k is not None:
+        beyond = int(ch.loc[ch["position"] > max_k, "row"].nunique())
         ch = ch[ch["position"] <= max_k]
     rng = np.random.default_rng(seed)
     band_name = "interquartile range" if band == "iqr" else "95% bootstrap CI of the mean"
@@ -296,9 +300,18 @@ def _precision_figure(
         f"<br><sup>{n_rows} of {len(plain)} rows scored with context precision; "
         f"band: {band_name}"
         + ("; per group: line = mean, band, bars = share of relevant chunks" if by else "")
+        + (
+            f"<br>ranks 1–{max_k} shown: {beyond} {_plural(beyond, 'row')} "
+            f"{'has' if beyond == 1 else 'have'} more chunks (up to {deepest}), left out "
+            f"past rank {max_k}; max_k= shows more"
+            if beyond
+            else ""
+        )
         + "</sup>"
     )
     style_figure(fig, title, theme, height=460)
+    if beyond:
+        fig.update_layout(margin={"t": 100})  # room for the third title line
     max_rank = int(ch["position"].max()) if len(ch) else 1
     legend: dict[str, Any] = {"orientation": "h", "y": -0.22}
     if by is not None:

@@ -439,3 +439,61 @@ def test_a_large_report_without_max_rows_warns_about_its_size(scored, tmp_path, 
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         report(scored, tmp_path / "worst.html", max_rows=2, sort_by="faithfulness", plotly_js="cdn")
+
+
+def _deep_frame():
+    """Two rows judged by the offline judge: one with 150 chunks, one with 3."""
+    import pandas as pd
+
+    noise = [f"Tide table {i}: low water at {i % 12} o'clock." for i in range(149)]
+    df = pd.DataFrame(
+        {
+            "question": ["Where is the museum?", "When did it open?"],
+            "ground_truth": ["The museum is on Pier 4.", "It opened in 1998."],
+            "contexts": [
+                ["The museum is on Pier 4.", *noise],
+                ["It opened in 1998.", "Tide table.", "The cafe opened in 1998."],
+            ],
+        }
+    )
+    out = df.rag.context_precision(model="offline", progress=False)
+    assert out["context_precision_status"].tolist() == ["ok", "ok"]
+    return out
+
+
+def test_report_caps_the_precision_chart_at_max_k_and_says_so(tmp_path):
+    deep = _deep_frame()
+    payload = json.loads(_scan(report(deep, tmp_path / "d.html")).scripts[1][1])
+    chart = next(f for f in payload["figures"] if f["id"] == "chart-precision")
+    line = chart["data"][-1]
+    assert line["name"] == "mean precision@k" and line["x"] == list(range(1, 21))
+    assert chart["layout"]["title"]["text"].endswith(
+        "<br>ranks 1–20 shown: 1 row has more chunks (up to 150), left out past rank 20; "
+        "max_k= shows more</sup>"
+    )
+    # the drill-down keeps every chunk of the row
+    assert len(payload["rows"]["0"]["curve"]) == 150
+    wide = json.loads(_scan(report(deep, tmp_path / "w.html", max_k=None)).scripts[1][1])
+    chart = next(f for f in wide["figures"] if f["id"] == "chart-precision")
+    assert chart["data"][-1]["x"] == list(range(1, 151))
+    assert "left out past rank" not in chart["layout"]["title"]["text"]
+    three = json.loads(_scan(report(deep, tmp_path / "t.html", max_k=3)).scripts[1][1])
+    chart = next(f for f in three["figures"] if f["id"] == "chart-precision")
+    assert chart["data"][-1]["x"] == [1, 2, 3]
+    assert "ranks 1–3 shown: 1 row has more chunks (up to 150)" in chart["layout"]["title"]["text"]
+
+
+@pytest.mark.parametrize("bad", [0, 2.5, "20", True])
+def test_report_max_k_must_be_a_whole_number_from_1(scored, tmp_path, bad):
+    with pytest.raises(
+        ValueError,
+        match=re.escape(f"max_k must be a whole number of at least 1 or None, got {bad!r}"),
+    ):
+        report(scored, tmp_path / "x.html", max_k=bad)
+
+
+def test_report_of_short_rows_has_no_cap_note(scored, tmp_path):
+    payload = json.loads(_scan(report(scored, tmp_path / "s.html", max_rows=0)).scripts[1][1])
+    chart = next(f for f in payload["figures"] if f["id"] == "chart-precision")
+    assert chart["data"][-1]["x"] == list(range(1, 11))  # the sample's rows have 10 chunks
+    assert "shown:" not in chart["layout"]["title"]["text"]
