@@ -166,8 +166,12 @@ _BOOT_JS = """
         marked(part, chunk, marks, a, b);
         if (b < chunk.replace(/\\s+$/, "").length) { part.appendChild(document.createTextNode("…")); }
         var det = add(box, el("details"));
-        add(det, el("summary", null, wholeLabel(chunk)));
-        marked(add(det, txt("div")), chunk, marks, 0, chunk.length);
+        // [.., wa, wb, label]: a long chunk, shown around the sentence (else the whole)
+        var wa = s.length > 5 ? s[5] : 0, wb = s.length > 5 ? s[6] : chunk.length;
+        add(det, el("summary", null, s.length > 5 ? s[7] : wholeLabel(chunk)));
+        var whole = add(det, txt("div", null, wa > 0 ? "…" : ""));
+        marked(whole, chunk, marks, wa, wb);
+        if (wb < chunk.length) { whole.appendChild(document.createTextNode("…")); }
       });
     });
   }
@@ -365,9 +369,12 @@ def _claims_data(
             if not isinstance(idx, int) or isinstance(idx, bool) or not 0 <= idx < len(chunks):
                 supports.append([None, f"{D.chunk_label(idx)} (not among this row's chunks)"])
                 continue
-            a, b = D.best_sentence_span(chunks[idx], claim)
-            marks = [list(span) for span in D.mark_spans(chunks[idx], claim)]
-            supports.append([idx, D.chunk_label(idx), a, b, marks])
+            # a long chunk is shown around the sentence only (its whole text is in the
+            # chunk list): the marks cover that part, not 200 kB per claim
+            a, b, wa, wb, spans, label = D.support_view(chunks[idx], claim, idx)
+            marks = [list(span) for span in spans]
+            part = [] if (wa, wb) == (0, len(chunks[idx])) else [wa, wb, label]
+            supports.append([idx, D.chunk_label(idx), a, b, marks, *part])
         out.append(
             [
                 D._verdict_class(v.get("verdict")),
