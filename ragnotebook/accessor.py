@@ -288,7 +288,8 @@ class RagAccessor:
             charts need a network connection), ``columns`` (the text columns, as given
             to ``evaluate()``, for a frame read back from JSON Lines or CSV) and ``by`` (a
             column grouping the rows, e.g. ``"system"``: a table of each group's means,
-            each row's group, a menu showing one group).
+            each row's group, a menu showing one group) and ``max_k`` (ranks in the
+            precision@k chart, 20 by default; ``None`` for all).
 
         Returns
         -------

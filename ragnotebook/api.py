@@ -727,6 +727,9 @@ def build_frame(run: _Run) -> pd.DataFrame:
             **({"reference": run.config.reference} if m == "context_precision" else {}),
             "model": str(run.model_label),
             "judge": run.judge.judge_id,
+            # which run scored it: two runs of the same rows can agree on every count
+            # and on the rounded seconds, and update_scores must still tell them apart
+            "started_at": run.started,
         }
     identity = run.judge.identity()
     meta.update(

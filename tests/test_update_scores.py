@@ -76,6 +76,35 @@ def test_a_hand_merge_that_kept_old_scores_is_warned_about_and_not_averaged():
         rn.update_scores(scored, again).rag.summary()  # a proper merge: no warning
 
 
+def test_a_rescore_whose_counts_and_seconds_match_the_first_run_is_still_a_rescore():
+    """The flaky doctest: two one-row runs can agree on every count and on the seconds
+    rounded to 0.1 ms; the record of each metric names the run that scored it."""
+    df = pd.DataFrame(
+        {
+            "question": ["Where?"],
+            "answer": ["It is on Pier 4."],
+            "contexts": [["The museum is on Pier 9."]],
+        }
+    )
+    scored = df.rag.faithfulness(model="offline", progress=False)
+    again = df.assign(contexts=[["The museum is on Pier 4."]]).rag.faithfulness(
+        model="offline", progress=False
+    )
+    first = scored.attrs["ragnotebook"]["metrics"]["faithfulness"]
+    second = again.attrs["ragnotebook"]["metrics"]["faithfulness"]
+    second["seconds"] = first["seconds"]  # the collision, made certain
+    assert second["started_at"] > first["started_at"]
+    assert {k: v for k, v in first.items() if k != "started_at"} == {
+        k: v for k, v in second.items() if k != "started_at"
+    }
+    merged = rn.update_scores(scored, again)
+    assert scored["faithfulness"].tolist() == [0.0]
+    assert merged["faithfulness"].tolist() == [1.0]
+    meta = merged.attrs["ragnotebook"]["metrics"]["faithfulness"]
+    assert meta["started_at"] == second["started_at"]
+    assert meta["calls"] == first["calls"] + second["calls"]
+
+
 def test_run_metadata_is_merged_counts_again_and_judge_work_adds_up():
     df = frame()
     scored = df.rag.evaluate(model="offline", progress=False)

@@ -37,7 +37,7 @@ from ragnotebook.comparison import (
     warn_unshared,
 )
 from ragnotebook.frame import require_scored
-from ragnotebook.views._data import METRIC_LABELS
+from ragnotebook.views._data import METRIC_LABELS, check_count, check_level
 from ragnotebook.views._html import hover_lines, hover_text, plotly_text
 from ragnotebook.views._style import GREY, ORANGE, VERMILLION, check_theme, style_figure
 
@@ -75,8 +75,9 @@ def _paired(
     Warns as :func:`ragnotebook.compare` does (repeated keys, coverage differences, rows
     with no partner, metrics scored in only one frame and so left out), naming ``who``.
     """
-    if not 0 < ci < 1:
-        raise ValueError(f"ci must be between 0 and 1, got {ci}")
+    ci = check_level(ci, "ci")
+    n_boot = int(check_count(n_boot, "n_boot", 0))  # type: ignore[arg-type]
+    seed = int(check_count(seed, "seed", 0))  # type: ignore[arg-type]
     in_a, in_b = require_scored(a), require_scored(b)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
@@ -122,11 +123,12 @@ def compare_table(
         are paired in order of appearance (first with first, ...), with a warning;
         rows with a missing value have no partner.
     n_boot : int, default 2000
-        Bootstrap resamples of the pairs.
+        Bootstrap resamples of the pairs (a whole number of at least 0; 0 draws none, so
+        the interval is the mean itself, as in :func:`ragnotebook.compare`).
     ci : float, default 0.95
-        Confidence level of the interval.
+        Confidence level of the interval, between 0 and 1 (exclusive).
     seed : int, default 0
-        Seed of the bootstrap (results are reproducible).
+        Seed of the bootstrap, a whole number of at least 0 (results are reproducible).
 
     Returns
     -------
@@ -147,7 +149,8 @@ def compare_table(
         If ``on`` is missing from a frame.
     ValueError
         If the frames share no key (with ``on=None``: no index label) or no scored
-        metric.
+        metric, or ``n_boot``, ``ci`` or ``seed`` is out of range or not a number (the
+        message names the parameter).
 
     Warns
     -----

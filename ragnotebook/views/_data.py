@@ -48,6 +48,7 @@ __all__ = [
     "TEXT_ROLES",
     "ViewCall",
     "check_count",
+    "check_level",
     "chunk_texts",
     "fmt_score",
     "resolve_metric",
@@ -57,6 +58,7 @@ __all__ = [
     "score_at",
     "score_table",
     "short_name",
+    "short_names",
     "status_counts",
     "text_at",
     "text_values",
@@ -355,6 +357,12 @@ def text_at(df: pd.DataFrame, role: str, pos: int) -> str:
 NAME_CHARS = 12
 
 
+def _dates_only(labels: Sequence[Any]) -> bool:
+    """True when the timestamps among ``labels`` are all dates: tz-naive and at midnight."""
+    stamps = [x for x in labels if isinstance(x, pd.Timestamp) and x is not pd.NaT]
+    return bool(stamps) and all(x.tz is None and x == x.normalize() for x in stamps)
+
+
 def row_labels(df: pd.DataFrame) -> list[str]:
     """The full index label of every row, as text (what :func:`row_names` shortens).
 
@@ -365,15 +373,27 @@ def row_labels(df: pd.DataFrame) -> list[str]:
     Returns
     -------
     list of str
-        ``str(label)``, lone surrogates as U+FFFD.
+        ``str(label)``, lone surrogates as U+FFFD. When every timestamp of the index is
+        a date (tz-naive, at midnight), each shows as its date (``2024-01-01``), as
+        pandas shows such an index.
 
     Examples
     --------
     >>> import pandas as pd
     >>> row_labels(pd.DataFrame({"a": [1]}, index=["5a8b57f25542995d1e6f1371"]))
     ['5a8b57f25542995d1e6f1371']
+    >>> row_labels(pd.DataFrame({"a": [1, 2]}, index=pd.date_range("2024-01-01", periods=2)))
+    ['2024-01-01', '2024-01-02']
     """
-    return [replace_surrogates(str(label)) for label in df.index]
+    labels = list(df.index)
+    if _dates_only(labels):
+        return [
+            x.date().isoformat()
+            if isinstance(x, pd.Timestamp) and x is not pd.NaT
+            else replace_surrogates(str(x))
+            for x in labels
+        ]
+    return [replace_surrogates(str(label)) for label in labels]
 
 
 def short_name(label: str, limit: int = NAME_CHARS) -> str:
@@ -403,6 +423,81 @@ def short_name(label: str, limit: int = NAME_CHARS) -> str:
     return f"{text[: limit - 1 - tail]}…{text[-tail:]}"
 
 
+def _common_prefix(texts: Sequence[str]) -> int:
+    first, last = min(texts), max(texts)  # the prefix of all is that of the extremes
+    n = 0
+    while n < min(len(first), len(last)) and first[n] == last[n]:
+        n += 1
+    return n
+
+
+def _window_name(text: str, start: int, end: int, limit: int) -> str | None:
+    """``text`` cut to ``limit`` characters keeping ``text[start:end]`` (the part that
+    tells it from similar labels) and as much before it as fits, with "…" where something
+    is left out; None when that part does not fit."""
+    if end - start > limit - 2:
+        return None
+    if end <= limit - 1:  # the label's start, up to the part: "2024-01-01…"
+        return f"{text[: limit - 1].rstrip()}…"
+    if end == len(text):
+        return f"…{text[len(text) - limit + 1 :].lstrip()}"
+    return f"…{text[end - limit + 2 : end].strip()}…"
+
+
+def short_names(labels: Sequence[str], limit: int = NAME_CHARS) -> list[str]:
+    """:func:`short_name` of each label, told apart where two distinct labels would look
+    the same.
+
+    Labels that share a short name keep the part where they differ instead: the text
+    after their common start and before their common end, with as much before it as
+    fits (``2024-01-01 00:00:00+00:00`` and ``2024-01-02 ...`` become ``2024-01-01…`` and
+    ``2024-01-02…``). A label still alike another after that is shown whole.
+
+    Parameters
+    ----------
+    labels : sequence of str
+        Full labels (:func:`row_labels`).
+    limit : int, default NAME_CHARS
+
+    Returns
+    -------
+    list of str
+        Equal only where the labels are equal (after blanks are folded).
+
+    Examples
+    --------
+    >>> short_names(["2024-01-01 00:00:00+00:00", "2024-01-02 00:00:00+00:00"])
+    ['2024-01-01…', '2024-01-02…']
+    >>> short_names(["pipeline-A-run-0001", "pipeline-B-run-0001", "q1"])
+    ['pipeline-A-…', 'pipeline-B-…', 'q1']
+    """
+    texts = [" ".join(label.split()) for label in labels]
+    names = [short_name(t, limit) for t in texts]
+
+    def clashes() -> list[list[int]]:
+        """Positions of each name that stands for more than one label."""
+        rows: dict[str, list[int]] = {}
+        for i, name in enumerate(names):
+            rows.setdefault(name, []).append(i)
+        return [at for at in rows.values() if len({texts[i] for i in at}) > 1]
+
+    for at in clashes():
+        alike = sorted({texts[i] for i in at})
+        head = _common_prefix(alike)
+        tail = _common_prefix([t[::-1] for t in alike])
+        for i in at:
+            end = max(head + 1, len(texts[i]) - tail)
+            names[i] = _window_name(texts[i], min(head, end - 1), end, limit) or texts[i]
+    for _ in range(3):  # still alike another label: shown whole
+        found = clashes()
+        for at in found:
+            for i in at:
+                names[i] = texts[i]
+        if not found:
+            break
+    return names
+
+
 def row_names(df: pd.DataFrame) -> list[str]:
     """Short display names: the index label, shortened with "…" when long.
 
@@ -416,8 +511,9 @@ def row_names(df: pd.DataFrame) -> list[str]:
     Returns
     -------
     list of str
-        :func:`short_name` of each label: ``str(label)`` when at most 12 characters, else
-        its start and end around "…".
+        :func:`short_names` of the labels: ``str(label)`` when at most 12 characters,
+        else its start and end around "…", or the part that tells it from labels that
+        would look the same.
 
     Examples
     --------
@@ -425,7 +521,7 @@ def row_names(df: pd.DataFrame) -> list[str]:
     >>> row_names(pd.DataFrame({"a": [1, 2]}, index=["q1", "a-very-long-row-id"]))
     ['q1', 'a-ver…row-id']
     """
-    return [short_name(label) for label in row_labels(df)]
+    return short_names(row_labels(df))
 
 
 def score_table(df: pd.DataFrame) -> pd.DataFrame:
@@ -433,7 +529,10 @@ def score_table(df: pd.DataFrame) -> pd.DataFrame:
 
     A score is NaN when missing or when its status is not a scored one
     (``no_ground_truth``, ``no_reference``, ``error``), so unmeasured rows never sort
-    or plot as 0.
+    or plot as 0. A row with no status at all is ``not_run``: the metric never scored it
+    (a frame concatenated from runs of different metrics), the rule by which
+    :func:`ragnotebook.summary` counts its ``not_run`` column; an empty status is
+    ``error``.
 
     Parameters
     ----------
@@ -452,13 +551,20 @@ def score_table(df: pd.DataFrame) -> pd.DataFrame:
     >>> df = pd.DataFrame({"faithfulness": [0.5, 0.0], "faithfulness_status": ["ok", "error"]})
     >>> score_table(df)["faithfulness"].tolist()
     [0.5, nan]
+    >>> score_table(pd.DataFrame({"faithfulness": [1.0, None],
+    ...                           "faithfulness_status": ["ok", None]}))["faithfulness_status"].tolist()
+    ['ok', 'not_run']
     """
     out: dict[str, Any] = {}
     for m in require_scored(df):
         score = pd.to_numeric(df[m], errors="coerce").astype("float64").to_numpy()
         # a row whose status says "not measured" has no score, whatever the column holds
         out[m] = np.where(scored_mask(df, m), score, np.nan)
-        out[f"{m}_status"] = [_text(s) or "error" for s in df[f"{m}_status"].astype("object")]
+        # no status: never scored by this metric (summary()'s not_run); an empty one: error
+        out[f"{m}_status"] = [
+            "not_run" if _is_missing(s) else (_text(s) or "error")
+            for s in df[f"{m}_status"].astype("object")
+        ]
     return pd.DataFrame(out)
 
 
@@ -571,6 +677,8 @@ def fmt_score(score: float, status: str) -> str:
     ('0.00 (no claims)', '— (no ground truth)')
     >>> fmt_score(float("nan"), "no_claims")   # faithfulness of a row with no answer
     '— (no answer, not scored)'
+    >>> fmt_score(float("nan"), "not_run")     # a metric that never ran on the row
+    '— (not run)'
     """
     unmeasured = score is None or math.isnan(score) or status not in SCORED_STATUSES
     value = "—" if unmeasured else two_places(score)
@@ -583,7 +691,9 @@ def fmt_score(score: float, status: str) -> str:
 
 #: Statuses in the order the views count them. ``no_answer`` is not a status of its own:
 #: it is a ``no_claims`` faithfulness row whose answer is missing (not scored), counted
-#: apart so ``no_claims`` counts only the measured 0s (:func:`status_counts`).
+#: apart so ``no_claims`` counts only the measured 0s (:func:`status_counts`). Nor is
+#: ``not_run``: a row with no status, which the metric never scored (summary()'s
+#: ``not_run``), never an error.
 STATUS_ORDER = (
     "ok",
     "no_claims",
@@ -592,6 +702,7 @@ STATUS_ORDER = (
     "no_ground_truth",
     "no_reference",
     "error",
+    "not_run",
 )
 
 
@@ -600,9 +711,11 @@ def status_counts(table: pd.DataFrame, metric: str) -> dict[str, int]:
 
     ``no_claims`` counts the measured 0s (an answer with no claim, e.g. a refusal) and
     ``no_answer`` the ``no_claims`` rows left out of the mean because the answer is missing,
-    so the counts add up to the number of rows and ``ok + no_claims + no_context`` is the
-    number of scored rows. :func:`ragnotebook.summary` has the same ``no_answer`` count;
-    its ``no_claims`` column counts both kinds.
+    so the counts add up to the number of rows (``not_run`` counts the rows with no status)
+    and ``ok + no_claims + no_context`` is the number of scored rows (``ok`` alone for
+    context precision, which gives ``no_context`` rows no score).
+    :func:`ragnotebook.summary` has the same ``no_answer`` count; its ``no_claims`` column
+    counts both kinds.
 
     Parameters
     ----------
@@ -685,7 +798,9 @@ def resolve_metric(name: Any, present: Sequence[str], param: str = "metric") -> 
     return metric
 
 
-def check_count(value: Any, param: str, minimum: int, *, allow_none: bool = False) -> int | None:
+def check_count(
+    value: Any, param: str, minimum: int | None, *, allow_none: bool = False
+) -> int | None:
     """``value`` as an int when it is a whole number of at least ``minimum``.
 
     Parameters
@@ -693,7 +808,8 @@ def check_count(value: Any, param: str, minimum: int, *, allow_none: bool = Fals
     value : int or None
     param : str
         The parameter named in the error.
-    minimum : int
+    minimum : int or None
+        The smallest value allowed; None for any whole number.
     allow_none : bool, default False
         Accept (and return) ``None``.
 
@@ -704,28 +820,74 @@ def check_count(value: Any, param: str, minimum: int, *, allow_none: bool = Fals
     Raises
     ------
     ValueError
-        Naming ``param``, for a negative, too small, fractional or non-numeric value (a
-        bool is not a number here).
+        Naming ``param``, for a negative, too small, fractional, infinite, NaN or
+        non-numeric value (a bool is not a number here).
 
     Examples
     --------
     >>> from ragnotebook.views._data import check_count
-    >>> check_count(5, "max_rows", 0)
-    5
+    >>> check_count(5, "max_rows", 0), check_count(3.0, "bins", 1), check_count(-2, "delta", None)
+    (5, 3, -2)
     >>> check_count(-1, "max_rows", 0)
     Traceback (most recent call last):
     ...
     ValueError: max_rows must be a whole number of at least 0, got -1
+    >>> check_count(2.5, "bins", 1)
+    Traceback (most recent call last):
+    ...
+    ValueError: bins must be a whole number of at least 1, got 2.5
     """
     if value is None and allow_none:
         return None
-    ok = isinstance(value, int | np.integer | float) and not isinstance(value, bool | np.bool_)
-    if not ok or value != value or int(value) != value or value < minimum:
+    ok = isinstance(value, int | np.integer | float | np.floating) and not isinstance(
+        value, bool | np.bool_
+    )
+    if (
+        not ok
+        or not math.isfinite(value)
+        or int(value) != value
+        or (minimum is not None and value < minimum)
+    ):
+        least = "" if minimum is None else f" of at least {minimum}"
         extra = " or None" if allow_none else ""
-        raise ValueError(
-            f"{param} must be a whole number of at least {minimum}{extra}, got {value!r}"
-        )
+        raise ValueError(f"{param} must be a whole number{least}{extra}, got {value!r}")
     return int(value)
+
+
+def check_level(value: Any, param: str) -> float:
+    """``value`` as a float when it is a number strictly between 0 and 1 (a confidence level).
+
+    Parameters
+    ----------
+    value : float
+    param : str
+        The parameter named in the error.
+
+    Returns
+    -------
+    float
+
+    Raises
+    ------
+    ValueError
+        Naming ``param``, for 0, 1, anything outside them, NaN, a bool or a non-number.
+
+    Examples
+    --------
+    >>> from ragnotebook.views._data import check_level
+    >>> check_level(0.9, "ci")
+    0.9
+    >>> check_level("95%", "ci")
+    Traceback (most recent call last):
+    ...
+    ValueError: ci must be a number between 0 and 1 (exclusive), got '95%'
+    """
+    ok = isinstance(value, int | np.integer | float | np.floating) and not isinstance(
+        value, bool | np.bool_
+    )
+    if not ok or not 0 < value < 1:
+        raise ValueError(f"{param} must be a number between 0 and 1 (exclusive), got {value!r}")
+    return float(value)
 
 
 #: The group of a row whose ``by`` cell is empty (as :func:`group_keys` names it).

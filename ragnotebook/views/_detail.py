@@ -49,6 +49,7 @@ __all__ = [
     "row_detail_html",
     "row_detail_parts",
     "row_heading",
+    "support_view",
 ]
 
 #: Styles for the detail, scoped under ``.rnb``; colours are translucent or inherited.
@@ -322,6 +323,102 @@ def best_sentence_span(chunk: str, claim: str) -> tuple[int, int]:
     return at, at + len(best)
 
 
+#: Longest chunk copied whole, highlighted, under each claim that cites it. A longer one
+#: (a 200 kB document) shows only the text around the claim's best sentence there; the
+#: chunk list holds it whole, once per row.
+WHOLE_CHUNK_CHARS = 2_000
+#: Characters kept on each side of the best sentence in that case.
+AROUND_CHARS = 500
+#: Longest best sentence quoted under a claim (a chunk without sentence ends is one
+#: "sentence"): a longer one is cut around its first shared word.
+SENTENCE_CHARS = 600
+
+
+def _snap_start(text: str, i: int) -> int:
+    """``i`` moved to the start of the next word (within 40 characters)."""
+    if i <= 0:
+        return 0
+    j = text.find(" ", i, i + 40)
+    return j + 1 if j >= 0 else i
+
+
+def _snap_end(text: str, i: int) -> int:
+    """``i`` moved back to the end of the previous word (within 40 characters)."""
+    if i >= len(text):
+        return len(text)
+    j = text.rfind(" ", max(0, i - 40), i)
+    return j if j >= 0 else i
+
+
+def support_view(
+    chunk: str, claim: str, index: int
+) -> tuple[int, int, int, int, list[tuple[int, int]], str]:
+    """What a claim shows of a chunk that supports it: a sentence, and more on a click.
+
+    Parameters
+    ----------
+    chunk : str
+    claim : str
+    index : int
+        The chunk's 0-based index (its rank, for the label).
+
+    Returns
+    -------
+    tuple
+        ``(a, b, wa, wb, marks, label)``: ``chunk[a:b]`` is the best sentence
+        (:func:`best_sentence_span`, cut to :data:`SENTENCE_CHARS` around its first
+        shared word when longer), ``chunk[wa:wb]`` what the collapsed part holds (the
+        whole chunk up to :data:`WHOLE_CHUNK_CHARS`, else :data:`AROUND_CHARS` either side
+        of the sentence), ``marks`` the shared words (:func:`mark_spans`) in
+        ``chunk[min(a, wa):max(b, wb)]`` as offsets into ``chunk``, and ``label`` the
+        collapsed part's summary.
+
+    Examples
+    --------
+    >>> a, b, wa, wb, marks, label = support_view("It rains. The museum is on Pier 4.",
+    ...                                           "The museum is on Pier 4.", 0)
+    >>> (a, b, wa, wb), label
+    ((10, 34, 0, 34), 'show the whole chunk (34 characters)')
+    >>> big = "Tide table. " * 1000 + "The museum is on Pier 4. " + "Ferry times. " * 1000
+    >>> a, b, wa, wb, marks, label = support_view(big, "The museum is on Pier 4.", 2)
+    >>> big[a:b], wb - wa < 1_100, label
+    ('The museum is on Pier 4.', True, 'show the text around it (1,017 of 25,025 characters; the whole chunk is under Retrieved chunks, chunk at rank 3)')
+    """
+    a, b = best_sentence_span(chunk, claim)
+    if b - a > SENTENCE_CHARS:
+        inside = mark_spans(chunk[a:b], claim)
+        first = a + inside[0][0] if inside else a
+        a = _snap_start(chunk, max(a, first - SENTENCE_CHARS // 3))
+        b = _snap_end(chunk, min(b, a + SENTENCE_CHARS))
+    if len(chunk) <= WHOLE_CHUNK_CHARS:
+        wa, wb = 0, len(chunk)
+        label = whole_chunk_label(chunk)
+    else:
+        wa = _snap_start(chunk, a - AROUND_CHARS)
+        wb = _snap_end(chunk, b + AROUND_CHARS)
+        label = (
+            f"show the text around it ({wb - wa:,} of {len(chunk):,} characters; the whole "
+            f"chunk is under Retrieved chunks, {chunk_label(index)})"
+        )
+    lo, hi = min(a, wa), max(b, wb)
+    marks = [(lo + x, lo + y) for x, y in mark_spans(chunk[lo:hi], claim)]
+    return a, b, wa, wb, marks, label
+
+
+def _marked_html(chunk: str, marks: list[tuple[int, int]], a: int, b: int) -> str:
+    """``chunk[a:b]`` escaped, with the parts of ``marks`` inside it in ``<mark>``."""
+    out, last = [], a
+    for x, y in marks:
+        x, y = max(x, a), min(y, b)
+        if y <= x:
+            continue
+        out.append(escape(chunk[last:x]))
+        out.append(f"<mark>{escape(chunk[x:y])}</mark>")
+        last = y
+    out.append(escape(chunk[last:b]))
+    return "".join(out)
+
+
 def _support_html(claim: str, support: list[int], chunks: list[str]) -> str:
     parts = []
     for idx in support:
@@ -332,14 +429,15 @@ def _support_html(claim: str, support: list[int], chunks: list[str]) -> str:
             )
             continue
         chunk = chunks[idx]
-        a, b = best_sentence_span(chunk, claim)
+        a, b, wa, wb, marks, label = support_view(chunk, claim, idx)
         before = "…" if a > 0 else ""
         after = "…" if b < len(chunk.rstrip()) else ""
         parts.append(
             f'<div class="rnb-support">{chunk_label(idx)}: '
-            f'<span dir="auto">{before}{highlight(chunk[a:b], claim)}{after}</span>'
-            f"<details><summary>{whole_chunk_label(chunk)}</summary>"
-            f'<div dir="auto">{highlight(chunk, claim)}</div></details></div>'
+            f'<span dir="auto">{before}{_marked_html(chunk, marks, a, b)}{after}</span>'
+            f"<details><summary>{escape(label)}</summary>"
+            f'<div dir="auto">{"…" if wa > 0 else ""}{_marked_html(chunk, marks, wa, wb)}'
+            f"{'…' if wb < len(chunk) else ''}</div></details></div>"
         )
     return "".join(parts)
 

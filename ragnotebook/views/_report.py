@@ -166,8 +166,12 @@ _BOOT_JS = """
         marked(part, chunk, marks, a, b);
         if (b < chunk.replace(/\\s+$/, "").length) { part.appendChild(document.createTextNode("…")); }
         var det = add(box, el("details"));
-        add(det, el("summary", null, wholeLabel(chunk)));
-        marked(add(det, txt("div")), chunk, marks, 0, chunk.length);
+        // [.., wa, wb, label]: a long chunk, shown around the sentence (else the whole)
+        var wa = s.length > 5 ? s[5] : 0, wb = s.length > 5 ? s[6] : chunk.length;
+        add(det, el("summary", null, s.length > 5 ? s[7] : wholeLabel(chunk)));
+        var whole = add(det, txt("div", null, wa > 0 ? "…" : ""));
+        marked(whole, chunk, marks, wa, wb);
+        if (wb < chunk.length) { whole.appendChild(document.createTextNode("…")); }
       });
     });
   }
@@ -324,16 +328,20 @@ relevant to the ground truth (for a row without one, to the answer) ranked early
 is the share of relevant chunks among the first k.</dd>
 <dt>faithfulness</dt><dd>Share of the answer's claims the retrieved chunks support
 (<i>contradicted</i> and <i>not verifiable</i> claims count against).</dd>
-<dt>statuses</dt><dd><i>ok</i>: judged. <i>no context</i> (no chunks were retrieved) and
-<i>no claims</i> from a real answer (e.g. a refusal) are measured 0s: scored and counted in the
+<dt>statuses</dt><dd><i>ok</i>: judged. <i>no context</i> (no chunks were retrieved) is a
+measured 0 for context recall and faithfulness, scored and counted in the mean; context precision
+is undefined without chunks, so there the row has no score and stays out of the mean.
+<i>no claims</i> from a real answer (e.g. a refusal) is a measured 0: scored and counted in the
 mean. A faithfulness row with no answer at all is not scored: its status is <i>no claims</i>
 with a 0, but that 0 is missing data and stays out of the mean, so it is counted under
 <i>no answer</i>, and <i>no claims</i> counts only the measured 0s
 (<code>ragnotebook.summary()</code> has the same <code>no_answer</code> count; its
 <code>no_claims</code> counts both). <i>no ground truth</i> / <i>no
 reference</i>: the metric cannot be measured for the row and is left out of the mean.
-<i>error</i>: the judge failed; the row is left out and the error is shown. The
-<i>scored / rows</i> column shows how many rows each mean covers.</dd>
+<i>error</i>: the judge failed; the row is left out and the error is shown. <i>not run</i>:
+the row has no status for the metric, which never scored it (a frame concatenated from runs of
+different metrics); it is left out, and it is not an error (<code>summary()</code>'s
+<code>not_run</code>). The <i>scored / rows</i> column shows how many rows each mean covers.</dd>
 </dl>
 """
 
@@ -361,9 +369,12 @@ def _claims_data(
             if not isinstance(idx, int) or isinstance(idx, bool) or not 0 <= idx < len(chunks):
                 supports.append([None, f"{D.chunk_label(idx)} (not among this row's chunks)"])
                 continue
-            a, b = D.best_sentence_span(chunks[idx], claim)
-            marks = [list(span) for span in D.mark_spans(chunks[idx], claim)]
-            supports.append([idx, D.chunk_label(idx), a, b, marks])
+            # a long chunk is shown around the sentence only (its whole text is in the
+            # chunk list): the marks cover that part, not 200 kB per claim
+            a, b, wa, wb, spans, label = D.support_view(chunks[idx], claim, idx)
+            marks = [list(span) for span in spans]
+            part = [] if (wa, wb) == (0, len(chunks[idx])) else [wa, wb, label]
+            supports.append([idx, D.chunk_label(idx), a, b, marks, *part])
         out.append(
             [
                 D._verdict_class(v.get("verdict")),
@@ -490,9 +501,12 @@ def _group_select(by: str, groups: list[str]) -> str:
     return f'<select id="rnb-group" aria-label="Show one {escape(by)}">{"".join(options)}</select>'
 
 
-def _figures(df: pd.DataFrame, top: int, by: str | None = None) -> list[tuple[str, Any, Any]]:
+def _figures(
+    df: pd.DataFrame, top: int, by: str | None = None, max_k: int | None = 20
+) -> list[tuple[str, Any, Any]]:
     """``(key, light figure, dark figure)`` of each chart the frame supports; with ``by``
-    the precision@k curve is drawn per group and the missed-claims bars name theirs."""
+    the precision@k curve is drawn per group and the missed-claims bars name theirs;
+    ``max_k`` caps the precision@k chart's ranks."""
     from ragnotebook.views.missed import missed_claims
     from ragnotebook.views.plots import precision_at_k, scores
 
@@ -505,14 +519,45 @@ def _figures(df: pd.DataFrame, top: int, by: str | None = None) -> list[tuple[st
         figs.append(
             (
                 "precision",
-                precision_at_k(df, by=by),
-                precision_at_k(df, by=by, theme="dark"),
+                precision_at_k(df, by=by, max_k=max_k),
+                precision_at_k(df, by=by, max_k=max_k, theme="dark"),
             )
         )
     if {"context_recall", "faithfulness"} & set(metrics):
         light = missed_claims(df, top=top, by=by)
         figs.append(("missed", light, apply_theme(_copy(light), "dark")))
     return figs
+
+
+#: The report's charts in page order: (key, what it shows, when it is left out).
+_CHARTS = (
+    ("scores", "score distribution", ""),
+    (
+        "precision",
+        "precision@k by rank",
+        "context precision was not run on this frame (no context_precision scores)",
+    ),
+    (
+        "missed",
+        "missed and unsupported claims",
+        "neither context recall nor faithfulness was run on this frame (the claims come "
+        "from their verdicts)",
+    ),
+)
+
+
+def _charts_html(keys: list[str]) -> str:
+    """A ``<div>`` for each chart drawn, and a note in the place of each left out."""
+    parts = []
+    for key, what, why in _CHARTS:
+        if key in keys:
+            parts.append(f'<div class="chart" id="chart-{key}"></div>')
+        else:
+            parts.append(
+                f'<p class="help rnb-left-out" id="chart-{key}-left-out">'
+                f"{escape(f'Chart left out, {what}: {why}.')}</p>"
+            )
+    return "".join(parts)
 
 
 def _copy(fig: Any) -> Any:
@@ -606,12 +651,20 @@ def report(
     plotly_js: str = "inline",
     columns: Mapping[str, str | None] | None = None,
     by: str | None = None,
+    max_k: int | None = 20,
 ) -> Path:
     """Write one self-contained HTML file with the summary, charts and row drill-down.
 
     The header names the judge and model and, when judge requests were sent, what they
     cost: requests, prompt + completion tokens and USD ("cost unknown" when litellm has no
     price for the model), summed from :func:`ragnotebook.summary`.
+
+    The charts are the score distribution (:func:`~ragnotebook.views.scores`), precision@k
+    by rank (:func:`~ragnotebook.views.precision_at_k`, when the frame was scored with
+    context precision) and the missed claims (:func:`~ragnotebook.views.missed_claims`, with
+    context recall or faithfulness); a chart the frame has no scores for is replaced by a
+    one-line note saying why ("Chart left out, precision@k by rank: context precision was
+    not run on this frame ...").
 
     Parameters
     ----------
@@ -654,6 +707,12 @@ def report(
         bars name their group, and the toolbar has a menu that shows one group's rows
         (it filters the rows, not the charts). Missing cells form the group
         ``(missing)``; empty or padded text is shown quoted (``''``, ``'A '``).
+    max_k : int or None, default 20
+        Ranks shown in the precision@k chart, as for
+        :func:`~ragnotebook.views.precision_at_k` (a whole number of at least 1; None for
+        every rank). One row with 150 chunks would otherwise stretch the chart to rank
+        150; when rows have chunks past ``max_k``, the chart's subtitle says how many and
+        how deep they go. Each row's own curve in the drill-down shows all its chunks.
 
     Returns
     -------
@@ -664,7 +723,8 @@ def report(
     ------
     ValueError
         If the frame has no scores, ``sort_by`` is not a scored metric ("unknown metric
-        ..." for a name that is no metric), ``max_rows`` is negative, ``plotly_js`` is
+        ..." for a name that is no metric), ``max_rows`` is negative, ``top`` or
+        ``max_k`` is not a whole number of at least 1, ``plotly_js`` is
         neither ``"inline"`` nor ``"cdn"``, ``columns`` names an unknown role or a
         column not in the frame, or ``by`` is not a column.
     ImportError
@@ -708,6 +768,7 @@ def report(
     if sort_by is not None:
         sort_by = resolve_metric(sort_by, metrics, "sort_by")
     check_count(top, "top", 1)
+    max_k = check_count(max_k, "max_k", 1, allow_none=True)
     groups = group_keys(df, by, "report()")
     df = with_columns(df, columns, "report()")
     if limit is None and len(df) > LARGE_REPORT_ROWS:
@@ -722,7 +783,9 @@ def report(
             "charts use every row either way"
         )
     with ViewCall("report()", df):
-        page = _page(df, title, _order(df, sort_by, limit), sort_by, top, plotly_js, by, groups)
+        page = _page(
+            df, title, _order(df, sort_by, limit), sort_by, top, plotly_js, by, groups, max_k
+        )
     # written beside the target and renamed: an error never leaves a partial file
     return atomic_write_text(Path(path), page)
 
@@ -736,9 +799,10 @@ def _page(
     plotly_js: str,
     by: str | None = None,
     groups: list[str] | None = None,
+    max_k: int | None = 20,
 ) -> str:
     """The report's HTML."""
-    figs = _figures(df, top, by)
+    figs = _figures(df, top, by, max_k)
     table = score_table(df)
     payload = {
         "figures": [_figure_payload(key, light, dark) for key, light, dark in figs],
@@ -754,7 +818,7 @@ def _page(
         if len(positions) < len(df)
         else f"all {len(df)} rows{order_note}"
     )
-    charts = "".join(f'<div class="chart" id="chart-{key}"></div>' for key, _, _ in figs)
+    charts = _charts_html([key for key, _, _ in figs])
     by_table = select = ""
     if by is not None and groups is not None:
         by_table = f"<h3>By {escape(by)}</h3>{summary_by_html(df, by, groups)}"

@@ -31,7 +31,8 @@ __all__ = [
 ROW_LEGEND = (
     "R = context recall, P = context precision, F = faithfulness; n/gt no ground truth, "
     "n/ref no reference, n/cl no claims (a measured 0, e.g. a refusal), n/ans no answer "
-    "(not scored), n/ctx no context (a measured 0), ERR error."
+    "(not scored), n/ctx no context (nothing retrieved: a measured 0 for R and F, no score "
+    "for P), ERR error, n/run not run (the metric never scored the row: not an error)."
 )
 
 _SHORT_STATUS = {
@@ -40,6 +41,7 @@ _SHORT_STATUS = {
     "no_claims": "n/cl",
     "no_context": "n/ctx",
     "error": "ERR",
+    "not_run": "n/run",
 }
 #: The explorer's legend, one line each: the codes, then a keyboard hint.
 LIST_LEGEND = (
@@ -87,6 +89,8 @@ def short_score(score: float, status: str) -> str:
     ('0.50', 'n/gt')
     >>> short_score(float("nan"), "no_claims")   # no answer at all: not scored
     'n/ans'
+    >>> short_score(float("nan"), "not_run")     # the metric never ran on the row
+    'n/run'
     """
     if status == "ok":
         return "—" if math.isnan(score) else two_places(score)

@@ -38,12 +38,15 @@ SKY = "#56B4E9"
 PURPLE = "#CC79A7"
 YELLOW = "#F0E442"
 GREY = "#8C8C8C"
+#: A paler grey, for rows a metric never ran on (neither a result nor a failure).
+PALE_GREY = "#C4C4C4"
 
 #: Verdict colours: supported / relevant, contradicted / not found, not verifiable.
 VERDICT_COLORS = {"yes": BLUE, "no": VERMILLION, "unsure": ORANGE}
 #: Status colours; the three scored statuses are blues and green, the rest grey, purple,
 #: yellow or red. ``no_answer`` (a ``no_claims`` row whose answer is missing, not scored)
-#: is counted apart from the measured ``no_claims`` rows.
+#: is counted apart from the measured ``no_claims`` rows; ``not_run`` (no status: the
+#: metric never ran on the row) is a pale grey, apart from ``error``.
 STATUS_COLORS = {
     "ok": BLUE,
     "no_claims": SKY,
@@ -52,6 +55,7 @@ STATUS_COLORS = {
     "no_ground_truth": GREY,
     "no_reference": PURPLE,
     "error": VERMILLION,
+    "not_run": PALE_GREY,
 }
 #: Human labels for statuses.
 STATUS_LABELS = {
@@ -62,6 +66,7 @@ STATUS_LABELS = {
     "no_ground_truth": "no ground truth",
     "no_reference": "no reference",
     "error": "error",
+    "not_run": "not run",
 }
 #: Colours for groups (``by=``) and compared frames, in order.
 GROUP_COLORS = [BLUE, ORANGE, GREEN, PURPLE, SKY, VERMILLION, GREY]

@@ -373,7 +373,9 @@ class Explorer:
         )
         self.status = w.Dropdown(
             description="Status",
-            options=[("any status", "any")] + [(STATUS_LABELS[s], s) for s in STATUSES],
+            # not run: no status, the metric never scored the row (summary()'s not_run)
+            options=[("any status", "any")]
+            + [(STATUS_LABELS[s], s) for s in (*STATUSES, "not_run")],
             value="any",
             style=wide,
         )
@@ -488,6 +490,13 @@ class Explorer:
     def select(self, label: Any = _NO_LABEL, *, position: int | None = None) -> None:
         """Show the detail of a row, by index label (first match) or by position.
 
+        Any row can be selected, also one the filters (search, score range, status,
+        group) leave out of the list: its detail is shown all the same, no line of the
+        list is highlighted (``listing.value`` is None), and the heading says "Hidden by
+        the current filters" and which ones. The filters are left as they are; once they
+        let the row through, the note goes and its line is highlighted; ``step()`` from a
+        hidden row goes to the first (or last) row of the list.
+
         Parameters
         ----------
         label : hashable, optional
@@ -517,6 +526,10 @@ class Explorer:
         >>> ex.select(position=-1)          # like s.iloc[-1]
         >>> ex.selected == s.index[-1], ex.listing.value
         (True, 47)
+        >>> ex.search.value = "porterhouse"    # rows 18 and 19 only
+        >>> ex.select(position=0)           # hidden by the search: shown, with a note
+        >>> ex.selected == s.index[0], ex.listing.value, "Hidden by the current filters" in ex.header.value
+        (True, None, True)
         """
         n = len(self._labels)
         if position is None:
@@ -538,8 +551,16 @@ class Explorer:
         if len(where):
             self._set_page(int(where[0]) // self._page_size, keep=True)
             self.listing.value = position  # observed: shows the detail
+        else:
+            # hidden by the filters: shown with a note, and no line of the list highlighted
+            self._updating = True
+            try:
+                self.listing.value = None
+            finally:
+                self._updating = False
         if self._selected != position:
             self._show(position)
+        self._update_row_buttons()
 
     def step(self, delta: int) -> None:
         """Select the row ``delta`` places after the selected one in the filtered list.
@@ -550,7 +571,12 @@ class Explorer:
         Parameters
         ----------
         delta : int
-            ``1`` for the next row, ``-1`` for the previous one.
+            ``1`` for the next row, ``-1`` for the previous one (any whole number).
+
+        Raises
+        ------
+        ValueError
+            If ``delta`` is not a whole number.
 
         Examples
         --------
@@ -564,6 +590,7 @@ class Explorer:
         >>> ex.listing.value, ex.page
         (20, 1)
         """
+        delta = int(check_count(delta, "delta", None))  # type: ignore[arg-type]
         n = len(self._order)
         if not n:
             return
@@ -571,7 +598,7 @@ class Explorer:
             np.flatnonzero(self._order == self._selected) if self._selected is not None else []
         )
         if len(where):
-            target = min(max(0, int(where[0]) + int(delta)), n - 1)
+            target = min(max(0, int(where[0]) + delta), n - 1)
         else:
             target = 0 if delta >= 0 else n - 1
         self.select(position=int(self._order[target]))
@@ -646,7 +673,9 @@ class Explorer:
             self._updating = False
         n = len(self._order)
         self.page_label.value = (
-            f"rows {start + 1}–{start + len(visible)} of {n}" if n else "no rows match"
+            f"rows {start + 1}–{start + len(visible)} of {n}"
+            if n
+            else ("no rows match" if len(self._labels) else "no rows")
         )
         self.prev_button.disabled = self._page == 0
         self.next_button.disabled = self._page >= self.page_count - 1
@@ -670,27 +699,56 @@ class Explorer:
             name = f"{name} {group:<{self._group_width + 2}}"
         return f"{_pad(name)}{_SEP}{_pad(scores)}{_SEP}{question}"
 
-    def _mask(self) -> np.ndarray:
+    def _masks(self) -> dict[str, np.ndarray]:
+        """Rows passing each active filter, by the filter's name in the hidden-row note."""
         n = len(self._labels)
-        mask = np.ones(n, dtype=bool)
-        for test in search_tests(str(self.search.value or "")):
-            if isinstance(test, frozenset):  # a plain word: one of the row's words
-                if self._words is None:
-                    self._words = [row_words(h) for h in self._haystack]
-                mask &= np.fromiter((test <= w for w in self._words), dtype=bool, count=n)
-            else:
-                mask &= np.fromiter((test(h) for h in self._haystack), dtype=bool, count=n)
+        masks: dict[str, np.ndarray] = {}
+        tests = search_tests(str(self.search.value or ""))
+        if tests:
+            mask = np.ones(n, dtype=bool)
+            for test in tests:
+                if isinstance(test, frozenset):  # a plain word: one of the row's words
+                    if self._words is None:
+                        self._words = [row_words(h) for h in self._haystack]
+                    mask &= np.fromiter((test <= w for w in self._words), dtype=bool, count=n)
+                else:
+                    mask &= np.fromiter((test(h) for h in self._haystack), dtype=bool, count=n)
+            masks[f"search {str(self.search.value).strip()!r}"] = mask
         m = self.metric.value
+        label = METRIC_LABELS[m]
         lo, hi = self.score_range.value
         score = self._table[m].to_numpy()
         if (lo, hi) != (0.0, 1.0):
             with np.errstate(invalid="ignore"):
-                mask &= (score >= lo - 1e-9) & (score <= hi + 1e-9)
+                masks[f"{label} score {lo:.2f}–{hi:.2f}"] = (score >= lo - 1e-9) & (
+                    score <= hi + 1e-9
+                )
         if self.status.value != "any":
-            mask &= (self._table[f"{m}_status"] == self.status.value).to_numpy()
+            masks[f"{label} status {STATUS_LABELS[self.status.value]}"] = (
+                self._table[f"{m}_status"] == self.status.value
+            ).to_numpy()
         if self.group is not None and self.group.value and self._groups is not None:
-            mask &= np.array([g == self.group.value for g in self._groups], dtype=bool)
+            masks[f"group {self.group.value}"] = np.array(
+                [g == self.group.value for g in self._groups], dtype=bool
+            )
+        return masks
+
+    def _mask(self) -> np.ndarray:
+        mask = np.ones(len(self._labels), dtype=bool)
+        for part in self._masks().values():
+            mask &= part
         return mask
+
+    def _hidden_note(self, pos: int) -> str:
+        """The heading's note for a selected row that the filters leave out of the list."""
+        if pos in self._order:
+            return ""
+        hiding = [name for name, mask in self._masks().items() if not mask[pos]]
+        return (
+            "<p class='rnb-meta' style='margin:0 0 4px'><b>Hidden by the current filters</b> ("
+            f"{escape('; '.join(hiding))}): this row is not in the list above, so no line "
+            "is highlighted; change the filters to see it there.</p>"
+        )
 
     def _apply(self) -> None:
         positions = np.flatnonzero(self._mask())
@@ -705,11 +763,13 @@ class Explorer:
         if self._selected is not None and self._selected in positions:
             where = int(np.flatnonzero(positions == self._selected)[0])
             self._set_page(where // self._page_size)
+            self.header.value = self._heading(self._selected)  # no "hidden" note now
         else:
             self._selected = None
             self._set_page(0)
             if not len(positions):
-                self.header.value = "<p><i>No rows match the filters.</i></p>"
+                empty = "This frame has no rows." if not len(self._labels) else ""
+                self.header.value = f"<p><i>{empty or 'No rows match the filters.'}</i></p>"
                 self.detail.value = self.chunk_list.value = ""
                 self.curve_figure = None
                 self._draw_curve()
@@ -723,16 +783,19 @@ class Explorer:
         if change["new"] is not None and change["new"] != self._selected:
             self._show(int(change["new"]))
 
-    def _show(self, pos: int) -> None:
-        self._selected = pos
+    def _heading(self, pos: int) -> str:
         # the position tells rows with the same label apart; the label is shown whole
-        head = (
+        return (
             "<h3 style='margin:10px 0 4px'>"
             f"{row_heading(pos, len(self._labels), self._full[pos])}"
-            f"{group_heading(self._groups, pos)}</h3>"
+            f"{group_heading(self._groups, pos)}</h3>{self._hidden_note(pos)}"
         )
+
+    def _show(self, pos: int) -> None:
+        self._selected = pos
         top, rest = row_detail_parts(self._df, pos, table=self._table, curve=False)
-        self.header.value, self.detail.value, self.chunk_list.value = head, top, rest
+        self.header.value, self.detail.value = self._heading(pos), top
+        self.chunk_list.value = rest
         self.curve_figure = row_precision_figure(
             verdicts(self._df, "context_precision", pos), self._names[pos], self._theme
         )

@@ -20,17 +20,20 @@ import pandas as pd
 from ragnotebook import frame
 from ragnotebook.frame import require_scored
 from ragnotebook.views._data import (
+    METRIC_LABELS,
     ViewCall,
+    check_count,
     group_keys,
     row_labels,
     row_names,
+    score_table,
     text_values,
     with_columns,
 )
 from ragnotebook.views._html import hover_lines, hover_text, plotly_text, shorten
 from ragnotebook.views._style import ORANGE, PURPLE, VERMILLION, check_theme, style_figure
 
-__all__ = ["missed_claims"]
+__all__ = ["empty_note", "missed_claims"]
 
 #: (metric, verdicts, legend name, colour) of each kind of problem claim.
 _KINDS = (
@@ -68,7 +71,7 @@ def missed_claims(
     df : pandas.DataFrame
         A frame scored with context recall and/or faithfulness.
     top : int, default 20
-        Show at most this many rows (at least 1).
+        Show at most this many rows (a whole number of at least 1).
     theme : {"light", "dark"}, default "light"
     columns : Mapping[str, str or None], optional
         ``{role: column}`` naming the text columns, as given to
@@ -86,12 +89,16 @@ def missed_claims(
         Three bar traces (one per kind of problem, always present, possibly empty);
         ``y`` holds the row labels (``name · question``, with ``by`` ``name · [group] ·
         question``), top to bottom. When no row
-        has a problem claim, the figure is a short note instead (no axes, no legend).
+        has a problem claim, the figure is a short note instead (no axes, no legend): that
+        every claim is supported, said only of the rows each metric checked, with the
+        rows it did not check counted by why (errored, not run, no answer, no ground
+        truth), or that no row could be checked (none scored, or no rows at all).
 
     Raises
     ------
     ValueError
-        If the frame has no claim-level metric, ``top`` is below 1, ``columns`` names
+        If the frame has no claim-level metric, ``top`` is not a whole number of at
+        least 1, ``columns`` names
         an unknown role or a column not in the frame, or ``by`` is not a column.
 
     Warns
@@ -115,9 +122,7 @@ def missed_claims(
     plotly_go()  # without plotly: the ImportError naming the extra, first
 
     check_theme(theme)
-    if isinstance(top, bool) or int(top) != top or top < 1:
-        raise ValueError(f"top must be a whole number of at least 1, got {top!r}")
-    top = int(top)
+    top = int(check_count(top, "top", 1))  # type: ignore[arg-type]
     metrics = require_scored(df)
     if not {"context_recall", "faithfulness"} & set(metrics):
         raise ValueError("missed_claims needs context_recall or faithfulness scores")
@@ -207,24 +212,20 @@ def _missed_figure(df: pd.DataFrame, top: int, theme: str, groups: list[str] | N
     fig.update_xaxes(title_text="claims (count)", dtick=1 if total.max(initial=0) <= 12 else None)
     if not shown:
         # nothing to chart: a plain note, not empty axes
+        lines = empty_note(plain, metrics)
         fig.update_layout(
-            height=200,
+            height=170 + 24 * len(lines),
             showlegend=False,
             margin={"t": 80, "b": 20},
-            title_text=f"Missed and unsupported claims<br><sup>{n} rows checked</sup>",
+            title_text=(
+                f"Missed and unsupported claims<br><sup>{n} {'row' if n == 1 else 'rows'} "
+                "in all</sup>"
+            ),
         )
         fig.update_xaxes(visible=False)
         fig.update_yaxes(visible=False)
-        checked = " and ".join(
-            what
-            for m, what in (
-                ("context_recall", "every ground-truth claim was found in the chunks"),
-                ("faithfulness", "every answer claim is supported by the chunks"),
-            )
-            if m in metrics
-        )
         fig.add_annotation(
-            text=f"No missed or unsupported claims: {checked}.",
+            text="<br>".join(lines),
             showarrow=False,
             x=0.5,
             y=0.5,
@@ -233,3 +234,86 @@ def _missed_figure(df: pd.DataFrame, top: int, theme: str, groups: list[str] | N
             font={"size": 15},
         )
     return fig
+
+
+#: What each claim-level metric checks, for the note of a chart with no problem claim.
+_ALL_FINE = (
+    ("context_recall", "every ground-truth claim was found in the chunks"),
+    ("faithfulness", "every answer claim is supported by the chunks"),
+)
+#: How the note names rows a metric did not check, by status.
+_UNCHECKED_WORDS = {
+    "error": "errored",
+    "not_run": "not run",
+    "no_answer": "with no answer",
+    "no_ground_truth": "with no ground truth",
+    "no_reference": "with no reference",
+}
+
+
+def empty_note(df: pd.DataFrame, metrics: list[str]) -> list[str]:
+    """The lines of the note :func:`missed_claims` shows when no row has a problem claim.
+
+    "Every claim is supported" is said only of the rows a metric checked (scored: the rows
+    :func:`ragnotebook.summary` counts in ``scored``); the rows it did not check are
+    counted by why (errored, not run, no answer, no ground truth), and a frame with no
+    rows, or none checked, says so instead.
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        The scored frame.
+    metrics : list of str
+        Its scored metrics.
+
+    Returns
+    -------
+    list of str
+        Plotly pseudo-HTML lines (data-derived text escaped).
+
+    Examples
+    --------
+    >>> import pandas as pd, ragnotebook
+    >>> df = pd.DataFrame({"question": ["q"], "answer": ["Sky is blue."],
+    ...                    "contexts": [["Sky is blue."]]})
+    >>> empty_note(ragnotebook.faithfulness(df, model="offline", progress=False),
+    ...            ["faithfulness"])
+    ['No missed or unsupported claims: every answer claim is supported by the chunks.']
+    >>> empty_note(ragnotebook.faithfulness(df.iloc[:0], model="offline", progress=False),
+    ...            ["faithfulness"])
+    ['The frame has no rows, so no claim was checked.']
+    """
+    n = len(df)
+    if n == 0:
+        return ["The frame has no rows, so no claim was checked."]
+    table = score_table(df)
+    claim_metrics = [m for m, _ in _ALL_FINE if m in metrics]
+    checked = {m: int((~np.isnan(table[m].to_numpy(dtype=float))).sum()) for m in claim_metrics}
+    fine = [what for m, what in _ALL_FINE if m in claim_metrics and checked[m]]
+    partial = [m for m in claim_metrics if checked[m] < n]
+    rows = "row" if n == 1 else "rows"
+    # (one phrase per line: a plotly annotation does not wrap)
+    if not fine:
+        lines = [f"No claim could be checked: no row was scored by {_metric_names(claim_metrics)}."]
+    elif partial:
+        lines = [f"No missed or unsupported claims in the rows checked: {fine[0]}"]
+    else:
+        lines = [f"No missed or unsupported claims: {fine[0]}"]
+    if fine:
+        lines += [f"and {what}" for what in fine[1:]]
+        lines[-1] += "."
+    for m in partial:
+        status = table[f"{m}_status"].to_numpy(dtype=object)
+        unscored = np.isnan(table[m].to_numpy(dtype=float))
+        # a no_claims row without a score is one with no answer (summary()'s no_answer)
+        kinds = pd.Series(np.where(status == "no_claims", "no_answer", status)[unscored])
+        why = ", ".join(
+            f"{count} {plotly_text(_UNCHECKED_WORDS.get(str(kind), f'with status {kind}'))}"
+            for kind, count in kinds.value_counts(sort=False).items()
+        )
+        lines.append(f"{METRIC_LABELS[m]}: {checked[m]} of {n} {rows} checked ({why})")
+    return lines
+
+
+def _metric_names(metrics: list[str]) -> str:
+    return " or ".join(METRIC_LABELS[m] for m in metrics)

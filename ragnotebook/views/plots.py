@@ -27,6 +27,7 @@ from ragnotebook.frame import SCORED_STATUSES, require_scored
 from ragnotebook.views._data import (
     METRIC_LABELS,
     ViewCall,
+    check_count,
     column_hint,
     group_name,
     resolve_metric,
@@ -93,8 +94,9 @@ def precision_at_k(
 ) -> Any:
     """Mean precision@k by rank, with a band and the share of relevant chunks per rank.
 
-    At rank k, the mean is over rows that retrieved at least k chunks and were scored
-    with context precision (statuses ``ok``, ``no_context``, ``no_claims``).
+    At rank k, the mean is over rows that retrieved at least k chunks and have a context
+    precision score (status ``ok``; a ``no_context`` row retrieved nothing and has no
+    score, and ``no_reference``, ``error`` and not-run rows have none either).
 
     Parameters
     ----------
@@ -108,10 +110,11 @@ def precision_at_k(
     per_row : bool, default False
         Also draw every row's curve as a thin grey line.
     max_k : int, optional
-        Show ranks 1..max_k only (at least 1).
+        Show ranks 1..max_k only (a whole number of at least 1); when some rows have more
+        chunks, the subtitle says how many and how deep they go.
     theme : {"light", "dark"}, default "light"
-    seed : int, default 0
-        Seed of the bootstrap.
+    seed : int or None, default 0
+        Seed of the bootstrap (a whole number of at least 0; None for an unseeded one).
 
     Returns
     -------
@@ -125,8 +128,9 @@ def precision_at_k(
     Raises
     ------
     ValueError
-        If the frame was not scored with context precision, ``band`` is unknown or
-        ``max_k`` is below 1.
+        If the frame was not scored with context precision, ``band`` is unknown,
+        ``max_k`` is not a whole number of at least 1, or ``seed`` not one of at least 0
+        (the message names the parameter).
     KeyError
         If ``by`` is not a column of the frame.
 
@@ -152,8 +156,8 @@ def precision_at_k(
     check_theme(theme)
     if band not in ("iqr", "ci"):
         raise ValueError(f"band must be 'iqr' or 'ci', got {band!r}")
-    if max_k is not None and (isinstance(max_k, bool) or int(max_k) != max_k or max_k < 1):
-        raise ValueError(f"max_k must be a whole number of at least 1, got {max_k!r}")
+    max_k = check_count(max_k, "max_k", 1, allow_none=True)
+    seed = check_count(seed, "seed", 0, allow_none=True)  # type: ignore[assignment]
     if "context_precision" not in require_scored(df):
         raise ValueError("this frame was not scored with context_precision")
     if by is not None and by not in df.columns:
@@ -174,10 +178,14 @@ def _precision_figure(
     go = plotly_go()
     plain = df.reset_index(drop=True)
     table = score_table(plain)
-    scored_rows = np.flatnonzero(table["context_precision_status"].isin(SCORED_STATUSES))
+    # the rows with a precision score (frame.scored_mask): NaN for every other status
+    scored_rows = np.flatnonzero(~np.isnan(table["context_precision"].to_numpy(dtype=float)))
     ch = frame.chunks(plain)
     ch = ch[ch["row"].isin(scored_rows)]
+    deepest = int(ch["position"].max()) if len(ch) else 0
+    beyond = 0  # rows with chunks past max_k, which the chart leaves out (said in the title)
     if max_k is not None:
+        beyond = int(ch.loc[ch["position"] > max_k, "row"].nunique())
         ch = ch[ch["position"] <= max_k]
     rng = np.random.default_rng(seed)
     band_name = "interquartile range" if band == "iqr" else "95% bootstrap CI of the mean"
@@ -292,9 +300,18 @@ def _precision_figure(
         f"<br><sup>{n_rows} of {len(plain)} rows scored with context precision; "
         f"band: {band_name}"
         + ("; per group: line = mean, band, bars = share of relevant chunks" if by else "")
+        + (
+            f"<br>ranks 1–{max_k} shown: {beyond} {_plural(beyond, 'row')} "
+            f"{'has' if beyond == 1 else 'have'} more chunks (up to {deepest}), left out "
+            f"past rank {max_k}; max_k= shows more"
+            if beyond
+            else ""
+        )
         + "</sup>"
     )
     style_figure(fig, title, theme, height=460)
+    if beyond:
+        fig.update_layout(margin={"t": 100})  # room for the third title line
     max_rank = int(ch["position"].max()) if len(ch) else 1
     legend: dict[str, Any] = {"orientation": "h", "y": -0.22}
     if by is not None:
@@ -324,7 +341,9 @@ def scores(
     (``no_ground_truth``, ``no_reference``, ``error``). Faithfulness rows whose answer is
     missing have status ``no_claims`` but are not scored (:func:`ragnotebook.summary`'s
     ``no_answer``): they get a bar of their own, "no answer", and "no claims" counts only
-    the measured 0s (e.g. a refusal).
+    the measured 0s (e.g. a refusal). Rows with no status, which the metric never scored
+    (summary()'s ``not_run``: a frame concatenated from runs of different metrics), get a
+    "not run" bar, never the "error" one.
 
     Parameters
     ----------
@@ -336,7 +355,7 @@ def scores(
     kind : {"histogram", "strip"}, default "histogram"
         Bars of counts per score bin, or one dot per row (hover shows the question).
     bins : int, default 10
-        Number of equal-width bins over 0–1.
+        Number of equal-width bins over 0–1 (a whole number of at least 1).
     theme : {"light", "dark"}, default "light"
     columns : Mapping[str, str or None], optional
         ``{role: column}`` naming the text columns, as given to
@@ -355,8 +374,9 @@ def scores(
     ------
     ValueError
         If ``kind`` is unknown, a requested metric is unknown ("unknown metric 'x';
-        expected one of ...") or not scored in the frame, ``metrics`` is empty, or
-        ``columns`` names an unknown role or a column not in the frame.
+        expected one of ...") or not scored in the frame, ``metrics`` is empty, ``bins`` is
+        not a whole number of at least 1 (the message names it), or ``columns`` names an
+        unknown role or a column not in the frame.
 
     Examples
     --------
@@ -376,6 +396,7 @@ def scores(
     check_theme(theme)
     if kind not in ("histogram", "strip"):
         raise ValueError(f"kind must be 'histogram' or 'strip', got {kind!r}")
+    bins = int(check_count(bins, "bins", 1))  # type: ignore[arg-type]
     present = require_scored(df)
     if metrics is None:
         metrics = present
@@ -464,7 +485,7 @@ def _scores_figure(df: pd.DataFrame, metrics: list[str], kind: str, bins: int, t
                 hoverinfo="text",
                 hovertext=[
                     f"{METRIC_LABELS[m]}: {_rows(counts_by_status[s])} "
-                    f"{plotly_text(STATUS_LABELS.get(s, s))}{_status_note(s)}"
+                    f"{plotly_text(STATUS_LABELS.get(s, s))}{_status_note(s, m)}"
                     for s in cats
                 ],
             ),
@@ -500,9 +521,14 @@ def _rows(n: int) -> str:
     return f"{n} {_plural(n, 'row')}"
 
 
-def _status_note(status: str) -> str:
+def _status_note(status: str, metric: str) -> str:
+    if status == "no_context" and metric == "context_precision":
+        # precision is undefined without chunks: <NA>, not a 0 (frame.scored_mask)
+        return " (nothing retrieved: precision is undefined, so not scored)"
     if status == "no_answer":
         return " (status no claims, but the answer is missing: not scored)"
+    if status == "not_run":
+        return " (no status: never scored by this metric; not an error)"
     if status in ("no_claims", "no_context"):
         return " (a measured 0)"
     if status not in SCORED_STATUSES:

@@ -79,7 +79,9 @@ def summary_html(df: pd.DataFrame) -> str:
         count of each status that occurs. ``no answer`` counts the rows
         :func:`ragnotebook.summary` reports as ``no_answer`` (status ``no_claims``, answer
         missing, not scored), and ``no claims`` only the measured ones (summary()'s
-        ``no_claims`` minus ``no_answer``), so the status columns add up to the rows.
+        ``no_claims`` minus ``no_answer``), and ``not run`` (a column only when some
+        metric has such rows) the rows the metric never scored (summary()'s ``not_run``),
+        so the status columns add up to the rows.
 
     Examples
     --------
@@ -96,8 +98,8 @@ def summary_html(df: pd.DataFrame) -> str:
     """
     s = frame.summary(df).copy()
     # summary()'s no_claims counts the unanswered rows too; here they are a column of
-    # their own, so the status columns add up to the rows and ok + no claims + no context
-    # is the scored count
+    # their own, so the status columns add up to the rows and the scored count is ok + no
+    # claims + no context (ok alone for context precision, whose no_context is unscored)
     s["no_claims"] = s["no_claims"] - s["no_answer"]
     statuses = [c for c in (*STATUS_ORDER, "missing_verdicts") if c in s.columns and s[c].sum()]
     head = "".join(
@@ -191,10 +193,15 @@ def summary_by_html(df: pd.DataFrame, by: str, keys: list[str]) -> str:
 
 #: Hover help of the status columns that are easy to misread.
 _COLUMN_HELP = {
+    "no_context": "no chunks were retrieved: a measured 0 for context recall and "
+    "faithfulness (scored); context precision is undefined without chunks, so not scored",
     "no_claims": "an answer with no claim to check (e.g. a refusal): a measured 0, scored",
     "no_answer": "status no_claims, but the answer is missing: not scored, left out of the "
     "mean (summary()'s no_answer; its no_claims counts these rows too)",
     "missing_verdicts": "items counted against because the judge gave no valid verdict",
+    "not_run": "rows with no status for this metric: it never ran on them (a frame "
+    "concatenated from runs of different metrics); not scored, not errors (summary()'s "
+    "not_run)",
 }
 
 

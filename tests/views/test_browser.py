@@ -177,6 +177,45 @@ def test_report_rows_build_lazily_and_open_all_stays_fast(browser, scored, tmp_p
         ctx.close()
 
 
+def test_report_shows_a_long_chunk_around_the_sentence(browser, tmp_path):
+    """A claim citing a 200 kB chunk shows the text around its sentence; the chunk list
+    has the whole chunk."""
+    import pandas as pd
+
+    import ragnotebook
+
+    chunk = "Tide table for the harbour. " * 7_000 + "The museum is on Pier 4."
+    df = pd.DataFrame(
+        {
+            "question": ["Where is the museum?"],
+            "answer": ["The museum is on Pier 4."],
+            "contexts": [[chunk]],
+        }
+    )
+    scored = ragnotebook.faithfulness(df, model="offline", progress=False)
+    assert scored["faithfulness_verdicts"].iloc[0][0]["supporting_chunks"] == [0]
+    ctx, page, events = _open(browser, report(scored, tmp_path / "long.html"))
+    try:
+        row = page.locator("details.rnb-row").nth(0)
+        row.locator(":scope > summary").click()
+        support = row.locator(".rnb-support")
+        assert support.locator(":scope > span").inner_text() == "…The museum is on Pier 4."
+        around = support.locator("details")
+        summary = around.locator("summary").inner_text()
+        assert summary.startswith("show the text around it (") and "of 196,024" in summary
+        around.locator("summary").click()
+        text = around.locator("div").inner_text()
+        assert text.startswith("…") and text.endswith("The museum is on Pier 4.")
+        assert len(text) < 1_200
+        assert around.locator("mark", has_text="museum").count() == 1
+        # the chunk list holds the whole chunk, once
+        whole = row.locator(".rnb-chunk details div").text_content()
+        assert whole == chunk
+        assert events["errors"] == [] and events["requests"] == []
+    finally:
+        ctx.close()
+
+
 def _open_cdn(browser, path: Path, library: str | None):
     """Open a ``plotly_js="cdn"`` report; plotly's CDN answers with ``library`` (None: offline)."""
     ctx = browser.new_context()

@@ -1,5 +1,7 @@
 """Widget state of the explorer, in plain pytest (no kernel, no browser)."""
 
+import re
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -438,3 +440,67 @@ def test_select_finds_nan_and_nat_labels():
     ex.select(pd.NaT)
     assert ex.listing.value == 1
     assert "Row 2 of 6 <small" in ex.header.value
+
+
+@pytest.mark.parametrize("bad", [0.5, float("nan"), "1", None, True])
+def test_step_takes_a_whole_number_only(ex, bad):
+    ex.select(position=3)
+    with pytest.raises(
+        ValueError, match=rf"^delta must be a whole number, got {re.escape(repr(bad))}$"
+    ):
+        ex.step(bad)
+    assert ex.listing.value == 3  # nothing moved
+    ex.step(2.0)
+    assert ex.listing.value == 5
+
+
+def test_selecting_a_row_the_filters_hide_shows_it_with_a_note(scored):
+    # before: row 0's detail under a list still highlighting another row, and no word
+    ex = Explorer(scored)
+    ex.search.value = "porterhouse"
+    assert ex.positions == [18, 19] and ex.listing.value == 18
+    ex.select(position=0)
+    assert ex.selected == scored.index[0]
+    assert ex.listing.value is None  # no line highlighted
+    assert scored["question"].iloc[0] in ex.detail_html
+    assert (
+        "<b>Hidden by the current filters</b> (search &#x27;porterhouse&#x27;): this row is "
+        "not in the list above" in ex.header.value
+    )
+    assert ex.positions == [18, 19]  # the filters are left as they are
+    # a filter change that lets it through removes the note and highlights its line
+    ex.search.value = ""
+    assert ex.selected == scored.index[0] and ex.listing.value == 0
+    assert "Hidden" not in ex.header.value
+    # the note names every filter that hides the row, and step() goes back into the list
+    ex.status.value = "no_ground_truth"  # context recall
+    ex.search.value = "porterhouse"
+    ex.select(position=1)
+    status = scored["context_recall_status"].iloc[1]
+    assert status != "no_ground_truth" and "porterhouse" not in str(scored["question"].iloc[1])
+    assert (
+        "(search &#x27;porterhouse&#x27;; context recall status no ground truth)" in ex.header.value
+    )
+    ex.step(1)
+    assert ex.selected == ex.rows[0] and ex.listing.value == ex.positions[0]
+    assert "Hidden" not in ex.header.value
+
+
+def test_selecting_a_visible_row_has_no_hidden_note(ex, scored):
+    ex.select(position=5)
+    assert "Hidden" not in ex.header.value and ex.listing.value == 5
+
+
+def test_a_frame_with_no_rows_says_so_not_that_no_row_matches():
+    df = pd.DataFrame({"question": ["Where?"], "answer": ["Pier 4."], "contexts": [["Pier 4."]]})
+    empty = ragnotebook.faithfulness(df.iloc[:0], model="offline", progress=False)
+    ex = Explorer(empty)
+    assert ex.header.value == "<p><i>This frame has no rows.</i></p>"
+    assert ex.page_label.value == "no rows"
+    assert ex.rows == [] and ex.selected is None
+    assert ex.prev_row_button.disabled and ex.next_row_button.disabled
+    # a frame with rows that the filters all leave out still says so
+    ex = Explorer(ragnotebook.faithfulness(df, model="offline", progress=False))
+    ex.search.value = "lighthouse"
+    assert ex.header.value == "<p><i>No rows match the filters.</i></p>"
+    assert ex.page_label.value == "no rows match"

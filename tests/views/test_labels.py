@@ -82,3 +82,68 @@ def test_missed_claims_keeps_one_bar_per_row_with_repeated_labels(long_labels):
     assert len(bars) == len(set(bars)) == 3  # before: one category for the three rows
     hover = [h for t in fig.data for h in t.hovertext]
     assert all("<b>q1</b>" in h for h in hover)
+
+
+@pytest.fixture(scope="module")
+def days() -> pd.DataFrame:
+    df = pd.DataFrame(
+        {
+            "question": ["Where?"] * 3,
+            "answer": ["It is on Pier 4. It has a cafe."] * 3,
+            "contexts": [["The museum is on Pier 4."]] * 3,
+        },
+        index=pd.date_range("2024-01-01", periods=3),
+    )
+    return rn.faithfulness(df, model="offline", progress=False)
+
+
+DAYS = ["2024-01-01", "2024-01-02", "2024-01-03"]
+
+
+def test_a_day_level_timestamp_index_shows_its_dates_everywhere(days, tmp_path):
+    from ragnotebook.views import Explorer
+
+    ex = Explorer(days)
+    assert [t.split("\u00a0")[0] for t, _ in ex.listing.options] == DAYS
+    ex.select(position=1)
+    assert 'index <span dir="auto">2024-01-02</span>)' in ex.header.value
+    static = explore(days, mode="static").to_html()
+    page = report(days, tmp_path / "d.html", plotly_js="cdn").read_text(encoding="utf-8")
+    for html in (static, page):
+        for day in DAYS:
+            assert f'<span dir="auto" title="{day}">{day}</span>' in html
+        assert "00:00:00" not in html.split("<script")[0]
+    fig = missed_claims(days)
+    assert [y.split(" · ")[0] for y in fig.data[2].y] == DAYS
+
+
+def test_long_labels_that_differ_in_the_middle_are_told_apart():
+    from ragnotebook.views._data import row_names
+
+    hourly = pd.DataFrame({"a": range(3)}, index=pd.date_range("2024-01-01", periods=3, freq="h"))
+    utc = pd.DataFrame({"a": range(2)}, index=pd.date_range("2024-01-01", periods=2, tz="UTC"))
+    assert row_names(utc) == ["2024-01-01…", "2024-01-02…"]
+    assert row_names(hourly) == ["…4-01-01 00…", "…4-01-01 01…", "…4-01-01 02…"]
+    middle = pd.DataFrame(
+        {"a": range(2)}, index=["x" * 20 + "1" + "y" * 20, "x" * 20 + "2" + "y" * 20]
+    )
+    assert row_names(middle) == ["…xxxxxxxxx1…", "…xxxxxxxxx2…"]
+    # labels whose start and end already tell them apart keep the usual form
+    assert row_names(pd.DataFrame({"a": [1, 2]}, index=LONG[:2])) == [
+        "00000…000001",
+        "00000…000002",
+    ]
+
+
+def test_distinct_labels_never_get_the_same_short_name():
+    from ragnotebook.views._data import short_names
+
+    # alike at both ends and in most of the middle: the differing part is too long to
+    # fit, so the labels are shown whole
+    a = "start-" + "0123456789abcdef" + "-end-of-label"
+    b = "start-" + "fedcba9876543210" + "-end-of-label"
+    assert short_names([a, b, a]) == [a, b, a]
+    labels = [f"prefix-{i:04d}-common-suffix" for i in range(200)] + ["q1", "q1"]
+    names = short_names(labels)
+    assert len(set(names)) == 201 and names[-2:] == ["q1", "q1"]
+    assert all(len(n) <= 12 for n in names)

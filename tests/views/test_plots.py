@@ -171,6 +171,45 @@ def test_scores_show_a_measured_zero_apart():
     assert "(a measured 0)" in counts.hovertext[1]
 
 
+def test_no_context_is_a_measured_zero_for_recall_but_unscored_for_precision():
+    """Nothing retrieved: recall and faithfulness score 0, precision has no score (<NA>)."""
+    df = pd.DataFrame(
+        {
+            "question": ["Where?", "When?"],
+            "answer": ["It is on Pier 4.", "In 1998."],
+            "contexts": [["The museum is on Pier 4."], []],
+            "ground_truth": ["The museum is on Pier 4.", "It opened in 1998."],
+        }
+    )
+    out = df.rag.evaluate(model="offline", progress=False)
+    assert out["context_precision"].isna().tolist() == [False, True]
+    fig = scores(out)
+    counts = {t.xaxis: t for t in fig.data if t.name == "rows by status"}
+    by_metric = dict(zip(("x4", "x5", "x6"), counts.values(), strict=True))
+    recall, precision, faith = by_metric["x4"], by_metric["x5"], by_metric["x6"]
+    assert list(recall.x) == list(precision.x) == ["ok", "no context"]
+    assert recall.hovertext[1] == "context recall: 1 row no context (a measured 0)"
+    assert faith.hovertext[1] == "faithfulness: 1 row no context (a measured 0)"
+    assert precision.hovertext[1] == (
+        "context precision: 1 row no context "
+        "(nothing retrieved: precision is undefined, so not scored)"
+    )
+    # precision's no_context row is in no histogram bar; recall's is, as a 0
+    top = {(t.xaxis, t.name): int(sum(t.y)) for t in fig.data if t.name != "rows by status"}
+    assert top == {
+        ("x", "ok"): 1,
+        ("x", "no context"): 1,
+        ("x2", "ok"): 1,
+        ("x3", "ok"): 1,
+        ("x3", "no context"): 1,
+    }
+    assert out.rag.summary()["scored"].to_dict() == {
+        "context_recall": "2/2",
+        "context_precision": "1/2",
+        "faithfulness": "2/2",
+    }
+
+
 def test_scores_count_no_answer_apart_as_summary_does(unanswered):
     """A refusal is a measured 0, a missing answer is not scored: two bars, as summary()."""
     s = unanswered.rag.summary().loc["faithfulness"]
@@ -282,6 +321,72 @@ def test_missed_claims_without_problems():
     assert fig.layout.showlegend is False
 
 
+def _pier(n=1):
+    return pd.DataFrame(
+        {
+            "question": ["Where?"] * n,
+            "answer": ["It is on Pier 4."] * n,
+            "contexts": [["The museum is on Pier 4."]] * n,
+            "ground_truth": ["The museum is on Pier 4."] * n,
+        }
+    )
+
+
+def _failing_judge():
+    """The first faithfulness call fails; the rest are the offline judge's."""
+    return ragnotebook.MockJudge(
+        scripts={"faithfulness.verify_claims": [RuntimeError("down")]},
+        fallback=ragnotebook.OfflineJudge(),
+    )
+
+
+def test_missed_claims_says_no_row_could_be_checked_when_every_row_errored():
+    out = ragnotebook.faithfulness(_pier(), model=_failing_judge(), progress=False)
+    assert out["faithfulness_status"].tolist() == ["error"]
+    fig = missed_claims(out)
+    assert fig.layout.annotations[0].text == (
+        "No claim could be checked: no row was scored by faithfulness."
+        "<br>faithfulness: 0 of 1 row checked (1 errored)"
+    )
+    assert fig.layout.title.text == "Missed and unsupported claims<br><sup>1 row in all</sup>"
+
+
+def test_missed_claims_of_a_frame_with_no_rows_says_so():
+    out = ragnotebook.faithfulness(_pier().iloc[:0], model="offline", progress=False)
+    fig = missed_claims(out)
+    assert fig.layout.annotations[0].text == "The frame has no rows, so no claim was checked."
+
+
+def test_missed_claims_all_supported_is_said_of_the_checked_rows_only():
+    out = ragnotebook.faithfulness(_pier(3), model=_failing_judge(), progress=False)
+    assert out["faithfulness_status"].tolist() == ["error", "ok", "ok"]
+    assert missed_claims(out).layout.annotations[0].text == (
+        "No missed or unsupported claims in the rows checked: every answer claim is "
+        "supported by the chunks.<br>faithfulness: 2 of 3 rows checked (1 errored)"
+    )
+
+
+def test_missed_claims_counts_not_run_and_unanswered_rows_as_unchecked(unanswered):
+    df = _pier()
+    mixed = pd.concat(
+        [
+            ragnotebook.faithfulness(df, model="offline", progress=False),
+            ragnotebook.context_recall(df, model="offline", progress=False),
+        ],
+        ignore_index=True,
+    )
+    assert missed_claims(mixed).layout.annotations[0].text == (
+        "No missed or unsupported claims in the rows checked: every ground-truth claim was "
+        "found in the chunks<br>and every answer claim is supported by the chunks."
+        "<br>context recall: 1 of 2 rows checked (1 not run)"
+        "<br>faithfulness: 1 of 2 rows checked (1 not run)"
+    )
+    # the refusal is checked (a measured 0 with no claim), the missing answer is not
+    refusal_and_missing = unanswered.iloc[1:]
+    note = missed_claims(refusal_and_missing, top=5).layout.annotations[0].text
+    assert note.endswith("<br>faithfulness: 1 of 2 rows checked (1 with no answer)")
+
+
 def test_zero_limits_are_rejected(scored):
     with pytest.raises(ValueError, match="max_k"):
         precision_at_k(scored, max_k=0)
@@ -290,6 +395,98 @@ def test_zero_limits_are_rejected(scored):
     with pytest.raises(ValueError, match="top"):
         missed_claims(scored, top=0)
     assert len(precision_at_k(scored, max_k=1).data[-1].x) == 1
+
+
+BAD_NUMBERS = (0, -3, 2.5, float("nan"), float("inf"), "5", None, True)
+
+
+@pytest.mark.parametrize("bad", BAD_NUMBERS)
+def test_scores_bins_must_be_a_whole_number_of_at_least_1(scored, bad):
+    # before: bins=0 a ZeroDivisionError, -3 a numpy error, 2.5 a TypeError
+    with pytest.raises(
+        ValueError,
+        match=rf"^bins must be a whole number of at least 1, got {re.escape(repr(bad))}$",
+    ):
+        scores(scored, bins=bad)
+
+
+@pytest.mark.parametrize(
+    ("call", "param", "rule", "bad"),
+    [
+        (
+            lambda s, v: precision_at_k(s, max_k=v),
+            "max_k",
+            "a whole number of at least 1 or None",
+            2.5,
+        ),
+        (
+            lambda s, v: precision_at_k(s, max_k=v),
+            "max_k",
+            "a whole number of at least 1 or None",
+            float("nan"),
+        ),
+        (
+            lambda s, v: precision_at_k(s, band="ci", seed=v),
+            "seed",
+            "a whole number of at least 0 or None",
+            -1,
+        ),
+        (
+            lambda s, v: precision_at_k(s, band="ci", seed=v),
+            "seed",
+            "a whole number of at least 0 or None",
+            0.5,
+        ),
+        (lambda s, v: missed_claims(s, top=v), "top", "a whole number of at least 1", float("nan")),
+        (lambda s, v: missed_claims(s, top=v), "top", "a whole number of at least 1", None),
+        (
+            lambda s, v: compare_table(s, s, on=None, n_boot=v),
+            "n_boot",
+            "a whole number of at least 0",
+            -3,
+        ),
+        (
+            lambda s, v: compare(s, s, on=None, n_boot=v),
+            "n_boot",
+            "a whole number of at least 0",
+            2.5,
+        ),
+        (
+            lambda s, v: compare_table(s, s, on=None, seed=v),
+            "seed",
+            "a whole number of at least 0",
+            -1,
+        ),
+        (lambda s, v: compare(s, s, on=None, seed=v), "seed", "a whole number of at least 0", None),
+        (
+            lambda s, v: compare_table(s, s, on=None, ci=v),
+            "ci",
+            "a number between 0 and 1 (exclusive)",
+            "95%",
+        ),
+        (
+            lambda s, v: compare(s, s, on=None, ci=v),
+            "ci",
+            "a number between 0 and 1 (exclusive)",
+            True,
+        ),
+    ],
+)
+def test_every_numeric_chart_option_is_checked_naming_it(scored, call, param, rule, bad):
+    with pytest.raises(
+        ValueError, match=rf"^{param} must be {re.escape(rule)}, got {re.escape(repr(bad))}$"
+    ):
+        call(scored, bad)
+
+
+def test_valid_numeric_options_still_work(scored):
+    assert len(scores(scored, bins=3.0).data[0].x) == 3  # a whole float is a whole number
+    assert len(precision_at_k(scored, max_k=np.int64(2)).data[-1].x) == 2
+    assert precision_at_k(scored, band="ci", seed=None).data[-1].name == "mean precision@k"
+    zero = compare_table(scored, scored, on=None, n_boot=0)  # no resample: the mean itself
+    assert (zero["ci_low"] == zero["mean_diff"]).all() and (
+        zero["ci_high"] == zero["mean_diff"]
+    ).all()
 
 
 def test_precision_bars_are_lighter_than_the_line_and_band_shows_in_dark(scored):

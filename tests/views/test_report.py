@@ -147,6 +147,57 @@ def test_report_rows_and_charts_for_partial_metrics(tmp_path):
     assert [f["id"] for f in payload["figures"]] == ["chart-scores", "chart-missed"]
 
 
+def test_report_missed_claims_note_says_the_rows_errored(tmp_path):
+    import pandas as pd
+
+    import ragnotebook
+
+    judge = ragnotebook.MockJudge(
+        scripts={"faithfulness.verify_claims": [RuntimeError("down")]},
+        fallback=ragnotebook.OfflineJudge(),
+    )
+    df = pd.DataFrame(
+        {"question": ["q"], "answer": ["Sky is blue."], "contexts": [["Sky is blue."]]}
+    )
+    out = report(df.rag.faithfulness(model=judge, progress=False), tmp_path / "e.html")
+    payload = json.loads(_scan(out).scripts[1][1])
+    missed = next(f for f in payload["figures"] if f["id"] == "chart-missed")
+    assert [a["text"] for a in missed["layout"]["annotations"]] == [
+        "No claim could be checked: no row was scored by faithfulness."
+        "<br>faithfulness: 0 of 1 row checked (1 errored)"
+    ]
+
+
+def test_report_says_why_a_chart_is_left_out(precision_frame, tmp_path):
+    import pandas as pd
+
+    df = pd.DataFrame(
+        {"question": ["q"], "answer": ["Sky is blue."], "contexts": [["Sky is blue."]]}
+    )
+    faith = df.rag.faithfulness(model="offline", progress=False)
+    page = report(faith, tmp_path / "f.html", plotly_js="cdn").read_text(encoding="utf-8")
+    assert (
+        '<p class="help rnb-left-out" id="chart-precision-left-out">Chart left out, '
+        "precision@k by rank: context precision was not run on this frame (no "
+        "context_precision scores).</p>" in page
+    )
+    assert 'id="chart-missed"' in page and "chart-missed-left-out" not in page
+    page = report(precision_frame, tmp_path / "p.html", plotly_js="cdn").read_text(encoding="utf-8")
+    assert (
+        '<p class="help rnb-left-out" id="chart-missed-left-out">Chart left out, missed and '
+        "unsupported claims: neither context recall nor faithfulness was run on this frame "
+        "(the claims come from their verdicts).</p>" in page
+    )
+    assert 'id="chart-precision"' in page and "chart-precision-left-out" not in page
+    # the chart order is kept: scores, then precision@k (or its note), then missed claims
+    charts = page.split('<section id="charts">')[1].split("</section>")[0]
+    assert (
+        charts.index("chart-scores")
+        < charts.index("chart-precision")
+        < charts.index("chart-missed-left-out")
+    )
+
+
 def test_import_stays_light_until_a_view_is_used():
     code = (
         "import sys, pandas as pd, ragnotebook\n"
@@ -216,6 +267,18 @@ def test_report_statuses_text_matches_the_summary(scored, tmp_path):
     assert "nothing to judge, scored 0" not in text
     assert "no answer at all is not scored" in text
     assert "measured 0s" in text
+
+
+def test_report_says_no_context_is_unscored_for_precision_only(scored, tmp_path):
+    """Context precision without chunks is <NA>, not a measured 0 (README's status table)."""
+    text = " ".join(" ".join(_scan(report(scored, tmp_path / "c.html", max_rows=1)).text).split())
+    assert (
+        "no context (no chunks were retrieved) is a measured 0 for context recall and "
+        "faithfulness, scored and counted in the mean; context precision is undefined without "
+        "chunks, so there the row has no score and stays out of the mean." in text
+    )
+    assert "n/ctx no context (nothing retrieved: a measured 0 for R and F, no score for P)" in text
+    assert "n/ctx no context (a measured 0)" not in text
 
 
 def _meta_line(path):
@@ -376,3 +439,61 @@ def test_a_large_report_without_max_rows_warns_about_its_size(scored, tmp_path, 
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         report(scored, tmp_path / "worst.html", max_rows=2, sort_by="faithfulness", plotly_js="cdn")
+
+
+def _deep_frame():
+    """Two rows judged by the offline judge: one with 150 chunks, one with 3."""
+    import pandas as pd
+
+    noise = [f"Tide table {i}: low water at {i % 12} o'clock." for i in range(149)]
+    df = pd.DataFrame(
+        {
+            "question": ["Where is the museum?", "When did it open?"],
+            "ground_truth": ["The museum is on Pier 4.", "It opened in 1998."],
+            "contexts": [
+                ["The museum is on Pier 4.", *noise],
+                ["It opened in 1998.", "Tide table.", "The cafe opened in 1998."],
+            ],
+        }
+    )
+    out = df.rag.context_precision(model="offline", progress=False)
+    assert out["context_precision_status"].tolist() == ["ok", "ok"]
+    return out
+
+
+def test_report_caps_the_precision_chart_at_max_k_and_says_so(tmp_path):
+    deep = _deep_frame()
+    payload = json.loads(_scan(report(deep, tmp_path / "d.html")).scripts[1][1])
+    chart = next(f for f in payload["figures"] if f["id"] == "chart-precision")
+    line = chart["data"][-1]
+    assert line["name"] == "mean precision@k" and line["x"] == list(range(1, 21))
+    assert chart["layout"]["title"]["text"].endswith(
+        "<br>ranks 1–20 shown: 1 row has more chunks (up to 150), left out past rank 20; "
+        "max_k= shows more</sup>"
+    )
+    # the drill-down keeps every chunk of the row
+    assert len(payload["rows"]["0"]["curve"]) == 150
+    wide = json.loads(_scan(report(deep, tmp_path / "w.html", max_k=None)).scripts[1][1])
+    chart = next(f for f in wide["figures"] if f["id"] == "chart-precision")
+    assert chart["data"][-1]["x"] == list(range(1, 151))
+    assert "left out past rank" not in chart["layout"]["title"]["text"]
+    three = json.loads(_scan(report(deep, tmp_path / "t.html", max_k=3)).scripts[1][1])
+    chart = next(f for f in three["figures"] if f["id"] == "chart-precision")
+    assert chart["data"][-1]["x"] == [1, 2, 3]
+    assert "ranks 1–3 shown: 1 row has more chunks (up to 150)" in chart["layout"]["title"]["text"]
+
+
+@pytest.mark.parametrize("bad", [0, 2.5, "20", True])
+def test_report_max_k_must_be_a_whole_number_from_1(scored, tmp_path, bad):
+    with pytest.raises(
+        ValueError,
+        match=re.escape(f"max_k must be a whole number of at least 1 or None, got {bad!r}"),
+    ):
+        report(scored, tmp_path / "x.html", max_k=bad)
+
+
+def test_report_of_short_rows_has_no_cap_note(scored, tmp_path):
+    payload = json.loads(_scan(report(scored, tmp_path / "s.html", max_rows=0)).scripts[1][1])
+    chart = next(f for f in payload["figures"] if f["id"] == "chart-precision")
+    assert chart["data"][-1]["x"] == list(range(1, 11))  # the sample's rows have 10 chunks
+    assert "shown:" not in chart["layout"]["title"]["text"]
