@@ -1983,10 +1983,11 @@ def main(argv: list[str] | None = None) -> int:
 
     Examples
     --------
-    >>> main(["quickstart", "--out", "/tmp/ragnotebook_doctest.jsonl"])  # doctest: +ELLIPSIS
+    >>> import json, pathlib, tempfile
+    >>> out = pathlib.Path(tempfile.mkdtemp()) / "scored.jsonl"
+    >>> main(["quickstart", "--out", str(out)])  # doctest: +ELLIPSIS
     Loaded ...
     0
-    >>> import json, pathlib, tempfile
     >>> data = pathlib.Path(tempfile.mkdtemp()) / "rows.jsonl"
     >>> _ = data.write_text(json.dumps({"question": "Where is the museum?",
     ...     "answer": "It is on Pier 4.", "contexts": ["The museum is on Pier 4."],
