@@ -1769,6 +1769,9 @@ def report_command(args: argparse.Namespace) -> int:
             )
     if args.max_rows is not None and args.max_rows < 0:
         raise UsageError(f"--max-rows: expected 0 or more rows, got {args.max_rows}")
+    for flag, value in (("--max-k", args.max_k), ("--top", args.top)):
+        if value < 1:
+            raise UsageError(f"{flag}: expected a whole number of at least 1, got {value}")
     if "ragnotebook" not in scored.attrs:
         side = run_file(args.scored)
         if args.scored.suffix.lower() not in _JSONL:
@@ -1783,7 +1786,13 @@ def report_command(args: argparse.Namespace) -> int:
             "report",
         )
     args.out.parent.mkdir(parents=True, exist_ok=True)  # as evaluate --out does
-    options: dict[str, Any] = {"by": args.by, "sort_by": sort_by, "max_rows": args.max_rows}
+    options: dict[str, Any] = {
+        "by": args.by,
+        "sort_by": sort_by,
+        "max_rows": args.max_rows,
+        "max_k": args.max_k,
+        "top": args.top,
+    }
     if args.title is not None:
         options["title"] = args.title
     labelled = with_row_labels(scored, keep=[args.by] if args.by else [])
@@ -1941,6 +1950,22 @@ def _parser() -> argparse.ArgumentParser:
         metavar="N",
         help="drill-down for at most N rows (the charts keep every row); 0: summary and "
         "charts only",
+    )
+    rp.add_argument(
+        "--max-k",
+        type=int,
+        default=20,
+        metavar="K",
+        help="ranks 1..K in the precision@k chart (default 20; a whole number of at least 1); "
+        "the chart says how many rows have chunks past rank K",
+    )
+    rp.add_argument(
+        "--top",
+        type=int,
+        default=20,
+        metavar="N",
+        help="rows in the missed-claims chart, worst first (default 20; a whole number of "
+        "at least 1)",
     )
     rp.add_argument(
         "--plotly-js",

@@ -1706,3 +1706,56 @@ def test_a_file_without_rows_is_an_input_error(tmp_path, capsys, name, text):
     path.write_text(text, encoding="utf-8")
     assert cli.main(["evaluate", str(path), "--model", "offline", "--no-progress"]) == 3
     assert "no rows to score" in capsys.readouterr().err
+
+
+def _chart_titles(page: str) -> dict[str, str]:
+    """Each chart's title in a report page, by its element id."""
+    data = json.loads(page.split('id="rnb-data">')[1].split("</script>")[0])
+    return {f["id"]: f["layout"]["title"]["text"] for f in data["figures"]}
+
+
+def test_report_max_k_and_top_reach_the_charts(tmp_path, capsys):
+    pytest.importorskip("plotly")
+    data = write_jsonl(tmp_path / "rows.jsonl", GOOD[:3] + WORSE[:3])
+    out = tmp_path / "scored.jsonl"
+    assert (
+        cli.main(["evaluate", str(data), "--model", "offline", "--no-progress", "--out", str(out)])
+        == 0
+    )
+    html = tmp_path / "r.html"
+    base = ["report", str(out), "--out", str(html), "--plotly-js", "cdn"]
+    assert cli.main(base) == 0
+    default = _chart_titles(html.read_text(encoding="utf-8"))
+    # every row has two chunks: the default max_k (20) leaves none out
+    assert "ranks 1–" not in default["chart-precision"]
+    assert "3 of 3 rows with problem claims shown" in default["chart-missed"]
+    assert cli.main([*base, "--max-k", "1", "--top", "2"]) == 0
+    titles = _chart_titles(html.read_text(encoding="utf-8"))
+    assert (
+        "ranks 1–1 shown: 6 rows have more chunks (up to 2), left out past rank 1"
+        in titles["chart-precision"]
+    )
+    assert "2 of 3 rows with problem claims shown" in titles["chart-missed"]
+    capsys.readouterr()
+    for bad, message in (
+        (["--max-k", "0"], "--max-k: expected a whole number of at least 1, got 0"),
+        (["--top", "-3"], "--top: expected a whole number of at least 1, got -3"),
+        (["--max-k", "2.5"], "argument --max-k: invalid int value: '2.5'"),
+        (["--top", "all"], "argument --top: invalid int value: 'all'"),
+    ):
+        assert cli.main([*base, *bad]) == 2
+        assert message in capsys.readouterr().err
+
+
+def test_report_help_names_max_k_and_top_with_the_python_defaults(capsys):
+    import inspect
+
+    from ragnotebook.views._report import report
+
+    assert cli.main(["report", "--help"]) == 0
+    text = " ".join(capsys.readouterr().out.split())
+    assert "--max-k K ranks 1..K in the precision@k chart (default 20;" in text
+    assert "--top N rows in the missed-claims chart, worst first (default 20;" in text
+    defaults = {k: p.default for k, p in inspect.signature(report).parameters.items()}
+    args = cli._parser().parse_args(["report", "s.jsonl", "--out", "r.html"])
+    assert (args.max_k, args.top) == (defaults["max_k"], defaults["top"]) == (20, 20)

@@ -20,6 +20,7 @@ Examples
 from __future__ import annotations
 
 import math
+import re
 import unicodedata
 import warnings
 from collections.abc import Mapping, Sequence
@@ -444,14 +445,53 @@ def _window_name(text: str, start: int, end: int, limit: int) -> str | None:
     return f"…{text[end - limit + 2 : end].strip()}…"
 
 
+#: A timestamp label as ``str(pd.Timestamp)`` or ISO 8601 writes it: the date, the time
+#: to the minute, then optional seconds, fraction of a second and time zone.
+_STAMP = re.compile(
+    r"(?P<year>\d{4})-(?P<day>\d{2}-\d{2})[ T](?P<minute>\d{2}:\d{2})"
+    r"(?P<second>:\d{2})?(?P<fraction>\.\d+)?(?P<zone>Z|[+-]\d{2}(?::?\d{2})?)?"
+)
+
+
+def _clock_names(texts: Sequence[str]) -> dict[str, str]:
+    """Readable short names of the timestamp labels among ``texts`` when they differ in
+    their time of day: ``{label: "01-01 01:00"}``; empty when the generic rule applies.
+
+    The name is the month and day (the year too when the labels span several years) and
+    the time to the minute, or to the second when minutes do not tell the labels apart.
+    Labels that differ in their time zone or below the second, or that all have the same
+    time of day (a daily index: the dates alone tell them apart), get no such name.
+    """
+    found = {t: m for t in set(texts) if (m := _STAMP.fullmatch(t))}
+    clocks = {m["minute"] + (m["second"] or "") + (m["fraction"] or "") for m in found.values()}
+    if len(clocks) < 2 or len({m["zone"] for m in found.values()}) > 1:
+        return {}
+    one_year = len({m["year"] for m in found.values()}) == 1
+    for seconds in (False, True):
+        names = {
+            t: ("" if one_year else f"{m['year']}-")
+            + f"{m['day']} {m['minute']}"
+            + ((m["second"] or ":00") if seconds else "")
+            for t, m in found.items()
+        }
+        if len(set(names.values())) == len(names):
+            return names
+    return {}
+
+
 def short_names(labels: Sequence[str], limit: int = NAME_CHARS) -> list[str]:
     """:func:`short_name` of each label, told apart where two distinct labels would look
     the same.
 
-    Labels that share a short name keep the part where they differ instead: the text
-    after their common start and before their common end, with as much before it as
-    fits (``2024-01-01 00:00:00+00:00`` and ``2024-01-02 ...`` become ``2024-01-01…`` and
-    ``2024-01-02…``). A label still alike another after that is shown whole.
+    Timestamp labels that differ in their time of day (an hourly or minute-level index)
+    are named by their date and time without the year they share: ``2024-01-01
+    01:00:00`` and ``2024-01-01 02:00:00`` become ``01-01 01:00`` and ``01-01 02:00``
+    (seconds are kept when the minutes do not tell them apart, and the year when they
+    span several; such a name may be longer than ``limit``). Other labels that share a
+    short name keep the part where they differ instead: the text after their common
+    start and before their common end, with as much before it as fits (``2024-01-01
+    00:00:00+00:00`` and ``2024-01-02 ...`` become ``2024-01-01…`` and ``2024-01-02…``).
+    A label still alike another after that is shown whole.
 
     Parameters
     ----------
@@ -470,9 +510,12 @@ def short_names(labels: Sequence[str], limit: int = NAME_CHARS) -> list[str]:
     ['2024-01-01…', '2024-01-02…']
     >>> short_names(["pipeline-A-run-0001", "pipeline-B-run-0001", "q1"])
     ['pipeline-A-…', 'pipeline-B-…', 'q1']
+    >>> short_names(["2024-01-01 23:00:00", "2024-01-02 00:00:00", "2024-01-02 00:30:00"])
+    ['01-01 23:00', '01-02 00:00', '01-02 00:30']
     """
     texts = [" ".join(label.split()) for label in labels]
-    names = [short_name(t, limit) for t in texts]
+    clock = _clock_names(texts)
+    names = [clock.get(t) or short_name(t, limit) for t in texts]
 
     def clashes() -> list[list[int]]:
         """Positions of each name that stands for more than one label."""

@@ -328,22 +328,84 @@ relevant to the ground truth (for a row without one, to the answer) ranked early
 is the share of relevant chunks among the first k.</dd>
 <dt>faithfulness</dt><dd>Share of the answer's claims the retrieved chunks support
 (<i>contradicted</i> and <i>not verifiable</i> claims count against).</dd>
-<dt>statuses</dt><dd><i>ok</i>: judged. <i>no context</i> (no chunks were retrieved) is a
-measured 0 for context recall and faithfulness, scored and counted in the mean; context precision
-is undefined without chunks, so there the row has no score and stays out of the mean.
-<i>no claims</i> from a real answer (e.g. a refusal) is a measured 0: scored and counted in the
-mean. A faithfulness row with no answer at all is not scored: its status is <i>no claims</i>
-with a 0, but that 0 is missing data and stays out of the mean, so it is counted under
-<i>no answer</i>, and <i>no claims</i> counts only the measured 0s
-(<code>ragnotebook.summary()</code> has the same <code>no_answer</code> count; its
-<code>no_claims</code> counts both). <i>no ground truth</i> / <i>no
-reference</i>: the metric cannot be measured for the row and is left out of the mean.
-<i>error</i>: the judge failed; the row is left out and the error is shown. <i>not run</i>:
-the row has no status for the metric, which never scored it (a frame concatenated from runs of
-different metrics); it is left out, and it is not an error (<code>summary()</code>'s
-<code>not_run</code>). The <i>scored / rows</i> column shows how many rows each mean covers.</dd>
-</dl>
 """
+
+#: What the help says of each status, in the order it says it.
+_STATUS_HELP = {
+    "ok": "<i>ok</i>: judged.",
+    "no_claims": "<i>no claims</i> from a real answer (e.g. a refusal) is a measured 0: scored "
+    "and counted in the mean.",
+    "no_answer": "A faithfulness row with no answer at all is not scored: its status is "
+    "<i>no claims</i> with a 0, but that 0 is missing data and stays out of the mean, so it "
+    "is counted under <i>no answer</i>, and <i>no claims</i> counts only the measured 0s "
+    "(<code>ragnotebook.summary()</code> has the same <code>no_answer</code> count; its "
+    "<code>no_claims</code> counts both).",
+    "error": "<i>error</i>: the judge failed; the row is left out and the error is shown.",
+    "not_run": "<i>not run</i>: the row has no status for the metric, which never scored it (a "
+    "frame concatenated from runs of different metrics); it is left out, and it is not an "
+    "error (<code>summary()</code>'s <code>not_run</code>).",
+}
+#: The two halves of *no context*: a measured 0 (recall, faithfulness), no score (precision).
+_NO_CONTEXT = (
+    "is a measured 0 for context recall and faithfulness, scored and counted in the mean",
+    "context precision is undefined without chunks, so there the row has no score and stays "
+    "out of the mean",
+)
+
+
+def _status_help(df: pd.DataFrame) -> str:
+    """The help's ``statuses`` entry: a sentence for each status that occurs in ``df``.
+
+    A status no metric of the frame has is not explained (a frame scored in one run has
+    no *not run* rows). *no context* is explained for the metrics whose rows have it: a
+    measured 0 for context recall and faithfulness, no score for context precision.
+    """
+    s = frame.summary(df)
+
+    def rows(status: str, metrics: tuple[str, ...] | None = None) -> int:
+        if status not in s.columns:
+            return 0
+        counts = s[status] if metrics is None else s[status].reindex(list(metrics))
+        return int(counts.fillna(0).sum())
+
+    occurs = {
+        "ok": rows("ok"),
+        # summary()'s no_claims counts the unanswered rows too: here only the measured 0s
+        "no_claims": rows("no_claims") - rows("no_answer"),
+        "no_answer": rows("no_answer"),
+        "error": rows("error"),
+        "not_run": rows("not_run"),
+    }
+    said = [_STATUS_HELP[k] for k in ("ok", "no_claims", "no_answer") if occurs[k]]
+    measured = rows("no_context", ("context_recall", "faithfulness")) > 0
+    unscored = rows("no_context", ("context_precision",)) > 0
+    head = "<i>no context</i> (no chunks were retrieved)"
+    if measured or unscored:
+        if measured and unscored:
+            text = f"{head} {_NO_CONTEXT[0]}; {_NO_CONTEXT[1]}."
+        elif measured:
+            text = f"{head} {_NO_CONTEXT[0]}."
+        else:
+            text = f"{head}: {_NO_CONTEXT[1]}."
+        said.insert(1 if occurs["ok"] else 0, text)
+    unmeasured = [
+        f"<i>{status.replace('_', ' ')}</i>"
+        for status in ("no_ground_truth", "no_reference")
+        if rows(status)
+    ]
+    if unmeasured:
+        said.append(
+            " / ".join(unmeasured)
+            + ": the metric cannot be measured for the row and is left out of the mean."
+        )
+    said += [_STATUS_HELP[k] for k in ("error", "not_run") if occurs[k]]
+    said.append("The <i>scored / rows</i> column shows how many rows each mean covers.")
+    return f"<dt>statuses</dt><dd>{' '.join(said)}</dd>"
+
+
+def _help_html(df: pd.DataFrame) -> str:
+    """The summary's help: what each metric measures, and the statuses of this frame."""
+    return f"{_HELP}{_status_help(df)}\n</dl>\n"
 
 
 def _cell(df: pd.DataFrame, column: str, pos: int) -> str:
@@ -657,7 +719,9 @@ def report(
 
     The header names the judge and model and, when judge requests were sent, what they
     cost: requests, prompt + completion tokens and USD ("cost unknown" when litellm has no
-    price for the model), summed from :func:`ragnotebook.summary`.
+    price for the model), summed from :func:`ragnotebook.summary`. Under the summary, a
+    help explains the metrics and each status that occurs in the frame (a status no row
+    has, say *not run* in a frame scored in one run, is not explained).
 
     The charts are the score distribution (:func:`~ragnotebook.views.scores`), precision@k
     by rank (:func:`~ragnotebook.views.precision_at_k`, when the frame was scored with
@@ -834,7 +898,7 @@ def _page(
 {escape(_spend(df))}ragnotebook {escape(__version__)} · written {escape(when)}</p>
 <nav><a href="#summary">Summary</a><a href="#charts">Charts</a><a href="#rows">Rows</a></nav>
 </header>
-<section id="summary"><h2>Summary</h2>{summary_html(df)}{by_table}{_HELP}</section>
+<section id="summary"><h2>Summary</h2>{summary_html(df)}{by_table}{_help_html(df)}</section>
 <section id="charts"><h2>Charts</h2>
 <noscript>The charts need JavaScript; the summary and rows below do not.</noscript>
 <p class="help">Hover the charts for details; drag to zoom, double-click to reset.{online}</p>

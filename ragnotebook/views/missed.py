@@ -33,7 +33,7 @@ from ragnotebook.views._data import (
 from ragnotebook.views._html import hover_lines, hover_text, plotly_text, shorten
 from ragnotebook.views._style import ORANGE, PURPLE, VERMILLION, check_theme, style_figure
 
-__all__ = ["empty_note", "missed_claims"]
+__all__ = ["empty_note", "missed_claims", "unchecked_lines"]
 
 #: (metric, verdicts, legend name, colour) of each kind of problem claim.
 _KINDS = (
@@ -88,7 +88,10 @@ def missed_claims(
     plotly.graph_objects.Figure
         Three bar traces (one per kind of problem, always present, possibly empty);
         ``y`` holds the row labels (``name · question``, with ``by`` ``name · [group] ·
-        question``), top to bottom. When no row
+        question``), top to bottom. The subtitle counts the rows shown, and ends with a line
+        per metric that did not check every row, counting those rows by why
+        (:func:`unchecked_lines`: "faithfulness: 1 of 3 rows not checked (1 errored)"): no
+        bar can show their claims. When no row
         has a problem claim, the figure is a short note instead (no axes, no legend): that
         every claim is supported, said only of the rows each metric checked, with the
         rows it did not check counted by why (errored, not run, no answer, no ground
@@ -185,12 +188,17 @@ def _missed_figure(df: pd.DataFrame, top: int, theme: str, groups: list[str] | N
                 ],
             )
         )
+    # the rows a metric could not check have no claims to show: the subtitle counts them
+    unchecked = unchecked_lines(plain, metrics) if shown else []
     title = (
         "Missed and unsupported claims, worst rows first"
         f"<br><sup>{len(shown)} of {int((total > 0).sum())} rows with problem claims shown "
-        f"({n} rows in all); hover a bar to read its claims</sup>"
+        f"({n} rows in all); hover a bar to read its claims"
+        + "".join(f"<br>{line}" for line in unchecked)
+        + "</sup>"
     )
-    style_figure(fig, title, theme, height=max(330, 190 + 30 * len(shown)))
+    extra = 18 * len(unchecked)  # room for the subtitle's added lines
+    style_figure(fig, title, theme, height=max(330, 190 + extra + 30 * len(shown)))
     fig.update_layout(
         barmode="stack",
         legend={
@@ -200,7 +208,7 @@ def _missed_figure(df: pd.DataFrame, top: int, theme: str, groups: list[str] | N
             "x": 0.0,
             "traceorder": "normal",
         },
-        margin={"t": 150},
+        margin={"t": 150 + extra},
     )
     fig.update_yaxes(
         title_text="row · question",
@@ -303,15 +311,67 @@ def empty_note(df: pd.DataFrame, metrics: list[str]) -> list[str]:
         lines += [f"and {what}" for what in fine[1:]]
         lines[-1] += "."
     for m in partial:
-        status = table[f"{m}_status"].to_numpy(dtype=object)
-        unscored = np.isnan(table[m].to_numpy(dtype=float))
-        # a no_claims row without a score is one with no answer (summary()'s no_answer)
-        kinds = pd.Series(np.where(status == "no_claims", "no_answer", status)[unscored])
-        why = ", ".join(
-            f"{count} {plotly_text(_UNCHECKED_WORDS.get(str(kind), f'with status {kind}'))}"
-            for kind, count in kinds.value_counts(sort=False).items()
-        )
-        lines.append(f"{METRIC_LABELS[m]}: {checked[m]} of {n} {rows} checked ({why})")
+        lines.append(f"{METRIC_LABELS[m]}: {checked[m]} of {n} {rows} checked ({_why(table, m)})")
+    return lines
+
+
+def _why(table: pd.DataFrame, metric: str) -> str:
+    """The rows ``metric`` did not check (no score), counted by why: ``"1 errored, 2 with
+    no answer"`` (plotly pseudo-HTML, status words escaped); ``""`` when it checked all."""
+    status = table[f"{metric}_status"].to_numpy(dtype=object)
+    unscored = np.isnan(table[metric].to_numpy(dtype=float))
+    # a no_claims row without a score is one with no answer (summary()'s no_answer)
+    kinds = pd.Series(np.where(status == "no_claims", "no_answer", status)[unscored])
+    return ", ".join(
+        f"{count} {plotly_text(_UNCHECKED_WORDS.get(str(kind), f'with status {kind}'))}"
+        for kind, count in kinds.value_counts(sort=False).items()
+    )
+
+
+def unchecked_lines(df: pd.DataFrame, metrics: list[str]) -> list[str]:
+    """One line per claim-level metric that did not check every row: how many it left
+    unchecked, and why.
+
+    The subtitle of a :func:`missed_claims` chart with bars ends with these lines, so
+    that "worst rows" is read against the rows that could be checked; the rows are
+    counted by why as in :func:`empty_note` (errored, not run, no answer, no ground truth,
+    no reference).
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        The scored frame.
+    metrics : list of str
+        Its scored metrics (only context recall and faithfulness have claims to check).
+
+    Returns
+    -------
+    list of str
+        ``"faithfulness: 1 of 3 rows not checked (1 errored)"`` per metric with unscored
+        rows, in the order context recall, faithfulness; empty when every row was checked
+        (plotly pseudo-HTML, data-derived text escaped).
+
+    Examples
+    --------
+    >>> import pandas as pd, ragnotebook
+    >>> df = pd.DataFrame({"question": ["q", "r"], "answer": ["Sky is blue.", None],
+    ...                    "contexts": [["Sky is blue."]] * 2})
+    >>> unchecked_lines(ragnotebook.faithfulness(df, model="offline", progress=False),
+    ...                 ["faithfulness"])
+    ['faithfulness: 1 of 2 rows not checked (1 with no answer)']
+    """
+    n = len(df)
+    table = score_table(df)
+    lines = []
+    for m, _ in _ALL_FINE:
+        if m not in metrics:
+            continue
+        missing = int(np.isnan(table[m].to_numpy(dtype=float)).sum())
+        if missing:
+            rows = "row" if n == 1 else "rows"
+            lines.append(
+                f"{METRIC_LABELS[m]}: {missing} of {n} {rows} not checked ({_why(table, m)})"
+            )
     return lines
 
 

@@ -120,10 +120,8 @@ def test_a_day_level_timestamp_index_shows_its_dates_everywhere(days, tmp_path):
 def test_long_labels_that_differ_in_the_middle_are_told_apart():
     from ragnotebook.views._data import row_names
 
-    hourly = pd.DataFrame({"a": range(3)}, index=pd.date_range("2024-01-01", periods=3, freq="h"))
     utc = pd.DataFrame({"a": range(2)}, index=pd.date_range("2024-01-01", periods=2, tz="UTC"))
     assert row_names(utc) == ["2024-01-01…", "2024-01-02…"]
-    assert row_names(hourly) == ["…4-01-01 00…", "…4-01-01 01…", "…4-01-01 02…"]
     middle = pd.DataFrame(
         {"a": range(2)}, index=["x" * 20 + "1" + "y" * 20, "x" * 20 + "2" + "y" * 20]
     )
@@ -147,3 +145,61 @@ def test_distinct_labels_never_get_the_same_short_name():
     names = short_names(labels)
     assert len(set(names)) == 201 and names[-2:] == ["q1", "q1"]
     assert all(len(n) <= 12 for n in names)
+
+
+def _stamps(index: pd.DatetimeIndex) -> list[str]:
+    from ragnotebook.views._data import row_names
+
+    return row_names(pd.DataFrame({"a": range(len(index))}, index=index))
+
+
+def test_hourly_timestamps_are_named_by_day_and_time():
+    """Before: "…4-01-01 00…", "…4-01-01 01…" (the part where they differ, cut)."""
+    hourly = pd.date_range("2024-01-01", periods=3, freq="h")
+    assert _stamps(hourly) == ["01-01 00:00", "01-01 01:00", "01-01 02:00"]
+    # the same with a time zone (one for every label: it is left out), and across midnight
+    assert _stamps(hourly.tz_localize("UTC")) == ["01-01 00:00", "01-01 01:00", "01-01 02:00"]
+    late = pd.date_range("2024-03-09 22:00", periods=3, freq="h")
+    assert _stamps(late) == ["03-09 22:00", "03-09 23:00", "03-10 00:00"]
+    # labels spanning two years keep the year
+    new_year = pd.date_range("2023-12-31 23:00", periods=2, freq="h")
+    assert _stamps(new_year) == ["2023-12-31 23:00", "2024-01-01 00:00"]
+
+
+def test_minute_and_second_level_timestamps_stay_distinct():
+    minutes = pd.date_range("2024-01-01 23:58", periods=4, freq="min")
+    assert _stamps(minutes) == ["01-01 23:58", "01-01 23:59", "01-02 00:00", "01-02 00:01"]
+    # minutes alike: the seconds tell them apart
+    seconds = pd.date_range("2024-05-06 07:08:00", periods=3, freq="s")
+    assert _stamps(seconds) == ["05-06 07:08:00", "05-06 07:08:01", "05-06 07:08:02"]
+    # the names come from the labels' text: ISO strings, a repeated label, other labels
+    from ragnotebook.views._data import short_names
+
+    labels = ["2024-01-01T01:00:00Z", "2024-01-01T02:00:00Z", "2024-01-01T01:00:00Z", "q1"]
+    assert short_names(labels) == ["01-01 01:00", "01-01 02:00", "01-01 01:00", "q1"]
+    # different zones, or a difference below the second: the generic rule, still distinct
+    zones = ["2024-01-01 01:00:00+00:00", "2024-01-01 02:00:00+01:00"]
+    assert short_names(zones) == ["2024-…+00:00", "2024-…+01:00"]
+    fractions = [str(t) for t in pd.date_range("2024-01-01", periods=3, freq="ms")]
+    assert len(set(short_names(fractions))) == 3
+
+
+def test_hourly_timestamps_read_well_in_the_report_and_the_chart(tmp_path):
+    index = pd.date_range("2024-01-01 01:00", periods=2, freq="h")
+    df = pd.DataFrame(
+        {
+            "question": ["Where?", "When?"],
+            "answer": ["It is on Pier 4. It has a cafe.", "In 1998. It is red."],
+            "contexts": [["The museum is on Pier 4."], ["It opened in 1998."]],
+        },
+        index=index,
+    )
+    scored = rn.faithfulness(df, model="offline", progress=False)
+    fig = missed_claims(scored)
+    assert sorted(y.split(" · ")[0] for t in fig.data for y in t.y) == [
+        "01-01 01:00",
+        "01-01 02:00",
+    ]
+    page = report(scored, tmp_path / "h.html", plotly_js="cdn").read_text(encoding="utf-8")
+    for label, name in zip(index, ("01-01 01:00", "01-01 02:00"), strict=True):
+        assert f'<span dir="auto" title="{label}">{name}</span>' in page

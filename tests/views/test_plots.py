@@ -387,6 +387,52 @@ def test_missed_claims_counts_not_run_and_unanswered_rows_as_unchecked(unanswere
     assert note.endswith("<br>faithfulness: 1 of 2 rows checked (1 with no answer)")
 
 
+def test_missed_claims_subtitle_counts_the_unchecked_rows_beside_the_bars(scored):
+    """Before, only the empty chart's note said which rows were not checked."""
+    fig = missed_claims(scored, top=5)
+    assert fig.layout.title.text == (
+        "Missed and unsupported claims, worst rows first<br><sup>5 of 26 rows with problem "
+        "claims shown (48 rows in all); hover a bar to read its claims"
+        "<br>context recall: 16 of 48 rows not checked (16 with no ground truth)"
+        "<br>faithfulness: 16 of 48 rows not checked (16 with no answer)</sup>"
+    )
+    assert fig.layout.margin.t == 150 + 2 * 18  # room for the two added lines
+
+
+def test_missed_claims_subtitle_counts_errored_and_not_run_rows():
+    df = pd.DataFrame(
+        {
+            "question": ["Where?"] * 3,
+            "answer": ["It is on Pier 4. It has a cafe."] * 3,
+            "contexts": [["The museum is on Pier 4."]] * 3,
+            "ground_truth": ["The museum is on Pier 4."] * 3,
+        }
+    )
+    faith = ragnotebook.faithfulness(df, model="offline", progress=False)
+    faith.loc[0, ["faithfulness", "faithfulness_status"]] = [float("nan"), "error"]
+    mixed = pd.concat(
+        [faith, ragnotebook.context_recall(df.iloc[:1], model="offline", progress=False)],
+        ignore_index=True,
+    )
+    title = missed_claims(mixed).layout.title.text
+    assert title.endswith(
+        "(4 rows in all); hover a bar to read its claims"
+        "<br>context recall: 3 of 4 rows not checked (3 not run)"
+        "<br>faithfulness: 2 of 4 rows not checked (1 errored, 1 not run)</sup>"
+    )
+    # a status the toolkit does not know is named, escaped
+    odd = faith.copy()
+    odd.loc[0, "faithfulness_status"] = "<b>odd</b>"
+    title = missed_claims(odd).layout.title.text
+    assert title.endswith(
+        "faithfulness: 1 of 3 rows not checked (1 with status &lt;b&gt;odd&lt;/b&gt;)</sup>"
+    )
+    # every row checked: the subtitle is as before, with no added line
+    fig = missed_claims(ragnotebook.faithfulness(df, model="offline", progress=False))
+    assert fig.layout.title.text.endswith("hover a bar to read its claims</sup>")
+    assert fig.layout.margin.t == 150
+
+
 def test_zero_limits_are_rejected(scored):
     with pytest.raises(ValueError, match="max_k"):
         precision_at_k(scored, max_k=0)

@@ -269,16 +269,98 @@ def test_report_statuses_text_matches_the_summary(scored, tmp_path):
     assert "measured 0s" in text
 
 
-def test_report_says_no_context_is_unscored_for_precision_only(scored, tmp_path):
-    """Context precision without chunks is <NA>, not a measured 0 (README's status table)."""
-    text = " ".join(" ".join(_scan(report(scored, tmp_path / "c.html", max_rows=1)).text).split())
-    assert (
-        "no context (no chunks were retrieved) is a measured 0 for context recall and "
-        "faithfulness, scored and counted in the mean; context precision is undefined without "
-        "chunks, so there the row has no score and stays out of the mean." in text
+def _no_chunks_frame():
+    """Two rows, the second with no retrieved chunk (status no_context)."""
+    import pandas as pd
+
+    return pd.DataFrame(
+        {
+            "question": ["Where?", "When?"],
+            "answer": ["It is on Pier 4.", "In 1998."],
+            "contexts": [["The museum is on Pier 4."], []],
+            "ground_truth": ["The museum is on Pier 4.", "It opened in 1998."],
+        }
     )
+
+
+def _status_help(path):
+    """The text of the summary help's ``statuses`` entry, blanks folded."""
+    page = Path(path).read_text(encoding="utf-8")
+    entry = page.split("<dt>statuses</dt><dd>")[1].split("</dd>")[0]
+    scan = _Scan()
+    scan.feed(entry)
+    scan.close()
+    return " ".join("".join(scan.text).split())
+
+
+def test_report_says_no_context_is_unscored_for_precision_only(tmp_path):
+    """Context precision without chunks is <NA>, not a measured 0 (README's status table)."""
+    scored = _no_chunks_frame().rag.evaluate(model="offline", progress=False)
+    path = report(scored, tmp_path / "c.html", plotly_js="cdn")
+    assert _status_help(path) == (
+        "ok: judged. no context (no chunks were retrieved) is a measured 0 for context recall "
+        "and faithfulness, scored and counted in the mean; context precision is undefined "
+        "without chunks, so there the row has no score and stays out of the mean. The "
+        "scored / rows column shows how many rows each mean covers."
+    )
+    text = " ".join(" ".join(_scan(path).text).split())
     assert "n/ctx no context (nothing retrieved: a measured 0 for R and F, no score for P)" in text
     assert "n/ctx no context (a measured 0)" not in text
+
+
+def test_report_status_help_explains_only_the_statuses_that_occur(scored, tmp_path):
+    """The quickstart frame has ok, no ground truth and no answer rows: nothing else is
+    explained (before, every report explained not run and precision's no context)."""
+    text = _status_help(report(scored, tmp_path / "q.html", max_rows=0, plotly_js="cdn"))
+    assert text.startswith("ok: judged. A faithfulness row with no answer at all is not scored")
+    assert "no ground truth: the metric cannot be measured for the row" in text
+    for absent in ("not run", "no context", "no reference", "error:", "from a real answer"):
+        assert absent not in text, absent
+    assert text.endswith("The scored / rows column shows how many rows each mean covers.")
+
+
+def test_report_status_help_explains_no_context_for_the_metrics_that_have_it(tmp_path):
+    import ragnotebook
+
+    df = _no_chunks_frame()
+    precision = ragnotebook.context_precision(df, model="offline", progress=False)
+    text = _status_help(report(precision, tmp_path / "p.html", max_rows=0, plotly_js="cdn"))
+    assert (
+        "no context (no chunks were retrieved): context precision is undefined without chunks, "
+        "so there the row has no score and stays out of the mean." in text
+    )
+    assert "measured 0" not in text
+    faith = ragnotebook.faithfulness(df, model="offline", progress=False)
+    text = _status_help(report(faith, tmp_path / "f.html", max_rows=0, plotly_js="cdn"))
+    assert (
+        "no context (no chunks were retrieved) is a measured 0 for context recall and "
+        "faithfulness, scored and counted in the mean." in text
+    )
+    assert "context precision is undefined" not in text
+
+
+def test_report_status_help_explains_not_run_and_errors_when_they_occur(tmp_path):
+    import pandas as pd
+
+    import ragnotebook
+
+    df = _no_chunks_frame().iloc[:1]
+    mixed = pd.concat(
+        [
+            ragnotebook.faithfulness(df, model="offline", progress=False),
+            ragnotebook.context_recall(df, model="offline", progress=False),
+        ],
+        ignore_index=True,
+    )
+    mixed.loc[0, "faithfulness_status"] = "error"
+    mixed.loc[0, "faithfulness"] = float("nan")
+    text = _status_help(report(mixed, tmp_path / "m.html", max_rows=0, plotly_js="cdn"))
+    assert text == (
+        "ok: judged. error: the judge failed; the row is left out and the error is shown. "
+        "not run: the row has no status for the metric, which never scored it (a frame "
+        "concatenated from runs of different metrics); it is left out, and it is not an error "
+        "(summary()'s not_run). The scored / rows column shows how many rows each mean covers."
+    )
 
 
 def _meta_line(path):
