@@ -29,6 +29,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))  # for tests.notebook_client
 NOTEBOOKS = ROOT / "notebooks"
 
 PROBE = "import resource as _r\nprint('PEAK_RSS_KB', _r.getrusage(_r.RUSAGE_SELF).ru_maxrss)"
@@ -41,8 +42,10 @@ def _peak_mb(kb: float) -> float:
 
 def run_one(path: Path) -> dict[str, float | str]:
     """Execute one notebook in a fresh kernel; return its peak RSS in MB and seconds."""
-    import nbclient
     import nbformat
+
+    # nbclient's client, without its 600 s stall after the explorer's Output widget
+    from tests.notebook_client import run_notebook
 
     nb = nbformat.read(path, as_version=4)
     nb.cells.append(nbformat.v4.new_code_cell(PROBE))
@@ -50,13 +53,7 @@ def run_one(path: Path) -> dict[str, float | str]:
     with tempfile.TemporaryDirectory() as tmp:
         # run from the notebook's folder, as Jupyter and nbval do; keep the judge cache private
         os.environ.setdefault("RAGNOTEBOOK_CACHE", str(Path(tmp) / "judge_cache.sqlite3"))
-        client = nbclient.NotebookClient(
-            nb,
-            timeout=600,
-            kernel_name="python3",
-            resources={"metadata": {"path": str(path.parent)}},
-        )
-        client.execute()
+        run_notebook(nb, str(path.parent), timeout=600)
     seconds = time.perf_counter() - start
     text = "".join(o.get("text", "") for o in nb.cells[-1].outputs if o.output_type == "stream")
     kb = float(text.split("PEAK_RSS_KB", 1)[1].split()[0])

@@ -10,12 +10,12 @@ NOTEBOOK = Path(__file__).resolve().parents[2] / "notebooks" / "01_quickstart.ip
 
 def test_quickstart_prints_the_full_path_of_its_report(tmp_path):
     nbformat = pytest.importorskip("nbformat")
-    nbclient = pytest.importorskip("nbclient")
-    nb = nbformat.read(NOTEBOOK, as_version=4)
-    client = nbclient.NotebookClient(
-        nb, timeout=300, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}}
-    )
-    client.execute()
+    pytest.importorskip("nbclient")
+    # nbclient's own client stalled 300 s now and then after the explorer cells (a lost
+    # wake-up of its wait for the execute reply; tests/notebook_client.py tells the story)
+    from tests.notebook_client import run_notebook
+
+    nb = run_notebook(nbformat.read(NOTEBOOK, as_version=4), str(tmp_path))
     printed = "".join(
         out.get("text", "")
         for cell in nb.cells
