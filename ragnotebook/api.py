@@ -805,7 +805,7 @@ def _warn_unjudged(run: _Run, out: pd.DataFrame) -> None:
         return
     results = run.engine.results
     said: list[str] = []
-    any_missing = False
+    any_missing = any_empty = False
     for m in run.metrics:
         hit = [
             (row, res)
@@ -832,6 +832,7 @@ def _warn_unjudged(run: _Run, out: pd.DataFrame) -> None:
             if (res := results.get((row.position, m))) is not None and res.status == "no_claims"
         ]
         if len(empty) >= 2 and 2 * len(empty) >= len(sent):
+            any_empty = True
             said.append(
                 f"{m}: the judge extracted no claims from {len(empty)} of {len(sent)} non-blank "
                 f"{texts} (first: row {_row_label(empty[0].label)!r}); those rows score 0 with "
@@ -844,9 +845,13 @@ def _warn_unjudged(run: _Run, out: pd.DataFrame) -> None:
             if any_missing
             else " summary() counts those rows under 'no_claims';"
         )
+        # rows with unjudged items were judged (ok); rows with no claims extracted are no_claims
+        statuses = " or ".join(
+            f"'{status}'" for status, hit in (("ok", any_missing), ("no_claims", any_empty)) if hit
+        )
         warn_user(
             "ragnotebook: the judge's output was unusable for some rows, which still have "
-            f"status 'ok' or 'no_claims': {'; '.join(said)}.{counted} check the judge's "
+            f"status {statuses}: {'; '.join(said)}.{counted} check the judge's "
             "replies (model, prompt overrides, server)."
         )
 

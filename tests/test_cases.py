@@ -106,7 +106,7 @@ def test_case5_missing_verdicts_never_inflate():
     assert len(caught) == 1
     assert str(caught[0].message) == (
         "ragnotebook: the judge's output was unusable for some rows, which still have status "
-        "'ok' or 'no_claims': faithfulness: 2 claim verdict(s) in 1 of 1 rows were missing or "
+        "'ok': faithfulness: 2 claim verdict(s) in 1 of 1 rows were missing or "
         "not a valid word even after the re-ask (first: row 0); they count as not supported. "
         "summary() counts the verdicts in 'missing_verdicts' (the m_verdicts cells mark them "
         "'missing' or 'invalid'); check the judge's replies (model, prompt overrides, server)."

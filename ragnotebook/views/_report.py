@@ -57,10 +57,9 @@ from ragnotebook.views._data import (
 )
 from ragnotebook.views._detail import DETAIL_CSS
 from ragnotebook.views._html import escape, script_json, shorten, two_places
-from ragnotebook.views._row import short_score
+from ragnotebook.views._row import row_legend, short_score
 from ragnotebook.views._style import apply_theme
 from ragnotebook.views.static import (
-    ROW_LEGEND,
     STATIC_CSS,
     group_positions,
     group_tags,
@@ -868,6 +867,10 @@ def _page(
     """The report's HTML."""
     figs = _figures(df, top, by, max_k)
     table = score_table(df)
+    # the legend explains the status codes the rows shown have, not every code
+    legend = row_legend(
+        short_score(*score_at(table, m, p)) for m in require_scored(df) for p in positions
+    )
     payload = {
         "figures": [_figure_payload(key, light, dark) for key, light, dark in figs],
         "rows": {str(p): _row_data(df, p, table) for p in positions},
@@ -905,7 +908,7 @@ def _page(
 {charts}</section>
 <section id="rows"><h2>Rows</h2>
 <p class="help">{escape(shown)}. Click a row to open its claims and chunks.
-{escape(ROW_LEGEND)} Highlighted words are shared by a claim and the chunk supporting it.</p>
+{escape(legend)} Highlighted words are shared by a claim and the chunk supporting it.</p>
 <div class="toolbar"><input id="rnb-filter" type="search" placeholder="Filter rows by any text"
 aria-label="Filter rows"><button id="rnb-open" type="button">Open all</button>
 <button id="rnb-close" type="button">Close all</button>{select}<span id="rnb-count" class="meta">

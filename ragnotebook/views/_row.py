@@ -13,6 +13,7 @@ Examples
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from typing import Any
 
 from ragnotebook.views._html import plotly_text, two_places
@@ -23,17 +24,55 @@ __all__ = [
     "ROW_LEGEND",
     "in_kernel",
     "precision_svg",
+    "row_legend",
     "row_precision_figure",
     "short_score",
 ]
 
-#: What the codes in a row's summary line mean.
-ROW_LEGEND = (
-    "R = context recall, P = context precision, F = faithfulness; n/gt no ground truth, "
-    "n/ref no reference, n/cl no claims (a measured 0, e.g. a refusal), n/ans no answer "
-    "(not scored), n/ctx no context (nothing retrieved: a measured 0 for R and F, no score "
-    "for P), ERR error, n/run not run (the metric never scored the row: not an error)."
-)
+#: What each status code of a row's summary line means, in the legend's order.
+_CODE_MEANINGS = {
+    "n/gt": "n/gt no ground truth",
+    "n/ref": "n/ref no reference",
+    "n/cl": "n/cl no claims (a measured 0, e.g. a refusal)",
+    "n/ans": "n/ans no answer (not scored)",
+    "n/ctx": "n/ctx no context (nothing retrieved: a measured 0 for R and F, no score for P)",
+    "ERR": "ERR error",
+    "n/run": "n/run not run (the metric never scored the row: not an error)",
+}
+
+
+def row_legend(codes: Iterable[str] | None = None) -> str:
+    """What the codes of a row's summary line mean, for the codes that occur.
+
+    Parameters
+    ----------
+    codes : iterable of str, optional
+        The row cells shown (``short_score`` values such as ``"0.50"``, ``"n/gt"``,
+        ``"ERR"``); a status code among them is explained, a score is not. ``None``
+        (default): every code.
+
+    Returns
+    -------
+    str
+        "R = context recall, P = context precision, F = faithfulness", then the meaning
+        of each status code that occurs, in a fixed order.
+
+    Examples
+    --------
+    >>> row_legend(["0.50", "ERR", "0.50"])
+    'R = context recall, P = context precision, F = faithfulness; ERR error.'
+    >>> row_legend(["1.00"])
+    'R = context recall, P = context precision, F = faithfulness.'
+    """
+    found = None if codes is None else set(codes)
+    said = [text for code, text in _CODE_MEANINGS.items() if found is None or code in found]
+    head = "R = context recall, P = context precision, F = faithfulness"
+    return head + ("; " + ", ".join(said) if said else "") + "."
+
+
+#: What the codes in a row's summary line mean (all of them: the explorer's rows change
+#: with its filters).
+ROW_LEGEND = row_legend()
 
 _SHORT_STATUS = {
     "no_ground_truth": "n/gt",

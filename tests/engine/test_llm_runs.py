@@ -422,7 +422,7 @@ def test_missing_chunk_verdicts_are_warned_about_once(llm_server):
     assert out.loc[0, "context_precision_verdicts"][2]["missing"] is True
     assert said == [
         "ragnotebook: the judge's output was unusable for some rows, which still have status "
-        "'ok' or 'no_claims': context_precision: 1 chunk verdict(s) in 1 of 1 rows were "
+        "'ok': context_precision: 1 chunk verdict(s) in 1 of 1 rows were "
         "missing or not a valid word even after the re-ask (first: row 0); they count as not "
         "relevant, which can raise average precision (a missing verdict on an irrelevant chunk "
         "ranked early helps the score). summary() counts the verdicts in 'missing_verdicts' "
@@ -445,6 +445,7 @@ def test_a_judge_that_extracts_no_claims_from_most_rows_is_warned_about(llm_serv
     # no verdict is missing here: the warning does not send the reader to missing_verdicts
     assert "missing_verdicts" not in said[0]
     assert "summary() counts those rows under 'no_claims'" in said[0]
+    assert "which still have status 'no_claims': " in said[0]  # not "'ok' or": none is ok
     # a healthy judge on the same rows says nothing
     llm_server.responder = offline_responder()
     out, said = evaluate_quietly(df, llm_server, metrics=["faithfulness"])

@@ -363,6 +363,41 @@ def test_report_status_help_explains_not_run_and_errors_when_they_occur(tmp_path
     )
 
 
+def _row_legend(path):
+    page = Path(path).read_text(encoding="utf-8")
+    start = page.index('<section id="rows">')
+    return page[start : page.index("Highlighted words", start)]
+
+
+def test_report_row_legend_explains_only_the_codes_its_rows_show(scored, tmp_path):
+    """The quickstart rows show n/gt and n/ans and scores: no other code is explained (before,
+    every report listed all seven)."""
+    legend = _row_legend(report(scored, tmp_path / "q.html", plotly_js="cdn"))
+    assert "R = context recall, P = context precision, F = faithfulness; " in legend
+    assert "n/gt no ground truth, n/ans no answer (not scored)." in legend
+    for absent in ("n/ref", "n/cl", "n/ctx", "ERR", "n/run"):
+        assert absent not in legend, absent
+
+
+def test_report_row_legend_follows_the_rows_shown(tmp_path):
+    import ragnotebook
+
+    df = _no_chunks_frame()
+    faith = ragnotebook.faithfulness(df, model="offline", progress=False)
+    faith.loc[faith.index[0], "faithfulness_status"] = "error"
+    faith.loc[faith.index[0], "faithfulness"] = float("nan")
+    legend = _row_legend(report(faith, tmp_path / "f.html", plotly_js="cdn"))
+    # row 0 errored, row 1 had no chunks
+    assert (
+        "F = faithfulness; n/ctx no context (nothing retrieved: a measured 0 for R and F, "
+        "no score for P), ERR error." in legend
+    )
+    assert "n/gt" not in legend and "n/run" not in legend
+    # no rows drawn (max_rows=0): the legend names the metrics only
+    legend = _row_legend(report(faith, tmp_path / "g.html", max_rows=0, plotly_js="cdn"))
+    assert "faithfulness." in legend and "ERR" not in legend
+
+
 def _meta_line(path):
     page = Path(path).read_text(encoding="utf-8")
     start = page.index('<p class="meta">')
