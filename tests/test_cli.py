@@ -1534,14 +1534,20 @@ def test_report_by_a_column_and_an_unknown_one(tmp_path, capsys):
     )
 
 
-def test_report_options_and_a_note_without_run_metadata(tmp_path, capsys):
-    pytest.importorskip("plotly")
+def _evaluated_jsonl(tmp_path: Path) -> Path:
+    """Three good and three worse rows scored by ``evaluate`` into ``scored.jsonl``."""
     data = write_jsonl(tmp_path / "rows.jsonl", GOOD[:3] + WORSE[:3])
     out = tmp_path / "scored.jsonl"
     assert (
         cli.main(["evaluate", str(data), "--model", "offline", "--no-progress", "--out", str(out)])
         == 0
     )
+    return out
+
+
+def test_report_options_and_a_note_without_run_metadata(tmp_path, capsys):
+    pytest.importorskip("plotly")
+    out = _evaluated_jsonl(tmp_path)
     html = tmp_path / "r.html"
     args = ["report", str(out), "--out", str(html), "--title", "Nightly <run>", "--sort-by"]
     assert cli.main([*args, "faithfulness", "--max-rows", "2", "--plotly-js", "cdn"]) == 0
@@ -1716,12 +1722,7 @@ def _chart_titles(page: str) -> dict[str, str]:
 
 def test_report_max_k_and_top_reach_the_charts(tmp_path, capsys):
     pytest.importorskip("plotly")
-    data = write_jsonl(tmp_path / "rows.jsonl", GOOD[:3] + WORSE[:3])
-    out = tmp_path / "scored.jsonl"
-    assert (
-        cli.main(["evaluate", str(data), "--model", "offline", "--no-progress", "--out", str(out)])
-        == 0
-    )
+    out = _evaluated_jsonl(tmp_path)
     html = tmp_path / "r.html"
     base = ["report", str(out), "--out", str(html), "--plotly-js", "cdn"]
     assert cli.main(base) == 0
