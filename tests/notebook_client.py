@@ -3,7 +3,8 @@
 nbclient waits for a cell's ``execute_reply`` with one poll of the kernel's shell socket that
 lasts up to the cell timeout. While it waits, its mimic of the ipywidgets ``Output`` widget
 (``nbclient/output_widget.py``) answers every output the cell sends into such a widget (the
-explorer draws its precision curve into one) by sending the widget's new state back to the
+explorer drew its precision curve into one until December 2026; it now shows an SVG and has
+no ``Output`` widget) by sending the widget's new state back to the
 kernel on that same shell socket. jupyter_client's ``Session.send`` does that through a
 blocking shadow of the asyncio socket, so pyzmq's asyncio layer never learns of the send. A
 libzmq send processes the socket's pending commands, which resets the edge-triggered
@@ -14,7 +15,8 @@ poll's timeout does one real ``zmq_poll``, which finds the reply).
 
 :class:`NotebookClient` is nbclient's client with one change: the shell channel polls in
 slices of :data:`POLL_SLICE` seconds until the caller's timeout, so a swallowed wake-up costs
-at most one slice. A cell that really hangs still fails after the full timeout.
+at most one slice. A cell that really hangs still fails after the full timeout. Our notebooks no longer make the
+client send on the shell socket at all, so this is a guard for widgets a notebook may add.
 """
 
 from __future__ import annotations

@@ -511,7 +511,7 @@ def row_detail_parts(
 ) -> tuple[str, str]:
     """The two halves of a row's detail: scores, texts and claims; then the chunks.
 
-    The explorer draws its plotly precision@k figure between the two.
+    The explorer shows the precision@k SVG between the two (``curve=False`` here).
 
     Parameters
     ----------

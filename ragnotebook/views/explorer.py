@@ -1,9 +1,13 @@
 """The explorer widget: a filterable, sortable list of rows and the detail of one row.
 
 Plain ipywidgets (``Text``, ``Dropdown``, ``FloatRangeSlider``, ``Select``, ``Button``,
-``HTML``, ``Output`` in ``VBox``/``HBox``) and a static ``plotly.graph_objects.Figure``
-for the row's precision@k curve, so it works wherever ipywidgets render (JupyterLab,
-Notebook 7, VS Code) without extra front-end extensions. Only one page of the list
+``HTML`` in ``VBox``/``HBox``), so it works wherever ipywidgets render (JupyterLab,
+Notebook 7, VS Code) without extra front-end extensions and without plotly: the row's
+precision@k curve is the inline SVG the static view and the report draw (each dot's
+tooltip gives its rank, verdict and precision@k). There is no ``Output`` widget, so
+nothing the explorer shows is drawn by sending output from the kernel (tools that run
+notebooks through nbclient answer each such output on the shell socket and can then
+miss a cell's reply: jupyter/nbclient issue #312). Only one page of the list
 (``page_size`` rows) and one row's detail are ever rendered, so large frames stay quick.
 ipywidgets is imported when an :class:`Explorer` is built, not with this module.
 
@@ -48,7 +52,13 @@ from ragnotebook.views._data import (
 )
 from ragnotebook.views._detail import DETAIL_CSS, group_heading, row_detail_parts, row_heading
 from ragnotebook.views._html import escape, shorten
-from ragnotebook.views._row import LIST_LEGEND, in_kernel, row_precision_figure, short_score
+from ragnotebook.views._row import (
+    LIST_LEGEND,
+    in_kernel,
+    precision_svg,
+    row_precision_figure,
+    short_score,
+)
 from ragnotebook.views._style import STATUS_LABELS, check_theme
 
 __all__ = ["Explorer", "in_kernel", "short_score"]
@@ -226,7 +236,8 @@ class Explorer:
         A metric (or an alias :func:`ragnotebook.evaluate` accepts, such as ``"recall"``):
         the **Sort** control starts at "worst first" by it (unscored rows last).
     theme : {"light", "dark"}, default "light"
-        Theme of the precision@k figure.
+        Theme of ``curve_figure`` (the plotly figure). The curve the explorer shows
+        follows the page's text colour by itself.
     columns : Mapping[str, str or None], optional
         ``{role: column}`` naming the text columns, as given to
         :func:`ragnotebook.evaluate` (``{"question": "q", "answer": "a", "contexts":
@@ -268,9 +279,14 @@ class Explorer:
         Page through the list.
     header, detail, chunk_list : ipywidgets.HTML
         The selected row's heading; its scores, texts and claims; its chunks.
-    curve : ipywidgets.Output
-        The selected row's precision@k figure (drawn in a kernel), between the claims
-        and the chunks; the figure itself is ``curve_figure``.
+    curve : ipywidgets.HTML
+        The selected row's precision@k by rank as an inline SVG (filled dots: relevant
+        chunks; hover a dot for its rank, verdict and precision@k), between the claims
+        and the chunks; empty when no row is selected or the row has no precision
+        verdicts.
+    curve_figure : plotly.graph_objects.Figure or None
+        The same curve as a plotly figure, built when read (needs plotly), to show or
+        save elsewhere; ``None`` as ``curve`` is empty.
     widget : ipywidgets.VBox
         The whole explorer (what a notebook displays).
 
@@ -341,7 +357,6 @@ class Explorer:
         self._page = 0
         self._selected: int | None = None
         self._updating = False
-        self.curve_figure: Any = None
 
         sorts: list[tuple[str, str]] = [("frame order", "order")]
         for m in self._metrics:
@@ -414,7 +429,7 @@ class Explorer:
         self.listing.add_class("rnb-list")
         self.header = w.HTML()
         self.detail = w.HTML()
-        self.curve = w.Output()
+        self.curve = w.HTML()
         self.chunk_list = w.HTML()
         controls = [self.search, self.sort_by, self.metric, self.score_range, self.status]
         for control in controls + ([self.group] if self.group is not None else []):
@@ -480,6 +495,48 @@ class Explorer:
     def selected(self) -> Any:
         """Index label of the selected row, or ``None``."""
         return None if self._selected is None else self._labels[self._selected]
+
+    @property
+    def curve_figure(self) -> Any:
+        """The selected row's precision@k by rank as a plotly figure, or ``None``.
+
+        The explorer itself shows the curve as an SVG (``curve``); this builds the
+        same curve as a plotly figure when read, with the explorer's ``theme``, for a
+        larger view (``ex.curve_figure.show()``) or a file (``write_html``).
+
+        Returns
+        -------
+        plotly.graph_objects.Figure or None
+            One ``precision@k`` trace: x the 1-based rank, y precision@k, dots for
+            relevant chunks and crosses for the others. ``None`` when no row is
+            selected or the row has no context-precision verdicts.
+
+        Raises
+        ------
+        ImportError
+            When a figure is to be built and plotly is not installed (``pip install
+            'ragnotebook[plot]'``).
+
+        Examples
+        --------
+        >>> import ragnotebook
+        >>> from ragnotebook.views import Explorer
+        >>> scored = ragnotebook.load_sample("quickstart").rag.evaluate(model="offline",
+        ...                                                             progress=False)
+        >>> ex = Explorer(scored)         # the first row of the list is selected
+        >>> list(ex.curve_figure.data[0].x)[:3]
+        [1, 2, 3]
+        >>> ex.search.value = "no such words anywhere"
+        >>> ex.curve_figure is None       # no row matches, none is selected
+        True
+        """
+        if self._selected is None:
+            return None
+        return row_precision_figure(
+            verdicts(self._df, "context_precision", self._selected),
+            self._names[self._selected],
+            self._theme,
+        )
 
     @property
     def detail_html(self) -> str:
@@ -770,9 +827,7 @@ class Explorer:
             if not len(positions):
                 empty = "This frame has no rows." if not len(self._labels) else ""
                 self.header.value = f"<p><i>{empty or 'No rows match the filters.'}</i></p>"
-                self.detail.value = self.chunk_list.value = ""
-                self.curve_figure = None
-                self._draw_curve()
+                self.detail.value = self.chunk_list.value = self.curve.value = ""
 
     def _on_filter(self, _change: dict) -> None:
         self._apply()
@@ -796,22 +851,9 @@ class Explorer:
         top, rest = row_detail_parts(self._df, pos, table=self._table, curve=False)
         self.header.value, self.detail.value = self._heading(pos), top
         self.chunk_list.value = rest
-        self.curve_figure = row_precision_figure(
-            verdicts(self._df, "context_precision", pos), self._names[pos], self._theme
-        )
-        self._draw_curve()
+        svg = precision_svg(verdicts(self._df, "context_precision", pos))
+        self.curve.value = f'<div class="rnb">{svg}</div>' if svg else ""  # DETAIL_CSS: text colour
         self._update_row_buttons()
-
-    def _draw_curve(self) -> None:
-        # outside a kernel there is nothing to draw into (and clear_output would print)
-        if not in_kernel():
-            return
-        from IPython.display import display  # pragma: no cover - needs a kernel
-
-        self.curve.clear_output()  # pragma: no cover
-        if self.curve_figure is not None:  # pragma: no cover
-            with self.curve:
-                display(self.curve_figure)
 
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:
         return self.widget._repr_mimebundle_(**kwargs)

@@ -460,7 +460,8 @@ def explore(
         **Sort** control starts there and can be changed). Metric names and the aliases
         :func:`ragnotebook.evaluate` accepts (``"recall"``, ``"precision"``, ...).
     theme : {"light", "dark"}, default "light"
-        Widget: theme of the precision@k figure.
+        Widget: theme of its ``curve_figure`` (the plotly version of the row's
+        precision@k curve; the curve shown is an SVG in the page's text colour).
     columns : Mapping[str, str or None], optional
         ``{role: column}`` naming the text columns, as given to
         :func:`ragnotebook.evaluate` (``{"question": "q", "answer": "a", "contexts":

@@ -63,6 +63,61 @@ def test_curve_figure_follows_the_selection(ex, scored):
     assert list(trace.y) == pytest.approx([v["precision_at_k"] for v in prec])
     symbols = ["circle" if v["verdict"] == "yes" else "x" for v in prec]
     assert list(trace.marker.symbol) == symbols
+    ex.search.value = "no such words in any row"
+    assert ex.selected is None and ex.curve_figure is None
+
+
+def _tree(widget):
+    yield widget
+    for child in getattr(widget, "children", ()):
+        yield from _tree(child)
+
+
+def test_curve_is_an_svg_of_the_selected_rows_precision(ex, scored):
+    ex.select(position=1)
+    prec = sorted(scored["context_precision_verdicts"].iloc[1], key=lambda v: v["index"])
+    svg = ex.curve.value
+    assert svg.count("<svg") == 1 and svg.count("<circle") == len(prec)
+    assert svg.startswith('<div class="rnb"><svg')  # .rnb svg text: the page's colour
+    tips = re.findall(r"<title>(rank \d+: [^<]*)</title>", svg)
+    assert tips == [
+        f"rank {k}: {'relevant' if v['verdict'] == 'yes' else 'not relevant'}, "
+        f"precision@{k} = {v['precision_at_k']:.2f}"
+        for k, v in enumerate(prec, start=1)
+    ]
+    filled = svg.count('fill="#0072B2" stroke')
+    assert filled == sum(v["verdict"] == "yes" for v in prec)
+    # between the claims and the chunks, and never drawn through an Output widget (an
+    # Output widget makes nbclient-based runners answer on the shell socket, issue #312)
+    kids = list(ex.widget.children)
+    assert kids.index(ex.detail) < kids.index(ex.curve) < kids.index(ex.chunk_list)
+    assert all(type(w).__name__ != "Output" for w in _tree(ex.widget))
+    ex.select(position=2)
+    assert ex.curve.value != svg
+    ex.search.value = "no such words in any row"
+    assert ex.curve.value == ""
+
+
+def test_a_row_without_precision_verdicts_has_no_curve(scored):
+    only_recall = scored.drop(columns=[c for c in scored if c.startswith("context_precision")])
+    ex = Explorer(only_recall)
+    assert ex.selected == scored.index[0]
+    assert ex.curve.value == "" and ex.curve_figure is None
+
+
+def test_the_explorer_needs_no_plotly(scored, monkeypatch):
+    import sys
+
+    monkeypatch.setitem(sys.modules, "plotly", None)  # as with only the [widgets] extra
+    monkeypatch.setitem(sys.modules, "plotly.graph_objects", None)
+    ex = Explorer(scored)
+    ex.select(position=4)
+    assert scored["question"].iloc[4] in ex.detail_html
+    assert ex.curve.value.count("<circle") == len(scored["context_precision_verdicts"].iloc[4])
+    ex.step(1)
+    assert ex.selected == scored.index[5]
+    with pytest.raises(ImportError, match=r"ragnotebook\[plot\]"):
+        _ = ex.curve_figure
 
 
 def test_free_text_filter(ex, scored):
