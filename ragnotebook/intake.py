@@ -286,7 +286,8 @@ def resolve_columns(
     ------
     ValueError
         If ``columns`` or ``required`` names an unknown role, a mapped column is
-        not in the frame, two columns match one role's aliases, the chosen
+        not in the frame, ``columns`` maps one column to two roles, two columns match
+        one role's aliases, the chosen
         column name is duplicated in the frame, or a required role has no column.
 
     Examples
@@ -318,6 +319,19 @@ def resolve_columns(
                 f"the frame's columns are {_format_columns(df)}"
             )
         result[role] = col
+    by_column: dict[Any, list[str]] = {}
+    for role, col in explicit.items():
+        if col is not None:
+            by_column.setdefault(col, []).append(role)
+    for col, both in by_column.items():
+        if len(both) > 1:
+            # one column as answer and ground truth scores the reference against itself
+            # (faithfulness 1.0 for any bot): never what a user means
+            raise ValueError(
+                f"columns maps column {col!r} to the {and_list(both)} roles; a column plays "
+                "one role: map each role to its own column (to judge a text against itself, "
+                "copy the column first)"
+            )
 
     claimed = {col for col in explicit.values() if col is not None}
     unique_columns = list(dict.fromkeys(df.columns))  # duplicates are reported below
@@ -489,7 +503,7 @@ _NAME_SEPARATORS = re.compile(r"[\s\-]+")
 #: words that suggest a column plays a role its name does not match exactly
 _ROLE_HINTS: Final[dict[str, tuple[str, ...]]] = {
     "question": ("question", "query", "prompt"),
-    "answer": ("answer", "response", "output", "generation"),
+    "answer": ("answer", "response", "output", "generation", "reply", "completion"),
     "contexts": ("context", "chunk", "passage", "retriev", "document"),
     "ground_truth": ("ground_truth", "reference", "gold", "expected", "truth"),
 }
@@ -509,6 +523,7 @@ _ROLE_WORDS: Final[dict[str, frozenset[str]]] = {
 _NOT_TEXT_WORDS: Final[frozenset[str]] = frozenset(
     {"id", "ids", "idx", "index", "score", "scores", "label", "labels", "rank", "ranks"}
     | {"count", "counts", "num", "len", "length", "flag", "flags", "url", "urls", "ts"}
+    | {"token", "tokens", "cost", "latency"}  # completion_tokens, answer_cost
 )
 
 
@@ -553,6 +568,8 @@ def _look_alikes(df: pd.DataFrame, role: str, used: set[Any]) -> list[str]:
             continue
         form = _alias_form(name)
         words = set(re.split(r"[_.]+", form))
+        if role == "answer" and _names_ground_truth(form, words):
+            continue  # "gold answer", "reference_answer", "expected_response": the reference
         if (
             form in ALIASES[role]
             or any(h in form for h in _ROLE_HINTS[role])
@@ -562,6 +579,16 @@ def _look_alikes(df: pd.DataFrame, role: str, used: set[Any]) -> list[str]:
         ):
             found.append(c)
     return found
+
+
+def _names_ground_truth(form: str, words: set[str]) -> bool:
+    """Whether a column name (in its alias form, and split into words) says it holds the
+    reference answer: ``"gold_answer"``, ``"answer_gt"``, ``"expected_response"``."""
+    return (
+        form in ALIASES["ground_truth"]
+        or any(h in form for h in _ROLE_HINTS["ground_truth"])
+        or bool(_ROLE_WORDS["ground_truth"] & words)
+    )
 
 
 def _list_alike(df: pd.DataFrame, role: str, used: set[Any]) -> Hashable | None:

@@ -896,3 +896,73 @@ def test_a_plural_list_column_of_ground_truths_gets_the_join_recipe() -> None:
         "'ground_truths' holds lists of texts (ragas' older plural form): join them first, e.g. "
         "df['ground_truth'] = df['ground_truths'].map(' '.join)"
     ) in str(info.value)
+
+
+def test_a_reference_column_is_never_offered_as_the_answer() -> None:
+    # a fresh user's frame: the bot's answer in "bot_reply", the reference in "gold answer";
+    # the error offered 'gold answer' for the answer too, and following it scored the
+    # reference against the chunks
+    df = pd.DataFrame(
+        {
+            "user_question": ["How often?"],
+            "bot_reply": ["Take 2 tablets every hour."],
+            "docs": [["Take 1 tablet every 4 to 6 hours."]],
+            "gold answer": ["Take 1 tablet every 4 to 6 hours."],
+        }
+    )
+    with pytest.raises(ValueError) as info:
+        resolve_columns(df, required=["answer", "ground_truth"])
+    text = str(info.value)
+    assert (
+        "'bot_reply' looks like it: rename a column or pass columns={'answer': 'bot_reply'}" in text
+    )
+    assert "columns={'ground_truth': 'gold answer'}" in text
+    assert "columns={'answer': 'gold answer'}" not in text
+    for name in ("reference_answer", "answer_gt", "expected_response", "Gold Answer"):
+        lone = pd.DataFrame({"question": ["q"], name: ["a"], "contexts": [["c"]]})
+        with pytest.raises(ValueError) as info:
+            resolve_columns(lone, required=["answer"])
+        assert "columns={'answer': '<column name>'}" in str(info.value), name
+
+
+@pytest.mark.parametrize("name", ["reply", "bot_reply", "completion", "llm_completion"])
+def test_reply_and_completion_columns_look_like_the_answer(name) -> None:
+    df = pd.DataFrame({"question": ["q"], name: ["a"], "contexts": [["c"]]})
+    with pytest.raises(ValueError) as info:
+        resolve_columns(df, required=["answer"])
+    assert f"{name!r} looks like it: rename a column or pass columns={{'answer': {name!r}}}" in str(
+        info.value
+    )
+
+
+def test_token_counts_do_not_look_like_the_answer() -> None:
+    df = pd.DataFrame({"question": ["q"], "completion_tokens": [12], "contexts": [["c"]]})
+    with pytest.raises(ValueError) as info:
+        resolve_columns(df, required=["answer"])
+    assert "columns={'answer': '<column name>'}" in str(info.value)
+
+
+def test_one_column_mapped_to_two_roles_is_an_error() -> None:
+    df = pd.DataFrame(
+        {
+            "question": ["How often?"],
+            "bot_reply": ["Take 2 tablets every hour."],
+            "contexts": [["Take 1 tablet every 4 to 6 hours."]],
+            "gold answer": ["Take 1 tablet every 4 to 6 hours."],
+        }
+    )
+    both = {"answer": "gold answer", "ground_truth": "gold answer"}
+    with pytest.raises(ValueError) as info:
+        df.rag.evaluate(model="offline", columns=both, progress=False)
+    assert str(info.value).startswith(
+        "columns maps column 'gold answer' to the 'answer' and 'ground_truth' roles; "
+        "a column plays one role"
+    )
+    # each role its own column: scored, and the bot's wrong frequency shows
+    out = df.rag.evaluate(
+        model="offline",
+        columns={"answer": "bot_reply", "ground_truth": "gold answer"},
+        metrics=["faithfulness"],
+        progress=False,
+    )
+    assert out["faithfulness"].tolist() == [0.0]
