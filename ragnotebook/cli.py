@@ -1769,9 +1769,8 @@ def report_command(args: argparse.Namespace) -> int:
             )
     if args.max_rows is not None and args.max_rows < 0:
         raise UsageError(f"--max-rows: expected 0 or more rows, got {args.max_rows}")
-    for flag, value in (("--max-k", args.max_k), ("--top", args.top)):
-        if value < 1:
-            raise UsageError(f"{flag}: expected a whole number of at least 1, got {value}")
+    if args.top < 1:
+        raise UsageError(f"--top: expected a whole number of at least 1, got {args.top}")
     if "ragnotebook" not in scored.attrs:
         side = run_file(args.scored)
         if args.scored.suffix.lower() not in _JSONL:
@@ -1802,6 +1801,21 @@ def report_command(args: argparse.Namespace) -> int:
 
 
 # --------------------------------------------------------------------------- main
+
+
+def _max_k(text: str) -> int | None:
+    """``report --max-k``: a whole number of at least 1, or ``all`` (``None``: every rank)."""
+    if text.strip().casefold() == "all":
+        return None
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(
+            f"expected a whole number of at least 1 or 'all', got {text!r}"
+        )
+    return value
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -1953,11 +1967,11 @@ def _parser() -> argparse.ArgumentParser:
     )
     rp.add_argument(
         "--max-k",
-        type=int,
+        type=_max_k,
         default=20,
         metavar="K",
-        help="ranks 1..K in the precision@k chart (default 20; a whole number of at least 1); "
-        "the chart says how many rows have chunks past rank K",
+        help="ranks 1..K in the precision@k chart (default 20; a whole number of at least 1, "
+        "or 'all' for every rank); the chart says how many rows have chunks past rank K",
     )
     rp.add_argument(
         "--top",

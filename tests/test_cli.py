@@ -1737,11 +1737,25 @@ def test_report_max_k_and_top_reach_the_charts(tmp_path, capsys):
         in titles["chart-precision"]
     )
     assert "2 of 3 rows with problem claims shown" in titles["chart-missed"]
+    # 'all' is report(max_k=None): every rank, nothing left out
+    assert cli.main([*base, "--max-k", "all"]) == 0
+    every = _chart_titles(html.read_text(encoding="utf-8"))
+    assert "ranks 1–" not in every["chart-precision"]
+    assert (
+        cli._parser().parse_args(["report", "s.jsonl", "--out", "r.html", "--max-k", "ALL"]).max_k
+        is None
+    )
     capsys.readouterr()
     for bad, message in (
-        (["--max-k", "0"], "--max-k: expected a whole number of at least 1, got 0"),
+        (
+            ["--max-k", "0"],
+            "argument --max-k: expected a whole number of at least 1 or 'all', got '0'",
+        ),
         (["--top", "-3"], "--top: expected a whole number of at least 1, got -3"),
-        (["--max-k", "2.5"], "argument --max-k: invalid int value: '2.5'"),
+        (
+            ["--max-k", "2.5"],
+            "argument --max-k: expected a whole number of at least 1 or 'all', got '2.5'",
+        ),
         (["--top", "all"], "argument --top: invalid int value: 'all'"),
     ):
         assert cli.main([*base, *bad]) == 2
