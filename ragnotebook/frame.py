@@ -49,8 +49,9 @@ _RUN_COUNTS = (
 
 #: Columns the summary's short display shows whatever their values.
 _ALWAYS_SHOWN = ("metric", "column", "mean", "scored", "coverage")
-#: Columns it leaves out because ``scored`` (``"n_scored/n_total"``) already says them.
-_SAID_BY_SCORED = ("n_total", "n_scored")
+#: Columns it leaves out because ``scored`` (``"n_scored/n_total"``) already says them, and
+#: ``n_error``, which is always the ``error`` status count shown beside it.
+_SAID_BY_SCORED = ("n_total", "n_scored", "n_error")
 
 
 class _Summary(pd.DataFrame):
@@ -110,7 +111,7 @@ class _Summary(pd.DataFrame):
         if unknown:
             parts.append(f"not counted for these rows (<NA>): {', '.join(unknown)}")
         if any(c in _SAID_BY_SCORED for c in hidden):
-            parts.append("n_total and n_scored: see 'scored'")
+            parts.append("n_total and n_scored: see 'scored'; n_error: see 'error'")
         if hidden:
             parts.append(f"all {self.shape[1]} columns: .to_string()")
         return f"({'; '.join(parts)})" if parts else ""

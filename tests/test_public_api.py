@@ -287,8 +287,10 @@ def test_summary_display_shows_the_counts_that_are_not_zero_and_names_the_rest()
     text = repr(s)
     first, note = text.rsplit("\n", 1)
     # shown: the score, its coverage, and the status counts that happened
-    for col in ("mean", "scored", "coverage", "ok", "no_context", "error", "n_error", "calls"):
+    for col in ("mean", "scored", "coverage", "ok", "no_context", "error", "calls"):
         assert col in first, col
+    # n_error is the error status count: said once, by 'error'
+    assert "n_error" not in first and "n_error: see 'error'" in note
     assert "..." not in first  # no column hidden behind pandas' ellipsis
     # named, not shown: the counts that are 0 in every row, and n_total/n_scored
     assert note.startswith("(not shown, all 0: no_ground_truth, no_reference,")
@@ -401,7 +403,7 @@ def test_a_summary_by_group_says_its_judge_counters_are_not_counted_not_zero():
     s = rn.faithfulness(df, model="offline", progress=False).rag.summary(by="system")
     note = repr(s).rsplit("\n", 1)[1]
     assert "not counted for these rows (<NA>): calls, attempts" in note
-    assert "all 0: n_error" in note and "calls" not in note.split("not counted")[0]
+    assert "all 0: no_ground_truth" in note and "calls" not in note.split("not counted")[0]
 
 
 def test_a_scored_row_stays_scored_after_a_csv_round_trip_blanks_its_answer(tmp_path):
