@@ -1,0 +1,92 @@
+"""The README's table of what the offline judge reads, and what gets past it, as verdicts.
+
+Each case is an example the README gives (claim against context). When a rule changes a
+verdict here, the README must change with it: these tests are what keep it true.
+"""
+
+import warnings
+
+import pandas as pd
+import pytest
+
+import ragnotebook  # noqa: F401  (registers df.rag)
+
+
+def _verdicts(context: str, claim: str) -> list[str]:
+    df = pd.DataFrame({"question": ["q"], "answer": [claim], "contexts": [[context]]})
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the one-time offline-judge notice
+        out = df.rag.evaluate(model="offline", metrics=["faithfulness"], progress=False)
+    return [v["verdict"] for v in out["faithfulness_verdicts"].iloc[0]]
+
+
+READS = [
+    ("Take a dose of 4 mg each morning.", "Take a dose of 4 g each morning.", "no"),
+    ("The parcel weighs 5 kg.", "The parcel weighs 5 lb.", "no"),
+    ("The plan costs $10 per month.", "The plan costs $10 per year.", "no"),
+    ("The warranty lasts 3 years.", "The warranty lasts 36 months.", "yes"),
+    ("The warranty lasts 3 years.", "The warranty lasts 3 months.", "no"),
+    ("The timeout is 2000 ms.", "The timeout is 2 seconds.", "yes"),
+    ("We do not ship to Switzerland.", "We ship to Switzerland.", "no"),
+    ("Sales fell sharply in March.", "Sales rose sharply in March.", "no"),
+    ("Some stores open on Sundays.", "All stores open on Sundays.", "no"),
+    ("Tenants may paint the walls.", "Tenants must paint the walls.", "no"),
+    ("Tenants must paint the walls.", "Tenants may paint the walls.", "unsure"),
+    ("Tickets are non-refundable.", "Tickets are refundable.", "no"),
+    (
+        "The new policy applies from 1 April 2024.",
+        "The new policy applies before 1 April 2024.",
+        "no",
+    ),
+    ("The plan allows up to 50 users.", "The plan allows more than 50 users.", "no"),
+    ("Lake Tana is the second largest lake.", "Lake Tana is the largest lake.", "no"),
+    ("The office is open Monday to Friday.", "The office is open on Wednesday.", "yes"),
+    (
+        "Refunds are given in all cases unless the item was used.",
+        "Refunds are given in all cases.",
+        "no",
+    ),
+    ("All plans except Silver include phone support.", "All plans include phone support.", "no"),
+    (
+        "The Basic and Standard plans do not include phone support.",
+        "The Basic plan includes phone support.",
+        "no",
+    ),
+    ("The report was written by Jane Smith.", "The report was written by John Smith.", "unsure"),
+    ("Smith beat Jones in the final.", "Jones beat Smith in the final.", "unsure"),
+    (
+        "The Pro plan includes a 99.9% uptime SLA. The Enterprise plan includes a 99.95% uptime SLA.",
+        "The Pro plan includes a 99.95% uptime SLA.",
+        "unsure",
+    ),
+    (
+        "The retirement bonus is paid to employees aged 55 and over.",
+        "The retirement bonus is paid to all employees.",
+        "unsure",
+    ),
+]
+
+GETS_PAST = [
+    (
+        "Codeine is contraindicated in women who are breastfeeding.",
+        "Codeine is safe for women who are breastfeeding.",
+        "yes",
+    ),
+    (
+        "Take one tablet twice daily with meals.",
+        "Take one tablet twice daily on an empty stomach.",
+        "yes",
+    ),
+    ("He joined in 2015 and left in 2020.", "He left in 2015.", "yes"),
+    ("You can purchase tickets online.", "You can buy tickets.", "unsure"),
+]
+
+
+@pytest.mark.parametrize(("context", "claim", "verdict"), READS)
+def test_what_the_readme_says_it_reads(context, claim, verdict):
+    assert _verdicts(context, claim) == [verdict]
+
+
+@pytest.mark.parametrize(("context", "claim", "verdict"), GETS_PAST)
+def test_what_the_readme_says_gets_past_it(context, claim, verdict):
+    assert _verdicts(context, claim) == [verdict]
