@@ -220,10 +220,12 @@ def missing_texts(df: pd.DataFrame, shown: Sequence[str]) -> dict[str, list[str]
     Examples
     --------
     >>> import pandas as pd
-    >>> df = pd.DataFrame({"q": ["Where?"], "reply": ["Pier 4."], "docs": [["Pier 4."]],
+    >>> df = pd.DataFrame({"q": ["Where?"], "said": ["Pier 4."], "docs": [["Pier 4."]],
     ...                    "faithfulness": [1.0], "faithfulness_status": ["ok"]})
-    >>> missing_texts(df, TEXT_ROLES)
+    >>> missing_texts(df, TEXT_ROLES)      # 'said' is no name of an answer
     {'question': ['q'], 'answer': [], 'contexts': ['docs']}
+    >>> missing_texts(df.rename(columns={"said": "reply"}), TEXT_ROLES)["answer"]
+    ['reply']
     """
     meta = _meta(df)
     if _VIEW_COLUMNS in meta or (isinstance(meta.get("columns"), dict) and meta["columns"]):
