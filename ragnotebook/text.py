@@ -1848,7 +1848,9 @@ _UNIT_GROUPS: tuple[tuple[re.Pattern[str], ...], ...] = (
             r"\b(?:more|greater|higher|larger|longer|older) than\s+"
             r"(?=[$€£¥]?\d|half\b|(?:a|one) (?:third|quarter)\b|"
             rf"(?:{_COUNT_ALTERNATION})\b)"
-            r"|\b(?:at least|over|above|exceeding|min(?:imum)?(?: of)?)\s+(?=[$€£¥]?\d)"
+            r"|\b(?:at least|over|above|min(?:imum)?(?: of)?)\s+(?=[$€£¥]?\d)"
+            # "can exceed 6 tablets" (more than 6); "must not exceed 6" is the other side
+            r"|\bexceed(?:s|ed|ing)?\s+(?=[$€£¥]?\d)"
             r"|\d[\d,.]*%?\s+or (?:more|greater|higher|above|over)\b"
         ),
         re.compile(
@@ -2129,6 +2131,8 @@ _BOUND_READ = _scan(
             "above",
             "below",
             "exceed",
+            "exceeds",
+            "exceeded",
             "exceeding",
             "min",
             "minimum",

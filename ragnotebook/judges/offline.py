@@ -119,7 +119,7 @@ _MIN_PAIRS = 3
 _LONG_SENTENCES = 20
 _LONG_WORDING_MIN = 0.35
 
-_VERSION = "offline-v17"
+_VERSION = "offline-v18"
 #: The shipped setting of each switchable verdict rule (see ``OfflineJudge``).
 _DEFAULT_RULES: dict[str, bool | int] = {
     "negation_scope": True,
@@ -976,7 +976,7 @@ class OfflineJudge:
 
     @property
     def judge_id(self) -> str:
-        """Stable identifier of this judge: ``"offline-v17"`` (its rules' version).
+        """Stable identifier of this judge: ``"offline-v18"`` (its rules' version).
 
         Returns
         -------
@@ -986,7 +986,7 @@ class OfflineJudge:
         --------
         >>> from ragnotebook import OfflineJudge
         >>> OfflineJudge().judge_id
-        'offline-v17'
+        'offline-v18'
         """
         return _VERSION
 
@@ -996,13 +996,13 @@ class OfflineJudge:
         Returns
         -------
         dict
-            ``{"judge": "offline-v17", ...thresholds}``.
+            ``{"judge": "offline-v18", ...thresholds}``.
 
         Examples
         --------
         >>> from ragnotebook import OfflineJudge
         >>> OfflineJudge().identity()["judge"]
-        'offline-v17'
+        'offline-v18'
         """
         out: dict[str, Any] = {
             "judge": _VERSION,
@@ -4122,7 +4122,9 @@ def _opposite_conflict(
         if is_cjk(lang):
             core = frozenset(t for t in toks if not set(t) & set(word))
         else:
-            core = toks - frozenset(content_tokens(word, lang))
+            # the reader the claim addresses is no part of what it says, as for the
+            # negation check ("You can exceed 6 tablets" against "Do not exceed 6 tablets")
+            core = toks - frozenset(content_tokens(word, lang)) - _ADDRESS
         total = sum(w[t] for t in core)
         # a group's side (a month, a unit, a period) is a fact of its own: one other word
         # is enough to find its sentence ("The deadline is in May." / "… in March.")

@@ -85,9 +85,9 @@ def extract(text: str) -> list[str]:
 
 def test_identity_and_id() -> None:
     judge = OfflineJudge()
-    assert judge.judge_id == "offline-v17"
+    assert judge.judge_id == "offline-v18"
     ident = judge.identity()
-    assert ident["judge"] == "offline-v17"
+    assert ident["judge"] == "offline-v18"
     assert ident["support_threshold"] == judge.support_threshold
     assert OfflineJudge(support_threshold=0.9).identity() != ident
 
@@ -1772,7 +1772,7 @@ def test_claim_naming_someone_else_in_the_matching_sentence_is_not_yes() -> None
     off = OfflineJudge(swapped_names=False)
     v = verify(["Sydney is the capital of Australia."], chunks, judge=off)
     assert v.verdicts[0].verdict == "yes"
-    assert OfflineJudge().identity()["judge"] == "offline-v17"
+    assert OfflineJudge().identity()["judge"] == "offline-v18"
     assert OfflineJudge(swapped_names=False).identity()["rules"] == {"swapped_names": False}
 
 
@@ -4225,7 +4225,7 @@ def test_korean_none_other_than_is_no_denial() -> None:
     assert v.verdict == "yes", v.reason
 
 
-# ------------------------------------------------------------------ round 21 (offline-v17)
+# ------------------------------------------------------------------ round 21 (offline-v18)
 # a fresh user's "non-", "not" and "except" rows
 
 
@@ -4283,3 +4283,55 @@ def test_a_named_item_ends_where_its_names_end() -> None:
     # a claim that makes the same exception is no overstatement
     same = verify(["All plans except Silver and Bronze include phone support."], [chunk])
     assert same.verdicts[0].verdict == "yes"
+
+
+# ------------------------------------------------------------------ round 23 (offline-v18)
+# a fresh user's pharmacy label and SaaS billing rows
+
+
+@pytest.mark.parametrize(
+    ("claim", "chunk"),
+    [
+        # "not exceed N" is a bound (at most N); a claim allowing more is its other side
+        ("You may exceed 3 capsules a day.", "Do not exceed 3 capsules a day."),
+        ("Exceed 3 capsules a day.", "Do not exceed 3 capsules a day."),
+        (
+            "Attachments can exceed 25 MB per message.",
+            "Attachments must not exceed 25 MB per message.",
+        ),
+        ("The load exceeds 40 kg per axle.", "The load should never exceed 40 kg per axle."),
+        # the claim's "you" is the reader the imperative addresses, no fact it adds
+        (
+            "You can apply the cream for more than 7 days.",
+            "Do not apply the cream for more than 7 days.",
+        ),
+        ("You can exceed 2 g of the powder per day.", "Do not exceed 2 g of the powder per day."),
+    ],
+)
+def test_a_claim_exceeding_a_negated_limit_is_a_contradiction(claim: str, chunk: str) -> None:
+    v = verify([claim], [chunk]).verdicts[0]
+    assert v.verdict == "no", v.reason
+    assert "where the chunk says 'not " in v.reason or "'never " in v.reason
+
+
+@pytest.mark.parametrize(
+    "claim",
+    [
+        "Do not exceed 3 capsules a day.",
+        "Do not take more than 3 capsules a day.",
+        "Take no more than 3 capsules a day.",
+        "The daily limit is up to 3 capsules.",
+    ],
+)
+def test_a_limit_restated_as_a_limit_is_no_contradiction(claim: str) -> None:
+    v = verify([claim], ["Do not exceed 3 capsules a day."]).verdicts[0]
+    assert v.verdict != "no", v.reason
+
+
+def test_exceeding_agrees_with_more_than() -> None:
+    chunk = "Revenue exceeded $40 million in 2021."
+    assert (
+        verify(["Revenue was more than $40 million in 2021."], [chunk]).verdicts[0].verdict == "yes"
+    )
+    below = verify(["Revenue was under $40 million in 2021."], [chunk]).verdicts[0]
+    assert below.verdict == "no", below.reason
