@@ -2447,7 +2447,9 @@ def rate_amounts(text: str, lang: str | None = None) -> dict[tuple[str, int], st
 
     A number counts when it stands before the period phrase in the same clause, at most
     four words away ("$10 per month", "40 pallets a day"; in "$10 per month or $100 per
-    year" 10 goes with the month and 100 with the year). Sides are those of
+    year" 10 goes with the month and 100 with the year), and no other period phrase stands
+    between them: an amount goes with its first period ("$12/user/month billed annually"
+    is a monthly rate, billed yearly). Sides are those of
     :func:`opposite_cues`' period group. Empty for Chinese, Japanese and Korean text.
 
     Parameters
@@ -2467,6 +2469,8 @@ def rate_amounts(text: str, lang: str | None = None) -> dict[tuple[str, int], st
     --------
     >>> rate_amounts("The plan is $10 per month or $100 per year.")
     {('10', 4): '10 per month', ('100', 6): '100 per year'}
+    >>> rate_amounts("Pro is $12/user/month billed annually.")
+    {('12', 4): '12/user/month'}
     """
     text = normalize(text)
     return dict(_rate_amounts(text, lang or detect_language(text)))
@@ -2480,7 +2484,8 @@ def _rate_amounts(text: str, lang: str) -> tuple[tuple[tuple[str, int], str], ..
         return ()
     low = text.lower()
     out: dict[tuple[str, int], str] = {}
-    for side, (start, end) in _period_spans(low):
+    spans = _period_spans(low)
+    for side, (start, end) in spans:
         before = low[max(0, start - 40) : start]
         cut = list(_CLAUSE_END.finditer(before))
         if cut:
@@ -2490,6 +2495,11 @@ def _rate_amounts(text: str, lang: str) -> tuple[tuple[tuple[str, int], str], ..
             continue
         last = amounts[-1]
         if len(before[last.end() :].split()) > 4:
+            continue
+        after = start - len(before) + last.end()
+        if any(after <= other < start for _, (other, _) in spans):
+            # "$12/user/month billed annually": the amount has its period ("/month"); a
+            # later one says how it is billed, not what the amount is per
             continue
         number = _norm_number(last.group())
         form = re.sub(r"\s+", " ", low[start - len(before) + last.start() : end]).strip()

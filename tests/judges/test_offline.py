@@ -18,6 +18,7 @@ from ragnotebook.text import (
     numbers,
     opposite_cues,
     period_group,
+    rate_amounts,
     stem,
 )
 
@@ -4335,3 +4336,37 @@ def test_exceeding_agrees_with_more_than() -> None:
     )
     below = verify(["Revenue was under $40 million in 2021."], [chunk]).verdicts[0]
     assert below.verdict == "no", below.reason
+
+
+_SEATS = (
+    "The Team plan costs $9 per seat per month, billed yearly, or $11 per seat per month, "
+    "billed monthly."
+)
+
+
+@pytest.mark.parametrize(
+    "claim",
+    [
+        "The Team plan costs $9/seat/month billed yearly.",
+        "The Team plan costs $9 a month billed yearly.",
+        "The Team plan costs $9 per seat per month billed annually.",
+        "The Team plan costs $9/seat/month, billed yearly.",
+    ],
+)
+def test_a_monthly_rate_billed_yearly_is_still_monthly(claim: str) -> None:
+    v = verify([claim], [_SEATS]).verdicts[0]
+    assert v.verdict == "yes", v.reason
+
+
+@pytest.mark.parametrize(
+    "claim", ["The Team plan costs $9 per year.", "The Team plan costs $9 a year billed monthly."]
+)
+def test_an_amount_given_another_period_still_conflicts(claim: str) -> None:
+    v = verify([claim], [_SEATS]).verdicts[0]
+    assert v.verdict == "no", v.reason
+    assert "where the chunk says '9 per seat per month'" in v.reason
+
+
+def test_an_amount_binds_to_its_first_period() -> None:
+    assert rate_amounts("It is $9/seat/month billed yearly.") == {("9", 4): "9/seat/month"}
+    assert rate_amounts("It is $108 billed yearly.") == {("108", 6): "108 billed yearly"}
