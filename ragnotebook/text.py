@@ -2702,3 +2702,70 @@ def is_refusal(sentence: str) -> bool:
     if m and re.search(r"\w", sentence[m.end() :]):
         return is_refusal(sentence[m.end() :])
     return bool(_REFUSAL.search(sentence))
+
+
+#: Who a referral sends the reader to: a person or a service ("your pharmacist", "our
+#: support team", "a lawyer"), up to three words before the noun.
+_REFERRAL_TO = (
+    r"(?:doctors?|physicians?|gps?|nurses?|pharmacists?|dentists?|clinicians?|prescribers?"
+    r"|vets?|veterinarians?|(?:health ?care|medical) (?:providers?|professionals?|teams?)"
+    r"|lawyers?|attorneys?|solicitors?|accountants?|tax (?:advisers?|advisors?|professionals?)"
+    r"|advis[eo]rs?|specialists?|experts?|professionals?|support|helpdesk|help desk"
+    r"|customer (?:service|care|support)|(?:support|sales|billing|it|account) team"
+    r"|account manager|administrators?|admins?|it department|manager|representatives?"
+    r"|agents?|insurers?|banks?|landlords?|employers?|hr|human resources|us|someone)"
+)
+#: A sentence that only refers the reader to someone: "Please ask your pharmacist.",
+#: "Contact support for billing questions.", "You should consult your doctor." A
+#: purpose of up to four words and no number ("for billing questions", "about your dose")
+#: may follow; a condition or a time ("before taking this medicine", "if symptoms
+#: persist") is advice of its own.
+_REFERRAL = re.compile(
+    r"^\W*(?:(?:so |instead,? )?please,? |(?:i'?d |i would |we |i )?(?:recommend|suggest)"
+    r"(?: that)? (?:you )?|you (?:should|may want to|might want to|can|could) |"
+    r"(?:it'?s|it is) best to )?"
+    r"(?:ask|contact|consult(?: with)?|check with|reach out to|talk to|talk with|speak to"
+    r"|speak with|call|see|email|message|get in touch with)"
+    rf" (?:(?:your|a|an|the|our|their|qualified|local|licensed|own)\s+){{0,3}}{_REFERRAL_TO}"
+    r"(?:\s+(?:for|about|regarding|with)(?:\s+[a-z'-]+){1,4})?"
+    r"(?:,?\s+if you have (?:any )?(?:(?:further|more|other) )?(?:questions|concerns))?"
+    r"\W*$",
+    re.IGNORECASE,
+)
+
+
+def is_referral(sentence: str) -> bool:
+    """Whether a sentence only refers the reader to a person or a service.
+
+    "Please ask your pharmacist.", "Contact support for billing questions." and "Consult
+    your doctor." say whom to ask, not anything about the world. The offline judge drops
+    such a sentence from an answer's claims only when every other sentence of the answer
+    is a refusal (:func:`is_refusal`), so "I can't give medical advice. Please ask your
+    pharmacist." has no claims, as a plain refusal has none. On its own, or next to an
+    answer, a referral stays a claim: "Consult your doctor before taking this medicine."
+    may be what the label says. A condition or a time after the person ("before taking
+    this medicine", "if symptoms persist") makes the sentence advice of its own, never a
+    bare referral.
+
+    Parameters
+    ----------
+    sentence : str
+        One sentence or claim.
+
+    Returns
+    -------
+    bool
+        True when the sentence is a referral and nothing else.
+
+    Examples
+    --------
+    >>> is_referral("Please ask your pharmacist.")
+    True
+    >>> is_referral("Please contact support for billing questions.")
+    True
+    >>> is_referral("Consult your doctor before taking this medicine.")
+    False
+    >>> is_referral("Take 1 tablet every 4 hours.")
+    False
+    """
+    return _REFERRAL.match(sentence.replace("\u2019", "'").strip()) is not None

@@ -78,6 +78,7 @@ from ragnotebook.text import (
     durations,
     has_negation,
     is_cjk,
+    is_referral,
     is_refusal,
     myriad_amounts,
     myriad_figures,
@@ -1055,7 +1056,12 @@ class OfflineJudge:
         if task.kind == "extract_claims":
             claims = split_claims(task.text or "")
             if task.source == "answer":
-                claims = [c for c in claims if not is_refusal(c)]
+                kept = [c for c in claims if not is_refusal(c)]
+                if len(kept) < len(claims) and all(is_referral(c) for c in kept):
+                    # "I can't give medical advice. Please ask your pharmacist.": a
+                    # refusal that sends the reader elsewhere states nothing either
+                    kept = []
+                claims = kept
             return Claims(claims=claims)
         if task.kind == "verify_claims":
             return Verdicts(verdicts=self._verify(task, allow_no=True))

@@ -4370,3 +4370,37 @@ def test_an_amount_given_another_period_still_conflicts(claim: str) -> None:
 def test_an_amount_binds_to_its_first_period() -> None:
     assert rate_amounts("It is $9/seat/month billed yearly.") == {("9", 4): "9/seat/month"}
     assert rate_amounts("It is $108 billed yearly.") == {("108", 6): "108 billed yearly"}
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "Sorry, I can't give legal advice. Please ask your solicitor.",
+        "I'm sorry, I can't help with that. Please contact support for refund questions.",
+        "I don't know. Check with your vet.",
+        "I'm not able to advise on taxes. You should speak with a qualified accountant.",
+    ],
+)
+def test_a_refusal_that_refers_the_reader_elsewhere_has_no_claims(answer: str) -> None:
+    assert extract(answer) == []
+
+
+@pytest.mark.parametrize(
+    ("answer", "kept"),
+    [
+        # a referral on its own, or next to an answer, is a claim (the label may say it)
+        ("Ask your vet before giving the drops to a cat.", 1),
+        ("Please ask your pharmacist.", 1),
+        ("The drops are for dogs only. Ask your vet.", 2),
+        # after a refusal, a referral with a condition or a figure is advice of its own
+        ("Sorry, I can't advise on dosing. Ask your vet if the cat stops eating.", 1),
+        ("I don't know. Contact the bank for a new card within 30 days.", 1),
+    ],
+)
+def test_a_referral_with_content_stays_a_claim(answer: str, kept: int) -> None:
+    assert len(extract(answer)) == kept
+
+
+def test_a_referral_that_the_label_states_is_supported() -> None:
+    label = "Ask your vet before giving the drops to a cat."
+    assert verify([label], [label]).verdicts[0].verdict == "yes"
