@@ -1476,6 +1476,9 @@ _OPPOSITE_PAIRS: dict[str, tuple[tuple[str, str], ...]] = {
         ("longer longest", "shorter shortest"),
         ("earlier earliest", "later latest"),
         ("business working", "calendar"),
+        # a time of day ("take it in the evening"); "9 a.m." against "9 p.m." is read as a
+        # clock time (21:00), a number conflict
+        ("morning mornings", "evening evenings"),
         # an obligation against a permission; "may" where the context says "must" is
         # implied (``_IMPLIED_SIDES``), and a negated modal is left alone ("may not" and
         # "must not" both forbid)
@@ -2263,8 +2266,32 @@ _SCALES: tuple[re.Pattern[str], ...] = (
     re.compile(r"\d\s?(?:trillion|tn)\b"),
 )
 
+#: A temperature's scale after a number: "8 °C", "8°C", "8 ° C", "8 C", "8 degrees
+#: Celsius" (or centigrade) against the same in Fahrenheit ("℃" and "℉" are "°c" and "°f"
+#: after NFKC).
+_TEMPERATURE = re.compile(
+    r"\d\s?(?:(?:°|º|deg(?:ree)?s?\.?)\s?)?(?:(?P<s0>c|celsius|centigrade)|(?P<s1>f|fahrenheit))\b"
+)
+_SCALE_NAMES = {"c": "C", "f": "F", "celsius": "Celsius", "fahrenheit": "Fahrenheit"}
+
+
+def _temperatures(low: str, words: frozenset[str], digit: bool) -> dict[int, str]:
+    out: dict[int, str] = {}
+    if not digit:
+        return out
+    for found in _TEMPERATURE.finditer(low):
+        side = 0 if found.group("s0") else 1
+        # the unit as written, its scale's letter or name capitalised ("°C", "degrees
+        # Fahrenheit"): the words the rest of the claim leaves out
+        unit = found.group()[1:].strip()
+        scale = found.group(f"s{side}")
+        out.setdefault(side, unit[: len(unit) - len(scale)] + _SCALE_NAMES.get(scale, scale))
+    return out
+
+
 #: The groups after the periods, in the order of their keys: currencies, masses,
-#: distances, durations, bounds, ranks, months, days of the week, prices, scales.
+#: distances, durations, bounds, ranks, months, days of the week, prices, scales,
+#: temperatures.
 _GROUP_READERS: tuple[_Reader, ...] = (
     _unit_only(_scan(None, _UNIT_GROUPS[0])),
     _unit_only(_scan(frozenset(), _UNIT_GROUPS[1], digit=True)),
@@ -2286,6 +2313,7 @@ _GROUP_READERS: tuple[_Reader, ...] = (
             digit=True,
         )
     ),
+    _temperatures,
 )
 
 #: Text that may hold a unit of :data:`_UNIT_GROUPS` (a digit, a currency sign or name).
@@ -2542,7 +2570,7 @@ def period_group(lang: str) -> int:
     Examples
     --------
     >>> period_group("en"), opposite_cues("It is $5 a day.")
-    (50, {(50, 1): 'a day', (51, 0): '$'})
+    (51, {(51, 1): 'a day', (52, 0): '$'})
     """
     return len(_OPPOSITES.get(lang if is_cjk(lang) else "en", ()))
 
@@ -2562,8 +2590,9 @@ def opposite_cues(text: str, lang: str | None = None) -> dict[tuple[int, int], s
     exclude each other. In languages other than Chinese, Japanese and Korean three
     groups of units follow: currencies ($, €, £, ¥), masses (mg, g, kg, mcg, and a dose
     per kilogram such as "10 mg/kg", after a number) and distances (km, miles after a
-    number); then durations, bounds, ranks, months, weekdays and prices ("free" against
-    "costs $12").
+    number); then durations, bounds, ranks, months, weekdays, prices ("free" against
+    "costs $12"), scales ("million" against "billion") and temperatures ("8 °C" against
+    "8 °F").
 
     Examples
     --------
@@ -2572,7 +2601,7 @@ def opposite_cues(text: str, lang: str | None = None) -> dict[tuple[int, int], s
     >>> opposite_cues("男性が座っている。")
     {(6, 0): '男', (8, 0): '座っ'}
     >>> opposite_cues("The fee is $120 a year.")
-    {(50, 6): 'a year', (51, 0): '$'}
+    {(51, 6): 'a year', (52, 0): '$'}
     """
     text = normalize(text)
     lang = lang or detect_language(text)

@@ -4204,6 +4204,15 @@ def _non_words(text: str) -> tuple[frozenset[str], frozenset[str], frozenset[str
     return non, said - denied, denied
 
 
+#: Adverbs of degree or frequency, and "at any time", that leave what a "non-" word's
+#: sentence says in place ("fully refundable" against "non-refundable"): the words are
+#: left out of the match of the "non-" rule where the claim writes them so.
+_SEE_THROUGH = re.compile(
+    r"\b(?:fully|completely|entirely|totally|partially|always|at any time|anytime)\b",
+    re.IGNORECASE,
+)
+
+
 def _prefix_conflict(
     claim: str,
     toks: frozenset[str],
@@ -4227,9 +4236,15 @@ def _prefix_conflict(
     c_non = c_non | c_denied  # "is not refundable" says what "non-refundable" says
     if not candidates:
         return None
+    # "fully refundable", "always refundable", "refundable at any time" say "refundable"
+    # as much as the bare word does: an adverb of degree or time is not what a sentence
+    # that says "non-refundable" must also hold
+    adverbs = frozenset(
+        t for m in _SEE_THROUGH.finditer(claim) for t in content_tokens(m.group(), lang)
+    )
     for word in sorted(candidates):
         # "non" is read as "not" (content_tokens): neither is what the claim is about
-        core = toks - frozenset(content_tokens(word, lang)) - {"non", "not"}
+        core = toks - frozenset(content_tokens(word, lang)) - {"non", "not"} - adverbs
         total = sum(w[t] for t in core)
         if not total:
             continue

@@ -4404,3 +4404,54 @@ def test_a_referral_with_content_stays_a_claim(answer: str, kept: int) -> None:
 def test_a_referral_that_the_label_states_is_supported() -> None:
     label = "Ask your vet before giving the drops to a cat."
     assert verify([label], [label]).verdicts[0].verdict == "yes"
+
+
+@pytest.mark.parametrize(
+    ("claim", "chunk", "says"),
+    [
+        ("Water the seedlings every morning.", "Water the seedlings every evening.", "'morning'"),
+        ("The shuttle leaves in the evening.", "The shuttle leaves in the morning.", "'evening'"),
+        ("Bake the loaf at 220 °F.", "Bake the loaf at 220 °C.", "'°F' where the chunk says '°C'"),
+        ("Bake the loaf at 220°C.", "Bake the loaf at 220 °F.", "'°C' where the chunk says '°F'"),
+        ("Bake the loaf at 220 ° F.", "Bake the loaf at 220 ℃.", "where the chunk says '°C'"),
+        ("Bake the loaf at 220 F.", "Bake the loaf at 220 C.", "'F' where the chunk says 'C'"),
+        (
+            "Bake the loaf at 220 degrees Fahrenheit.",
+            "Bake the loaf at 220 °C.",
+            "'degrees Fahrenheit' where the chunk says '°C'",
+        ),
+        # an adverb between the copula and the word does not hide "non-"
+        ("Festival passes are fully refundable.", "Festival passes are non-refundable.", "non-"),
+        ("Festival passes are always refundable.", "Festival passes are non-refundable.", "non-"),
+        (
+            "Festival passes are refundable at any time.",
+            "Festival passes are non-refundable.",
+            "non-",
+        ),
+    ],
+)
+def test_round_23_opposites(claim: str, chunk: str, says: str) -> None:
+    v = verify([claim], [chunk]).verdicts[0]
+    assert v.verdict == "no", v.reason
+    assert says in v.reason
+
+
+@pytest.mark.parametrize(
+    ("claim", "chunk"),
+    [
+        ("Water the seedlings every morning.", "Water the seedlings every morning and evening."),
+        ("Bake the loaf at 220 °C.", "Bake the loaf at 220 °C (428 °F)."),
+        ("Bake the loaf at 220 C.", "Bake the loaf at 220°C."),
+        ("Festival passes are fully refundable.", "Festival passes are fully refundable."),
+        ("Festival passes are refundable at any time.", "Festival passes are refundable."),
+    ],
+)
+def test_round_23_opposites_said_alike(claim: str, chunk: str) -> None:
+    v = verify([claim], [chunk]).verdicts[0]
+    assert v.verdict == "yes", v.reason
+
+
+def test_a_clock_time_reads_am_and_pm() -> None:
+    # no opposite pair is needed: "9 p.m." is the clock time 21:00
+    v = verify(["The gate opens at 7 p.m."], ["The gate opens at 7 a.m."]).verdicts[0]
+    assert v.verdict == "no" and "19:00" in v.reason
