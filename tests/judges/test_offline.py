@@ -4455,3 +4455,13 @@ def test_a_clock_time_reads_am_and_pm() -> None:
     # no opposite pair is needed: "9 p.m." is the clock time 21:00
     v = verify(["The gate opens at 7 p.m."], ["The gate opens at 7 a.m."]).verdicts[0]
     assert v.verdict == "no" and "19:00" in v.reason
+
+
+def test_a_daily_dose_split_in_doses_is_no_dose_per_interval() -> None:
+    # the amount's first period is its own ("/day"); "every 12 hours" says how it is split
+    chunk = "Usual dose: 30 mg/kg/day in divided doses every 8 hours."
+    v = verify(["The usual dose is 30 mg/kg every 8 hours."], [chunk]).verdicts[0]
+    assert v.verdict == "no", v.reason
+    assert "where the chunk says '30 mg/kg/day'" in v.reason
+    same = verify(["The usual dose is 30 mg/kg/day, given every 8 hours."], [chunk]).verdicts[0]
+    assert same.verdict != "no", same.reason
