@@ -1476,6 +1476,9 @@ _OPPOSITE_PAIRS: dict[str, tuple[tuple[str, str], ...]] = {
         ("longer longest", "shorter shortest"),
         ("earlier earliest", "later latest"),
         ("business working", "calendar"),
+        # a time of day ("take it in the evening"); "9 a.m." against "9 p.m." is read as a
+        # clock time (21:00), a number conflict
+        ("morning mornings", "evening evenings"),
         # an obligation against a permission; "may" where the context says "must" is
         # implied (``_IMPLIED_SIDES``), and a negated modal is left alone ("may not" and
         # "must not" both forbid)
@@ -1848,7 +1851,9 @@ _UNIT_GROUPS: tuple[tuple[re.Pattern[str], ...], ...] = (
             r"\b(?:more|greater|higher|larger|longer|older) than\s+"
             r"(?=[$€£¥]?\d|half\b|(?:a|one) (?:third|quarter)\b|"
             rf"(?:{_COUNT_ALTERNATION})\b)"
-            r"|\b(?:at least|over|above|exceeding|min(?:imum)?(?: of)?)\s+(?=[$€£¥]?\d)"
+            r"|\b(?:at least|over|above|min(?:imum)?(?: of)?)\s+(?=[$€£¥]?\d)"
+            # "can exceed 6 tablets" (more than 6); "must not exceed 6" is the other side
+            r"|\bexceed(?:s|ed|ing)?\s+(?=[$€£¥]?\d)"
             r"|\d[\d,.]*%?\s+or (?:more|greater|higher|above|over)\b"
         ),
         re.compile(
@@ -2129,6 +2134,8 @@ _BOUND_READ = _scan(
             "above",
             "below",
             "exceed",
+            "exceeds",
+            "exceeded",
             "exceeding",
             "min",
             "minimum",
@@ -2259,8 +2266,32 @@ _SCALES: tuple[re.Pattern[str], ...] = (
     re.compile(r"\d\s?(?:trillion|tn)\b"),
 )
 
+#: A temperature's scale after a number: "8 °C", "8°C", "8 ° C", "8 C", "8 degrees
+#: Celsius" (or centigrade) against the same in Fahrenheit ("℃" and "℉" are "°c" and "°f"
+#: after NFKC).
+_TEMPERATURE = re.compile(
+    r"\d\s?(?:(?:°|º|deg(?:ree)?s?\.?)\s?)?(?:(?P<s0>c|celsius|centigrade)|(?P<s1>f|fahrenheit))\b"
+)
+_SCALE_NAMES = {"c": "C", "f": "F", "celsius": "Celsius", "fahrenheit": "Fahrenheit"}
+
+
+def _temperatures(low: str, words: frozenset[str], digit: bool) -> dict[int, str]:
+    out: dict[int, str] = {}
+    if not digit:
+        return out
+    for found in _TEMPERATURE.finditer(low):
+        side = 0 if found.group("s0") else 1
+        # the unit as written, its scale's letter or name capitalised ("°C", "degrees
+        # Fahrenheit"): the words the rest of the claim leaves out
+        unit = found.group()[1:].strip()
+        scale = found.group(f"s{side}")
+        out.setdefault(side, unit[: len(unit) - len(scale)] + _SCALE_NAMES.get(scale, scale))
+    return out
+
+
 #: The groups after the periods, in the order of their keys: currencies, masses,
-#: distances, durations, bounds, ranks, months, days of the week, prices, scales.
+#: distances, durations, bounds, ranks, months, days of the week, prices, scales,
+#: temperatures.
 _GROUP_READERS: tuple[_Reader, ...] = (
     _unit_only(_scan(None, _UNIT_GROUPS[0])),
     _unit_only(_scan(frozenset(), _UNIT_GROUPS[1], digit=True)),
@@ -2282,6 +2313,7 @@ _GROUP_READERS: tuple[_Reader, ...] = (
             digit=True,
         )
     ),
+    _temperatures,
 )
 
 #: Text that may hold a unit of :data:`_UNIT_GROUPS` (a digit, a currency sign or name).
@@ -2443,7 +2475,9 @@ def rate_amounts(text: str, lang: str | None = None) -> dict[tuple[str, int], st
 
     A number counts when it stands before the period phrase in the same clause, at most
     four words away ("$10 per month", "40 pallets a day"; in "$10 per month or $100 per
-    year" 10 goes with the month and 100 with the year). Sides are those of
+    year" 10 goes with the month and 100 with the year), and no other period phrase stands
+    between them: an amount goes with its first period ("$12/user/month billed annually"
+    is a monthly rate, billed yearly). Sides are those of
     :func:`opposite_cues`' period group. Empty for Chinese, Japanese and Korean text.
 
     Parameters
@@ -2463,6 +2497,8 @@ def rate_amounts(text: str, lang: str | None = None) -> dict[tuple[str, int], st
     --------
     >>> rate_amounts("The plan is $10 per month or $100 per year.")
     {('10', 4): '10 per month', ('100', 6): '100 per year'}
+    >>> rate_amounts("Pro is $12/user/month billed annually.")
+    {('12', 4): '12/user/month'}
     """
     text = normalize(text)
     return dict(_rate_amounts(text, lang or detect_language(text)))
@@ -2476,7 +2512,8 @@ def _rate_amounts(text: str, lang: str) -> tuple[tuple[tuple[str, int], str], ..
         return ()
     low = text.lower()
     out: dict[tuple[str, int], str] = {}
-    for side, (start, end) in _period_spans(low):
+    spans = _period_spans(low)
+    for side, (start, end) in spans:
         before = low[max(0, start - 40) : start]
         cut = list(_CLAUSE_END.finditer(before))
         if cut:
@@ -2486,6 +2523,11 @@ def _rate_amounts(text: str, lang: str) -> tuple[tuple[tuple[str, int], str], ..
             continue
         last = amounts[-1]
         if len(before[last.end() :].split()) > 4:
+            continue
+        after = start - len(before) + last.end()
+        if any(after <= other < start for _, (other, _) in spans):
+            # "$12/user/month billed annually": the amount has its period ("/month"); a
+            # later one says how it is billed, not what the amount is per
             continue
         number = _norm_number(last.group())
         form = re.sub(r"\s+", " ", low[start - len(before) + last.start() : end]).strip()
@@ -2528,7 +2570,7 @@ def period_group(lang: str) -> int:
     Examples
     --------
     >>> period_group("en"), opposite_cues("It is $5 a day.")
-    (50, {(50, 1): 'a day', (51, 0): '$'})
+    (51, {(51, 1): 'a day', (52, 0): '$'})
     """
     return len(_OPPOSITES.get(lang if is_cjk(lang) else "en", ()))
 
@@ -2548,8 +2590,9 @@ def opposite_cues(text: str, lang: str | None = None) -> dict[tuple[int, int], s
     exclude each other. In languages other than Chinese, Japanese and Korean three
     groups of units follow: currencies ($, €, £, ¥), masses (mg, g, kg, mcg, and a dose
     per kilogram such as "10 mg/kg", after a number) and distances (km, miles after a
-    number); then durations, bounds, ranks, months, weekdays and prices ("free" against
-    "costs $12").
+    number); then durations, bounds, ranks, months, weekdays, prices ("free" against
+    "costs $12"), scales ("million" against "billion") and temperatures ("8 °C" against
+    "8 °F").
 
     Examples
     --------
@@ -2558,7 +2601,7 @@ def opposite_cues(text: str, lang: str | None = None) -> dict[tuple[int, int], s
     >>> opposite_cues("男性が座っている。")
     {(6, 0): '男', (8, 0): '座っ'}
     >>> opposite_cues("The fee is $120 a year.")
-    {(50, 6): 'a year', (51, 0): '$'}
+    {(51, 6): 'a year', (52, 0): '$'}
     """
     text = normalize(text)
     lang = lang or detect_language(text)
@@ -2688,3 +2731,70 @@ def is_refusal(sentence: str) -> bool:
     if m and re.search(r"\w", sentence[m.end() :]):
         return is_refusal(sentence[m.end() :])
     return bool(_REFUSAL.search(sentence))
+
+
+#: Who a referral sends the reader to: a person or a service ("your pharmacist", "our
+#: support team", "a lawyer"), up to three words before the noun.
+_REFERRAL_TO = (
+    r"(?:doctors?|physicians?|gps?|nurses?|pharmacists?|dentists?|clinicians?|prescribers?"
+    r"|vets?|veterinarians?|(?:health ?care|medical) (?:providers?|professionals?|teams?)"
+    r"|lawyers?|attorneys?|solicitors?|accountants?|tax (?:advisers?|advisors?|professionals?)"
+    r"|advis[eo]rs?|specialists?|experts?|professionals?|support|helpdesk|help desk"
+    r"|customer (?:service|care|support)|(?:support|sales|billing|it|account) team"
+    r"|account manager|administrators?|admins?|it department|manager|representatives?"
+    r"|agents?|insurers?|banks?|landlords?|employers?|hr|human resources|us|someone)"
+)
+#: A sentence that only refers the reader to someone: "Please ask your pharmacist.",
+#: "Contact support for billing questions.", "You should consult your doctor." A
+#: purpose of up to four words and no number ("for billing questions", "about your dose")
+#: may follow; a condition or a time ("before taking this medicine", "if symptoms
+#: persist") is advice of its own.
+_REFERRAL = re.compile(
+    r"^\W*(?:(?:so |instead,? )?please,? |(?:i'?d |i would |we |i )?(?:recommend|suggest)"
+    r"(?: that)? (?:you )?|you (?:should|may want to|might want to|can|could) |"
+    r"(?:it'?s|it is) best to )?"
+    r"(?:ask|contact|consult(?: with)?|check with|reach out to|talk to|talk with|speak to"
+    r"|speak with|call|see|email|message|get in touch with)"
+    rf" (?:(?:your|a|an|the|our|their|qualified|local|licensed|own)\s+){{0,3}}{_REFERRAL_TO}"
+    r"(?:\s+(?:for|about|regarding|with)(?:\s+[a-z'-]+){1,4})?"
+    r"(?:,?\s+if you have (?:any )?(?:(?:further|more|other) )?(?:questions|concerns))?"
+    r"\W*$",
+    re.IGNORECASE,
+)
+
+
+def is_referral(sentence: str) -> bool:
+    """Whether a sentence only refers the reader to a person or a service.
+
+    "Please ask your pharmacist.", "Contact support for billing questions." and "Consult
+    your doctor." say whom to ask, not anything about the world. The offline judge drops
+    such a sentence from an answer's claims only when every other sentence of the answer
+    is a refusal (:func:`is_refusal`), so "I can't give medical advice. Please ask your
+    pharmacist." has no claims, as a plain refusal has none. On its own, or next to an
+    answer, a referral stays a claim: "Consult your doctor before taking this medicine."
+    may be what the label says. A condition or a time after the person ("before taking
+    this medicine", "if symptoms persist") makes the sentence advice of its own, never a
+    bare referral.
+
+    Parameters
+    ----------
+    sentence : str
+        One sentence or claim.
+
+    Returns
+    -------
+    bool
+        True when the sentence is a referral and nothing else.
+
+    Examples
+    --------
+    >>> is_referral("Please ask your pharmacist.")
+    True
+    >>> is_referral("Please contact support for billing questions.")
+    True
+    >>> is_referral("Consult your doctor before taking this medicine.")
+    False
+    >>> is_referral("Take 1 tablet every 4 hours.")
+    False
+    """
+    return _REFERRAL.match(sentence.replace("\u2019", "'").strip()) is not None

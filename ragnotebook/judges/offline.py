@@ -78,6 +78,7 @@ from ragnotebook.text import (
     durations,
     has_negation,
     is_cjk,
+    is_referral,
     is_refusal,
     myriad_amounts,
     myriad_figures,
@@ -119,7 +120,7 @@ _MIN_PAIRS = 3
 _LONG_SENTENCES = 20
 _LONG_WORDING_MIN = 0.35
 
-_VERSION = "offline-v17"
+_VERSION = "offline-v18"
 #: The shipped setting of each switchable verdict rule (see ``OfflineJudge``).
 _DEFAULT_RULES: dict[str, bool | int] = {
     "negation_scope": True,
@@ -976,7 +977,7 @@ class OfflineJudge:
 
     @property
     def judge_id(self) -> str:
-        """Stable identifier of this judge: ``"offline-v17"`` (its rules' version).
+        """Stable identifier of this judge: ``"offline-v18"`` (its rules' version).
 
         Returns
         -------
@@ -986,7 +987,7 @@ class OfflineJudge:
         --------
         >>> from ragnotebook import OfflineJudge
         >>> OfflineJudge().judge_id
-        'offline-v17'
+        'offline-v18'
         """
         return _VERSION
 
@@ -996,13 +997,13 @@ class OfflineJudge:
         Returns
         -------
         dict
-            ``{"judge": "offline-v17", ...thresholds}``.
+            ``{"judge": "offline-v18", ...thresholds}``.
 
         Examples
         --------
         >>> from ragnotebook import OfflineJudge
         >>> OfflineJudge().identity()["judge"]
-        'offline-v17'
+        'offline-v18'
         """
         out: dict[str, Any] = {
             "judge": _VERSION,
@@ -1055,7 +1056,12 @@ class OfflineJudge:
         if task.kind == "extract_claims":
             claims = split_claims(task.text or "")
             if task.source == "answer":
-                claims = [c for c in claims if not is_refusal(c)]
+                kept = [c for c in claims if not is_refusal(c)]
+                if len(kept) < len(claims) and all(is_referral(c) for c in kept):
+                    # "I can't give medical advice. Please ask your pharmacist.": a
+                    # refusal that sends the reader elsewhere states nothing either
+                    kept = []
+                claims = kept
             return Claims(claims=claims)
         if task.kind == "verify_claims":
             return Verdicts(verdicts=self._verify(task, allow_no=True))
@@ -4122,7 +4128,9 @@ def _opposite_conflict(
         if is_cjk(lang):
             core = frozenset(t for t in toks if not set(t) & set(word))
         else:
-            core = toks - frozenset(content_tokens(word, lang))
+            # the reader the claim addresses is no part of what it says, as for the
+            # negation check ("You can exceed 6 tablets" against "Do not exceed 6 tablets")
+            core = toks - frozenset(content_tokens(word, lang)) - _ADDRESS
         total = sum(w[t] for t in core)
         # a group's side (a month, a unit, a period) is a fact of its own: one other word
         # is enough to find its sentence ("The deadline is in May." / "… in March.")
@@ -4196,6 +4204,15 @@ def _non_words(text: str) -> tuple[frozenset[str], frozenset[str], frozenset[str
     return non, said - denied, denied
 
 
+#: Adverbs of degree or frequency, and "at any time", that leave what a "non-" word's
+#: sentence says in place ("fully refundable" against "non-refundable"): the words are
+#: left out of the match of the "non-" rule where the claim writes them so.
+_SEE_THROUGH = re.compile(
+    r"\b(?:fully|completely|entirely|totally|partially|always|at any time|anytime)\b",
+    re.IGNORECASE,
+)
+
+
 def _prefix_conflict(
     claim: str,
     toks: frozenset[str],
@@ -4219,9 +4236,15 @@ def _prefix_conflict(
     c_non = c_non | c_denied  # "is not refundable" says what "non-refundable" says
     if not candidates:
         return None
+    # "fully refundable", "always refundable", "refundable at any time" say "refundable"
+    # as much as the bare word does: an adverb of degree or time is not what a sentence
+    # that says "non-refundable" must also hold
+    adverbs = frozenset(
+        t for m in _SEE_THROUGH.finditer(claim) for t in content_tokens(m.group(), lang)
+    )
     for word in sorted(candidates):
         # "non" is read as "not" (content_tokens): neither is what the claim is about
-        core = toks - frozenset(content_tokens(word, lang)) - {"non", "not"}
+        core = toks - frozenset(content_tokens(word, lang)) - {"non", "not"} - adverbs
         total = sum(w[t] for t in core)
         if not total:
             continue

@@ -18,6 +18,7 @@ from ragnotebook.text import (
     numbers,
     opposite_cues,
     period_group,
+    rate_amounts,
     stem,
 )
 
@@ -85,9 +86,9 @@ def extract(text: str) -> list[str]:
 
 def test_identity_and_id() -> None:
     judge = OfflineJudge()
-    assert judge.judge_id == "offline-v17"
+    assert judge.judge_id == "offline-v18"
     ident = judge.identity()
-    assert ident["judge"] == "offline-v17"
+    assert ident["judge"] == "offline-v18"
     assert ident["support_threshold"] == judge.support_threshold
     assert OfflineJudge(support_threshold=0.9).identity() != ident
 
@@ -1772,7 +1773,7 @@ def test_claim_naming_someone_else_in_the_matching_sentence_is_not_yes() -> None
     off = OfflineJudge(swapped_names=False)
     v = verify(["Sydney is the capital of Australia."], chunks, judge=off)
     assert v.verdicts[0].verdict == "yes"
-    assert OfflineJudge().identity()["judge"] == "offline-v17"
+    assert OfflineJudge().identity()["judge"] == "offline-v18"
     assert OfflineJudge(swapped_names=False).identity()["rules"] == {"swapped_names": False}
 
 
@@ -4225,7 +4226,7 @@ def test_korean_none_other_than_is_no_denial() -> None:
     assert v.verdict == "yes", v.reason
 
 
-# ------------------------------------------------------------------ round 21 (offline-v17)
+# ------------------------------------------------------------------ round 21 (offline-v18)
 # a fresh user's "non-", "not" and "except" rows
 
 
@@ -4283,3 +4284,184 @@ def test_a_named_item_ends_where_its_names_end() -> None:
     # a claim that makes the same exception is no overstatement
     same = verify(["All plans except Silver and Bronze include phone support."], [chunk])
     assert same.verdicts[0].verdict == "yes"
+
+
+# ------------------------------------------------------------------ round 23 (offline-v18)
+# a fresh user's pharmacy label and SaaS billing rows
+
+
+@pytest.mark.parametrize(
+    ("claim", "chunk"),
+    [
+        # "not exceed N" is a bound (at most N); a claim allowing more is its other side
+        ("You may exceed 3 capsules a day.", "Do not exceed 3 capsules a day."),
+        ("Exceed 3 capsules a day.", "Do not exceed 3 capsules a day."),
+        (
+            "Attachments can exceed 25 MB per message.",
+            "Attachments must not exceed 25 MB per message.",
+        ),
+        ("The load exceeds 40 kg per axle.", "The load should never exceed 40 kg per axle."),
+        # the claim's "you" is the reader the imperative addresses, no fact it adds
+        (
+            "You can apply the cream for more than 7 days.",
+            "Do not apply the cream for more than 7 days.",
+        ),
+        ("You can exceed 2 g of the powder per day.", "Do not exceed 2 g of the powder per day."),
+    ],
+)
+def test_a_claim_exceeding_a_negated_limit_is_a_contradiction(claim: str, chunk: str) -> None:
+    v = verify([claim], [chunk]).verdicts[0]
+    assert v.verdict == "no", v.reason
+    assert "where the chunk says 'not " in v.reason or "'never " in v.reason
+
+
+@pytest.mark.parametrize(
+    "claim",
+    [
+        "Do not exceed 3 capsules a day.",
+        "Do not take more than 3 capsules a day.",
+        "Take no more than 3 capsules a day.",
+        "The daily limit is up to 3 capsules.",
+    ],
+)
+def test_a_limit_restated_as_a_limit_is_no_contradiction(claim: str) -> None:
+    v = verify([claim], ["Do not exceed 3 capsules a day."]).verdicts[0]
+    assert v.verdict != "no", v.reason
+
+
+def test_exceeding_agrees_with_more_than() -> None:
+    chunk = "Revenue exceeded $40 million in 2021."
+    assert (
+        verify(["Revenue was more than $40 million in 2021."], [chunk]).verdicts[0].verdict == "yes"
+    )
+    below = verify(["Revenue was under $40 million in 2021."], [chunk]).verdicts[0]
+    assert below.verdict == "no", below.reason
+
+
+_SEATS = (
+    "The Team plan costs $9 per seat per month, billed yearly, or $11 per seat per month, "
+    "billed monthly."
+)
+
+
+@pytest.mark.parametrize(
+    "claim",
+    [
+        "The Team plan costs $9/seat/month billed yearly.",
+        "The Team plan costs $9 a month billed yearly.",
+        "The Team plan costs $9 per seat per month billed annually.",
+        "The Team plan costs $9/seat/month, billed yearly.",
+    ],
+)
+def test_a_monthly_rate_billed_yearly_is_still_monthly(claim: str) -> None:
+    v = verify([claim], [_SEATS]).verdicts[0]
+    assert v.verdict == "yes", v.reason
+
+
+@pytest.mark.parametrize(
+    "claim", ["The Team plan costs $9 per year.", "The Team plan costs $9 a year billed monthly."]
+)
+def test_an_amount_given_another_period_still_conflicts(claim: str) -> None:
+    v = verify([claim], [_SEATS]).verdicts[0]
+    assert v.verdict == "no", v.reason
+    assert "where the chunk says '9 per seat per month'" in v.reason
+
+
+def test_an_amount_binds_to_its_first_period() -> None:
+    assert rate_amounts("It is $9/seat/month billed yearly.") == {("9", 4): "9/seat/month"}
+    assert rate_amounts("It is $108 billed yearly.") == {("108", 6): "108 billed yearly"}
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "Sorry, I can't give legal advice. Please ask your solicitor.",
+        "I'm sorry, I can't help with that. Please contact support for refund questions.",
+        "I don't know. Check with your vet.",
+        "I'm not able to advise on taxes. You should speak with a qualified accountant.",
+    ],
+)
+def test_a_refusal_that_refers_the_reader_elsewhere_has_no_claims(answer: str) -> None:
+    assert extract(answer) == []
+
+
+@pytest.mark.parametrize(
+    ("answer", "kept"),
+    [
+        # a referral on its own, or next to an answer, is a claim (the label may say it)
+        ("Ask your vet before giving the drops to a cat.", 1),
+        ("Please ask your pharmacist.", 1),
+        ("The drops are for dogs only. Ask your vet.", 2),
+        # after a refusal, a referral with a condition or a figure is advice of its own
+        ("Sorry, I can't advise on dosing. Ask your vet if the cat stops eating.", 1),
+        ("I don't know. Contact the bank for a new card within 30 days.", 1),
+    ],
+)
+def test_a_referral_with_content_stays_a_claim(answer: str, kept: int) -> None:
+    assert len(extract(answer)) == kept
+
+
+def test_a_referral_that_the_label_states_is_supported() -> None:
+    label = "Ask your vet before giving the drops to a cat."
+    assert verify([label], [label]).verdicts[0].verdict == "yes"
+
+
+@pytest.mark.parametrize(
+    ("claim", "chunk", "says"),
+    [
+        ("Water the seedlings every morning.", "Water the seedlings every evening.", "'morning'"),
+        ("The shuttle leaves in the evening.", "The shuttle leaves in the morning.", "'evening'"),
+        ("Bake the loaf at 220 °F.", "Bake the loaf at 220 °C.", "'°F' where the chunk says '°C'"),
+        ("Bake the loaf at 220°C.", "Bake the loaf at 220 °F.", "'°C' where the chunk says '°F'"),
+        ("Bake the loaf at 220 ° F.", "Bake the loaf at 220 ℃.", "where the chunk says '°C'"),
+        ("Bake the loaf at 220 F.", "Bake the loaf at 220 C.", "'F' where the chunk says 'C'"),
+        (
+            "Bake the loaf at 220 degrees Fahrenheit.",
+            "Bake the loaf at 220 °C.",
+            "'degrees Fahrenheit' where the chunk says '°C'",
+        ),
+        # an adverb between the copula and the word does not hide "non-"
+        ("Festival passes are fully refundable.", "Festival passes are non-refundable.", "non-"),
+        ("Festival passes are always refundable.", "Festival passes are non-refundable.", "non-"),
+        (
+            "Festival passes are refundable at any time.",
+            "Festival passes are non-refundable.",
+            "non-",
+        ),
+    ],
+)
+def test_round_23_opposites(claim: str, chunk: str, says: str) -> None:
+    v = verify([claim], [chunk]).verdicts[0]
+    assert v.verdict == "no", v.reason
+    assert says in v.reason
+
+
+@pytest.mark.parametrize(
+    ("claim", "chunk"),
+    [
+        ("Water the seedlings every morning.", "Water the seedlings every morning and evening."),
+        ("Bake the loaf at 220 °C.", "Bake the loaf at 220 °C (428 °F)."),
+        ("Bake the loaf at 220 C.", "Bake the loaf at 220°C."),
+        ("Festival passes are fully refundable.", "Festival passes are fully refundable."),
+        ("Festival passes are refundable at any time.", "Festival passes are refundable."),
+    ],
+)
+def test_round_23_opposites_said_alike(claim: str, chunk: str) -> None:
+    v = verify([claim], [chunk]).verdicts[0]
+    assert v.verdict == "yes", v.reason
+
+
+def test_a_clock_time_reads_am_and_pm() -> None:
+    # no opposite pair is needed: "9 p.m." is the clock time 21:00
+    v = verify(["The gate opens at 7 p.m."], ["The gate opens at 7 a.m."]).verdicts[0]
+    assert v.verdict == "no" and "19:00" in v.reason
+
+
+def test_a_daily_dose_split_in_doses_is_no_dose_per_interval() -> None:
+    # the amount's first period is its own ("/day"); "every 12 hours" says how it is split
+    chunk = "Usual dose: 30 mg/kg/day in divided doses every 8 hours."
+    v = verify(["The usual dose is 30 mg/kg every 8 hours."], [chunk]).verdicts[0]
+    assert v.verdict == "no", v.reason
+    assert "where the chunk says '30 mg/kg/day'" in v.reason
+    same = verify(["The usual dose is 30 mg/kg/day, given every 8 hours."], [chunk]).verdicts[0]
+    assert same.verdict != "no", same.reason
