@@ -38,6 +38,7 @@ __all__ = [
     "fold_latin",
     "has_negation",
     "is_cjk",
+    "list_items",
     "negation_targets",
     "normalize",
     "numbers",
@@ -2798,3 +2799,224 @@ def is_referral(sentence: str) -> bool:
     False
     """
     return _REFERRAL.match(sentence.replace("\u2019", "'").strip()) is not None
+
+
+#: List items (``list_items``): the words after which a sentence's closing list starts
+#: ("Enterprise *includes* A, B and C", "It interacts *with* A, B or C").
+_LIST_HEAD = frozenset(
+    [
+        "is",
+        "are",
+        "was",
+        "were",
+        "be",
+        "been",
+        "has",
+        "have",
+        "had",
+        "include",
+        "includes",
+        "included",
+        "including",
+        "contain",
+        "contains",
+        "contained",
+        "offer",
+        "offers",
+        "offered",
+        "support",
+        "supports",
+        "supported",
+        "provide",
+        "provides",
+        "provided",
+        "cover",
+        "covers",
+        "covered",
+        "feature",
+        "features",
+        "featured",
+        "require",
+        "requires",
+        "required",
+        "need",
+        "needs",
+        "allow",
+        "allows",
+        "allowed",
+        "get",
+        "gets",
+        "gives",
+        "give",
+        "lists",
+        "list",
+        "with",
+        "without",
+        "for",
+        "like",
+        "as",
+        "such",
+        "among",
+        "cause",
+        "causes",
+        "caused",
+        "treat",
+        "treats",
+        "treated",
+        "affect",
+        "affects",
+        "comes",
+        "come",
+        "add",
+        "adds",
+        "added",
+        "from",
+    ]
+)
+#: Words an item of a noun-phrase list does not hold (a verb or a clause starts there).
+_LIST_NOT_ITEM = frozenset(
+    [
+        "is",
+        "are",
+        "was",
+        "were",
+        "be",
+        "been",
+        "has",
+        "have",
+        "had",
+        "do",
+        "does",
+        "did",
+        "will",
+        "would",
+        "can",
+        "could",
+        "may",
+        "might",
+        "must",
+        "should",
+        "shall",
+        "that",
+        "which",
+        "who",
+        "whom",
+        "whose",
+        "where",
+        "when",
+        "because",
+        "if",
+        "not",
+        "no",
+        "never",
+    ]
+)
+#: A head with one of these is a condition or a denial, not a plain statement of a list.
+_LIST_NOT_HEAD = frozenset(
+    ["if", "when", "unless", "whether", "although", "though", "because", "not", "no", "never"]
+)
+_LIST_PREP = frozenset(
+    ["in", "on", "at", "from", "to", "by", "of", "for", "with", "into", "onto", "about"]
+)
+_LIST_DET = frozenset(
+    [
+        "a",
+        "an",
+        "the",
+        "his",
+        "her",
+        "its",
+        "their",
+        "this",
+        "that",
+        "these",
+        "those",
+        "my",
+        "our",
+        "your",
+    ]
+)
+_LIST_TAIL = re.compile(
+    r"^(.*[^\s,])(,?\s+(?:and|or)\s+)(.+?)([.!]?)\s*$", re.IGNORECASE | re.DOTALL
+)
+_LIST_OPEN = re.compile(r"[\"“”'‘’()\[\]{}:;]")
+#: An item of at most this many words (a noun phrase, not a clause).
+LIST_ITEM_WORDS = 4
+#: A list needs this many items.
+_LIST_MIN_ITEMS = 3
+
+
+def list_items(sentence: str, lang: str | None = None) -> list[str]:
+    """Split a sentence whose predicate ends in a list into one sentence per item.
+
+    "Enterprise includes unlimited storage, SAML SSO, audit logs and a 99.95% uptime
+    SLA." becomes "Enterprise includes unlimited storage.", "Enterprise includes SAML
+    SSO." and so on: each item with the words before the list, up to its last verb or
+    preposition of a short list ("includes", "are", "with", "such as", "from" ...). The
+    list must close the sentence, hold at least three items separated by ", " with a final
+    "and" or "or", and each item must be a short noun phrase (at most ``LIST_ITEM_WORDS``
+    words, no verb such as "is" or "has", no "that"/"which", not led by a preposition).
+    Anything else is returned whole: a sentence with quotes, brackets, a colon, a
+    semicolon or a JSON-like brace; a list after "if", "when" or a negation ("does not
+    offer A, B or C"); a name and its apposition ("Walter Camp, a Yale graduate"); a date
+    ("March 3, 2020"); numbers written with a comma ("1,000"); and Chinese, Japanese and
+    Korean text (a 、 list is left whole: the CJK claims are read as character bigrams
+    against a lower bar, and no benchmark set measures the split).
+
+    Parameters
+    ----------
+    sentence : str
+        One claim (a sentence or a clause of one).
+    lang : str, optional
+        Language code; detected when omitted.
+
+    Returns
+    -------
+    list of str
+        One sentence per item, each ending with the sentence's full stop, or
+        ``[sentence]`` when it is not read as a list.
+
+    Examples
+    --------
+    >>> list_items("Symptoms include nausea, vomiting and dizziness.")
+    ['Symptoms include nausea.', 'Symptoms include vomiting.', 'Symptoms include dizziness.']
+    >>> list_items("He moved to Oslo, opened a bakery and won a prize.")
+    ['He moved to Oslo, opened a bakery and won a prize.']
+    """
+    lang = lang or detect_language(normalize(sentence))
+    if is_cjk(lang) or "{" in sentence or _LIST_OPEN.search(sentence):
+        return [sentence]
+    m = _LIST_TAIL.match(sentence.strip())
+    if not m:
+        return [sentence]
+    before, last, stop = m.group(1), m.group(3).strip(), m.group(4)
+    segs = [s.strip() for s in re.split(r",\s+", before)]
+    if len(segs) < _LIST_MIN_ITEMS - 1 or any(not s for s in segs):
+        return [sentence]
+    first = segs[0].split()
+    heads = [i for i, w in enumerate(first) if w.lower() in _LIST_HEAD]
+    if not heads:
+        return [sentence]
+    cut = heads[-1] + 1
+    if cut >= len(first):
+        return [sentence]
+    head = " ".join(first[:cut])
+    if {w.lower().strip(",") for w in first[:cut]} & _LIST_NOT_HEAD:
+        return [sentence]
+    items = [" ".join(first[cut:]), *segs[1:], last]
+    for k, item in enumerate(items):
+        words = item.split()
+        low = [w.lower().strip(".,") for w in words]
+        if not 0 < len(words) <= LIST_ITEM_WORDS:
+            return [sentence]
+        if set(low) & (_LIST_NOT_ITEM | _LIST_HEAD):
+            return [sentence]
+        if (len(low) > 1 and low[1] in _LIST_DET) or low[0] in _LIST_PREP:
+            return [sentence]
+        # "Walter Camp, a Yale graduate": a name and what it is, not two items
+        if k == 1 and items[0].split()[-1][:1].isupper() and low[0] in ("a", "an", "the"):
+            return [sentence]
+        # "March 3, 2020": a year after a day is one date, not an item
+        if k and re.fullmatch(r"\d{4}", low[0]) and re.search(r"\d$", items[k - 1]):
+            return [sentence]
+    return [f"{head} {item}{stop or '.'}" for item in items]

@@ -66,6 +66,7 @@ from ragnotebook.text import (
     _VERSION_BEFORE,
     _WEEKDAYS,
     HEDGE_LEAD,
+    LIST_ITEM_WORDS,
     PERIODS,
     STOPWORDS,
     _counted_amounts,
@@ -80,6 +81,7 @@ from ragnotebook.text import (
     is_cjk,
     is_referral,
     is_refusal,
+    list_items,
     myriad_amounts,
     myriad_figures,
     negation_targets,
@@ -137,6 +139,7 @@ _DEFAULT_RULES: dict[str, bool | int] = {
     "subject_window": 1,
     "record_fields": True,
     "swapped_names": True,
+    "list_items": True,
 }
 #: Subject binding (``subject_window`` > 0): minimum share of the weight of what a claim
 #: says about its leading name (its content words seen in the context) that must stand in
@@ -914,6 +917,12 @@ class OfflineJudge:
         the switch also covers two names the other way round around one verb ("Beta Corp
         acquired Acme" against "Acme acquired Beta Corp", a passive read both ways; verbs
         such as "met" or "married" and pairs with "and"/"with" excepted).
+    list_items : bool, default True
+        A ground-truth sentence whose predicate ends in a list of three or more short
+        noun phrases ("Enterprise includes A, B, C and D.") is one claim per item
+        ("Enterprise includes B."; offline-v19, :func:`ragnotebook.text.list_items`), so
+        context recall counts the items the context holds. An answer's claims are not
+        split (that cost RAGTruth QA and BEGIN on the benchmark's tune half).
 
     Examples
     --------
@@ -954,6 +963,7 @@ class OfflineJudge:
         subject_window: int = 1,
         record_fields: bool = True,
         swapped_names: bool = True,
+        list_items: bool = True,
     ) -> None:
         self.support_threshold = float(support_threshold)
         self.cjk_support_threshold = float(cjk_support_threshold)
@@ -973,6 +983,7 @@ class OfflineJudge:
             "subject_window": int(subject_window),
             "record_fields": bool(record_fields),
             "swapped_names": bool(swapped_names),
+            "list_items": bool(list_items),
         }
 
     @property
@@ -1055,6 +1066,10 @@ class OfflineJudge:
         """
         if task.kind == "extract_claims":
             claims = split_claims(task.text or "")
+            if task.source == "ground_truth" and self.rules["list_items"]:
+                # "Enterprise includes A, B, C and D.": one claim per item, so context
+                # recall counts the items retrieved
+                claims = [item for c in claims for item in list_items(c)]
             if task.source == "answer":
                 kept = [c for c in claims if not is_refusal(c)]
                 if len(kept) < len(claims) and all(is_referral(c) for c in kept):
@@ -1542,7 +1557,9 @@ class OfflineJudge:
         # the numbers the question states (a claim may repeat the asker's premise)
         asked = frozenset(numbers(task.question)) if task.question else frozenset()
         out: list[Verdict] = []
-        for it in task.items:
+        # recall of a list ("Enterprise includes A, B, C and D"): each item must be found
+        items = {} if allow_no or is_cjk(lang) else _list_item_parts([it.text for it in task.items])
+        for n, it in enumerate(task.items):
             claim = it.text
             word = _answer_only(claim, lang)
             bare = bool(task.question) and word is not None
@@ -1588,6 +1605,14 @@ class OfflineJudge:
                 verdict, sup, reason = self._claim_form(
                     claim, task.question, verdict, sup, reason, idx, live, docs, lang
                 )
+            if n in items and verdict == "yes":
+                # the head the items share is found for every one of them: the item decides
+                found = frozenset().union(*(docs[idx.index(i)].tokens for i in sup))
+                item = frozenset(content_tokens(items[n], lang))
+                share = sum(weights(t) for t in item & found) / sum(weights(t) for t in item)
+                if share < threshold:
+                    verdict = "unsure"
+                    reason += f"; only {share:.0%} of the list item '{items[n]}' is in the context"
             if not allow_no and verdict == "unsure":
                 verdict = "no"
             if verdict != "yes":
@@ -4764,6 +4789,37 @@ def _date_side_conflict(
         if _outweighs(opp, same, total, match_min):
             return f"{side} {date}", other
     return None
+
+
+def _list_item_parts(claims: Sequence[str]) -> dict[int, str]:
+    """The item of each claim in a run of three or more in a row that share their first
+    words and differ only in a short last part (``text.list_items`` makes such runs of a
+    reference's list: "Enterprise includes SAML SSO.", "Enterprise includes audit logs."
+    ...): {position: item}. The shared words are found for every item, so they say
+    nothing of whether the item is; claims without content words beyond them are left out.
+    """
+    words = [c.rstrip(" .!").split() for c in claims]
+    out: dict[int, str] = {}
+    start = 0
+    while start < len(words):
+        end, shared = start + 1, len(words[start])
+        while end < len(words):
+            common = 0
+            for a, b in zip(words[start], words[end], strict=False):
+                if a != b:
+                    break
+                common += 1
+            common = min(common, shared)
+            if not common or any(
+                not 0 < len(words[k]) - common <= LIST_ITEM_WORDS for k in range(start, end + 1)
+            ):
+                break
+            shared, end = common, end + 1
+        if end - start >= 3 and content_tokens(" ".join(words[start][:shared])):
+            for k in range(start, end):
+                out[k] = " ".join(words[k][shared:])
+        start = max(end, start + 1) if end - start >= 3 else start + 1
+    return {k: v for k, v in out.items() if content_tokens(v)}
 
 
 def _same_day(found: str | None, day: str) -> bool:

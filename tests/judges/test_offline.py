@@ -4465,3 +4465,64 @@ def test_a_daily_dose_split_in_doses_is_no_dose_per_interval() -> None:
     assert "where the chunk says '30 mg/kg/day'" in v.reason
     same = verify(["The usual dose is 30 mg/kg/day, given every 8 hours."], [chunk]).verdicts[0]
     assert same.verdict != "no", same.reason
+
+
+# ------------------------------------------------------------------ round 24 (offline-v19)
+# a fresh user's list-shaped references, dates, plan names and reasons
+
+
+def reference_claims(text: str, judge: OfflineJudge | None = None) -> list[str]:
+    out = ask(Task("extract_claims", "context_recall", text=text, source="ground_truth"), judge)
+    assert isinstance(out, Claims)
+    return out.claims
+
+
+def test_a_reference_list_is_one_claim_per_item() -> None:
+    text = "The Studio kit includes a tripod, two lenses, a carry bag and a 2-year warranty."
+    assert reference_claims(text) == [
+        "The Studio kit includes a tripod.",
+        "The Studio kit includes two lenses.",
+        "The Studio kit includes a carry bag.",
+        "The Studio kit includes a 2-year warranty.",
+    ]
+    assert reference_claims("Aspirin interacts with warfarin, heparin, or clopidogrel.") == [
+        "Aspirin interacts with warfarin.",
+        "Aspirin interacts with heparin.",
+        "Aspirin interacts with clopidogrel.",
+    ]
+    # the answer's claims are not split, and the switch turns the split off
+    assert len(extract(text)) == 1
+    assert reference_claims(text, OfflineJudge(list_items=False)) == [text]
+    assert OfflineJudge(list_items=False).identity()["rules"] == {"list_items": False}
+
+
+def test_recall_of_a_list_counts_the_items_retrieved() -> None:
+    items = reference_claims(
+        "The Studio kit includes a tripod, two lenses, a carry bag and a strap."
+    )
+    chunk = "The Studio kit includes a sturdy aluminium tripod."
+    verdicts = [v.verdict for v in attribute(items, [chunk]).verdicts]
+    assert verdicts == ["yes", "no", "no", "no"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Two lists: a, b and c.",
+        "The fund holds 1,000, 2,000 or 3,000 shares.",  # numbers with commas
+        "The office is in Lyon, France.",  # two parts, no list
+        "He moved to Lyon, opened a bakery and won a prize.",  # clauses, not noun phrases
+        "The kit has (a tripod, a bag and a strap).",  # inside brackets
+        'The label says "tripod, bag and strap".',  # inside quotes
+        "The kit does not include a tripod, a bag or a strap.",  # a denied list
+        "If the lid does not close, replace the seal, the hinge or the whole lid.",
+        "The kit was designed by Ann Lee, a Leeds graduate and keen photographer.",  # apposition
+        "It shipped on May 3, 2021, June 4, 2022 and July 5.",  # dates
+        "The kit includes tripods that fold, bags that float and straps.",  # clauses
+        '{"kit": "tripod, bag and strap"}',  # a JSON-like record
+        "套装包括三脚架、镜头、背包和保修。",  # a CJK 、 list stays whole
+        "The kit includes a very sturdy folding aluminium tripod, a bag and a strap.",  # long
+    ],
+)
+def test_what_is_not_read_as_a_list(text: str) -> None:
+    assert reference_claims(text) == [text]
