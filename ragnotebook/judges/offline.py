@@ -4509,16 +4509,30 @@ _DAY_MONTH = (
     + r")\s+(?:\d{1,2}(?:st|nd|rd|th)?,?\s+)?)?"
 )
 _DATE_SIDE = re.compile(
-    rf"\b(before|after)\s+(?:the\s+year\s+)?{_DAY_MONTH}(\d{{3,4}})\b", re.IGNORECASE
+    rf"\b(before|after|from|since|starting|until|till)\s+(?:the\s+year\s+)?{_DAY_MONTH}(\d{{3,4}})\b",
+    re.IGNORECASE,
 )
 _DATE_AT = re.compile(
-    rf"\b(in|on|during|before|after|since|until|by|from)\s+(?:the\s+year\s+)?{_DAY_MONTH}"
+    rf"\b(in|on|during|before|after|since|until|till|by|from|starting)\s+(?:the\s+year\s+)?{_DAY_MONTH}"
     r"(\d{3,4})\b",
     re.IGNORECASE,
 )
 
 
-_OTHER_SIDE = {"before": "after", "after": "before"}
+#: The date words on each side of a date: an event or a period *up to* it ("before 1
+#: April", "until 1 April") or *from* it on ("after", "from", "since", "starting").
+_DATE_END = frozenset({"before", "until", "till"})
+_DATE_START = frozenset({"after", "from", "since", "starting"})
+#: What a chunk's date word says against a claim's (``_date_side_conflict``): a claim's
+#: "before" or "after" also clashes with an event dated "in" / "on" / "during" that date;
+#: "from" / "since" / "starting" and "until" only with the other side ("from 1 April"
+#: against "on 1 April" is no clash: a period may start on that day).
+_DATE_CLASH = {
+    "before": _DATE_START | {"in", "on", "during"},
+    "after": _DATE_END | {"in", "on", "during"},
+    **dict.fromkeys(("from", "since", "starting"), _DATE_END),
+    **dict.fromkeys(("until", "till"), _DATE_START),
+}
 
 
 #: The share part of a claim's reason ("62% of the claim's weighted content words appear
@@ -4752,7 +4766,9 @@ def _date_side_conflict(
     match_min: float,
 ) -> tuple[str, str] | None:
     """(claim phrase, chunk phrase) when a claim puts an event before or after a year
-    the matching sentence puts it in ("opened before 1998" / "opened in 1998").
+    the matching sentence puts it in ("opened before 1998" / "opened in 1998"), or a
+    period on the other side of a date ("applies from 1 April 2024" / "applies before 1
+    April 2024"; ``_DATE_CLASH``).
 
     The sentence must hold the year and match at least ``match_min`` of the claim's
     other weight, and no sentence that says the claim's own word before that year may
@@ -4761,7 +4777,8 @@ def _date_side_conflict(
     for m in _DATE_SIDE.finditer(normalize(claim)):
         side, year, day = m.group(1).lower(), m.group(3), (m.group("day") or "").strip()
         date = f"{day} {year}".strip()
-        core = toks - {year} - frozenset(content_tokens(day, "en"))
+        # the date word is what is compared ("since", "starting" are content words)
+        core = toks - {year} - frozenset(content_tokens(f"{day} {side}", "en"))
         total = sum(w[t] for t in core)
         if len(core) < 2 or not total:
             continue
@@ -4779,10 +4796,8 @@ def _date_side_conflict(
                 }
                 score = sum(w[t] for t in core & sent.tokens)
                 # "from 1 April" starts then: after it, not before it
-                clash = said & ({"in", "on", "during"} | {_OTHER_SIDE[side]})
-                if side == "before":
-                    clash |= said & {"from", "since"}
-                if side in said or (side == "after" and said & {"from", "since"}):
+                clash = said & _DATE_CLASH[side]
+                if said & (_DATE_END if side in _DATE_END else _DATE_START):
                     same = max(same, score)
                 elif clash and score > opp:
                     opp, other = score, f"{sorted(clash)[0]} {date}"

@@ -4526,3 +4526,56 @@ def test_recall_of_a_list_counts_the_items_retrieved() -> None:
 )
 def test_what_is_not_read_as_a_list(text: str) -> None:
     assert reference_claims(text) == [text]
+
+
+@pytest.mark.parametrize(
+    ("claim_side", "chunk_side"),
+    [
+        ("from", "before"),
+        ("since", "before"),
+        ("starting", "before"),
+        ("from", "until"),
+        ("until", "from"),
+        ("until", "after"),
+        ("after", "until"),
+        ("before", "from"),  # the direction that was already read
+        ("after", "before"),
+    ],
+)
+def test_a_date_on_the_other_side_is_a_contradiction(claim_side: str, chunk_side: str) -> None:
+    rule = "The discount scheme runs {} 3 March 2025."
+    v = verify([rule.format(claim_side)], [rule.format(chunk_side)]).verdicts[0]
+    assert v.verdict == "no", v.reason
+    assert (
+        f"the claim says '{claim_side} 3 March 2025' where the chunk says '{chunk_side}" in v.reason
+    )
+
+
+@pytest.mark.parametrize(
+    ("claim_side", "chunk_side"),
+    [
+        ("from", "on and after"),
+        ("from", "starting"),
+        ("starting", "from"),
+        ("since", "from"),
+        ("from", "after"),
+        ("after", "from"),
+        ("until", "before"),
+        ("before", "until"),
+        ("from", "on"),  # a period may start on that day
+        ("until", "on"),
+    ],
+)
+def test_a_date_on_the_same_side_is_no_contradiction(claim_side: str, chunk_side: str) -> None:
+    rule = "The discount scheme runs {} 3 March 2025."
+    v = verify([rule.format(claim_side)], [rule.format(chunk_side)]).verdicts[0]
+    assert v.verdict != "no", v.reason
+
+
+def test_a_date_side_needs_the_same_date() -> None:
+    chunk = "The discount scheme runs from 3 March 2025 until 30 June 2025."
+    for claim in (
+        "The discount scheme runs from 3 March 2025.",
+        "The discount scheme runs until 30 June 2025.",
+    ):
+        assert verify([claim], [chunk]).verdicts[0].verdict == "yes"
