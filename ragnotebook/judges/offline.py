@@ -140,6 +140,7 @@ _DEFAULT_RULES: dict[str, bool | int] = {
     "record_fields": True,
     "swapped_names": True,
     "list_items": True,
+    "row_names": True,
 }
 #: Subject binding (``subject_window`` > 0): minimum share of the weight of what a claim
 #: says about its leading name (its content words seen in the context) that must stand in
@@ -964,6 +965,7 @@ class OfflineJudge:
         record_fields: bool = True,
         swapped_names: bool = True,
         list_items: bool = True,
+        row_names: bool = True,
     ) -> None:
         self.support_threshold = float(support_threshold)
         self.cjk_support_threshold = float(cjk_support_threshold)
@@ -984,6 +986,7 @@ class OfflineJudge:
             "record_fields": bool(record_fields),
             "swapped_names": bool(swapped_names),
             "list_items": bool(list_items),
+            "row_names": bool(row_names),
         }
 
     @property
@@ -1806,6 +1809,10 @@ class OfflineJudge:
         wr = {t: weights(t) for t in ref}
         wq = {t: weights(t) for t in q}
         tr, tq = sum(wr.values()), sum(wq.values())
+        rows = self.rules["row_names"] and not is_cjk(lang)
+        row_names, ref_numbers = (
+            _row_key(task.question or "", task.text or "", lang) if rows else ({}, frozenset())
+        )
         out: list[tuple[float, str]] = []
         for d in docs:
             lead = d.sentences[0].tokens if d.sentences else d.tokens
@@ -1851,6 +1858,22 @@ class OfflineJudge:
                 why = "the reference and the question have no content words"
             if enough:
                 why += f" ({_REF_ENOUGH:.0%} of the reference or more is enough on its own)"
+            if (
+                row_names
+                and d.numbers
+                and not (ref_numbers & d.numbers)
+                and set(row_names) - d.tokens
+            ):
+                # "The Pro plan includes a 99.9% uptime SLA." for "What SLA does Enterprise
+                # have?" / "Enterprise has a 99.95% uptime SLA.": another row of a table
+                score = min(score, self.relevance_threshold / 2)
+                why += (
+                    f"; but it lacks "
+                    f"{', '.join(repr(n) for t, n in row_names.items() if t not in d.tokens)}, which "
+                    f"the question and the reference name, and gives "
+                    f"{', '.join(sorted(d.numbers, key=_number_order))} where the reference "
+                    f"has {', '.join(sorted(ref_numbers, key=_number_order))}"
+                )
             out.append((score, why))
         return out
 
@@ -4804,6 +4827,16 @@ def _date_side_conflict(
         if _outweighs(opp, same, total, match_min):
             return f"{side} {date}", other
     return None
+
+
+def _row_key(question: str, reference: str, lang: str) -> tuple[dict[str, str], frozenset[str]]:
+    """What tells a reference's row of a table from the others (context precision): the
+    names the question writes capitalised that the reference names too ({token: name}),
+    and the reference's numbers. Both are needed; else ``({}, frozenset())``."""
+    said = frozenset(content_tokens(reference, lang))
+    names = {t: w for w, t in _names(question, lang) if t in said}
+    figures = frozenset(numbers(reference))
+    return (names, figures) if names and figures else ({}, frozenset())
 
 
 def _list_item_parts(claims: Sequence[str]) -> dict[int, str]:

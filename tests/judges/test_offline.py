@@ -4579,3 +4579,64 @@ def test_a_date_side_needs_the_same_date() -> None:
         "The discount scheme runs until 30 June 2025.",
     ):
         assert verify([claim], [chunk]).verdicts[0].verdict == "yes"
+
+
+def row_relevance(question: str, reference: str, chunks: list[str], **kw: bool) -> list[str]:
+    out = ask(
+        Task(
+            "judge_chunks",
+            "context_precision",
+            question=question,
+            text=reference,
+            items=tuple(Item(i, c) for i, c in enumerate(chunks)),
+        ),
+        OfflineJudge(**kw),
+    )
+    assert isinstance(out, Verdicts)
+    return [v.verdict for v in out.verdicts]
+
+
+_TIERS = [
+    "The Basic tier allows up to 5 projects and 2 GB of files.",
+    "The Plus tier allows up to 50 projects and 20 GB of files.",
+]
+
+
+def test_a_chunk_of_another_row_is_not_relevant() -> None:
+    # it lacks the name the question asks about and gives another figure
+    question, reference = "How many projects does Plus allow?", "Plus allows up to 50 projects."
+    assert row_relevance(question, reference, _TIERS) == ["no", "yes"]
+    assert row_relevance(question, reference, _TIERS, row_names=False) == ["yes", "yes"]
+    out = ask(
+        Task(
+            "judge_chunks",
+            "context_precision",
+            question=question,
+            text=reference,
+            items=(Item(0, _TIERS[0]),),
+        )
+    )
+    assert isinstance(out, Verdicts)
+    assert "lacks 'Plus'" in out.verdicts[0].reason and "gives 2, 5" in out.verdicts[0].reason
+
+
+@pytest.mark.parametrize(
+    ("question", "reference", "chunk"),
+    [
+        # the chunk names the row: relevant even with another figure
+        ("How many projects does Plus allow?", "Plus allows up to 50 projects.", _TIERS[1]),
+        # the same figure: the chunk may say it of the row in other words
+        (
+            "How many projects does Plus allow?",
+            "Plus allows up to 50 projects.",
+            "The mid-priced tier allows up to 50 projects.",
+        ),
+        # the reference has no number, or the question no name
+        ("How many projects does Plus allow?", "Plus allows many projects.", _TIERS[0]),
+        ("How many projects does the mid tier allow?", "It allows 50 projects.", _TIERS[1]),
+    ],
+)
+def test_a_chunk_that_may_be_the_row_keeps_its_relevance(
+    question: str, reference: str, chunk: str
+) -> None:
+    assert row_relevance(question, reference, [chunk]) == ["yes"]
