@@ -1918,12 +1918,26 @@ _TIME_WORDS = frozenset(
 )
 
 
+#: An age, not a duration ("children 6 years and over", "aged 12 years", "a 6-year-old"):
+#: the words after the unit, or before the count.
+_AGE_AFTER = re.compile(
+    r"(?:\s+(?:and|or)\s+(?:over|older|above|up|under|younger|more)\b|\s+of\s+age\b"
+    r"|[\s-]+old\b|\s*\+)"
+)
+_AGE_BEFORE = re.compile(r"\bage[ds]?\s+$")
+
+
 def _duration_spans(low: str) -> list[tuple[int, str, str]]:
     """(unit side, count as written, phrase) of each counted duration of lowercase text
-    ("3 years": 6, "3", "3 years")."""
+    ("3 years": 6, "3", "3 years"); an age ("6 years and over", "aged 12 years",
+    "6-year-old") is no duration."""
     out = []
     for found in _DURATION_UNIT.finditer(low):
         count = _COUNT_BEFORE.search(low, max(0, found.start() - 24), found.start())
+        if count is not None and (
+            _AGE_AFTER.match(low, found.end()) or _AGE_BEFORE.search(low, 0, count.start())
+        ):
+            continue
         if count is not None:
             side = int(str(found.lastgroup)[1:])
             out.append((side, count.group().strip(" -"), low[count.start() : found.end()]))

@@ -4572,7 +4572,8 @@ def _annotated(
     """A claim's reason as shown: the share needed after the share found, when the claim
     fell short of it (not ``yes``) or was read by character pairs (a lower bar, shown
     when met); "contradicted: " first when the verdict is a contradiction the support
-    check found (the share found alone reads as support)."""
+    check found (the share found alone reads as support), and, below the bar, the
+    conflict before the share ("... (55% needed for support)"), which did not decide."""
     short = verdict != "yes" and support < threshold
     if short or (is_cjk(lang) and support >= threshold):
         shown = f"{support:.0%}"
@@ -4581,7 +4582,15 @@ def _annotated(
         reason = _SHARE.sub(
             lambda m: f"{shown}{m.group(1)} ({threshold:.0%} needed)", reason, count=1
         )
-    return f"contradicted: {reason}" if contradicted and verdict == "no" else reason
+    if not (contradicted and verdict == "no"):
+        return reason
+    if short:
+        # below the bar, the share found is not what decided: the conflict leads ("number
+        # 14 not found (the chunk has 6, 10); 52% of ... (55% needed for support)")
+        parts = reason.split("; ")
+        if len(parts) > 1 and _SHARE.match(parts[0]):
+            reason = "; ".join([*parts[1:], parts[0].replace(" needed)", " needed for support)")])
+    return f"contradicted: {reason}"
 
 
 def _numbers_shown(

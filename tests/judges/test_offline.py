@@ -782,7 +782,9 @@ def test_rate_per_other_period_is_a_contradiction() -> None:
     )
     # a short claim whose period weighs much: the rate rule still reads it
     v = verify(["The pharmacy restocks every week."], ["The pharmacy restocks daily."])
-    assert v.verdicts[0].reason.endswith("the claim says 'every week' where the chunk says 'daily'")
+    assert v.verdicts[0].reason.startswith(
+        "contradicted: the claim says 'every week' where the chunk says 'daily'; "
+    )
     v = verify(["Reports are filed quarterly."], ["Reports are filed annually."])
     assert v.verdicts[0].verdict == "no"
     v = verify(["The room costs $90 per night."], ["The room costs $90 per week."])
@@ -4640,3 +4642,33 @@ def test_a_chunk_that_may_be_the_row_keeps_its_relevance(
     question: str, reference: str, chunk: str
 ) -> None:
     assert row_relevance(question, reference, [chunk]) == ["yes"]
+
+
+def test_a_contradiction_below_the_bar_leads_with_its_cause() -> None:
+    chunk = "Loratadine 10 mg. Adults and children 6 years and over: 1 tablet once daily."
+    v = verify(["Take 1 tablet once daily for 14 days."], [chunk]).verdicts[0]
+    assert v.verdict == "no", v.reason
+    assert v.reason.startswith("contradicted: number 14 not found (the chunk has 6, 10); ")
+    assert v.reason.endswith("(55% needed for support)")
+
+
+@pytest.mark.parametrize(
+    "chunk",
+    [
+        "Children 6 years and over can use the spray.",
+        "Children aged 6 years can use the spray.",
+        "Children 6 years of age or older can use the spray.",
+        "A 6-year-old child can use the spray.",
+        "Children 6 years old can use the spray.",
+    ],
+)
+def test_an_age_is_no_duration(chunk: str) -> None:
+    v = verify(["Children can use the spray for 14 days."], [chunk]).verdicts[0]
+    assert "where the chunk says '6 years" not in v.reason, v.reason
+    assert "6-year" not in v.reason
+
+
+def test_a_duration_is_still_compared_with_a_duration() -> None:
+    chunk = "Children can use the spray for 6 years."
+    v = verify(["Children can use the spray for 14 days."], [chunk]).verdicts[0]
+    assert "the claim says '14 days' where the chunk says '6 years'" in v.reason
