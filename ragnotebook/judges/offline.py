@@ -122,7 +122,7 @@ _MIN_PAIRS = 3
 _LONG_SENTENCES = 20
 _LONG_WORDING_MIN = 0.35
 
-_VERSION = "offline-v18"
+_VERSION = "offline-v19"
 #: The shipped setting of each switchable verdict rule (see ``OfflineJudge``).
 _DEFAULT_RULES: dict[str, bool | int] = {
     "negation_scope": True,
@@ -991,7 +991,7 @@ class OfflineJudge:
 
     @property
     def judge_id(self) -> str:
-        """Stable identifier of this judge: ``"offline-v18"`` (its rules' version).
+        """Stable identifier of this judge: ``"offline-v19"`` (its rules' version).
 
         Returns
         -------
@@ -1001,7 +1001,7 @@ class OfflineJudge:
         --------
         >>> from ragnotebook import OfflineJudge
         >>> OfflineJudge().judge_id
-        'offline-v18'
+        'offline-v19'
         """
         return _VERSION
 
@@ -1011,13 +1011,13 @@ class OfflineJudge:
         Returns
         -------
         dict
-            ``{"judge": "offline-v18", ...thresholds}``.
+            ``{"judge": "offline-v19", ...thresholds}``.
 
         Examples
         --------
         >>> from ragnotebook import OfflineJudge
         >>> OfflineJudge().identity()["judge"]
-        'offline-v18'
+        'offline-v19'
         """
         out: dict[str, Any] = {
             "judge": _VERSION,

@@ -86,9 +86,9 @@ def extract(text: str) -> list[str]:
 
 def test_identity_and_id() -> None:
     judge = OfflineJudge()
-    assert judge.judge_id == "offline-v18"
+    assert judge.judge_id == "offline-v19"
     ident = judge.identity()
-    assert ident["judge"] == "offline-v18"
+    assert ident["judge"] == "offline-v19"
     assert ident["support_threshold"] == judge.support_threshold
     assert OfflineJudge(support_threshold=0.9).identity() != ident
 
@@ -1775,7 +1775,7 @@ def test_claim_naming_someone_else_in_the_matching_sentence_is_not_yes() -> None
     off = OfflineJudge(swapped_names=False)
     v = verify(["Sydney is the capital of Australia."], chunks, judge=off)
     assert v.verdicts[0].verdict == "yes"
-    assert OfflineJudge().identity()["judge"] == "offline-v18"
+    assert OfflineJudge().identity()["judge"] == "offline-v19"
     assert OfflineJudge(swapped_names=False).identity()["rules"] == {"swapped_names": False}
 
 
