@@ -51,6 +51,16 @@ READS = [
         "The new policy applies before 1 April 2024.",
         "no",
     ),
+    (
+        "The new policy applies before 1 April 2024.",
+        "The new policy applies from 1 April 2024.",
+        "no",
+    ),
+    (
+        "The new policy applies from 1 April 2024.",
+        "The new policy applies until 1 April 2024.",
+        "no",
+    ),
     ("The plan allows up to 50 users.", "The plan allows more than 50 users.", "no"),
     ("Lake Tana is the second largest lake.", "Lake Tana is the largest lake.", "no"),
     ("The office is open Monday to Friday.", "The office is open on Wednesday.", "yes"),
