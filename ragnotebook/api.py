@@ -28,6 +28,7 @@ from ragnotebook.intake import (
     ALIASES,
     ROLES,
     RagRow,
+    _alias_form,
     _is_missing,
     _join_recipe,
     _list_alike,
@@ -297,6 +298,7 @@ def _check_columns(
             found,
             needed_by={r: needed_by[r] for r in lacking},
             rest=rest,
+            optional=wanted,
         )
     )
 
@@ -997,8 +999,18 @@ def _default_metrics(
     why: dict[str, str] = {}
     for role in optional:
         col = found[role]
+        # a column named for this role that columns= gave to another one ("answer" mapped
+        # to the ground truth, as in QA sets whose "answer" is the reference)
+        taken = [
+            (other, c)
+            for other, c in explicit.items()
+            if other != role and isinstance(c, str) and _alias_form(c) in ALIASES[role]
+        ]
         if col is None and role in explicit:
             why[role] = f"the frame has no {role!r} column (mapped to None)"
+        elif col is None and taken:
+            other, c = taken[0]
+            why[role] = f"no column is left for the {role!r} role: columns= maps {c!r} to {other!r}"
         elif col is None and not _look_alikes(df, role, used):
             tried = ", ".join(map(repr, ALIASES[role]))
             why[role] = (

@@ -376,7 +376,12 @@ def resolve_columns(
             )
     missing = [role for role in ROLES if role in required and result[role] is None]
     if missing:
-        raise ValueError(missing_columns_message(df, missing, explicit, result))
+        # roles the call reads but does not require, whose column only looks like one
+        # ("user_question"), are named in the same error: else the warning about them
+        # comes only once the error is fixed
+        raise ValueError(
+            missing_columns_message(df, missing, explicit, result, optional=wanted - set(missing))
+        )
     if warn_near_misses:
         _warn_near_misses(df, result, explicit, wanted)
     return {role: result[role] for role in ROLES}
@@ -411,6 +416,7 @@ def missing_columns_message(
     *,
     needed_by: Mapping[str, Sequence[str]] | None = None,
     rest: Sequence[str] = (),
+    optional: Iterable[str] = (),
 ) -> str:
     """The one error for every role that found no column, each with its ``columns=`` remedy.
 
@@ -429,6 +435,10 @@ def missing_columns_message(
         it``).
     rest : sequence of str, default ()
         Metrics whose columns are all there: ``score the rest with metrics=[...]``.
+    optional : iterable of str, default ()
+        Roles the call reads without needing them (the question, for most metrics): one
+        without a column whose look-alike exists (``user_question``) is named at the end
+        ("Also: ..."), so that one error shows every mapping to pass.
 
     Returns
     -------
@@ -473,6 +483,8 @@ def missing_columns_message(
             remedy = _join_recipe(role, plural)
         entries.append((role, "; ".join([tried, *taken]), need, remedy))
     rest_hint = f"score the rest with metrics={list(rest)!r}" if rest else ""
+    also = _near_miss_hints(df, found, explicit, set(optional) - set(roles))
+    also_text = f" Also: {'; '.join(also)}." if also else ""
     if len(entries) == 1:
         role, tried, need, remedy = entries[0]
         tail = "; ".join(x for x in (need, rest_hint) if x)
@@ -481,6 +493,7 @@ def missing_columns_message(
             + remedy[0].upper()
             + remedy[1:]
             + (f" ({tail})" if tail else "")
+            + (f".{also_text}" if also_text else "")
         )
     said = " ".join(
         f"{role!r} ({'; '.join(x for x in (tried, need) if x)}): {remedy}."
@@ -489,6 +502,7 @@ def missing_columns_message(
     return (
         f"no column found for the {and_list(r for r, *_ in entries)} roles; {listing}. {said}"
         + (f" Or {rest_hint}." if rest_hint else "")
+        + also_text
     )
 
 
@@ -642,6 +656,18 @@ def _warn_near_misses(
     quietly drop the question or ground truth, so the user is told which column looks like
     it and how to map it.
     """
+    hints = _near_miss_hints(df, result, explicit, wanted)
+    if hints:
+        warn_user("; ".join(hints) + ".", UserWarning)
+
+
+def _near_miss_hints(
+    df: pd.DataFrame,
+    result: Mapping[str, str | None],
+    explicit: Mapping[str, str | None],
+    wanted: set[str],
+) -> list[str]:
+    """One hint per role in ``wanted`` without a column whose look-alike column exists."""
     used = {c for c in result.values() if c is not None}
     hints: list[str] = []
     for role in ROLES:
@@ -653,8 +679,7 @@ def _warn_near_misses(
                 f"no {role!r} column was found, but {', '.join(map(repr, likely[:3]))} looks "
                 f"like one: pass columns={{{role!r}: {likely[0]!r}}} to use it"
             )
-    if hints:
-        warn_user("; ".join(hints) + ".", UserWarning)
+    return hints
 
 
 def normalize_text(

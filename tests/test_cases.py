@@ -540,6 +540,18 @@ def test_default_metrics_leave_out_the_one_whose_column_the_frame_lacks():
     with pytest.warns(UserWarning, match=r"no 'ground_truth' column \(mapped to None\)"):
         rn.evaluate(logs.assign(reference="x"), columns={"ground_truth": None}, model=judge)
 
+    # the frame's "answer" column given to the ground truth (a QA set whose "answer" is the
+    # reference): the warning says where it went, not that the frame has none
+    qa_set = frame(question=["Where?"], answer=["Pier 4."], contexts=[["Pier 4."]])
+    with pytest.warns(UserWarning) as caught:
+        got = rn.evaluate(qa_set, columns={"ground_truth": "answer"}, model=judge, progress=False)
+    assert str(caught[0].message).startswith(
+        "evaluate() left out 'faithfulness': no column is left for the 'answer' role: "
+        "columns= maps 'answer' to 'ground_truth'. It scored 'context_recall' and "
+        "'context_precision'."
+    )
+    assert got[["context_recall", "context_precision"]].iloc[0].tolist() == [1.0, 1.0]
+
     # the full tuple passed explicitly is a choice: the missing column is an error, as for
     # any explicit metrics=, on the function and the accessor alike
     for call in (

@@ -966,3 +966,29 @@ def test_one_column_mapped_to_two_roles_is_an_error() -> None:
         progress=False,
     )
     assert out["faithfulness"].tolist() == [0.0]
+
+
+def test_the_missing_column_error_also_names_a_question_look_alike() -> None:
+    # a fresh user's frame: the error named the answer, contexts and ground truth mappings,
+    # and 'user_question' only came up as a warning once those were fixed
+    df = pd.DataFrame(
+        {"user_question": ["q"], "bot_reply": ["a"], "docs": [["c"]], "gold answer": ["g"]}
+    )
+    with pytest.raises(ValueError) as info:
+        df.rag.evaluate(model="offline", progress=False)
+    text = str(info.value)
+    assert text.endswith(
+        "Also: no 'question' column was found, but 'user_question' looks like one: pass "
+        "columns={'question': 'user_question'} to use it."
+    )
+    mapping = {"answer": "bot_reply", "contexts": "docs", "ground_truth": "gold answer"}
+    with pytest.raises(ValueError) as info:
+        resolve_columns(df, {"answer": "bot_reply"}, required=["contexts"])
+    assert "Also: no 'question' column was found, but 'user_question'" in str(info.value)
+    # following the whole error: scored, and no warning is left to say
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        out = df.rag.evaluate(
+            model="offline", columns={**mapping, "question": "user_question"}, progress=False
+        )
+    assert out["context_recall_status"].tolist() == ["ok"]
