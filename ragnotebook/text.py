@@ -2815,19 +2815,12 @@ def is_referral(sentence: str) -> bool:
     return _REFERRAL.match(sentence.replace("\u2019", "'").strip()) is not None
 
 
+#: "be" and "have", in both lists below: a list can follow them, an item cannot hold them.
+_BE_HAVE = frozenset(["is", "are", "was", "were", "be", "been", "has", "have", "had"])
 #: List items (``list_items``): the words after which a sentence's closing list starts
 #: ("Enterprise *includes* A, B and C", "It interacts *with* A, B or C").
-_LIST_HEAD = frozenset(
+_LIST_HEAD = _BE_HAVE | frozenset(
     [
-        "is",
-        "are",
-        "was",
-        "were",
-        "be",
-        "been",
-        "has",
-        "have",
-        "had",
         "include",
         "includes",
         "included",
@@ -2888,17 +2881,8 @@ _LIST_HEAD = frozenset(
     ]
 )
 #: Words an item of a noun-phrase list does not hold (a verb or a clause starts there).
-_LIST_NOT_ITEM = frozenset(
+_LIST_NOT_ITEM = _BE_HAVE | frozenset(
     [
-        "is",
-        "are",
-        "was",
-        "were",
-        "be",
-        "been",
-        "has",
-        "have",
-        "had",
         "do",
         "does",
         "did",
