@@ -851,7 +851,7 @@ def _is_question(sentence: str, lang: str) -> bool:
     return lang == "ja" and s.endswith(("か。", "か"))
 
 
-def split_claims(text: str, lang: str | None = None) -> list[str]:
+def split_claims(text: str, lang: str | None = None, *, lists: bool = False) -> list[str]:
     """Split ``text`` into claims: sentences, then cheap clause splits.
 
     Questions, pieces made only of punctuation, lead-ins ending with a colon
@@ -868,6 +868,11 @@ def split_claims(text: str, lang: str | None = None) -> list[str]:
         The answer or ground truth.
     lang : str, optional
         Language code; detected when omitted.
+    lists : bool, default False
+        Split a sentence that ends in a list of three or more short items into one
+        claim per item first (:func:`list_items`), before any clause split, so that an
+        Oxford comma (", and a 99.95% uptime SLA") is not read as a joint between two
+        clauses. The offline judge does this for ground truths (context recall).
 
     Returns
     -------
@@ -876,6 +881,8 @@ def split_claims(text: str, lang: str | None = None) -> list[str]:
 
     Examples
     --------
+    >>> split_claims("Pro has SSO, audit logs, and a 99.9% uptime SLA.", lists=True)
+    ['Pro has SSO.', 'Pro has audit logs.', 'Pro has a 99.9% uptime SLA.']
     >>> split_claims("会员费每年120元。你要加入吗？")
     ['会员费每年120元。']
     >>> split_claims("The park opened in 1990, and it closed in 2001 after the flood.")
@@ -891,6 +898,11 @@ def split_claims(text: str, lang: str | None = None) -> list[str]:
         if _is_question(sent, lang) or _is_meta(sent):
             continue
         sent = _PREAMBLE.sub("", sent, count=1).strip() or sent
+        if lists:
+            items = list_items(sent, lang)
+            if len(items) > 1:
+                claims.extend(items)
+                continue
         pieces = [p.strip() for p in _CLAUSE_SPLIT.split(sent)]
         pieces = [p for p in pieces if p and not _PUNCT_ONLY.match(p)]
         if len(pieces) > 1 and all(len(content_tokens(p, lang)) >= _MIN_CLAUSE for p in pieces):
@@ -2978,6 +2990,8 @@ def list_items(sentence: str, lang: str | None = None) -> list[str]:
     --------
     >>> list_items("Symptoms include nausea, vomiting and dizziness.")
     ['Symptoms include nausea.', 'Symptoms include vomiting.', 'Symptoms include dizziness.']
+    >>> list_items("Pro includes phone support, SAML SSO, and audit logs.")
+    ['Pro includes phone support.', 'Pro includes SAML SSO.', 'Pro includes audit logs.']
     >>> list_items("He moved to Oslo, opened a bakery and won a prize.")
     ['He moved to Oslo, opened a bakery and won a prize.']
     """
@@ -2992,7 +3006,9 @@ def list_items(sentence: str, lang: str | None = None) -> list[str]:
     if len(segs) < _LIST_MIN_ITEMS - 1 or any(not s for s in segs):
         return [sentence]
     first = segs[0].split()
-    heads = [i for i, w in enumerate(first) if w.lower() in _LIST_HEAD]
+    # the first item's own last word may be one of those words too ("includes priority
+    # support, ..."): the list starts after the last such word before it
+    heads = [i for i, w in enumerate(first[:-1]) if w.lower() in _LIST_HEAD]
     if not heads:
         return [sentence]
     cut = heads[-1] + 1
@@ -3007,7 +3023,9 @@ def list_items(sentence: str, lang: str | None = None) -> list[str]:
         low = [w.lower().strip(".,") for w in words]
         if not 0 < len(words) <= LIST_ITEM_WORDS:
             return [sentence]
-        if set(low) & (_LIST_NOT_ITEM | _LIST_HEAD):
+        # a verb or a clause inside an item; a noun that can be a verb ("support",
+        # "features", "cover") may end an item ("phone support"), not stand inside one
+        if set(low) & _LIST_NOT_ITEM or set(low[:-1]) & _LIST_HEAD:
             return [sentence]
         if (len(low) > 1 and low[1] in _LIST_DET) or low[0] in _LIST_PREP:
             return [sentence]

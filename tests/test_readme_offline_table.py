@@ -113,3 +113,25 @@ def test_what_the_readme_says_it_reads(context, claim, verdict):
 @pytest.mark.parametrize(("context", "claim", "verdict"), GETS_PAST)
 def test_what_the_readme_says_gets_past_it(context, claim, verdict):
     assert _verdicts(context, claim) == [verdict]
+
+
+def test_what_the_readme_says_of_list_shaped_ground_truths():
+    def recall(ground_truth: str) -> tuple[float, int]:
+        df = pd.DataFrame(
+            {
+                "question": ["What does the plan include?"],
+                "answer": ["x"],
+                "contexts": [["The plan includes SAML SSO for every seat."]],
+                "ground_truth": [ground_truth],
+            }
+        )
+        out = df.rag.evaluate(model="offline", metrics=["context_recall"], progress=False)
+        claims = len(out["context_recall_verdicts"].iloc[0])
+        return float(out["context_recall"].iloc[0]), claims
+
+    assert recall("The plan includes audit logs, SAML SSO, phone support and storage.") == (0.25, 4)
+    assert recall("The plan includes audit logs, SAML SSO, phone support, and storage.") == (
+        0.25,
+        4,
+    )
+    assert recall("The plan includes SAML SSO and audit logs.")[1] == 1  # two items: one claim

@@ -1068,10 +1068,11 @@ class OfflineJudge:
         ['Ok.']
         """
         if task.kind == "extract_claims":
-            claims = split_claims(task.text or "")
-            if task.source == "ground_truth" and self.rules["list_items"]:
-                # "Enterprise includes A, B, C and D.": one claim per item, so context
-                # recall counts the items retrieved
+            # "Enterprise includes A, B, C and D.": one claim per item of a ground truth,
+            # so context recall counts the items retrieved
+            lists = task.source == "ground_truth" and bool(self.rules["list_items"])
+            claims = split_claims(task.text or "", lists=lists)
+            if lists:  # a list in a clause of its own ("...; it offers A, B and C")
                 claims = [item for c in claims for item in list_items(c)]
             if task.source == "answer":
                 kept = [c for c in claims if not is_refusal(c)]

@@ -4507,6 +4507,40 @@ def test_recall_of_a_list_counts_the_items_retrieved() -> None:
     assert verdicts == ["yes", "no", "no", "no"]
 
 
+def test_a_reference_list_with_an_oxford_comma_or_a_noun_verb_item_is_split() -> None:
+    # a second fresh user: the Oxford comma was taken for a clause joint (two claims, one
+    # a bare "a 99.95% uptime SLA."), and "priority support" (support can be a verb) kept
+    # the sentence whole; recall read 0.0 for one item of four retrieved
+    oxford = "The Team plan includes unlimited storage, SAML SSO, audit logs, and a 99.9% SLA."
+    assert reference_claims(oxford) == [
+        "The Team plan includes unlimited storage.",
+        "The Team plan includes SAML SSO.",
+        "The Team plan includes audit logs.",
+        "The Team plan includes a 99.9% SLA.",
+    ]
+    assert reference_claims("The Team plan includes priority support, SSO and audit logs.") == [
+        "The Team plan includes priority support.",
+        "The Team plan includes SSO.",
+        "The Team plan includes audit logs.",
+    ]
+    assert reference_claims("Pro comes with phone support, SSO, and a status page.") == [
+        "Pro comes with phone support.",
+        "Pro comes with SSO.",
+        "Pro comes with a status page.",
+    ]
+    chunk = "The Team plan includes SAML SSO for every seat."
+    verdicts = [v.verdict for v in attribute(reference_claims(oxford), [chunk]).verdicts]
+    assert verdicts == ["no", "yes", "no", "no"]
+    # a clause joint that is no list is still split, and an item may not hold a verb
+    # that is not its last word ("support covers logs")
+    assert reference_claims("The park opened in 1990, and it closed in 2001 after the flood.") == [
+        "The park opened in 1990",
+        "it closed in 2001 after the flood.",
+    ]
+    odd = "The Team plan includes SSO, support covers logs, and storage."
+    assert reference_claims(odd) == [odd]
+
+
 @pytest.mark.parametrize(
     "text",
     [
