@@ -3008,10 +3008,19 @@ def list_items(sentence: str, lang: str | None = None) -> list[str]:
     first = segs[0].split()
     # the first item's own last word may be one of those words too ("includes priority
     # support, ..."): the list starts after the last such word before it
-    heads = [i for i, w in enumerate(first[:-1]) if w.lower() in _LIST_HEAD]
+    heads = [i for i, w in enumerate(first[:-1]) if w.lower() in _LIST_HEAD | _LIST_PREP]
     if not heads:
         return [sentence]
-    cut = heads[-1] + 1
+    # a preposition starts the list ("is closed on Monday, Tuesday and Friday", "comes in
+    # red, blue and green") unless the verb before it has an object of its own ("includes
+    # a tripod for travel, a bag and a strap": the items are what it includes)
+    at = heads[-1]
+    verbs = [i for i in heads if first[i].lower() not in _LIST_PREP and i < at]
+    if first[at].lower() in _LIST_PREP and verbs:
+        between = {w.lower() for w in first[verbs[-1] + 1 : at]}
+        if between & _LIST_DET:
+            at = verbs[-1]
+    cut = at + 1
     if cut >= len(first):
         return [sentence]
     head = " ".join(first[:cut])

@@ -4541,6 +4541,33 @@ def test_a_reference_list_with_an_oxford_comma_or_a_noun_verb_item_is_split() ->
     assert reference_claims(odd) == [odd]
 
 
+def test_a_reference_list_after_a_preposition_keeps_its_head() -> None:
+    # a third fresh user: "closed on Monday, Tuesday and Friday" gave "The office is
+    # Tuesday." (the list was cut after "is"), and "comes in red, blue and green" stayed whole
+    assert reference_claims("The office is closed on Monday, Tuesday and Friday.") == [
+        "The office is closed on Monday.",
+        "The office is closed on Tuesday.",
+        "The office is closed on Friday.",
+    ]
+    assert reference_claims("The phone comes in red, blue and green.") == [
+        "The phone comes in red.",
+        "The phone comes in blue.",
+        "The phone comes in green.",
+    ]
+    # a verb whose own object comes before the preposition: the items are its objects,
+    # and an item holding "for" is no short noun phrase, so the sentence stays whole
+    tripod = "The kit includes a tripod for travel, a bag and a strap."
+    assert reference_claims(tripod) == [tripod]
+    chunk = "The phone comes in red and in blue."
+    verdicts = [
+        v.verdict
+        for v in attribute(
+            reference_claims("The phone comes in red, blue and green."), [chunk]
+        ).verdicts
+    ]
+    assert verdicts == ["yes", "yes", "no"]
+
+
 @pytest.mark.parametrize(
     "text",
     [
