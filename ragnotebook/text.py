@@ -869,8 +869,8 @@ def split_claims(text: str, lang: str | None = None, *, lists: bool = False) -> 
     lang : str, optional
         Language code; detected when omitted.
     lists : bool, default False
-        Split a sentence that ends in a list of three or more short items into one
-        claim per item first (:func:`list_items`), before any clause split, so that an
+        Split a sentence (or a clause of one) that ends in a list of three or more short
+        items into one claim per item (:func:`list_items`), before any clause split, so that an
         Oxford comma (", and a 99.95% uptime SLA") is not read as a joint between two
         clauses. The offline judge does this for ground truths (context recall).
 
@@ -906,7 +906,9 @@ def split_claims(text: str, lang: str | None = None, *, lists: bool = False) -> 
         pieces = [p.strip() for p in _CLAUSE_SPLIT.split(sent)]
         pieces = [p for p in pieces if p and not _PUNCT_ONLY.match(p)]
         if len(pieces) > 1 and all(len(content_tokens(p, lang)) >= _MIN_CLAUSE for p in pieces):
-            claims.extend(_strip_joint(p) for p in pieces)
+            for piece in map(_strip_joint, pieces):
+                # a list in a clause of its own ("...; it offers A, B and C")
+                claims.extend(list_items(piece, lang) if lists else [piece])
         else:
             claims.append(sent)
     # pieces without any content word ("Yes.", "Me too!", and "No.", whose negation word

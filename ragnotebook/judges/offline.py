@@ -81,7 +81,6 @@ from ragnotebook.text import (
     is_cjk,
     is_referral,
     is_refusal,
-    list_items,
     myriad_amounts,
     myriad_figures,
     negation_targets,
@@ -1072,8 +1071,6 @@ class OfflineJudge:
             # so context recall counts the items retrieved
             lists = task.source == "ground_truth" and bool(self.rules["list_items"])
             claims = split_claims(task.text or "", lists=lists)
-            if lists:  # a list in a clause of its own ("...; it offers A, B and C")
-                claims = [item for c in claims for item in list_items(c)]
             if task.source == "answer":
                 kept = [c for c in claims if not is_refusal(c)]
                 if len(kept) < len(claims) and all(is_referral(c) for c in kept):

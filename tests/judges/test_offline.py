@@ -4556,6 +4556,15 @@ def test_a_reference_list_after_a_preposition_keeps_its_head() -> None:
     ]
     # a verb whose own object comes before the preposition: the items are its objects,
     # and an item holding "for" is no short noun phrase, so the sentence stays whole
+    # a list in a clause of its own, after a semicolon
+    assert reference_claims(
+        "The office opened in 1998; it is closed on Monday, Tuesday and Friday."
+    ) == [
+        "The office opened in 1998",
+        "it is closed on Monday.",
+        "it is closed on Tuesday.",
+        "it is closed on Friday.",
+    ]
     tripod = "The kit includes a tripod for travel, a bag and a strap."
     assert reference_claims(tripod) == [tripod]
     chunk = "The phone comes in red and in blue."
