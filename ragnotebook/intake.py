@@ -582,26 +582,23 @@ def _look_alikes(df: pd.DataFrame, role: str, used: set[Any]) -> list[str]:
             continue
         form = _alias_form(name)
         words = set(re.split(r"[_.]+", form))
-        if role == "answer" and _names_ground_truth(form, words):
+        if role == "answer" and _name_suggests("ground_truth", form, words):
             continue  # "gold answer", "reference_answer", "expected_response": the reference
-        if (
-            form in ALIASES[role]
-            or any(h in form for h in _ROLE_HINTS[role])
-            or bool(_ROLE_WORDS[role] & words)
-        ) and (
+        if _name_suggests(role, form, words) and (
             form in ALIASES[role] or (not (words & _NOT_TEXT_WORDS) and _holds_role(df, c, role))
         ):
             found.append(c)
     return found
 
 
-def _names_ground_truth(form: str, words: set[str]) -> bool:
-    """Whether a column name (in its alias form, and split into words) says it holds the
-    reference answer: ``"gold_answer"``, ``"answer_gt"``, ``"expected_response"``."""
+def _name_suggests(role: str, form: str, words: set[str]) -> bool:
+    """Whether a column name (in its alias form, and split into words) suggests ``role``:
+    an alias, a hint inside it (``"gold_answer"`` for the ground truth) or a short word
+    of it (``"answer_gt"``)."""
     return (
-        form in ALIASES["ground_truth"]
-        or any(h in form for h in _ROLE_HINTS["ground_truth"])
-        or bool(_ROLE_WORDS["ground_truth"] & words)
+        form in ALIASES[role]
+        or any(h in form for h in _ROLE_HINTS[role])
+        or bool(_ROLE_WORDS[role] & words)
     )
 
 
