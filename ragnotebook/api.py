@@ -28,12 +28,12 @@ from ragnotebook.intake import (
     ALIASES,
     ROLES,
     RagRow,
-    _alias_form,
     _is_missing,
     _join_recipe,
     _list_alike,
     _look_alikes,
     and_list,
+    mapped_elsewhere,
     missing_columns_message,
     not_a_frame,
     read_rows,
@@ -1001,11 +1001,7 @@ def _default_metrics(
         col = found[role]
         # a column named for this role that columns= gave to another one ("answer" mapped
         # to the ground truth, as in QA sets whose "answer" is the reference)
-        taken = [
-            (other, c)
-            for other, c in explicit.items()
-            if other != role and isinstance(c, str) and _alias_form(c) in ALIASES[role]
-        ]
+        taken = mapped_elsewhere(explicit, role)
         if col is None and role in explicit:
             why[role] = f"the frame has no {role!r} column (mapped to None)"
         elif col is None and taken:

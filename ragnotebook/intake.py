@@ -50,6 +50,7 @@ __all__ = [
     "ContextParseState",
     "RagRow",
     "and_list",
+    "mapped_elsewhere",
     "missing_columns_message",
     "normalize_contexts",
     "normalize_text",
@@ -466,8 +467,7 @@ def missing_columns_message(
         tried += ", ignoring case, spaces and dashes"
         taken = [
             f"column {col!r} is mapped to the {other!r} role"
-            for other, col in explicit.items()
-            if isinstance(col, str) and _alias_form(col) in ALIASES[role]
+            for other, col in mapped_elsewhere(explicit, role)
         ]
         metrics = list((needed_by or {}).get(role, ()))
         need = (
@@ -504,6 +504,32 @@ def missing_columns_message(
         + (f" Or {rest_hint}." if rest_hint else "")
         + also_text
     )
+
+
+def mapped_elsewhere(explicit: Mapping[str, Any], role: str) -> list[tuple[str, str]]:
+    """``(other role, column)`` for each column named as ``role`` is ("answer") that
+    ``columns=`` gives to another role (a QA set whose "answer" is the reference).
+
+    Parameters
+    ----------
+    explicit : Mapping[str, str or None]
+        The caller's ``columns=`` mapping.
+    role : str
+
+    Returns
+    -------
+    list of (str, str)
+
+    Examples
+    --------
+    >>> mapped_elsewhere({"ground_truth": "Answer"}, "answer")
+    [('ground_truth', 'Answer')]
+    """
+    return [
+        (other, col)
+        for other, col in explicit.items()
+        if other != role and isinstance(col, str) and _alias_form(col) in ALIASES[role]
+    ]
 
 
 def _alias_form(name: str) -> str:
