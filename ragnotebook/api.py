@@ -116,6 +116,7 @@ _ENGINE_OPTIONS = (
     "max_retries",
     "max_rate_limit_retries",
     "call_timeout",
+    "workers",
 )
 
 #: The options of the scoring functions themselves, for a misspelt one's hint.
@@ -751,6 +752,8 @@ def build_frame(run: _Run) -> pd.DataFrame:
                 "calls": stats.calls,
                 "attempts": stats.attempts,
                 "max_in_flight": stats.max_in_flight,
+                "workers": stats.workers,
+                "workers_failed": stats.workers_failed,
                 "wall_seconds": round(stats.wall_seconds, 4),
                 "interrupted": interrupted,
             },
@@ -918,7 +921,10 @@ _COMMON_DOC = """
         or False), ``rpm`` / ``tpm`` (requests / tokens per minute),
         ``max_retries`` (retries of retryable errors), ``max_rate_limit_retries``
         (retries of a call answered 429, default 24, each after the server's
-        ``Retry-After``, at most 60 s), ``call_timeout`` (seconds per judge call).
+        ``Retry-After``, at most 60 s), ``call_timeout`` (seconds per judge call),
+        ``workers`` (processes for the offline judge's rules: default
+        ``RAGNOTEBOOK_WORKERS``, else up to 4 on Linux for runs of 200 row-metrics or
+        more; 1 keeps the run in this process; scores are the same either way).
         Everything else goes to the judge built from
         a model string (``api_base``, ``api_key``, ``temperature``, ``timeout``,
         ``max_tokens``, ...).

@@ -25,6 +25,7 @@ from tenacity import AsyncRetrying, RetryCallState
 from ragnotebook._limits import AdaptiveLimiter, RetryPolicy
 from ragnotebook._loop import run_sync
 from ragnotebook._warn import notify
+from ragnotebook._workers import WorkerPool, check_workers, plan_workers
 from ragnotebook.judges.base import Judge, JudgeError
 from ragnotebook.scorers._common import ExplainFailed, MetricResult, Plan, complete_answer
 from ragnotebook.tasks import ANSWER_MODELS, Answer, Task
@@ -156,6 +157,10 @@ class RunStats:
     wall_seconds: float = 0.0
     interrupted: bool = False
     max_in_flight: int = 0
+    #: worker processes the run's judge answered in (0: this process only)
+    workers: int = 0
+    #: why the workers stopped mid-run (the rest was judged in this process), or None
+    workers_failed: str | None = None
 
     def for_metric(self, metric: str) -> MetricStats:
         if metric not in self.metrics:
@@ -177,6 +182,8 @@ class RunStats:
             "wall_seconds": round(self.wall_seconds, 4),
             "interrupted": self.interrupted,
             "max_in_flight": self.max_in_flight,
+            "workers": self.workers,
+            "workers_failed": self.workers_failed,
             "metrics": {m: s.to_dict() for m, s in self.metrics.items()},
         }
 
@@ -274,6 +281,15 @@ class Engine:
     max_rate_limit_retries : int, optional
         Retries of a call answered 429 (default 24, :class:`RetryPolicy`); each waits
         the provider's ``Retry-After`` (at most ``RetryPolicy.max_retry_after``, 60 s).
+    workers : int, optional
+        Worker processes for a judge that declares ``cpu_bound = True`` (the offline
+        judge): its tasks of the kinds in its ``cpu_bound_kinds`` are answered in
+        processes forked at the run's first fresh call, one queue each, a task routed
+        by its row's chunks (:mod:`ragnotebook._workers`). None (default): the
+        ``RAGNOTEBOOK_WORKERS`` environment variable, else ``min(4, usable CPUs)`` for
+        runs of 200 jobs (row x metric) or more, else none. ``1`` keeps every task in
+        this process. Linux only (fork); elsewhere tasks stay in this process. Answers
+        are the same either way. Raises ValueError below 1.
 
     Attributes
     ----------
@@ -298,6 +314,7 @@ class Engine:
         cache: Any = None,
         retry_policy: RetryPolicy | None = None,
         max_rate_limit_retries: int | None = None,
+        workers: int | None = None,
     ) -> None:
         if concurrency < 1:
             raise ValueError(f"concurrency must be >= 1, got {concurrency}")
@@ -322,6 +339,7 @@ class Engine:
             elif judge_timeout:
                 call_timeout = float(judge_timeout) + 5.0
         self.call_timeout = call_timeout
+        self.workers = check_workers(workers)
         self.rpm, self.tpm = rpm, tpm
         self.cache = cache
         self.results: dict[tuple[int, str], MetricResult] = {}
@@ -348,6 +366,10 @@ class Engine:
         self._slice_start = time.perf_counter()  # see _take_turn
         self._rate: Any = None
         self._tokens: Any = None
+        # worker processes of a CPU-bound judge (see ragnotebook._workers): how many this
+        # run may start, and the pool once the first fresh call started it
+        self._workers_planned = 0
+        self._pool: WorkerPool | None = None
 
     # ------------------------------------------------------------------ running
     async def arun(
@@ -381,6 +403,7 @@ class Engine:
         self._slice_start = start
         for job in jobs:
             self.stats.for_metric(job.metric).rows += 1
+        self._workers_planned = plan_workers(self.judge, self.workers, len(jobs))
         memory = await self._recall_adaptations()
 
         # jobs start in order and at most ``window`` run at once: a started job's next
@@ -414,6 +437,11 @@ class Engine:
                 finally:
                     self.stats.wall_seconds = time.perf_counter() - start
                     self.stats.max_in_flight = self._limiter.max_in_flight
+                    if self._pool is not None:
+                        self._pool.close()
+                        self.stats.workers = self._pool.n
+                        self.stats.workers_failed = self._pool.broken
+                        self._pool = None
                     await self._remember_adaptations(memory)
         self._session, self._session_open = None, False
         return self.results
@@ -883,6 +911,12 @@ class Engine:
             )
 
     async def _call(self, task: Task) -> tuple[Answer, Any]:
+        if self._workers_planned and task.kind in getattr(self.judge, "cpu_bound_kinds", ()):
+            if self._pool is None:  # the first fresh call: a fully cached run forks nothing
+                self._pool = WorkerPool(self.judge, self._workers_planned)
+            # plan_workers checked that the judge answers synchronously with complete()
+            complete: Callable[[Task], Answer] = self.judge.complete  # type: ignore[attr-defined]
+            return await self._pool.complete(task, complete), None
         acall = getattr(self.judge, "acall", None)
         if acall is not None:
             answer, usage = await acall(task)

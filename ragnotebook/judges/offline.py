@@ -943,6 +943,12 @@ class OfflineJudge:
     "contradicted: 62% of the claim's weighted content words appear in the chunk at rank 1; number 1999 not found (the chunk has 1998)"
     """
 
+    #: The rules cost CPU time, not waiting: the engine may answer a long run's tasks
+    #: in worker processes (``workers=``; :mod:`ragnotebook._workers`).
+    cpu_bound = True
+    #: The task kinds worth a worker (claim extraction is cheaper than the hand-over).
+    cpu_bound_kinds = frozenset({"verify_claims", "attribute_claims", "judge_chunks"})
+
     def __init__(
         self,
         *,
@@ -4237,13 +4243,23 @@ _PLAIN_WORD_RE = re.compile(r"(?<![-\w])([a-z]{3,})\b", re.IGNORECASE)
 
 
 @lru_cache(maxsize=8192)
+def _non_prefixed(text: str) -> frozenset[str]:
+    """Words ``text`` says with the prefix "non-", lowercase (the first part of
+    :func:`_non_words`, without its negation reading: cheap enough for whole chunks)."""
+    low = text.lower()
+    if "non" not in low:
+        return frozenset()
+    return frozenset(m.group(1) for m in _NON_WORD.finditer(low))
+
+
+@lru_cache(maxsize=8192)
 def _non_words(text: str) -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
     """(words said with "non-", words said plainly, words a negation cue denies) of
     ``text``, lowercase. A denied word ("is not refundable", read by
     :func:`~ragnotebook.text.negation_targets`) is not said plainly: it agrees with the
     same word said with "non-"."""
     low = text.lower()
-    non = frozenset(m.group(1) for m in _NON_WORD.finditer(low))
+    non = _non_prefixed(text)
     said = frozenset(m.group(1) for m in _PLAIN_WORD_RE.finditer(low) if m.group(1) != "non")
     targets = negation_targets(text, "en") or frozenset()
     denied = frozenset(w for w in said if targets & frozenset(content_tokens(w, "en")[:1]))
@@ -4275,9 +4291,11 @@ def _prefix_conflict(
     (``match_min`` of their weight) and no sentence without the difference may come
     within 20 points of it.
     """
-    c_non, c_plain, c_denied = _non_words(claim)
     # a plain word of the claim counts only where the context says it with "non-"
-    said_non = frozenset().union(*(_non_words(d.text)[0] for d in docs if not d.structured))
+    said_non = frozenset().union(*(_non_prefixed(d.text) for d in docs if not d.structured))
+    if not said_non and not _non_prefixed(claim):
+        return None  # no "non-" word on either side: nothing to compare (most rows)
+    c_non, c_plain, c_denied = _non_words(claim)
     candidates = c_non | ((c_plain - c_non) & said_non)
     c_non = c_non | c_denied  # "is not refundable" says what "non-refundable" says
     if not candidates:

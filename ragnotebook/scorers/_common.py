@@ -711,7 +711,13 @@ def is_blank(text: str | None) -> bool:
     >>> is_blank(None), is_blank(" " + chr(0x200B) + chr(10)), is_blank("x")
     (True, True, False)
     """
-    return text is None or not str(text).translate(_INVISIBLE).strip()
+    if text is None:
+        return True
+    text = str(text)
+    head = text.lstrip()[:1]
+    if head and ord(head) not in _INVISIBLE:
+        return False  # a visible first character: no need to read a long chunk through
+    return not text.translate(_INVISIBLE).strip()
 
 
 def clean_claims(claims: Sequence[str]) -> list[str]:

@@ -1,0 +1,286 @@
+"""Worker processes for judges whose answers cost CPU time, not waiting.
+
+The offline judge answers from rules in Python: one process judges on one core however
+many tasks are in flight. For a run of many rows the engine hands its tasks to worker
+processes forked from this one (:class:`WorkerPool`), one task queue per worker, and a
+task goes to the worker chosen by its row's chunks: every task about the same retrieved
+context (a row's recall and faithfulness steps, several answers of one question) meets
+the caches the first of them filled. Answers are the same as in-process answers (the
+judge is deterministic and its caches never change an answer); only the time differs.
+
+Why fork, and only on Linux: a forked worker starts in milliseconds with everything the
+parent holds (the judge, its class even when defined in a notebook cell, the user's
+patches), runs none of the user's script again (``spawn`` and ``forkserver`` import the
+main module in each worker, which reruns an unguarded script's top level), and needs no
+pickling of the judge. macOS lacks a safe ``fork`` (system frameworks), Windows lacks
+``fork`` altogether: there the judge answers in-process, as it always did.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import multiprocessing
+import os
+import pickle
+import signal
+import sys
+import warnings
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from multiprocessing.connection import Connection
+from typing import Any
+
+#: Most worker processes chosen automatically (``workers=None``): the rules scale to about
+#: this many before the parent's share (queues, scoring, results) dominates.
+MAX_AUTO_WORKERS = 4
+#: Fewest jobs (row x metric) a run needs before it starts workers automatically: below
+#: it the fork and the first tasks' cold caches cost about what two cores save.
+MIN_AUTO_JOBS = 200
+
+#: Tasks sent to one worker and not yet answered; the rest wait in this process. Two
+#: keep a worker busy while its next task is on the way, and keep the pipe from filling:
+#: a write the worker is not reading would stall the event loop.
+_SENT_PER_WORKER = 2
+
+
+def _serve(judge: Any, conn: Connection, inherited: list[Connection]) -> None:
+    """A worker's loop: answer each task received on ``conn`` until it closes."""
+    # the parent's ends of the pipes (this worker's and those of the workers forked
+    # before it) came along with the fork: closed here, so that when the parent closes
+    # them each worker sees the end of its pipe
+    for other in inherited:
+        other.close()
+    # Ctrl-C in a terminal signals the whole process group: the parent stops the run
+    # and keeps its finished rows; a worker printing a KeyboardInterrupt traceback for
+    # a task nobody awaits any more would only be noise
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    while True:
+        try:
+            task = conn.recv()
+        except (EOFError, OSError):
+            return
+        try:
+            reply: tuple[bool, Any] = (True, judge.complete(task))
+        except Exception as exc:  # the row's error, raised again in the parent
+            reply = (False, exc)
+        try:
+            try:
+                conn.send(reply)
+            except (pickle.PicklingError, TypeError, AttributeError) as exc:
+                conn.send((False, RuntimeError(f"{type(exc).__name__}: {exc}")))
+        except (BrokenPipeError, OSError):
+            return
+
+
+class _Broken(Exception):
+    """A worker's pipe closed with tasks unanswered."""
+
+
+@dataclass(eq=False)
+class _Worker:
+    process: Any
+    conn: Connection
+    #: futures of the tasks sent, in the order the worker answers them
+    sent: deque[asyncio.Future[tuple[bool, Any]]] = field(default_factory=deque)
+    #: tasks not yet sent, with their futures
+    waiting: deque[tuple[Any, asyncio.Future[tuple[bool, Any]]]] = field(default_factory=deque)
+    loop: asyncio.AbstractEventLoop | None = None
+
+
+def _why(worker: _Worker, exc: BaseException) -> str:
+    """What stopped a worker whose pipe failed with ``exc``: its exit code once it ended."""
+    worker.process.join(1)
+    code = worker.process.exitcode
+    if code is None:
+        return f"a worker process stopped answering ({type(exc).__name__})"
+    return f"a worker process exited (exit code {code})"
+
+
+def usable_cpus() -> int:
+    """CPUs this process may run on (its affinity mask where the OS has one)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):  # pragma: no cover - not Linux
+        return os.cpu_count() or 1
+
+
+def fork_available() -> bool:
+    """Whether worker processes can be forked here (Linux with the ``fork`` method)."""
+    return sys.platform.startswith("linux") and "fork" in multiprocessing.get_all_start_methods()
+
+
+def _env_workers() -> int | None:
+    raw = os.environ.get("RAGNOTEBOOK_WORKERS", "").strip()
+    if not raw:
+        return None
+    try:
+        value = int(raw)
+    except ValueError:
+        raise ValueError(
+            f"RAGNOTEBOOK_WORKERS must be a whole number of worker processes, got {raw!r}"
+        ) from None
+    if value < 1:
+        raise ValueError(f"RAGNOTEBOOK_WORKERS must be >= 1, got {value}")
+    return value
+
+
+def check_workers(workers: int | None) -> int | None:
+    """``workers`` validated (None, or an int >= 1); raises ValueError otherwise."""
+    if workers is None:
+        return None
+    if isinstance(workers, bool) or not isinstance(workers, int):
+        raise ValueError(f"workers must be a whole number >= 1 or None, got {workers!r}")
+    if workers < 1:
+        raise ValueError(f"workers must be >= 1, got {workers}")
+    return workers
+
+
+def plan_workers(judge: Any, workers: int | None, n_jobs: int) -> int:
+    """How many worker processes a run of ``n_jobs`` jobs with ``judge`` uses (0: none).
+
+    Only a judge that declares ``cpu_bound = True`` and answers with a synchronous
+    ``complete(task)`` (the offline judge) is run in workers. ``workers=None`` reads ``RAGNOTEBOOK_WORKERS``, else chooses
+    ``min(MAX_AUTO_WORKERS, usable CPUs)`` for runs of at least ``MIN_AUTO_JOBS`` jobs;
+    an explicit number is used for any run size. One worker, or a platform without a
+    safe fork, means none.
+    """
+    cpu_bound = getattr(judge, "cpu_bound", False) and callable(getattr(judge, "complete", None))
+    if not cpu_bound or not fork_available():
+        return 0
+    chosen = workers if workers is not None else _env_workers()
+    if chosen is None:
+        if n_jobs < MIN_AUTO_JOBS:
+            return 0
+        chosen = min(MAX_AUTO_WORKERS, usable_cpus())
+    return chosen if chosen >= 2 else 0
+
+
+class WorkerPool:
+    """Forked worker processes answering a CPU-bound judge's tasks, one queue each.
+
+    Parameters
+    ----------
+    judge : Judge
+        Answers with ``complete(task)`` in each worker (inherited by fork, never
+        pickled).
+    n : int
+        Worker processes (>= 2).
+
+    Notes
+    -----
+    A task goes to worker ``hash(task.chunks) % n`` (its text when it has no chunks),
+    so the tasks of one retrieved context share one worker's caches. Each worker has a
+    pipe read by the event loop itself (``add_reader``): no helper threads, whose hand-offs
+    of the GIL cost the parent more than the pickling (a ``ProcessPoolExecutor`` per worker
+    took 3.3 s of the parent's CPU for the 1,000-row benchmark). When a worker dies
+    (killed, out of memory) the pool is marked broken and every task from then on,
+    including those it lost, is answered in this process by ``fallback``.
+    """
+
+    def __init__(self, judge: Any, n: int) -> None:
+        self.judge = judge
+        self.n = n
+        self.broken: str | None = None
+        context = multiprocessing.get_context("fork")
+        self._workers: list[_Worker] = []
+        with warnings.catch_warnings():
+            # Python 3.12+ warns that fork in a process with threads may deadlock in the
+            # child; the child here runs only the judge's own code on what it inherited
+            # (no locks of other threads, no imports)
+            warnings.filterwarnings("ignore", message=r".*fork\(\)", category=DeprecationWarning)
+            for _ in range(n):
+                ours, theirs = context.Pipe(duplex=True)
+                # the parent's ends, this pipe's included, must not stay open in the
+                # child: a worker sees its pipe end only when no process holds the other
+                inherited = [w.conn for w in self._workers] + [ours]
+                process = context.Process(
+                    target=_serve, args=(judge, theirs, inherited), daemon=True
+                )
+                process.start()
+                theirs.close()
+                self._workers.append(_Worker(process, ours))
+
+    async def complete(self, task: Any, fallback: Callable[[Any], Any]) -> Any:
+        """The judge's answer to ``task`` from its worker (``fallback(task)`` if the pool
+        is broken). An exception the judge raised in the worker is raised here."""
+        if self.broken is None:
+            key = hash(task.chunks) if task.chunks else hash(task.text or "")
+            worker = self._workers[key % self.n]
+            loop = asyncio.get_running_loop()
+            if worker.loop is not loop:
+                if worker.sent or worker.waiting:  # busy for a run on another loop
+                    return fallback(task)
+                self._detach(worker)
+                worker.loop = loop
+                loop.add_reader(worker.conn.fileno(), self._read, worker)
+            future: asyncio.Future[tuple[bool, Any]] = loop.create_future()
+            worker.waiting.append((task, future))
+            self._send(worker)
+            try:
+                ok, value = await future
+            except _Broken:
+                pass
+            else:
+                if ok:
+                    return value
+                raise value
+        return fallback(task)
+
+    def _send(self, worker: _Worker) -> None:
+        while worker.waiting and len(worker.sent) < _SENT_PER_WORKER:
+            task, future = worker.waiting.popleft()
+            if future.cancelled():
+                continue
+            try:
+                worker.conn.send(task)
+            except (BrokenPipeError, OSError) as exc:
+                future.set_exception(_Broken())
+                self._fail(worker, _why(worker, exc))
+                return
+            worker.sent.append(future)
+
+    def _read(self, worker: _Worker) -> None:
+        try:
+            reply = worker.conn.recv()
+        except (EOFError, OSError) as exc:
+            self._fail(worker, _why(worker, exc))
+            return
+        if worker.sent:
+            future = worker.sent.popleft()
+            if not future.done():
+                future.set_result(reply)
+        self._send(worker)
+
+    def _fail(self, worker: _Worker, why: str) -> None:
+        """Mark the pool broken: every task sent or waiting is answered by the fallback."""
+        if self.broken is None:
+            self.broken = why
+        for w in self._workers:
+            for future in w.sent:
+                if not future.done():
+                    future.set_exception(_Broken())
+            for _, future in w.waiting:
+                if not future.done():
+                    future.set_exception(_Broken())
+            w.sent.clear()
+            w.waiting.clear()
+        self._detach(worker)
+
+    def _detach(self, worker: _Worker) -> None:
+        if worker.loop is not None and not worker.conn.closed:
+            with contextlib.suppress(Exception):
+                worker.loop.remove_reader(worker.conn.fileno())
+
+    def close(self) -> None:
+        """Stop the workers: their pipes close, so an idle worker exits at once; one
+        still judging a task of a stopped run is terminated."""
+        for worker in self._workers:
+            self._detach(worker)
+            worker.conn.close()
+        for worker in self._workers:
+            worker.process.join(0.5)
+            if worker.process.is_alive():
+                worker.process.terminate()
+                worker.process.join(2)

@@ -1,0 +1,218 @@
+"""Worker processes for the offline judge: same answers, routing, failures, options."""
+
+import asyncio
+import os
+import signal
+import time
+
+import pandas as pd
+import pytest
+
+import ragnotebook as rn
+from ragnotebook import _workers
+from ragnotebook.engine import Engine
+from ragnotebook.tasks import Item, Task
+
+linux_fork = pytest.mark.skipif(
+    not _workers.fork_available(), reason="worker processes need Linux's fork"
+)
+
+
+def _metric_columns(out):
+    cols = [c for c in out.columns if c.startswith(("context_", "faithfulness"))]
+    return out[cols]
+
+
+@linux_fork
+def test_workers_give_the_same_scores_verdicts_and_reasons():
+    df = rn.load_sample("quickstart")
+    one = rn.evaluate(df, model="offline", workers=1, progress=False)
+    two = rn.evaluate(df, model="offline", workers=2, progress=False)
+    pd.testing.assert_frame_equal(_metric_columns(one), _metric_columns(two))
+    assert one.attrs["ragnotebook"]["last_run"]["workers"] == 0
+    assert two.attrs["ragnotebook"]["last_run"]["workers"] == 2
+    assert two.attrs["ragnotebook"]["last_run"]["workers_failed"] is None
+
+
+@linux_fork
+def test_a_long_run_starts_workers_by_itself(monkeypatch):
+    monkeypatch.delenv("RAGNOTEBOOK_WORKERS", raising=False)
+    monkeypatch.setattr(_workers, "usable_cpus", lambda: 2)
+    df = rn.load_sample("quickstart")
+    big = pd.concat([df] * (-(-_workers.MIN_AUTO_JOBS // (3 * len(df)))), ignore_index=True)
+    assert 3 * len(big) >= _workers.MIN_AUTO_JOBS
+    out = rn.evaluate(big, model="offline", progress=False)
+    assert out.attrs["ragnotebook"]["last_run"]["workers"] == 2
+    small = rn.evaluate(df.head(5), model="offline", metrics=["context_recall"], progress=False)
+    assert small.attrs["ragnotebook"]["last_run"]["workers"] == 0
+    # the repeated rows score as their originals
+    n = len(df)
+    assert out["faithfulness"].iloc[n : 2 * n].tolist() == out["faithfulness"].iloc[:n].tolist()
+
+
+def test_plan_workers_rules(monkeypatch):
+    monkeypatch.delenv("RAGNOTEBOOK_WORKERS", raising=False)
+    monkeypatch.setattr(_workers, "fork_available", lambda: True)
+    monkeypatch.setattr(_workers, "usable_cpus", lambda: 8)
+    offline = rn.OfflineJudge()
+    few, many = _workers.MIN_AUTO_JOBS - 1, _workers.MIN_AUTO_JOBS
+    assert _workers.plan_workers(offline, None, few) == 0
+    assert _workers.plan_workers(offline, None, many) == _workers.MAX_AUTO_WORKERS
+    assert _workers.plan_workers(offline, 3, 1) == 3  # asked for: any run size
+    assert _workers.plan_workers(offline, 1, many) == 0
+    # judges that wait for a server (or record their tasks) stay in this process
+    assert _workers.plan_workers(rn.MockJudge(), 4, many) == 0
+    monkeypatch.setattr(_workers, "usable_cpus", lambda: 1)
+    assert _workers.plan_workers(offline, None, many) == 0
+    monkeypatch.setenv("RAGNOTEBOOK_WORKERS", "3")
+    assert _workers.plan_workers(offline, None, few) == 3
+    assert _workers.plan_workers(offline, 1, many) == 0  # the argument wins
+    monkeypatch.setenv("RAGNOTEBOOK_WORKERS", "two")
+    with pytest.raises(ValueError, match="RAGNOTEBOOK_WORKERS must be a whole number"):
+        _workers.plan_workers(offline, None, many)
+    monkeypatch.setattr(_workers, "fork_available", lambda: False)
+    assert _workers.plan_workers(offline, 4, many) == 0
+
+
+@pytest.mark.parametrize("bad", [0, -2, "2", 2.0, True])
+def test_bad_workers_values_are_errors(bad):
+    with pytest.raises(ValueError, match="workers must be"):
+        Engine(rn.OfflineJudge(), workers=bad)
+    with pytest.raises(ValueError, match="workers must be"):
+        rn.faithfulness(
+            pd.DataFrame({"answer": ["A."], "contexts": [["A."]]}),
+            model="offline",
+            workers=bad,
+            progress=False,
+        )
+
+
+class PidJudge(rn.OfflineJudge):
+    """Answers every verify task 'yes' with the process id as its reason (the offline
+    judge's answers to the other kinds)."""
+
+    def complete(self, task):
+        from ragnotebook.tasks import Verdict, Verdicts
+
+        if task.kind != "verify_claims":
+            return super().complete(task)
+        return Verdicts(
+            verdicts=[
+                Verdict(index=i.index, verdict="yes", reason=str(os.getpid())) for i in task.items
+            ]
+        )
+
+
+def _verify(chunks, claim="c"):
+    return Task("verify_claims", "faithfulness", items=(Item(0, claim),), chunks=tuple(chunks))
+
+
+async def _pids(pool, tasks, fallback=None):
+    answers = await asyncio.gather(*(pool.complete(t, fallback) for t in tasks))
+    return [int(a.verdicts[0].reason) for a in answers]
+
+
+@linux_fork
+def test_a_rows_tasks_meet_in_one_worker_and_not_in_this_process():
+    pool = _workers.WorkerPool(PidJudge(), 2)
+    try:
+        contexts = [[f"Chunk {i} says {i}."] for i in range(12)]
+        first = asyncio.run(_pids(pool, [_verify(c) for c in contexts]))
+        again = asyncio.run(_pids(pool, [_verify(c, "other claim") for c in contexts]))
+    finally:
+        pool.close()
+    assert first == again  # the same chunks went to the same worker
+    assert os.getpid() not in first
+    assert len(set(first)) == 2  # both workers had work
+
+
+def _die_in_worker(parent):
+    class DyingJudge(PidJudge):
+        def complete(self, task):
+            if os.getpid() != parent:
+                os._exit(3)  # a worker killed mid-task (out of memory, kill -9)
+            return super().complete(task)
+
+    return DyingJudge()
+
+
+@linux_fork
+def test_a_dead_worker_is_replaced_by_this_process_and_no_task_is_lost():
+    judge = _die_in_worker(os.getpid())
+    pool = _workers.WorkerPool(judge, 2)
+    try:
+        pids = asyncio.run(_pids(pool, [_verify([f"c{i}"]) for i in range(6)], judge.complete))
+    finally:
+        pool.close()
+    assert pids == [os.getpid()] * 6
+    assert pool.broken == "a worker process exited (exit code 3)"
+
+
+@linux_fork
+def test_a_run_whose_workers_die_scores_every_row_and_says_so():
+    judge = _die_in_worker(os.getpid())
+    df = pd.DataFrame(
+        {"answer": [f"Fact {i}." for i in range(8)], "contexts": [[f"Fact {i}."] for i in range(8)]}
+    )
+    out = rn.faithfulness(df, model=judge, workers=2, progress=False)
+    assert (out["faithfulness_status"] == "ok").all()
+    assert out["faithfulness"].tolist() == [1.0] * 8
+    last = out.attrs["ragnotebook"]["last_run"]
+    assert last["workers"] == 2
+    assert last["workers_failed"] == "a worker process exited (exit code 3)"
+
+
+@linux_fork
+def test_workers_ignore_ctrl_c_and_stop_with_the_run():
+    import multiprocessing
+
+    pool = _workers.WorkerPool(PidJudge(), 2)
+    try:
+        pids = sorted(set(asyncio.run(_pids(pool, [_verify([f"c{i}"]) for i in range(8)]))))
+        for pid in pids:
+            os.kill(pid, signal.SIGINT)  # what a terminal's Ctrl-C sends the process group
+        time.sleep(0.2)
+        after = sorted(set(asyncio.run(_pids(pool, [_verify([f"c{i}"]) for i in range(8)]))))
+        assert after == pids and pool.broken is None
+    finally:
+        pool.close()
+    # idle workers leave on their own when their pipes close (exit code 0; close()
+    # terminates only a worker still judging), and none is left behind
+    assert [w.process.exitcode for w in pool._workers] == [0, 0]
+    assert not {p.pid for p in multiprocessing.active_children()} & set(pids)
+
+
+@linux_fork
+def test_a_run_that_asks_no_rule_of_the_judge_forks_nothing():
+    # claim extraction is cheaper than the hand-over: it stays here, and a run whose
+    # answers are all refusals (no claim to verify) never needs a worker
+    df = pd.DataFrame(
+        {
+            "answer": ["Sorry, I could not find that in the provided documents."] * 40,
+            "contexts": [[f"Fact {i}."] for i in range(40)],
+        }
+    )
+    out = rn.faithfulness(df, model="offline", workers=2, progress=False)
+    assert (out["faithfulness_status"] == "no_claims").all()
+    assert out.attrs["ragnotebook"]["last_run"]["workers"] == 0
+
+
+class PickyJudge(rn.OfflineJudge):
+    """Raises on one row's verify task (in whichever process judges it)."""
+
+    def complete(self, task):
+        if task.kind == "verify_claims" and any("Fact 5" in c for c in task.chunks):
+            raise RuntimeError("rule failed on fact 5")
+        return super().complete(task)
+
+
+@linux_fork
+def test_an_error_raised_in_a_worker_is_that_rows_error():
+    df = pd.DataFrame(
+        {"answer": [f"Fact {i}." for i in range(8)], "contexts": [[f"Fact {i}."] for i in range(8)]}
+    )
+    with pytest.warns(UserWarning, match="rows failed"):
+        out = rn.faithfulness(df, model=PickyJudge(), workers=2, progress=False)
+    assert out["faithfulness_status"].tolist() == ["ok"] * 5 + ["error"] + ["ok"] * 2
+    assert "rule failed on fact 5" in out.loc[5, "faithfulness_error"]
+    assert out.attrs["ragnotebook"]["last_run"]["workers_failed"] is None
