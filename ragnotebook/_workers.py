@@ -143,12 +143,12 @@ def plan_workers(judge: Any, workers: int | None, n_jobs: int) -> int:
     Only a judge that declares ``cpu_bound = True`` and answers with a synchronous
     ``complete(task)`` (the offline judge) is run in workers. ``workers=None`` reads ``RAGNOTEBOOK_WORKERS``, else chooses
     ``min(MAX_AUTO_WORKERS, usable CPUs)`` for runs of at least ``MIN_AUTO_JOBS`` jobs;
-    an explicit number is used for any run size. One worker, or a platform without a
-    safe fork, means none.
+    an explicit number is used for any run size. One worker, a platform without a
+    safe fork, or a daemonic process (a ``multiprocessing.Pool`` worker) means none.
     """
     cpu_bound = getattr(judge, "cpu_bound", False) and callable(getattr(judge, "complete", None))
-    if not cpu_bound or not fork_available():
-        return 0
+    if not cpu_bound or not fork_available() or multiprocessing.current_process().daemon:
+        return 0  # (a daemonic process, e.g. a multiprocessing.Pool worker, has no children)
     chosen = workers if workers is not None else _env_workers()
     if chosen is None:
         if n_jobs < MIN_AUTO_JOBS:
@@ -198,7 +198,17 @@ class WorkerPool:
                 process = context.Process(
                     target=_serve, args=(judge, theirs, inherited), daemon=True
                 )
-                process.start()
+                try:
+                    process.start()
+                except (OSError, AssertionError) as exc:
+                    # no memory or process slot for a fork (strict overcommit, a ulimit),
+                    # or a daemonic process, which may not have children: judge here
+                    ours.close()
+                    theirs.close()
+                    self.broken = f"could not start a worker process ({type(exc).__name__}: {exc})"
+                    self.close()
+                    self.n = 0  # none judged: the run's metadata says 0 workers
+                    return
                 theirs.close()
                 self._workers.append(_Worker(process, ours))
 

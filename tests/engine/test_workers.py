@@ -216,3 +216,35 @@ def test_an_error_raised_in_a_worker_is_that_rows_error():
     assert out["faithfulness_status"].tolist() == ["ok"] * 5 + ["error"] + ["ok"] * 2
     assert "rule failed on fact 5" in out.loc[5, "faithfulness_error"]
     assert out.attrs["ragnotebook"]["last_run"]["workers_failed"] is None
+
+
+@linux_fork
+def test_a_fork_that_fails_leaves_the_run_in_this_process(monkeypatch):
+    import multiprocessing.context
+
+    started = []
+
+    def refuse(self):
+        started.append(self)
+        raise OSError(12, "Cannot allocate memory")
+
+    monkeypatch.setattr(multiprocessing.context.ForkProcess, "start", refuse)
+    df = pd.DataFrame(
+        {"answer": [f"Fact {i}." for i in range(6)], "contexts": [[f"Fact {i}."] for i in range(6)]}
+    )
+    out = rn.faithfulness(df, model="offline", workers=2, progress=False)
+    assert started  # a fork was tried
+    assert out["faithfulness"].tolist() == [1.0] * 6
+    last = out.attrs["ragnotebook"]["last_run"]
+    assert last["workers"] == 0
+    assert last["workers_failed"] == (
+        "could not start a worker process (OSError: [Errno 12] Cannot allocate memory)"
+    )
+
+
+def test_a_daemonic_process_starts_no_workers(monkeypatch):
+    import multiprocessing
+
+    monkeypatch.setattr(_workers, "fork_available", lambda: True)
+    monkeypatch.setitem(multiprocessing.current_process()._config, "daemon", True)
+    assert _workers.plan_workers(rn.OfflineJudge(), 2, 1000) == 0
