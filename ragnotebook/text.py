@@ -2090,6 +2090,10 @@ def _months(low: str, words: frozenset[str], digit: bool) -> dict[int, str]:
     return out
 
 
+#: How the patterns of an amount's unit start: a digit, then at most one space.
+_AFTER_DIGIT = r"\d\s?"
+
+
 def _scan(
     hints: frozenset[str] | None, group: tuple[re.Pattern[str], ...], *, digit: bool = False
 ) -> _Reader:
@@ -2100,9 +2104,16 @@ def _scan(
     with ``digit``, a digit; with None, when it has a digit, currency sign or name
     (:data:`_UNIT_HINT`)."""
     # the later sides first: "no more than" (a maximum) before "more than" (a minimum)
-    scan = re.compile(
-        "|".join(f"(?P<s{side}>{p.pattern})" for side, p in reversed(list(enumerate(group))))
-    )
+    sides = list(reversed(list(enumerate(group))))
+    if all(p.pattern.startswith(_AFTER_DIGIT) for _, p in sides):
+        # "5 mg", "10 km": the amount read once, then its unit. The scan then starts only
+        # at digits (a pattern that opens with a character class is searched for it
+        # first); the same matches, since a unit never starts with the optional space
+        n = len(_AFTER_DIGIT)
+        units = "|".join(f"(?P<s{side}>{p.pattern[n:]})" for side, p in sides)
+        scan = re.compile(f"{_AFTER_DIGIT}(?:{units})")
+    else:
+        scan = re.compile("|".join(f"(?P<s{side}>{p.pattern})" for side, p in sides))
 
     def read(low: str, words: frozenset[str], has_digit: bool) -> dict[int, str]:
         out: dict[int, str] = {}
