@@ -39,6 +39,9 @@ MAX_AUTO_WORKERS = 4
 #: it the fork and the first tasks' cold caches cost about what two cores save.
 MIN_AUTO_JOBS = 200
 
+#: How many more tasks than the least busy worker a task's own worker (the one holding its
+#: context's readings) may have queued before the task goes to the least busy one.
+_SPILL = 4
 #: Tasks sent to one worker and not yet answered; the rest wait in this process. Two
 #: keep a worker busy while its next task is on the way, and keep the pipe from filling:
 #: a write the worker is not reading would stall the event loop.
@@ -87,6 +90,10 @@ class _Worker:
     #: tasks not yet sent, with their futures
     waiting: deque[tuple[Any, asyncio.Future[tuple[bool, Any]]]] = field(default_factory=deque)
     loop: asyncio.AbstractEventLoop | None = None
+
+
+def _load(worker: _Worker) -> int:
+    return len(worker.sent) + len(worker.waiting)
 
 
 def _why(worker: _Worker, exc: BaseException) -> str:
@@ -171,7 +178,9 @@ class WorkerPool:
     Notes
     -----
     A task goes to worker ``hash(task.chunks) % n`` (its text when it has no chunks),
-    so the tasks of one retrieved context share one worker's caches. Each worker has a
+    so the tasks of one retrieved context share one worker's caches, unless that worker
+    has more than ``_SPILL`` tasks queued beyond the least busy one's (rows that share
+    one context would otherwise all wait for one worker). Each worker has a
     pipe read by the event loop itself (``add_reader``): no helper threads, whose hand-offs
     of the GIL cost the parent more than the pickling (a ``ProcessPoolExecutor`` per worker
     took 3.3 s of the parent's CPU for the 1,000-row benchmark). When a worker dies
@@ -218,6 +227,12 @@ class WorkerPool:
         if self.broken is None:
             key = hash(task.chunks) if task.chunks else hash(task.text or "")
             worker = self._workers[key % self.n]
+            least = min(self._workers, key=_load)
+            if _load(worker) > _load(least) + _SPILL:
+                # rows sharing one context (a document's questions, several answers of
+                # one article) all hash to one worker: past this backlog the idle one
+                # reads the context too rather than wait
+                worker = least
             loop = asyncio.get_running_loop()
             if worker.loop is not loop:
                 if worker.sent or worker.waiting:  # busy for a run on another loop

@@ -112,18 +112,26 @@ async def _pids(pool, tasks, fallback=None):
     return [int(a.verdicts[0].reason) for a in answers]
 
 
+async def _pids_one_by_one(pool, tasks):
+    return [int((await pool.complete(t, None)).verdicts[0].reason) for t in tasks]
+
+
 @linux_fork
 def test_a_rows_tasks_meet_in_one_worker_and_not_in_this_process():
     pool = _workers.WorkerPool(PidJudge(), 2)
     try:
         contexts = [[f"Chunk {i} says {i}."] for i in range(12)]
-        first = asyncio.run(_pids(pool, [_verify(c) for c in contexts]))
-        again = asyncio.run(_pids(pool, [_verify(c, "other claim") for c in contexts]))
+        first = asyncio.run(_pids_one_by_one(pool, [_verify(c) for c in contexts]))
+        again = asyncio.run(_pids_one_by_one(pool, [_verify(c, "other") for c in contexts]))
+        # twenty rows of one shared context at once: its worker's backlog spills over
+        shared = asyncio.run(_pids(pool, [_verify(["One document."], f"c{i}") for i in range(20)]))
     finally:
         pool.close()
     assert first == again  # the same chunks went to the same worker
     assert os.getpid() not in first
     assert len(set(first)) == 2  # both workers had work
+    assert len(set(shared)) == 2
+    assert os.getpid() not in shared
 
 
 def _die_in_worker(parent):
