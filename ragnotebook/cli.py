@@ -1536,6 +1536,8 @@ def evaluate_command(args: argparse.Namespace) -> int:
         raise UsageError("--min-coverage must be between 0 and 1")
     if args.concurrency < 1:
         raise UsageError("--concurrency must be >= 1")
+    if args.workers is not None and args.workers < 1:
+        raise UsageError("--workers must be >= 1")
     _check_out(args.out)
     model = args.model or rn.get_default_model()
     options: dict[str, Any] = {}
@@ -1628,6 +1630,7 @@ def evaluate_command(args: argparse.Namespace) -> int:
                 columns=columns or None,
                 concurrency=args.concurrency,
                 progress=not args.no_progress,
+                workers=args.workers,
                 **options,
             )
     except EmptyColumnWarning as exc:
@@ -1933,6 +1936,13 @@ def _parser() -> argparse.ArgumentParser:
         help="--baseline tolerance for the mean and coverage drop, from 0 to 1 (default 0.02)",
     )
     ev.add_argument("--concurrency", type=int, default=16, help="judge calls in flight")
+    ev.add_argument(
+        "--workers",
+        type=int,
+        default=None,
+        help="processes for the offline judge's rules (default: RAGNOTEBOOK_WORKERS, else up "
+        "to 4 on Linux for 200+ row-metrics; 1 = this process only)",
+    )
     ev.add_argument("--no-cache", action="store_true", help="do not use the judge-answer cache")
     ev.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
 

@@ -15,7 +15,7 @@ import pandas as pd
 import pytest
 
 import ragnotebook as rn
-from ragnotebook import cli
+from ragnotebook import _workers, cli
 from tests.judge_replies import offline_responder
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -456,6 +456,7 @@ def test_parquet_output_keeps_metadata_and_csv_input_with_column_mapping(tmp_pat
         (("--timeout", "5"), "--timeout applies to LLM models, not the offline judge"),
         (("--num-retries", "1"), "--num-retries applies to LLM models"),
         (("--min-coverage", "2"), "between 0 and 1"),
+        (("--workers", "0"), "--workers must be >= 1"),
         (("--fail-under", "recall=1.5"), "'recall=1.5': scores run from 0 to 1"),
         (("--fail-under", "faithfulness=-0.1"), "a minimum must be between 0 and 1"),
         (("--max-drop", "-1"), "--max-drop: -1 is not between 0 and 1"),
@@ -1774,3 +1775,21 @@ def test_report_help_names_max_k_and_top_with_the_python_defaults(capsys):
     defaults = {k: p.default for k, p in inspect.signature(report).parameters.items()}
     args = cli._parser().parse_args(["report", "s.jsonl", "--out", "r.html"])
     assert (args.max_k, args.top) == (defaults["max_k"], defaults["top"]) == (20, 20)
+
+
+@pytest.mark.skipif(not _workers.fork_available(), reason="worker processes need Linux's fork")
+def test_workers_option_runs_the_offline_judge_in_processes_with_the_same_scores(
+    tmp_path, good, capsys
+):
+    outs = {}
+    for n in ("1", "2"):
+        out = tmp_path / f"scored{n}.parquet"
+        code = cli.main(["evaluate", str(good), "--out", str(out), "--workers", n, "--no-progress"])
+        capsys.readouterr()
+        assert code == 0
+        outs[n] = pd.read_parquet(out)
+    assert outs["1"].attrs["ragnotebook"]["last_run"]["workers"] == 0
+    assert outs["2"].attrs["ragnotebook"]["last_run"]["workers"] == 2
+    metrics = [c for c in outs["1"].columns if c.startswith(("context_", "faithfulness"))]
+    assert metrics
+    pd.testing.assert_frame_equal(outs["1"][metrics], outs["2"][metrics])
