@@ -1658,76 +1658,110 @@ def evaluate_command(args: argparse.Namespace) -> int:
         else:
             print("ragnotebook evaluate: interrupted; no check was run", file=sys.stderr)
         return EXIT_INTERRUPTED
-    summary = rn.summary(scored)
-    _print_summary(summary, "Summary (mean over scored rows; 'scored' = measured / total):")
-    for m in summary.index:
-        errors = scored[f"{m}_error"].dropna()
-        if len(errors):
-            first = _as_options(str(errors.iloc[0]))
-            if "api_key=" in first:
-                # keys are never command-line options (docs/cli.md)
-                first += (
-                    " [on the command line: set the provider's key in the environment, e.g. "
-                    "OPENAI_API_KEY=... (any string for a server without authentication)]"
+    # the run is complete: a Ctrl-C from here on (printing, writing --out, the checks)
+    # must not throw it away (docs/cli.md, exit code 130)
+    with _complete_despite_ctrl_c():
+        summary = rn.summary(scored)
+        _print_summary(summary, "Summary (mean over scored rows; 'scored' = measured / total):")
+        for m in summary.index:
+            errors = scored[f"{m}_error"].dropna()
+            if len(errors):
+                first = _as_options(str(errors.iloc[0]))
+                if "api_key=" in first:
+                    # keys are never command-line options (docs/cli.md)
+                    first += (
+                        " [on the command line: set the provider's key in the environment, e.g. "
+                        "OPENAI_API_KEY=... (any string for a server without authentication)]"
+                    )
+                label = errors.index.tolist()[0]
+                print(
+                    places.rewrite(
+                        f"ragnotebook: {m}: {len(errors)} row(s) failed; first error (row "
+                        f"{label!r}): {first}"
+                    ),
+                    file=sys.stderr,
                 )
-            label = errors.index.tolist()[0]
+        if args.out is not None:
+            try:
+                path = _write_frame(scored, args.out)
+            except ImportError as exc:
+                raise RuntimeError(f"cannot write Parquet without pyarrow ({exc})") from exc
+            print(f"\nScored frame ({len(scored)} rows) written to {path}{_run_file_note(path)}")
+            # the finished rows an interrupted run of the same --out left aside are superseded
+            stale = args.out.with_name(f"{args.out.stem}.partial{args.out.suffix}")
+            for leftover in (stale, stale.with_name(f"{stale.name}.run.json")):
+                if leftover.is_file():
+                    with contextlib.suppress(OSError):
+                        leftover.unlink()
+                        print(
+                            f"ragnotebook evaluate: removed {leftover.name}, left by an interrupted "
+                            "run: this run is complete",
+                            file=sys.stderr,
+                        )
+
+        groups = None
+        if args.by is not None:
+            from ragnotebook.views._data import group_name
+
+            groups = rn.summary(scored, by=args.by)
+            # a missing group prints as "(missing)", a blank one quoted (as the views name them)
+            shown = groups.rename(index=group_name, level=0)
+            _print_summary(shown, f"\nPer {args.by}:", usage=False)
+        failures: list[str] = []
+        if thresholds or args.min_coverage is not None:
+            print("\nChecks:")
+            if groups is None:
+                failures += check_thresholds(summary, thresholds, args.min_coverage)
+            else:
+                # every group must pass on its own: a mean over all systems can hide one
+                for key in dict.fromkeys(groups.index.get_level_values(0)):
+                    failures += check_thresholds(
+                        groups.xs(key, level=0),
+                        thresholds,
+                        args.min_coverage,
+                        f"{args.by}={group_name(key)}: ",
+                    )
+        if baseline is not None:
+            _warn_other_judge(baseline, scored)
+            failures += _baseline_checks(baseline, scored, metrics, on, max_drop, args.by)
+        if failures:
             print(
-                places.rewrite(
-                    f"ragnotebook: {m}: {len(errors)} row(s) failed; first error (row "
-                    f"{label!r}): {first}"
-                ),
+                f"ragnotebook: {len(failures)} check(s) failed: " + "; ".join(failures),
                 file=sys.stderr,
             )
-    if args.out is not None:
-        try:
-            path = _write_frame(scored, args.out)
-        except ImportError as exc:
-            raise RuntimeError(f"cannot write Parquet without pyarrow ({exc})") from exc
-        print(f"\nScored frame ({len(scored)} rows) written to {path}{_run_file_note(path)}")
-        # the finished rows an interrupted run of the same --out left aside are superseded
-        stale = args.out.with_name(f"{args.out.stem}.partial{args.out.suffix}")
-        for leftover in (stale, stale.with_name(f"{stale.name}.run.json")):
-            if leftover.is_file():
-                with contextlib.suppress(OSError):
-                    leftover.unlink()
-                    print(
-                        f"ragnotebook evaluate: removed {leftover.name}, left by an interrupted "
-                        "run: this run is complete",
-                        file=sys.stderr,
-                    )
+            return EXIT_CHECKS_FAILED
+        return EXIT_OK
 
-    groups = None
-    if args.by is not None:
-        from ragnotebook.views._data import group_name
 
-        groups = rn.summary(scored, by=args.by)
-        # a missing group prints as "(missing)", a blank one quoted (as the views name them)
-        shown = groups.rename(index=group_name, level=0)
-        _print_summary(shown, f"\nPer {args.by}:", usage=False)
-    failures: list[str] = []
-    if thresholds or args.min_coverage is not None:
-        print("\nChecks:")
-        if groups is None:
-            failures += check_thresholds(summary, thresholds, args.min_coverage)
-        else:
-            # every group must pass on its own: a mean over all systems can hide one
-            for key in dict.fromkeys(groups.index.get_level_values(0)):
-                failures += check_thresholds(
-                    groups.xs(key, level=0),
-                    thresholds,
-                    args.min_coverage,
-                    f"{args.by}={group_name(key)}: ",
-                )
-    if baseline is not None:
-        _warn_other_judge(baseline, scored)
-        failures += _baseline_checks(baseline, scored, metrics, on, max_drop, args.by)
-    if failures:
+@contextlib.contextmanager
+def _complete_despite_ctrl_c() -> Iterator[None]:
+    """Finish the block when the user presses Ctrl-C once: the first SIGINT only prints a
+    note; a second one stops the command (exit 130). In the main thread only (elsewhere
+    signals cannot be handled and the block runs as it is)."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    pressed = 0
+
+    def on_sigint(signum: int, frame: Any) -> None:
+        nonlocal pressed
+        pressed += 1
+        if pressed > 1:
+            raise KeyboardInterrupt
         print(
-            f"ragnotebook: {len(failures)} check(s) failed: " + "; ".join(failures),
+            "ragnotebook evaluate: Ctrl-C after the last row was scored: the run is complete, "
+            "so it is written and checked (press Ctrl-C again to stop without that)",
             file=sys.stderr,
         )
-        return EXIT_CHECKS_FAILED
-    return EXIT_OK
+
+    previous = signal.signal(signal.SIGINT, on_sigint)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 # --------------------------------------------------------------------------- report

@@ -1793,3 +1793,45 @@ def test_workers_option_runs_the_offline_judge_in_processes_with_the_same_scores
     metrics = [c for c in outs["1"].columns if c.startswith(("context_", "faithfulness"))]
     assert metrics
     pd.testing.assert_frame_equal(outs["1"][metrics], outs["2"][metrics])
+
+
+def test_a_ctrl_c_after_the_last_row_still_writes_and_checks(tmp_path, good, monkeypatch, capsys):
+    # a fresh user pressed Ctrl-C while a finished 1,000-row run was being written: exit
+    # 130 and no file at all, against what docs/cli.md promises
+    import signal
+
+    real_write = cli._write_frame
+    presses = []
+
+    def write_after_ctrl_c(df, out):
+        os.kill(os.getpid(), signal.SIGINT)  # as from the terminal, while writing
+        presses.append(out)
+        return real_write(df, out)
+
+    monkeypatch.setattr(cli, "_write_frame", write_after_ctrl_c)
+    out = tmp_path / "scored.jsonl"
+    code, stdout, err = main_in_process(
+        str(good), "--out", str(out), "--fail-under", "faithfulness=0.5", capsys=capsys
+    )
+    assert presses == [out]
+    assert code == 0, err
+    assert "Ctrl-C after the last row was scored: the run is complete" in err
+    assert len(pd.read_json(out, lines=True)) == len(GOOD)
+    assert "ok   faithfulness: mean" in stdout
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
+def test_a_second_ctrl_c_after_the_last_row_stops_the_command(tmp_path, good, monkeypatch, capsys):
+    import signal
+
+    def write_after_two_presses(df, out):
+        os.kill(os.getpid(), signal.SIGINT)
+        os.kill(os.getpid(), signal.SIGINT)
+        raise AssertionError("not reached: the second Ctrl-C stops the command")
+
+    monkeypatch.setattr(cli, "_write_frame", write_after_two_presses)
+    out = tmp_path / "scored.jsonl"
+    code, _stdout, err = main_in_process(str(good), "--out", str(out), capsys=capsys)
+    assert code == 130
+    assert "ragnotebook evaluate: interrupted" in err
+    assert not out.exists()
