@@ -20,14 +20,16 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import multiprocessing
 import os
 import pickle
 import signal
 import sys
+import threading
 import warnings
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from typing import Any
@@ -75,6 +77,13 @@ def _serve(judge: Any, conn: Connection, inherited: list[Connection]) -> None:
                 conn.send((False, RuntimeError(f"{type(exc).__name__}: {exc}")))
         except (BrokenPipeError, OSError):
             return
+
+
+#: The parent's ends of the workers' pipes, of every pool: each fork closes them in the
+#: child. Pipes are made, forked and added here under ``_fork_lock``, so a fork in another
+#: thread never carries a pipe end it does not know of.
+_open_ends: set[Connection] = set()
+_fork_lock = threading.Lock()
 
 
 class _Broken(Exception):
@@ -188,10 +197,13 @@ class WorkerPool:
     including those it lost, is answered in this process by ``fallback``.
     """
 
-    def __init__(self, judge: Any, n: int) -> None:
+    def __init__(self, judge: Any, n: int, key: Any = None) -> None:
         self.judge = judge
         self.n = n
         self.broken: str | None = None
+        #: what a later run's judge must match to reuse this pool (None: never reused)
+        self.key = key
+        self._timer: threading.Timer | None = None
         context = multiprocessing.get_context("fork")
         self._workers: list[_Worker] = []
         with warnings.catch_warnings():
@@ -200,25 +212,34 @@ class WorkerPool:
             # (no locks of other threads, no imports)
             warnings.filterwarnings("ignore", message=r".*fork\(\)", category=DeprecationWarning)
             for _ in range(n):
-                ours, theirs = context.Pipe(duplex=True)
-                # the parent's ends, this pipe's included, must not stay open in the
-                # child: a worker sees its pipe end only when no process holds the other
-                inherited = [w.conn for w in self._workers] + [ours]
-                process = context.Process(
-                    target=_serve, args=(judge, theirs, inherited), daemon=True
-                )
-                try:
-                    process.start()
-                except (OSError, AssertionError) as exc:
-                    # no memory or process slot for a fork (strict overcommit, a ulimit),
-                    # or a daemonic process, which may not have children: judge here
-                    ours.close()
-                    theirs.close()
-                    self.broken = f"could not start a worker process ({type(exc).__name__}: {exc})"
+                with _fork_lock:
+                    ours, theirs = context.Pipe(duplex=True)
+                    # the parent's ends of every pool's pipes, this one's included, must
+                    # not stay open in the child: a worker sees the end of its pipe only
+                    # when no other process holds the parent's end
+                    inherited = [*_open_ends, ours]
+                    process = context.Process(
+                        target=_serve, args=(judge, theirs, inherited), daemon=True
+                    )
+                    try:
+                        process.start()
+                    except (OSError, AssertionError) as exc:
+                        # no memory or process slot for a fork (strict overcommit, a
+                        # ulimit), or a daemonic process, which may not have children
+                        ours.close()
+                        theirs.close()
+                        failed: BaseException | None = exc
+                    else:
+                        theirs.close()
+                        _open_ends.add(ours)
+                        failed = None
+                if failed is not None:
+                    self.broken = (
+                        f"could not start a worker process ({type(failed).__name__}: {failed})"
+                    )
                     self.close()
                     self.n = 0  # none judged: the run's metadata says 0 workers
                     return
-                theirs.close()
                 self._workers.append(_Worker(process, ours))
 
     async def complete(self, task: Any, fallback: Callable[[Any], Any]) -> Any:
@@ -297,15 +318,114 @@ class WorkerPool:
         if worker.loop is not None and not worker.conn.closed:
             with contextlib.suppress(Exception):
                 worker.loop.remove_reader(worker.conn.fileno())
+        worker.loop = None
+
+    @property
+    def idle(self) -> bool:
+        """No task sent or waiting: a reply still on its way would be taken for the
+        answer to another run's task, so only an idle pool is kept for reuse."""
+        return all(not w.sent and not w.waiting for w in self._workers)
+
+    @property
+    def alive(self) -> bool:
+        """Every worker process is running."""
+        return bool(self._workers) and all(w.process.is_alive() for w in self._workers)
 
     def close(self) -> None:
         """Stop the workers: their pipes close, so an idle worker exits at once; one
         still judging a task of a stopped run is terminated."""
         for worker in self._workers:
             self._detach(worker)
+            with _fork_lock:
+                _open_ends.discard(worker.conn)
             worker.conn.close()
         for worker in self._workers:
             worker.process.join(0.5)
             if worker.process.is_alive():
                 worker.process.terminate()
                 worker.process.join(2)
+
+
+#: Seconds an idle pool waits for the next run of the same judge before its workers exit.
+#: A notebook scoring a frame again (other metrics, a fixed column) finds the workers
+#: with what they read still cached: in one process a repeat cost half the first run,
+#: and workers that ended with every run made each repeat cost a first run.
+IDLE_SECONDS = 300.0
+
+_idle: dict[Hashable, WorkerPool] = {}
+_idle_lock = threading.Lock()
+
+
+def _pool_key(judge: Any, n: int) -> Hashable:
+    """Judges with equal class and identity answer alike: their workers are shared."""
+    identity = getattr(judge, "identity", None)
+    if not callable(identity):
+        return None
+    try:
+        settings = json.dumps(identity(), sort_keys=True, default=str)
+    except (TypeError, ValueError):
+        return None
+    return (type(judge), settings, n)
+
+
+def acquire(judge: Any, n: int) -> WorkerPool:
+    """A pool of ``n`` workers for ``judge``: the idle one a run of the same judge left
+    (its workers' caches warm), else a new one."""
+    key = _pool_key(judge, n)
+    with _idle_lock:
+        pool = _idle.pop(key, None) if key is not None else None
+    if pool is not None:
+        if pool._timer is not None:
+            pool._timer.cancel()
+        if pool.broken is None and pool.alive:
+            return pool
+        pool.close()
+    return WorkerPool(judge, n, key)
+
+
+def release(pool: WorkerPool) -> None:
+    """End a run's use of ``pool``: keep it for ``IDLE_SECONDS`` when it is whole and idle
+    (one per judge), else stop its workers. Called on the loop that used it."""
+    for worker in pool._workers:
+        pool._detach(worker)  # the next run may come on another event loop
+    if pool.key is None or pool.broken is not None or not pool.idle or not pool.alive:
+        pool.close()
+        return
+    with _idle_lock:
+        if pool.key in _idle:  # another run's pool of the same judge is kept already
+            keep = False
+        else:
+            _idle[pool.key] = pool
+            keep = True
+    if not keep:
+        pool.close()
+        return
+    timer = threading.Timer(IDLE_SECONDS, _expire, (pool,))
+    timer.daemon = True
+    pool._timer = timer
+    timer.start()
+
+
+def _expire(pool: WorkerPool) -> None:
+    with _idle_lock:
+        if _idle.get(pool.key) is not pool:
+            return  # taken by a run meanwhile
+        del _idle[pool.key]
+    pool.close()
+
+
+def close_idle() -> int:
+    """Stop every idle pool's workers now; returns how many pools were stopped.
+
+    The workers of a pool kept after a run hold copies of the judge's module as it was
+    when they were forked, so code that patches the judge's functions in this process
+    (tests) calls this first.
+    """
+    with _idle_lock:
+        pools = list(_idle.values())
+        _idle.clear()
+    for pool in pools:
+        if pool._timer is not None:
+            pool._timer.cancel()
+        pool.close()
+    return len(pools)

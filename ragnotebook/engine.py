@@ -25,7 +25,7 @@ from tenacity import AsyncRetrying, RetryCallState
 from ragnotebook._limits import AdaptiveLimiter, RetryPolicy
 from ragnotebook._loop import run_sync
 from ragnotebook._warn import notify
-from ragnotebook._workers import WorkerPool, check_workers, plan_workers
+from ragnotebook._workers import WorkerPool, acquire, check_workers, plan_workers, release
 from ragnotebook.judges.base import Judge, JudgeError
 from ragnotebook.scorers._common import ExplainFailed, MetricResult, Plan, complete_answer
 from ragnotebook.tasks import ANSWER_MODELS, Answer, Task
@@ -438,7 +438,7 @@ class Engine:
                     self.stats.wall_seconds = time.perf_counter() - start
                     self.stats.max_in_flight = self._limiter.max_in_flight
                     if self._pool is not None:
-                        self._pool.close()
+                        release(self._pool)  # kept a while for the next run, if whole
                         self.stats.workers = self._pool.n
                         self.stats.workers_failed = self._pool.broken
                         self._pool = None
@@ -913,7 +913,7 @@ class Engine:
     async def _call(self, task: Task) -> tuple[Answer, Any]:
         if self._workers_planned and task.kind in getattr(self.judge, "cpu_bound_kinds", ()):
             if self._pool is None:  # the first fresh call: a fully cached run forks nothing
-                self._pool = WorkerPool(self.judge, self._workers_planned)
+                self._pool = acquire(self.judge, self._workers_planned)
             # plan_workers checked that the judge answers synchronously with complete()
             complete: Callable[[Task], Answer] = self.judge.complete  # type: ignore[attr-defined]
             return await self._pool.complete(task, complete), None

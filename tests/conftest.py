@@ -3,6 +3,16 @@
 import pytest
 
 
+@pytest.fixture(autouse=True)
+def _no_idle_workers_between_tests():
+    """Worker processes kept after a test's run hold the judge's code as it was when they
+    were forked: a later test that patches it must not be answered by them."""
+    yield
+    from ragnotebook import _workers
+
+    _workers.close_idle()
+
+
 @pytest.fixture(autouse=True, scope="session")
 def _private_judge_cache(tmp_path_factory):
     """Keep the judge cache of every test run out of the user's cache folder."""

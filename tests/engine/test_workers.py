@@ -256,3 +256,74 @@ def test_a_daemonic_process_starts_no_workers(monkeypatch):
     monkeypatch.setattr(_workers, "fork_available", lambda: True)
     monkeypatch.setitem(multiprocessing.current_process()._config, "daemon", True)
     assert _workers.plan_workers(rn.OfflineJudge(), 2, 1000) == 0
+
+
+def _rows(n, word="Fact"):
+    return pd.DataFrame(
+        {
+            "answer": [f"{word} {i}." for i in range(n)],
+            "contexts": [[f"{word} {i}."] for i in range(n)],
+        }
+    )
+
+
+def _worker_pids(out):
+    return {int(v["reason"]) for vs in out["faithfulness_verdicts"] for v in vs}
+
+
+@linux_fork
+def test_the_next_run_of_the_same_judge_reuses_the_workers_and_their_caches():
+    first = rn.faithfulness(_rows(12), model=PidJudge(), workers=2, progress=False)
+    again = rn.faithfulness(_rows(12, "Other"), model=PidJudge(), workers=2, progress=False)
+    pids = _worker_pids(first)
+    assert len(pids) == 2 and os.getpid() not in pids
+    assert _worker_pids(again) == pids  # the same processes: what they read is still cached
+    # other settings answer otherwise: they get workers of their own
+    other = rn.faithfulness(
+        _rows(12), model=PidJudge(support_threshold=0.6), workers=2, progress=False
+    )
+    assert _worker_pids(other).isdisjoint(pids)
+    assert _workers.close_idle() == 2
+
+
+@linux_fork
+def test_an_idle_pool_stops_its_workers_after_a_while(monkeypatch):
+    import multiprocessing
+
+    monkeypatch.setattr(_workers, "IDLE_SECONDS", 0.2)
+    out = rn.faithfulness(_rows(6), model=PidJudge(), workers=2, progress=False)
+    pids = _worker_pids(out)
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline and {p.pid for p in multiprocessing.active_children()} & pids:
+        time.sleep(0.05)
+    assert not {p.pid for p in multiprocessing.active_children()} & pids
+    assert _workers.close_idle() == 0
+
+
+@linux_fork
+def test_a_pool_with_a_task_in_flight_is_never_kept():
+    # a stopped run leaves tasks in the workers: their late replies must not be taken for
+    # the next run's answers
+    pool = _workers.acquire(PidJudge(), 2)
+    loop = asyncio.new_event_loop()
+    try:
+        pool._workers[0].sent.append(loop.create_future())
+        _workers.release(pool)
+    finally:
+        loop.close()
+    assert _workers.close_idle() == 0
+    assert [w.process.exitcode is not None for w in pool._workers] == [True, True]
+
+
+@linux_fork
+def test_workers_of_one_pool_leave_when_it_closes_while_another_pool_lives():
+    # a pool forked while another one is open must not hold the other's pipe ends: its
+    # workers would keep the first pool's workers waiting for an end that never comes
+    first = _workers.WorkerPool(PidJudge(), 2)
+    second = _workers.WorkerPool(PidJudge(), 2)
+    try:
+        first.close()
+        assert [w.process.exitcode for w in first._workers] == [0, 0]  # not terminated
+    finally:
+        second.close()
+    assert [w.process.exitcode for w in second._workers] == [0, 0]
