@@ -1515,6 +1515,7 @@ def _as_options(message: str) -> str:
     # the judge's remedies as options; custom_llm_provider= has no option of its own
     message = message.replace(", or pass custom_llm_provider=...", "")
     message = message.replace("model='offline'", "--model offline")
+    message = re.sub(r"\breference='(\w+)'", r"--reference \1", message)
     message = re.sub(r"\bwith api_base=\.\.\.", "with --api-base URL", message)
     return re.sub(r"columns=\{'(\w+)': '([^'{}]*)'\}", column, message)
 
@@ -1631,6 +1632,7 @@ def evaluate_command(args: argparse.Namespace) -> int:
                 concurrency=args.concurrency,
                 progress=not args.no_progress,
                 workers=args.workers,
+                **({"reference": args.reference} if args.reference else {}),
                 **options,
             )
     except EmptyColumnWarning as exc:
@@ -1970,6 +1972,13 @@ def _parser() -> argparse.ArgumentParser:
         help="--baseline tolerance for the mean and coverage drop, from 0 to 1 (default 0.02)",
     )
     ev.add_argument("--concurrency", type=int, default=16, help="judge calls in flight")
+    ev.add_argument(
+        "--reference",
+        choices=("auto", "ground_truth", "answer"),
+        default=None,
+        help="what context precision judges chunks against: the ground truth, the answer, or "
+        "(auto, the default) the ground truth where a row has one, else its answer",
+    )
     ev.add_argument(
         "--workers",
         type=int,

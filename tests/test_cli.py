@@ -1835,3 +1835,31 @@ def test_a_second_ctrl_c_after_the_last_row_stops_the_command(tmp_path, good, mo
     assert code == 130
     assert "ragnotebook evaluate: interrupted" in err
     assert not out.exists()
+
+
+def test_mixed_references_name_the_reference_option(tmp_path):
+    # a fresh user: the warning told the command's user to pass reference='ground_truth',
+    # which the command had no option for (a subprocess: warnings print as the command's)
+    rows = [dict(r) for r in GOOD[:4]]
+    rows[1]["ground_truth"] = None
+    data = write_jsonl(tmp_path / "mixed.jsonl", rows)
+    proc = evaluate(data, "--metrics", "precision", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert "Pass --reference ground_truth to score only the first" in proc.stderr
+    assert "context_precision (--reference auto): 3 rows are judged" in proc.stderr
+    assert "reference='" not in proc.stderr
+    out = tmp_path / "gt.jsonl"
+    proc = evaluate(
+        data,
+        "--metrics",
+        "precision",
+        "--reference",
+        "ground_truth",
+        "--out",
+        str(out),
+        cwd=tmp_path,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "judged against" not in proc.stderr
+    scored = pd.read_json(out, lines=True)
+    assert scored["context_precision_status"].tolist() == ["ok", "no_reference", "ok", "ok"]
