@@ -157,7 +157,8 @@ def plan_workers(judge: Any, workers: int | None, n_jobs: int) -> int:
     """How many worker processes a run of ``n_jobs`` jobs with ``judge`` uses (0: none).
 
     Only a judge that declares ``cpu_bound = True`` and answers with a synchronous
-    ``complete(task)`` (the offline judge) is run in workers. ``workers=None`` reads ``RAGNOTEBOOK_WORKERS``, else chooses
+    ``complete(task)`` (the offline judge) is run in workers. ``workers=None`` reads
+    ``RAGNOTEBOOK_WORKERS``, else chooses
     ``min(MAX_AUTO_WORKERS, usable CPUs)`` for runs of at least ``MIN_AUTO_JOBS`` jobs;
     an explicit number is used for any run size. One worker, a platform without a
     safe fork, or a daemonic process (a ``multiprocessing.Pool`` worker) means none.
@@ -171,6 +172,22 @@ def plan_workers(judge: Any, workers: int | None, n_jobs: int) -> int:
             return 0
         chosen = min(MAX_AUTO_WORKERS, usable_cpus())
     return chosen if chosen >= 2 else 0
+
+
+def why_no_workers(judge: Any, workers: int | None) -> str | None:
+    """Why a run that was asked for two or more workers (``workers`` or
+    ``RAGNOTEBOOK_WORKERS``) of a CPU-bound judge judges in this process, else None."""
+    asked = workers if workers is not None else _env_workers()
+    if asked is None or asked < 2 or not getattr(judge, "cpu_bound", False):
+        return None
+    if not fork_available():
+        return f"worker processes need Linux's fork; {sys.platform} judges in this process"
+    if multiprocessing.current_process().daemon:
+        return (
+            "a daemonic process (a multiprocessing.Pool worker) cannot start worker "
+            "processes; judged in this process"
+        )
+    return None
 
 
 class WorkerPool:

@@ -25,7 +25,14 @@ from tenacity import AsyncRetrying, RetryCallState
 from ragnotebook._limits import AdaptiveLimiter, RetryPolicy
 from ragnotebook._loop import run_sync
 from ragnotebook._warn import notify
-from ragnotebook._workers import WorkerPool, acquire, check_workers, plan_workers, release
+from ragnotebook._workers import (
+    WorkerPool,
+    acquire,
+    check_workers,
+    plan_workers,
+    release,
+    why_no_workers,
+)
 from ragnotebook.judges.base import Judge, JudgeError
 from ragnotebook.scorers._common import ExplainFailed, MetricResult, Plan, complete_answer
 from ragnotebook.tasks import ANSWER_MODELS, Answer, Task
@@ -404,6 +411,8 @@ class Engine:
         for job in jobs:
             self.stats.for_metric(job.metric).rows += 1
         self._workers_planned = plan_workers(self.judge, self.workers, len(jobs))
+        if not self._workers_planned:  # asked for, but not possible here: say why
+            self.stats.workers_failed = why_no_workers(self.judge, self.workers)
         memory = await self._recall_adaptations()
 
         # jobs start in order and at most ``window`` run at once: a started job's next

@@ -250,12 +250,37 @@ def test_a_fork_that_fails_leaves_the_run_in_this_process(monkeypatch):
     )
 
 
-def test_a_daemonic_process_starts_no_workers(monkeypatch):
+def test_a_daemonic_process_starts_no_workers_and_says_so(monkeypatch):
     import multiprocessing
 
+    monkeypatch.delenv("RAGNOTEBOOK_WORKERS", raising=False)
     monkeypatch.setattr(_workers, "fork_available", lambda: True)
     monkeypatch.setitem(multiprocessing.current_process()._config, "daemon", True)
     assert _workers.plan_workers(rn.OfflineJudge(), 2, 1000) == 0
+    out = rn.faithfulness(_rows(3), model="offline", workers=2, progress=False)
+    assert out["faithfulness"].tolist() == [1.0] * 3
+    last = out.attrs["ragnotebook"]["last_run"]
+    assert last["workers"] == 0
+    assert last["workers_failed"] == (
+        "a daemonic process (a multiprocessing.Pool worker) cannot start worker processes; "
+        "judged in this process"
+    )
+    # not asked for: nothing to explain
+    quiet = rn.faithfulness(_rows(3), model="offline", progress=False)
+    assert quiet.attrs["ragnotebook"]["last_run"]["workers_failed"] is None
+
+
+def test_asking_for_workers_without_fork_is_explained(monkeypatch):
+    monkeypatch.setattr(_workers, "fork_available", lambda: False)
+    monkeypatch.setenv("RAGNOTEBOOK_WORKERS", "4")
+    out = rn.faithfulness(_rows(3), model="offline", progress=False)
+    last = out.attrs["ragnotebook"]["last_run"]
+    assert last["workers"] == 0
+    assert last["workers_failed"].startswith("worker processes need Linux's fork; ")
+    # a judge that waits for a server has nothing to run in workers: no note
+    judge = rn.MockJudge(extract_claims=lambda t: ["c"], verify_claims=lambda t: ["yes"])
+    mocked = rn.faithfulness(_rows(3), model=judge, progress=False)
+    assert mocked.attrs["ragnotebook"]["last_run"]["workers_failed"] is None
 
 
 def _rows(n, word="Fact"):
