@@ -127,7 +127,9 @@ def fork_available() -> bool:
     return sys.platform.startswith("linux") and "fork" in multiprocessing.get_all_start_methods()
 
 
-def _env_workers() -> int | None:
+def env_workers() -> int | None:
+    """``RAGNOTEBOOK_WORKERS`` as a number of workers (None when unset); ValueError when
+    it is not a whole number >= 1."""
     raw = os.environ.get("RAGNOTEBOOK_WORKERS", "").strip()
     if not raw:
         return None
@@ -166,7 +168,7 @@ def plan_workers(judge: Any, workers: int | None, n_jobs: int) -> int:
     cpu_bound = getattr(judge, "cpu_bound", False) and callable(getattr(judge, "complete", None))
     if not cpu_bound or not fork_available() or multiprocessing.current_process().daemon:
         return 0  # (a daemonic process, e.g. a multiprocessing.Pool worker, has no children)
-    chosen = workers if workers is not None else _env_workers()
+    chosen = workers if workers is not None else env_workers()
     if chosen is None:
         if n_jobs < MIN_AUTO_JOBS:
             return 0
@@ -177,7 +179,7 @@ def plan_workers(judge: Any, workers: int | None, n_jobs: int) -> int:
 def why_no_workers(judge: Any, workers: int | None) -> str | None:
     """Why a run that was asked for two or more workers (``workers`` or
     ``RAGNOTEBOOK_WORKERS``) of a CPU-bound judge judges in this process, else None."""
-    asked = workers if workers is not None else _env_workers()
+    asked = workers if workers is not None else env_workers()
     if asked is None or asked < 2 or not getattr(judge, "cpu_bound", False):
         return None
     if not fork_available():
@@ -373,8 +375,29 @@ _idle: dict[Hashable, WorkerPool] = {}
 _idle_lock = threading.Lock()
 
 
+#: Modules whose functions the offline judge's answers depend on, besides its class's own
+#: module: a patch of any of them makes kept workers stale.
+_RULE_MODULES = ("ragnotebook.text", "ragnotebook.judges._compare", "ragnotebook.judges.offline")
+
+
+def _code_fingerprint(judge: Any) -> tuple[int, ...]:
+    """The identities of the functions and classes the judge's answers come from: its
+    classes' attributes and the callables of their modules and of the rule modules. A
+    method or function replaced in this process (a patch, a cell run again) changes it,
+    so workers forked with the old code are not reused."""
+    names = {cls.__module__ for cls in type(judge).__mro__} | set(_RULE_MODULES)
+    ids: list[int] = []
+    for cls in type(judge).__mro__:
+        ids.extend(id(v) for v in vars(cls).values())
+    for name in sorted(names):
+        module = sys.modules.get(name)
+        if module is not None:
+            ids.extend(id(v) for v in vars(module).values() if callable(v))
+    return tuple(ids)
+
+
 def _pool_key(judge: Any, n: int) -> Hashable:
-    """Judges with equal class and identity answer alike: their workers are shared."""
+    """Judges with equal class, identity and code answer alike: their workers are shared."""
     identity = getattr(judge, "identity", None)
     if not callable(identity):
         return None
@@ -382,7 +405,7 @@ def _pool_key(judge: Any, n: int) -> Hashable:
         settings = json.dumps(identity(), sort_keys=True, default=str)
     except (TypeError, ValueError):
         return None
-    return (type(judge), settings, n)
+    return (type(judge), settings, n, _code_fingerprint(judge))
 
 
 def acquire(judge: Any, n: int) -> WorkerPool:

@@ -1539,6 +1539,13 @@ def evaluate_command(args: argparse.Namespace) -> int:
         raise UsageError("--concurrency must be >= 1")
     if args.workers is not None and args.workers < 1:
         raise UsageError("--workers must be >= 1")
+    if args.workers is None:
+        from ragnotebook._workers import env_workers
+
+        try:
+            env_workers()  # a bad RAGNOTEBOOK_WORKERS is a usage error, before any reading
+        except ValueError as exc:
+            raise UsageError(str(exc)) from exc
     _check_out(args.out)
     model = args.model or rn.get_default_model()
     options: dict[str, Any] = {}

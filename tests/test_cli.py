@@ -1863,3 +1863,16 @@ def test_mixed_references_name_the_reference_option(tmp_path):
     assert "judged against" not in proc.stderr
     scored = pd.read_json(out, lines=True)
     assert scored["context_precision_status"].tolist() == ["ok", "no_reference", "ok", "ok"]
+
+
+def test_a_bad_workers_variable_is_a_usage_error_before_reading(
+    tmp_path, good, monkeypatch, capsys
+):
+    monkeypatch.setenv("RAGNOTEBOOK_WORKERS", "0")
+    code = cli.main(["evaluate", str(good), "--no-progress"])
+    captured = capsys.readouterr()
+    assert code == 2
+    assert "usage error: RAGNOTEBOOK_WORKERS must be >= 1, got 0" in captured.err
+    assert "rows read" not in captured.err
+    # the option wins over the variable
+    assert cli.main(["evaluate", str(good), "--no-progress", "--workers", "1"]) == 0

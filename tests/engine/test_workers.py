@@ -352,3 +352,24 @@ def test_workers_of_one_pool_leave_when_it_closes_while_another_pool_lives():
     finally:
         second.close()
     assert [w.process.exitcode for w in second._workers] == [0, 0]
+
+
+@linux_fork
+def test_kept_workers_are_not_reused_after_the_judges_code_changes(monkeypatch):
+    # a fresh user patched the judge between two runs and got the old rules' answers from
+    # the kept workers (same class, same settings)
+    first = rn.faithfulness(_rows(6), model=PidJudge(), workers=2, progress=False)
+    pids = _worker_pids(first)
+
+    original = PidJudge.complete
+
+    def patched(self, task):
+        answer = original(self, task)
+        for v in getattr(answer, "verdicts", []):
+            v.verdict = "no"
+        return answer
+
+    monkeypatch.setattr(PidJudge, "complete", patched)
+    again = rn.faithfulness(_rows(6), model=PidJudge(), workers=2, progress=False)
+    assert again["faithfulness"].tolist() == [0.0] * 6  # the new code's answers
+    assert _worker_pids(again).isdisjoint(pids)  # from new workers
