@@ -155,41 +155,35 @@ def check_workers(workers: int | None) -> int | None:
     return workers
 
 
-def plan_workers(judge: Any, workers: int | None, n_jobs: int) -> int:
-    """How many worker processes a run of ``n_jobs`` jobs with ``judge`` uses (0: none).
+def plan_workers(judge: Any, workers: int | None, n_jobs: int) -> tuple[int, str | None]:
+    """How many worker processes a run of ``n_jobs`` jobs with ``judge`` uses (0: none),
+    and, when two or more were asked for but cannot run here, why.
 
     Only a judge that declares ``cpu_bound = True`` and answers with a synchronous
     ``complete(task)`` (the offline judge) is run in workers. ``workers=None`` reads
-    ``RAGNOTEBOOK_WORKERS``, else chooses
-    ``min(MAX_AUTO_WORKERS, usable CPUs)`` for runs of at least ``MIN_AUTO_JOBS`` jobs;
-    an explicit number is used for any run size. One worker, a platform without a
-    safe fork, or a daemonic process (a ``multiprocessing.Pool`` worker) means none.
+    ``RAGNOTEBOOK_WORKERS``, else chooses ``min(MAX_AUTO_WORKERS, usable CPUs)`` for runs
+    of at least ``MIN_AUTO_JOBS`` jobs; an explicit number is used for any run size. One
+    worker, a platform without a safe fork, or a daemonic process (a
+    ``multiprocessing.Pool`` worker, which may not have children) means none.
     """
     cpu_bound = getattr(judge, "cpu_bound", False) and callable(getattr(judge, "complete", None))
-    if not cpu_bound or not fork_available() or multiprocessing.current_process().daemon:
-        return 0  # (a daemonic process, e.g. a multiprocessing.Pool worker, has no children)
-    chosen = workers if workers is not None else env_workers()
-    if chosen is None:
-        if n_jobs < MIN_AUTO_JOBS:
-            return 0
-        chosen = min(MAX_AUTO_WORKERS, usable_cpus())
-    return chosen if chosen >= 2 else 0
-
-
-def why_no_workers(judge: Any, workers: int | None) -> str | None:
-    """Why a run that was asked for two or more workers (``workers`` or
-    ``RAGNOTEBOOK_WORKERS``) of a CPU-bound judge judges in this process, else None."""
+    if not cpu_bound:
+        return 0, None
     asked = workers if workers is not None else env_workers()
-    if asked is None or asked < 2 or not getattr(judge, "cpu_bound", False):
-        return None
     if not fork_available():
-        return f"worker processes need Linux's fork; {sys.platform} judges in this process"
+        why = f"worker processes need Linux's fork; {sys.platform} judges in this process"
+        return 0, why if asked is not None and asked >= 2 else None
     if multiprocessing.current_process().daemon:
-        return (
+        why = (
             "a daemonic process (a multiprocessing.Pool worker) cannot start worker "
             "processes; judged in this process"
         )
-    return None
+        return 0, why if asked is not None and asked >= 2 else None
+    if asked is None:
+        if n_jobs < MIN_AUTO_JOBS:
+            return 0, None
+        asked = min(MAX_AUTO_WORKERS, usable_cpus())
+    return (asked if asked >= 2 else 0), None
 
 
 class WorkerPool:
@@ -217,7 +211,6 @@ class WorkerPool:
     """
 
     def __init__(self, judge: Any, n: int, key: Any = None) -> None:
-        self.judge = judge
         self.n = n
         self.broken: str | None = None
         #: what a later run's judge must match to reuse this pool (None: never reused)

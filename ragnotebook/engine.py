@@ -31,7 +31,6 @@ from ragnotebook._workers import (
     check_workers,
     plan_workers,
     release,
-    why_no_workers,
 )
 from ragnotebook.judges.base import Judge, JudgeError
 from ragnotebook.scorers._common import ExplainFailed, MetricResult, Plan, complete_answer
@@ -166,7 +165,8 @@ class RunStats:
     max_in_flight: int = 0
     #: worker processes the run's judge answered in (0: this process only)
     workers: int = 0
-    #: why the workers stopped mid-run (the rest was judged in this process), or None
+    #: why workers asked for cannot run here, could not start or stopped mid-run (the
+    #: rest judged in this process), or None
     workers_failed: str | None = None
 
     def for_metric(self, metric: str) -> MetricStats:
@@ -410,9 +410,10 @@ class Engine:
         self._slice_start = start
         for job in jobs:
             self.stats.for_metric(job.metric).rows += 1
-        self._workers_planned = plan_workers(self.judge, self.workers, len(jobs))
-        if not self._workers_planned:  # asked for, but not possible here: say why
-            self.stats.workers_failed = why_no_workers(self.judge, self.workers)
+        # workers asked for but not possible here (not Linux, a daemonic process): why
+        self._workers_planned, self.stats.workers_failed = plan_workers(
+            self.judge, self.workers, len(jobs)
+        )
         memory = await self._recall_adaptations()
 
         # jobs start in order and at most ``window`` run at once: a started job's next

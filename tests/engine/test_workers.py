@@ -56,22 +56,25 @@ def test_plan_workers_rules(monkeypatch):
     monkeypatch.setattr(_workers, "usable_cpus", lambda: 8)
     offline = rn.OfflineJudge()
     few, many = _workers.MIN_AUTO_JOBS - 1, _workers.MIN_AUTO_JOBS
-    assert _workers.plan_workers(offline, None, few) == 0
-    assert _workers.plan_workers(offline, None, many) == _workers.MAX_AUTO_WORKERS
-    assert _workers.plan_workers(offline, 3, 1) == 3  # asked for: any run size
-    assert _workers.plan_workers(offline, 1, many) == 0
+    assert _workers.plan_workers(offline, None, few)[0] == 0
+    assert _workers.plan_workers(offline, None, many)[0] == _workers.MAX_AUTO_WORKERS
+    assert _workers.plan_workers(offline, 3, 1)[0] == 3  # asked for: any run size
+    assert _workers.plan_workers(offline, 1, many)[0] == 0
     # judges that wait for a server (or record their tasks) stay in this process
-    assert _workers.plan_workers(rn.MockJudge(), 4, many) == 0
+    assert _workers.plan_workers(rn.MockJudge(), 4, many)[0] == 0
     monkeypatch.setattr(_workers, "usable_cpus", lambda: 1)
-    assert _workers.plan_workers(offline, None, many) == 0
+    assert _workers.plan_workers(offline, None, many)[0] == 0
     monkeypatch.setenv("RAGNOTEBOOK_WORKERS", "3")
-    assert _workers.plan_workers(offline, None, few) == 3
-    assert _workers.plan_workers(offline, 1, many) == 0  # the argument wins
+    assert _workers.plan_workers(offline, None, few)[0] == 3
+    assert _workers.plan_workers(offline, 1, many)[0] == 0  # the argument wins
     monkeypatch.setenv("RAGNOTEBOOK_WORKERS", "two")
     with pytest.raises(ValueError, match="RAGNOTEBOOK_WORKERS must be a whole number"):
         _workers.plan_workers(offline, None, many)
     monkeypatch.setattr(_workers, "fork_available", lambda: False)
-    assert _workers.plan_workers(offline, 4, many) == 0
+    n, why = _workers.plan_workers(offline, 4, many)
+    assert n == 0 and why.startswith("worker processes need Linux's fork; ")
+    monkeypatch.delenv("RAGNOTEBOOK_WORKERS")
+    assert _workers.plan_workers(offline, None, many) == (0, None)  # not asked for: no note
 
 
 @pytest.mark.parametrize("bad", [0, -2, "2", 2.0, True])
@@ -256,7 +259,7 @@ def test_a_daemonic_process_starts_no_workers_and_says_so(monkeypatch):
     monkeypatch.delenv("RAGNOTEBOOK_WORKERS", raising=False)
     monkeypatch.setattr(_workers, "fork_available", lambda: True)
     monkeypatch.setitem(multiprocessing.current_process()._config, "daemon", True)
-    assert _workers.plan_workers(rn.OfflineJudge(), 2, 1000) == 0
+    assert _workers.plan_workers(rn.OfflineJudge(), 2, 1000)[0] == 0
     out = rn.faithfulness(_rows(3), model="offline", workers=2, progress=False)
     assert out["faithfulness"].tolist() == [1.0] * 3
     last = out.attrs["ragnotebook"]["last_run"]
