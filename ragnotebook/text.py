@@ -1164,7 +1164,7 @@ def _tokens_cached(text: str, lang: str) -> tuple[str, ...]:
         # "version 2.3.1" is "v2.3.1": the number is the content, the word its prefix
         text = _VERSION_WORD.sub("", text)
     for tok in _TOKEN_RE.findall(text):
-        if tok[0].isdigit():
+        if tok[0].isdecimal():
             timed = ":" in tok or tok[-1:].lower() in ("m", ".")
             out.append(_norm_time(tok) if timed else _norm_number(tok))
             continue
@@ -1266,7 +1266,7 @@ def numbers(text: str) -> set[str]:
     out: set[str] = set()
     for m in _TOKEN_RE.finditer(text):
         tok = m.group()
-        if tok[0].isdigit():
+        if tok[0].isdecimal():
             timed = ":" in tok or tok[-1:].lower() in ("m", ".")
             if (
                 "." in tok
@@ -2616,6 +2616,38 @@ def period_group(lang: str) -> int:
 
 
 _MODAL_MAY = re.compile(r"\bmay\b")
+#: A rise or fall said with "up" or "down": "prices went up", "sales were down 4%", "rents
+#: have gone up by 3%". Only after a form of "go" not followed by a place ("went down the
+#: stairs") or, with a figure following, of "be": "set up", "shut down" and "up to 50"
+#: say no change of amount.
+_WENT_UP_DOWN = re.compile(
+    r"\b(?:go|goes|going|gone|went)\s+(up|down)\b"
+    r"(?!\s+(?:the|a|an|this|that|these|those|his|her|their|its|our|my|your|stairs|steps)\b)"
+    r"|\b(?:is|are|was|were|been)\s+(up|down)\s+(?:by\s+)?(?:about\s+|nearly\s+|almost\s+)?"
+    r"[$€£¥]?\d"
+)
+#: "every" or "each" before a noun is the "all" side of the all/some pair ("Every store
+#: has a pharmacy" against "Some stores have a pharmacy"); before a period or a count
+#: ("every day", "each year", "every two weeks", "every other day") it is a rate, which
+#: the period group reads.
+_EVERY_EACH = re.compile(
+    r"\b(every|each)\s+(?:of\s+(?:the|our|its|their|these|those)\s+|single\s+)?"
+    r"(?!(?:hour|day|night|week|month|quarter|year|dose|minute|second|time|morning|evening|"
+    r"afternoon|weekend|season|term|semester|cycle|period|other|one|two|three|four|five|six|"
+    r"seven|eight|nine|ten|twelve|few|couple|several|monday|tuesday|wednesday|thursday|friday|"
+    r"saturday|sunday|january|february|march|april|may|june|july|august|september|october|"
+    r"november|december)s?\b)(?=[a-z])"
+)
+#: "most" as a quantifier is the "some" side of the all/some pair ("Most stores open on
+#: Sundays" against a claim that all do; a claim of "most" where the context says "all" is
+#: implied): before "of the ..." or a plural noun, not after "the" or "a" ("the most
+#: popular", "a most serious case") nor before an adjective in -ous or -ss.
+_MOST = re.compile(
+    r"(?<!\bthe )(?<!\ba )\bmost\s+"
+    r"(?:of\s+(?:the|our|its|their|these|those|them)\b|(?![a-z]*(?:ous|ss)\b)[a-z]+s\b)"
+)
+_INCREASE_PAIR = next(i for i, sides in enumerate(_OPPOSITES["en"]) if "rose" in sides[0])
+_ALL_PAIR = next(i for i, sides in enumerate(_OPPOSITES["en"]) if sides[0] == {"all"})
 
 
 def opposite_cues(text: str, lang: str | None = None) -> dict[tuple[int, int], str]:
@@ -2664,6 +2696,25 @@ def opposite_cues(text: str, lang: str | None = None) -> dict[tuple[int, int], s
             for key in _OPPOSITE_KEYS[word]:
                 if key not in first or word < first[key]:
                     first[key] = word  # the first word in sort order, as before
+        phrased: list[tuple[tuple[int, int], str]] = []
+        if "up" in words or "down" in words:
+            low_text = text.lower()
+            for m in _WENT_UP_DOWN.finditer(low_text):
+                side = 0 if (m.group(1) or m.group(2)) == "up" else 1
+                phrased.append(
+                    (
+                        (_INCREASE_PAIR, side),
+                        m.group().split()[0] + " " + (m.group(1) or m.group(2)),
+                    )
+                )
+        if "every" in words or "each" in words:
+            for m in _EVERY_EACH.finditer(text.lower()):
+                phrased.append(((_ALL_PAIR, 0), m.group(1)))
+        if "most" in words and _MOST.search(text.lower()):
+            phrased.append(((_ALL_PAIR, 1), "most"))
+        for key, form in phrased:
+            if key not in first or form < first[key]:
+                first[key] = form
         for key in sorted(first):
             out[key] = first[key]
     # the rate periods: one more group, after the pairs; then the units of amounts

@@ -121,7 +121,7 @@ _MIN_PAIRS = 3
 _LONG_SENTENCES = 20
 _LONG_WORDING_MIN = 0.35
 
-_VERSION = "offline-v19"
+_VERSION = "offline-v20"
 #: The shipped setting of each switchable verdict rule (see ``OfflineJudge``).
 _DEFAULT_RULES: dict[str, bool | int] = {
     "negation_scope": True,
@@ -920,7 +920,7 @@ class OfflineJudge:
     list_items : bool, default True
         A ground-truth sentence whose predicate ends in a list of three or more short
         noun phrases ("Enterprise includes A, B, C and D.") is one claim per item
-        ("Enterprise includes B."; offline-v19, :func:`ragnotebook.text.list_items`), so
+        ("Enterprise includes B."; offline-v20, :func:`ragnotebook.text.list_items`), so
         context recall counts the items the context holds. An answer's claims are not
         split (that cost RAGTruth QA and BEGIN on the benchmark's tune half).
 
@@ -996,7 +996,7 @@ class OfflineJudge:
 
     @property
     def judge_id(self) -> str:
-        """Stable identifier of this judge: ``"offline-v19"`` (its rules' version).
+        """Stable identifier of this judge: ``"offline-v20"`` (its rules' version).
 
         Returns
         -------
@@ -1006,7 +1006,7 @@ class OfflineJudge:
         --------
         >>> from ragnotebook import OfflineJudge
         >>> OfflineJudge().judge_id
-        'offline-v19'
+        'offline-v20'
         """
         return _VERSION
 
@@ -1016,13 +1016,13 @@ class OfflineJudge:
         Returns
         -------
         dict
-            ``{"judge": "offline-v19", ...thresholds}``.
+            ``{"judge": "offline-v20", ...thresholds}``.
 
         Examples
         --------
         >>> from ragnotebook import OfflineJudge
         >>> OfflineJudge().identity()["judge"]
-        'offline-v19'
+        'offline-v20'
         """
         out: dict[str, Any] = {
             "judge": _VERSION,
@@ -2208,7 +2208,7 @@ def _number_in_other_clause(cdoc: _Doc, docs: Sequence[_Doc], lang: str) -> str:
         seq = content_tokens(piece, lang)
         for k, t in enumerate(seq):
             if t in cdoc.numbers:
-                after.setdefault(t, frozenset(x for x in seq[k + 1 :] if not x[:1].isdigit()))
+                after.setdefault(t, frozenset(x for x in seq[k + 1 :] if not x[:1].isdecimal()))
     # a number that some clause of the context gives with all the claim's words after it
     # is said right there ("$1.6 billion penalty for … gas transmission" in one sentence, "Of
     # the $1.6 billion, $850 million will go to gas transmission" in the next)
@@ -2659,7 +2659,7 @@ def _all_against_exclusion(
     if found is None or _EXCEPTION.search(claim) or _EXCEPTED_ITEM.search(claim):
         return ""
     group = frozenset(content_tokens(found.group(1), lang))
-    said = toks - group - frozenset(t for t in toks if t[:1].isdigit())
+    said = toks - group - frozenset(t for t in toks if t[:1].isdecimal())
     if not group or not said or has_negation(claim, lang):
         return ""
     noun = re.escape(found.group(1).lower().rstrip("s"))
@@ -3095,7 +3095,7 @@ def _word_before(text: str, number: str, lang: str) -> str:
 
 
 def _numbers_of(tokens: frozenset[str]) -> frozenset[str]:
-    return frozenset(t for t in tokens if t[:1].isdigit())
+    return frozenset(t for t in tokens if t[:1].isdecimal())
 
 
 #: Two steps in order: "first A, then B", "A, and then B", "A; then B".

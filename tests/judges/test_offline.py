@@ -86,9 +86,9 @@ def extract(text: str) -> list[str]:
 
 def test_identity_and_id() -> None:
     judge = OfflineJudge()
-    assert judge.judge_id == "offline-v19"
+    assert judge.judge_id == "offline-v20"
     ident = judge.identity()
-    assert ident["judge"] == "offline-v19"
+    assert ident["judge"] == "offline-v20"
     assert ident["support_threshold"] == judge.support_threshold
     assert OfflineJudge(support_threshold=0.9).identity() != ident
 
@@ -226,6 +226,16 @@ def test_negation_conflict_is_no() -> None:
 def test_number_words_match_digits() -> None:
     v = verify(["The duo earned 2 platinum albums."], ["The duo has earned two platinum albums."])
     assert v.verdicts[0].verdict == "yes"
+
+
+def test_symbols_that_are_digits_only_to_isdigit_are_not_numbers() -> None:
+    # "➊" (a dingbat) is a digit to str.isdigit but not a decimal digit: a list marker,
+    # not the number 1; circled and superscript digits NFKC-normalise to plain digits
+    assert numbers("➊电视频道 shows news") == set()
+    assert numbers("② 12 rooms") == {"2", "12"}
+    assert "➊" in content_tokens("➊电视频道", "zh")
+    v = verify(["➊电视频道播放新闻。"], ["电视频道播放新闻。"]).verdicts[0]
+    assert "number" not in v.reason
 
 
 def test_teens_tens_and_compound_number_words_match_digits() -> None:
@@ -1775,7 +1785,7 @@ def test_claim_naming_someone_else_in_the_matching_sentence_is_not_yes() -> None
     off = OfflineJudge(swapped_names=False)
     v = verify(["Sydney is the capital of Australia."], chunks, judge=off)
     assert v.verdicts[0].verdict == "yes"
-    assert OfflineJudge().identity()["judge"] == "offline-v19"
+    assert OfflineJudge().identity()["judge"] == "offline-v20"
     assert OfflineJudge(swapped_names=False).identity()["rules"] == {"swapped_names": False}
 
 
@@ -2401,6 +2411,68 @@ def test_all_against_some_is_a_conflict_one_way() -> None:
     assert v.verdict == "yes", v.reason
     ctx = ["Some rooms have a balcony, and all rooms have a safe."]
     assert verify(["All rooms have a safe."], ctx).verdicts[0].verdict == "yes"
+
+
+def test_every_and_each_before_a_noun_are_all_and_before_a_period_a_rate() -> None:
+    v = verify(["Each room has a balcony."], ["Some rooms have a balcony."]).verdicts[0]
+    assert v.verdict == "no" and "says 'each' where the chunk says 'some'" in v.reason
+    v = verify(["Every store has a pharmacy."], ["Some stores have a pharmacy."]).verdicts[0]
+    assert v.verdict == "no" and "says 'every' where the chunk says 'some'" in v.reason
+    # "some" is true when each of them is
+    ctx = ["Each of the rooms has a balcony."]
+    assert verify(["Some rooms have a balcony."], ctx).verdicts[0].verdict == "yes"
+    # before a period, a count or a weekday "every" is a rate, not "all"
+    all_pair = next(k for k, w in opposite_cues("All rooms.").items() if w == "all")
+    for rate in (
+        "Take it every day.",
+        "Each year rents go up.",
+        "Every two weeks.",
+        "Every other day.",
+        "Every Monday.",
+        "every 8 hours",
+    ):
+        assert all_pair not in opposite_cues(rate), rate
+    assert opposite_cues("Each of our stores opens late.")[all_pair] == "each"
+    v = verify(["The bus runs every day."], ["Some buses run every day."]).verdicts[0]
+    assert v.verdict == "yes", v.reason
+    # "most" is the "some" side: "all" against it is a conflict, "most" against "all" implied
+    v = verify(["All stores open on Sundays."], ["Most stores open on Sundays."]).verdicts[0]
+    assert v.verdict == "no" and "says 'all' where the chunk says 'most'" in v.reason
+    ctx = ["All stores open on Sundays."]
+    assert verify(["Most stores open on Sundays."], ctx).verdicts[0].verdict == "yes"
+    some_side = (all_pair[0], 1)
+    assert opposite_cues("Most of the rooms are quiet.")[some_side] == "most"
+    for superlative in (
+        "It is the most popular dish.",
+        "Most famous chefs cook.",
+        "It is most common in winter.",
+        "a most serious case",
+    ):
+        assert some_side not in opposite_cues(superlative), superlative
+
+
+def test_went_up_and_were_down_are_a_rise_and_a_fall() -> None:
+    ctx = ["Home prices in the city rose in 2023."]
+    v = verify(["Home prices in the city went down in 2023."], ctx).verdicts[0]
+    assert (
+        v.verdict == "no" and "the claim says 'went down' where the chunk says 'rose'" in v.reason
+    )
+    assert verify(["Home prices in the city went up in 2023."], ctx).verdicts[0].verdict == "yes"
+    v = verify(["Sales were up 4% in May."], ["Sales fell 4% in May."]).verdicts[0]
+    assert v.verdict == "no" and "'were up' where the chunk says 'fell'" in v.reason
+    v = verify(["Sales were down 4% in May."], ["Sales were down 4% in May."]).verdicts[0]
+    assert v.verdict == "yes", v.reason
+    # "set up", "shut down the app", "up to 50": no rise or fall
+    increase = next(k for k, w in opposite_cues("It rose.").items() if w == "rose")
+    for other in (
+        "Set up the router.",
+        "It is up to 50 people.",
+        "Go down the stairs.",
+        "The shares are up for sale.",
+    ):
+        assert increase not in opposite_cues(other) and (increase[0], 1) not in opposite_cues(
+            other
+        ), other
 
 
 def test_amount_given_with_another_unit_is_a_conflict() -> None:
