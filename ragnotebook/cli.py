@@ -69,6 +69,31 @@ EXIT_INTERRUPTED = 130
 _PARQUET = (".parquet", ".pq")
 _JSONL = (".jsonl", ".ndjson")
 _READABLE = (".csv", ".json", *_JSONL, *_PARQUET)
+#: Compressions a text input may have, after its format's suffix ("rows.jsonl.gz"); they
+#: are read with the standard library's modules of the same names. Parquet compresses
+#: its own pages, so "x.parquet.gz" is not read.
+_COMPRESSED = {".gz": "gzip", ".bz2": "bz2", ".xz": "lzma"}
+
+
+def _format(path: Path) -> str:
+    """The lowercase suffix that names ``path``'s format, after a compression suffix is
+    set aside: ``".jsonl"`` for ``rows.jsonl.gz``, ``".csv"`` for ``rows.CSV``."""
+    suffixes = [x.lower() for x in path.suffixes]
+    if suffixes and suffixes[-1] in _COMPRESSED:
+        return suffixes[-2] if len(suffixes) > 1 else ""
+    return suffixes[-1] if suffixes else ""
+
+
+def _open_text(path: Path, **kwargs: Any) -> Any:
+    """``open(path, **kwargs)`` for reading text, decompressing a ``.gz``, ``.bz2`` or
+    ``.xz`` file as it is read."""
+    module = _COMPRESSED.get(path.suffix.lower())
+    if module is None:
+        return open(path, **kwargs)
+    import importlib
+
+    return importlib.import_module(module).open(path, "rt", **kwargs)
+
 
 #: The run metadata of a JSON Lines file ``x.jsonl`` is kept in ``x.jsonl.run.json``.
 _RUN_SUFFIX = ".run.json"
@@ -270,7 +295,7 @@ def _write_frame(df: Any, out: Path) -> Path:
 def _run_file_note(path: Path) -> str:
     """`` (run metadata: NAME.run.json)`` after a JSON Lines file's name, if written."""
     side = run_file(path)
-    if path.suffix.lower() in _JSONL and side.is_file():
+    if _format(path) in _JSONL and side.is_file():
         return f" (its run metadata in {side.name})"
     return ""
 
@@ -338,9 +363,9 @@ def _csv_separator(path: Path) -> str:
     """The field separator of a CSV file: ``,`` unless its header line has none and has
     ``;`` (spreadsheets in locales with a decimal comma), a tab or ``|``."""
     try:
-        with open(path, encoding="utf-8-sig", errors="replace") as fh:
+        with _open_text(path, encoding="utf-8-sig", errors="replace") as fh:
             header = fh.readline()
-    except OSError:
+    except (OSError, EOFError, ValueError):
         return ","
     if "," in header:
         return ","
@@ -349,6 +374,9 @@ def _csv_separator(path: Path) -> str:
 
 def read_table(path: Path | str) -> Any:
     """Read a CSV, JSON Lines (``.jsonl``/``.ndjson``), JSON or Parquet file into a DataFrame.
+
+    The text formats may be compressed: ``rows.jsonl.gz``, ``rows.csv.bz2``,
+    ``rows.json.xz`` are decompressed as they are read (messages still name their lines).
 
     A ``.json`` file may be JSON Lines, a JSON array of records
     (``df.to_json(path, orient="records")``) or what pandas' ``to_json`` writes with
@@ -369,7 +397,8 @@ def read_table(path: Path | str) -> Any:
     ----------
     path : str or Path
         The file; its suffix says how to read it (``.csv``, ``.json``, ``.jsonl``,
-        ``.ndjson``, ``.parquet``, ``.pq``).
+        ``.ndjson``, ``.parquet``, ``.pq``), after ``.gz``, ``.bz2`` or ``.xz`` for a
+        compressed text file.
 
     Returns
     -------
@@ -420,7 +449,7 @@ class _RowPlaces:
     def __init__(self, path: Path, lines: list[int] | None = None) -> None:
         self.path = path
         self._lines = lines
-        self._csv = path.suffix.lower() == ".csv"
+        self._csv = _format(path) == ".csv"
         #: ``repr(label) -> position`` for labels naming one row (:meth:`name_rows`)
         self._named: dict[str, int] = {}
 
@@ -465,15 +494,16 @@ def _csv_row_lines(path: Path) -> list[int] | None:
     """The line each data row of a CSV file starts on (after the header; blank lines
     skipped, as ``pd.read_csv`` does), or None when the file cannot be walked."""
     try:
-        with path.open(encoding="utf-8-sig", newline="") as fh:
-            reader = csv.reader(fh)
+        sep = _csv_separator(path)  # a quoted cell spans lines only between separators
+        with _open_text(path, encoding="utf-8-sig", newline="") as fh:
+            reader = csv.reader(fh, delimiter=sep)
             starts: list[int] = []
             end = 0
             for record in reader:
                 start, end = end + 1, reader.line_num
                 if record:
                     starts.append(start)
-    except (OSError, UnicodeDecodeError, csv.Error):
+    except (OSError, EOFError, ValueError, csv.Error):  # UnicodeDecodeError is a ValueError
         return None
     return starts[1:]
 
@@ -486,10 +516,13 @@ def _read_located(path: Path) -> tuple[Any, _RowPlaces]:
 
     if not path.exists():
         raise DataError(f"{path}: no such file")
-    suffix = path.suffix.lower()
-    if suffix not in _READABLE:
+    suffix = _format(path)
+    compressed = path.suffix.lower() in _COMPRESSED
+    if suffix not in _READABLE or (compressed and suffix in _PARQUET):
+        shown = path.suffix.lower() if compressed and suffix in _PARQUET else suffix
         raise DataError(
-            f"{path}: unknown format {suffix or '(no suffix)'!r}; use " + ", ".join(_READABLE)
+            f"{path}: unknown format {shown or '(no suffix)'!r}; use {', '.join(_READABLE)} "
+            f"(all but Parquet may be compressed: {', '.join(_COMPRESSED)})"
         )
     lines: list[int] | None = None
     try:
@@ -590,8 +623,9 @@ def _read_json(path: Path) -> tuple[Any, list[int] | None]:
 def _read_json_records(path: Path, cut: _CutText) -> tuple[Any, list[int] | None]:
     import pandas as pd
 
-    text = path.read_text(encoding="utf-8-sig")
-    is_json = path.suffix.lower() == ".json"
+    with _open_text(path, encoding="utf-8-sig") as fh:
+        text = fh.read()
+    is_json = _format(path) == ".json"
     head = text.lstrip()[:1]
     if is_json and head in ("[", "{"):
         try:
@@ -1819,7 +1853,7 @@ def report_command(args: argparse.Namespace) -> int:
         raise UsageError(f"--top: expected a whole number of at least 1, got {args.top}")
     if "ragnotebook" not in scored.attrs:
         side = run_file(args.scored)
-        if args.scored.suffix.lower() not in _JSONL:
+        if _format(args.scored) not in _JSONL:
             where = "the file keeps none"
         elif side.is_file():
             where = f"{side.name} beside it was not used"
@@ -1898,7 +1932,11 @@ def _parser() -> argparse.ArgumentParser:
         help="score a CSV / JSONL / Parquet file; gate on thresholds for CI",
         description="Score a file of RAG rows, print the summary and run the requested checks.",
     )
-    ev.add_argument("data", type=Path, help="input rows: .csv, .jsonl, .json or .parquet")
+    ev.add_argument(
+        "data",
+        type=Path,
+        help="input rows: .csv, .jsonl, .json or .parquet (text formats may end in .gz, .bz2, .xz)",
+    )
     ev.add_argument(
         "--metrics",
         default="recall,precision,faithfulness",

@@ -1248,6 +1248,11 @@ def test_a_bad_cell_is_named_by_its_line_in_the_file(tmp_path, capsys):
     assert cli.main(["evaluate", str(tmp_path / "rows.csv"), "--no-progress"]) == 3
     err = capsys.readouterr().err
     assert "input error: row 2 (line 5 of rows.csv), column 'contexts': chunk 1 " in err
+    # with ";" between cells (a decimal-comma locale) the quoted cell still spans two lines
+    frame.to_csv(tmp_path / "semi.csv", index=False, sep=";")
+    assert cli.main(["evaluate", str(tmp_path / "semi.csv"), "--no-progress"]) == 3
+    err = capsys.readouterr().err
+    assert "input error: row 2 (line 5 of semi.csv), column 'contexts': chunk 1 " in err
     # the Python API keeps its frame positions
     with pytest.raises(ValueError, match=r"^row 2, column 'contexts'"):
         rn.evaluate(cli.read_table(tmp_path / "rows.csv"), model="offline", progress=False)
@@ -1260,6 +1265,60 @@ def test_a_warning_about_cells_names_the_line_too(tmp_path, capsys):
     assert cli.main(["evaluate", str(tmp_path / "rows.csv"), "--no-progress"]) == 0
     err = capsys.readouterr().err
     assert "(first: row 0 (line 2 of rows.csv))" in err
+
+
+@pytest.mark.parametrize("ext", [".gz", ".bz2", ".xz"])
+def test_compressed_text_inputs_are_read_as_their_format(tmp_path, ext, capsys):
+    import bz2
+    import gzip
+    import lzma
+
+    opener = {".gz": gzip.open, ".bz2": bz2.open, ".xz": lzma.open}[ext]
+
+    def compress(path: Path) -> Path:
+        packed = path.with_name(path.name + ext)
+        with opener(packed, "wb") as fh:
+            fh.write(path.read_bytes())
+        return packed
+
+    jsonl = compress(write_jsonl(tmp_path / "rows.jsonl", GOOD))
+    assert cli.read_table(jsonl).to_dict("records") == GOOD
+    as_json = tmp_path / "rows.json"
+    as_json.write_text(json.dumps(GOOD), encoding="utf-8-sig")  # with a byte order mark
+    assert cli.read_table(compress(as_json)).to_dict("records") == GOOD
+    # CSV: a header without commas is sniffed through the compression too, and a bad
+    # cell is named by its line of the decompressed text
+    frame = pd.DataFrame(GOOD[:3])
+    frame["contexts"] = [json.dumps(c) for c in frame["contexts"]]
+    frame.loc[2, "contexts"] = "['a chunk', 3]"
+    frame.loc[1, "answer"] = "Line one.\nLine two."
+    frame.to_csv(tmp_path / "rows.csv", index=False, sep=";")
+    csv_file = compress(tmp_path / "rows.csv")
+    assert list(cli.read_table(csv_file).columns) == list(GOOD[0])
+    assert cli.main(["evaluate", str(csv_file), "--no-progress"]) == 3
+    err = capsys.readouterr().err
+    assert f"row 2 (line 5 of rows.csv{ext}), column 'contexts': chunk 1 " in err
+    # the same scores as the plain file
+    out_plain, out_packed = tmp_path / "plain.jsonl", tmp_path / "packed.jsonl"
+    plain = tmp_path / "rows.jsonl"
+    assert cli.main(["evaluate", str(plain), "--no-progress", "--out", str(out_plain)]) == 0
+    assert cli.main(["evaluate", str(jsonl), "--no-progress", "--out", str(out_packed)]) == 0
+    assert out_plain.read_bytes() == out_packed.read_bytes()
+
+
+def test_a_compressed_file_that_is_not_is_an_input_error(tmp_path, capsys):
+    (tmp_path / "rows.jsonl.gz").write_text(json.dumps(GOOD[0]) + "\n", encoding="utf-8")
+    assert cli.main(["evaluate", str(tmp_path / "rows.jsonl.gz"), "--no-progress"]) == 3
+    assert "rows.jsonl.gz: cannot read the file (BadGzipFile: " in capsys.readouterr().err
+    # Parquet compresses its own pages: "x.parquet.gz" is no format
+    (tmp_path / "x.parquet.gz").write_bytes(b"")
+    assert cli.main(["evaluate", str(tmp_path / "x.parquet.gz"), "--no-progress"]) == 3
+    err = capsys.readouterr().err
+    assert "x.parquet.gz: unknown format '.gz'; use .csv, .json, .jsonl" in err
+    assert "(all but Parquet may be compressed: .gz, .bz2, .xz)" in err
+    (tmp_path / "rows.gz").write_bytes(b"")
+    assert cli.main(["evaluate", str(tmp_path / "rows.gz"), "--no-progress"]) == 3
+    assert "rows.gz: unknown format '(no suffix)'" in capsys.readouterr().err
 
 
 def test_a_parquet_row_is_named_0_based(tmp_path, capsys):

@@ -125,16 +125,20 @@ def test_async_target_and_async_twin():
 
 def test_sync_targets_run_in_worker_threads_concurrently():
     threads: set[int] = set()
+    # every call waits until all three are running at once (no timing: a loaded machine
+    # only makes them wait longer); calls run one after another would break the barrier
+    together = threading.Barrier(len(DATA), timeout=30)
 
     def slow(question: str) -> str:
         threads.add(threading.get_ident())
-        time.sleep(0.2)
+        together.wait()
         return DOCS[question]
 
+    assert len(DATA) == 3
     scorer = rn.create_faithfulness_scorer(model="offline", context=list(DOCS.values()))
-    t0 = time.perf_counter()
-    rn.run_evals(DATA, scorers=[scorer], target=slow, concurrency=3, progress=False)
-    assert time.perf_counter() - t0 < 0.5  # three 0.2 s calls overlapped
+    res = rn.run_evals(DATA, scorers=[scorer], target=slow, concurrency=3, progress=False)
+    assert res.frame["faithfulness_status"].tolist() == ["ok"] * 3
+    assert not together.broken and len(threads) == 3
     assert threading.get_ident() not in threads
 
 
