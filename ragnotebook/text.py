@@ -2621,10 +2621,23 @@ _MODAL_MAY = re.compile(r"\bmay\b")
 #: stairs") or, with a figure following, of "be": "set up", "shut down" and "up to 50"
 #: say no change of amount.
 _WENT_UP_DOWN = re.compile(
-    r"\b(?:go|goes|going|gone|went)\s+(up|down)\b"
+    r"\b(?P<verb>go|goes|going|gone|went)\s+(?P<went>up|down)\b"
     r"(?!\s+(?:the|a|an|this|that|these|those|his|her|their|its|our|my|your|stairs|steps)\b)"
-    r"|\b(?:is|are|was|were|been)\s+(up|down)\s+(?:by\s+)?(?:about\s+|nearly\s+|almost\s+)?"
-    r"[$€£¥]?\d"
+    r"|\b(?P<be>is|are|was|were|been)\s+(?P<was>up|down)\s+(?:by\s+)?"
+    r"(?:about\s+|nearly\s+|almost\s+)?[$€£¥]?\d"
+)
+#: The second half of a rise and a fall said in one go, its verb left out: "was down 2% in
+#: Q1 but up 6% in Q2", "went up in May and (then) down in June". Read only in a text that
+#: already says a rise or a fall, so that the sentence holds both sides.
+_ELIDED_UP_DOWN = re.compile(
+    r"\b(?:but|and|then|yet|while|whereas)\s+(?:then\s+)?(up|down)\b"
+    r"(?=\s+(?:by\s+)?(?:about\s+|nearly\s+|almost\s+)?[$€£¥]?\d"
+    r"|\s+(?:in|at|for|on|during|over|after|by|from|since)\b)"
+)
+#: ... and a clause that starts with it, once a contrast has cut the sentence in two ("up
+#: 6% in Q2"), or a headline ("Down 4% on the year"): before a figure only.
+_LEADING_UP_DOWN = re.compile(
+    r"^\W*(up|down)\s+(?:by\s+)?(?:about\s+|nearly\s+|almost\s+)?[$€£¥]?\d"
 )
 #: "every" or "each" before a noun is the "all" side of the all/some pair ("Every store
 #: has a pharmacy" against "Some stores have a pharmacy"); before a period or a count
@@ -2700,13 +2713,17 @@ def opposite_cues(text: str, lang: str | None = None) -> dict[tuple[int, int], s
         if "up" in words or "down" in words:
             low_text = text.lower()
             for m in _WENT_UP_DOWN.finditer(low_text):
-                side = 0 if (m.group(1) or m.group(2)) == "up" else 1
-                phrased.append(
-                    (
-                        (_INCREASE_PAIR, side),
-                        m.group().split()[0] + " " + (m.group(1) or m.group(2)),
-                    )
-                )
+                way = m["went"] or m["was"]
+                form = f"{m['verb'] or m['be']} {way}"
+                phrased.append(((_INCREASE_PAIR, 0 if way == "up" else 1), form))
+            if phrased or any(pair == _INCREASE_PAIR for pair, _ in first):
+                for m in _ELIDED_UP_DOWN.finditer(low_text):
+                    way = m.group(1)
+                    phrased.append(((_INCREASE_PAIR, 0 if way == "up" else 1), way))
+            lead = _LEADING_UP_DOWN.match(low_text)
+            if lead is not None:
+                way = lead.group(1)
+                phrased.append(((_INCREASE_PAIR, 0 if way == "up" else 1), way))
         if "every" in words or "each" in words:
             for m in _EVERY_EACH.finditer(text.lower()):
                 phrased.append(((_ALL_PAIR, 0), m.group(1)))

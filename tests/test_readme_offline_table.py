@@ -46,6 +46,12 @@ READS = [
     ("Some stores open on Sundays.", "Every store opens on Sundays.", "no"),
     ("Most stores open on Sundays.", "All stores open on Sundays.", "no"),
     ("Ticket sales fell in 2023.", "Ticket sales went up in 2023.", "no"),
+    ("Ticket sales fell 4% in 2023.", "Ticket sales were up 4% in 2023.", "no"),
+    (
+        '{"name": "Harbor Diner", "city": "Goleta", "state": "CA"}',
+        "Harbor Diner is in Goleta, California.",
+        "yes",
+    ),
     ("Tenants may paint the walls.", "Tenants must paint the walls.", "no"),
     ("Tenants must paint the walls.", "Tenants may paint the walls.", "unsure"),
     ("Tickets are non-refundable.", "Tickets are refundable.", "no"),

@@ -2451,6 +2451,28 @@ def test_every_and_each_before_a_noun_are_all_and_before_a_period_a_rate() -> No
         assert some_side not in opposite_cues(superlative), superlative
 
 
+def test_a_us_state_and_its_postal_code_are_one_name() -> None:
+    record = (
+        '{"name": "Harbor Diner", "address": "12 Main St", "city": "Santa Barbara", '
+        '"state": "CA", "categories": "Diner, Breakfast"}'
+    )
+    v = verify(["Harbor Diner is a diner in Santa Barbara, California."], [record]).verdicts[0]
+    assert v.verdict == "yes" and "not found" not in v.reason, v.reason
+    v = verify(["Harbor Diner is a diner in Santa Barbara, Nevada."], [record]).verdicts[0]
+    assert v.verdict == "unsure" and "name Nevada not found" in v.reason
+    prose = ["Harbor Diner is a diner in Santa Barbara, California."]
+    assert verify(["Harbor Diner is a diner in Santa Barbara, CA."], prose).verdicts[0].verdict == (
+        "yes"
+    )
+    # a code written as an address writes it ("Salem, OR 97301"), not "OR" in a sentence
+    v = verify(
+        ["The firm moved to Salem, Oregon in 2010."], ["The firm moved to Salem, OR 97301 in 2010."]
+    )
+    assert v.verdicts[0].verdict == "yes", v.verdicts[0].reason
+    v = verify(["The firm moved to Oregon in 2010."], ["The firm moved OR expanded in 2010."])
+    assert "name Oregon not found" in v.verdicts[0].reason
+
+
 def test_went_up_and_were_down_are_a_rise_and_a_fall() -> None:
     ctx = ["Home prices in the city rose in 2023."]
     v = verify(["Home prices in the city went down in 2023."], ctx).verdicts[0]
@@ -2462,8 +2484,21 @@ def test_went_up_and_were_down_are_a_rise_and_a_fall() -> None:
     assert v.verdict == "no" and "'were up' where the chunk says 'fell'" in v.reason
     v = verify(["Sales were down 4% in May."], ["Sales were down 4% in May."]).verdicts[0]
     assert v.verdict == "yes", v.reason
-    # "set up", "shut down the app", "up to 50": no rise or fall
     increase = next(k for k, w in opposite_cues("It rose.").items() if w == "rose")
+    # the second half said without its verb is read too, so a sentence that says both a
+    # rise and a fall backs a claim of either (a fresh user's rows: these were `no`)
+    for claim, chunk in [
+        ("Revenue was up 6% in Q2.", "Revenue was down 2% in Q1 but up 6% in Q2."),
+        ("Exports were up 2% in June.", "Exports were down 3% in May, then up 2% in June."),
+        ("Costs were down 2% in 2023.", "Costs were up 5% in 2022 and down 2% in 2023."),
+        ("Prices went down in June.", "Prices went up in May and then down in June."),
+        ("Temperatures went down at night.", "Temperatures went up by day and down at night."),
+    ]:
+        v = verify([claim], [chunk]).verdicts[0]
+        assert v.verdict == "yes", (claim, v.reason)
+    assert opposite_cues("Down 4% on the year.")[(increase[0], 1)] == "down"
+    assert (increase[0], 0) not in opposite_cues("Sales fell, and up to 50 stores closed.")
+    # "set up", "shut down the app", "up to 50": no rise or fall
     for other in (
         "Set up the router.",
         "It is up to 50 people.",
