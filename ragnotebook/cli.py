@@ -228,11 +228,29 @@ def run_file(path: Path) -> Path:
 
 
 def _sha256(path: Path) -> str:
+    """SHA-256 of the file's bytes; of the decompressed bytes for ``.gz``/``.bz2``/``.xz``
+    (so ``gzip scores.jsonl`` keeps the rows its run file was written with)."""
+    import importlib
+
     digest = hashlib.sha256()
-    with path.open("rb") as fh:
+    module = _COMPRESSED.get(path.suffix.lower())
+    opener = importlib.import_module(module).open if module else open
+    with opener(path, "rb") as fh:
         for block in iter(lambda: fh.read(1 << 20), b""):
             digest.update(block)
     return digest.hexdigest()
+
+
+def _run_file_read(path: Path) -> Path:
+    """The run file a JSON Lines file is read with: :func:`run_file`, or for a compressed
+    ``scores.jsonl.gz`` without one, the ``scores.jsonl.run.json`` that ``gzip
+    scores.jsonl`` leaves beside it."""
+    side = run_file(path)
+    if not side.is_file() and path.suffix.lower() in _COMPRESSED:
+        plain = run_file(path.with_suffix(""))
+        if plain.is_file():
+            return plain
+    return side
 
 
 def _run_record(df: Any, data: Path, out: Path) -> dict[str, Any] | None:
@@ -305,8 +323,8 @@ def _attach_run(df: Any, path: Path) -> Any:
     :func:`run_file` in ``attrs["ragnotebook"]`` when that file was written with exactly
     these rows (same SHA-256), and the names of the columns holding row labels in
     ``attrs["ragnotebook_file"]["index"]``. A run file that does not match is ignored,
-    with a warning."""
-    side = run_file(path)
+    with a warning. A compressed file is compared by its decompressed rows."""
+    side = _run_file_read(path)
     if not side.is_file():
         return df
     try:
@@ -1852,7 +1870,7 @@ def report_command(args: argparse.Namespace) -> int:
     if args.top < 1:
         raise UsageError(f"--top: expected a whole number of at least 1, got {args.top}")
     if "ragnotebook" not in scored.attrs:
-        side = run_file(args.scored)
+        side = _run_file_read(args.scored)
         if _format(args.scored) not in _JSONL:
             where = "the file keeps none"
         elif side.is_file():

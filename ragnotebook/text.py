@@ -2616,6 +2616,83 @@ def period_group(lang: str) -> int:
 
 
 _MODAL_MAY = re.compile(r"\bmay\b")
+#: US states and the District of Columbia with their USPS codes: an address writes the
+#: code ("Goleta, CA 93117", '"state": "CA"') where prose writes the name.
+US_STATES = {
+    "AL": "Alabama", "AK": "Alaska", "AZ": "Arizona", "AR": "Arkansas", "CA": "California",
+    "CO": "Colorado", "CT": "Connecticut", "DE": "Delaware", "DC": "District of Columbia",
+    "FL": "Florida", "GA": "Georgia", "HI": "Hawaii", "ID": "Idaho", "IL": "Illinois",
+    "IN": "Indiana", "IA": "Iowa", "KS": "Kansas", "KY": "Kentucky", "LA": "Louisiana",
+    "ME": "Maine", "MD": "Maryland", "MA": "Massachusetts", "MI": "Michigan",
+    "MN": "Minnesota", "MS": "Mississippi", "MO": "Missouri", "MT": "Montana",
+    "NE": "Nebraska", "NV": "Nevada", "NH": "New Hampshire", "NJ": "New Jersey",
+    "NM": "New Mexico", "NY": "New York", "NC": "North Carolina", "ND": "North Dakota",
+    "OH": "Ohio", "OK": "Oklahoma", "OR": "Oregon", "PA": "Pennsylvania",
+    "RI": "Rhode Island", "SC": "South Carolina", "SD": "South Dakota", "TN": "Tennessee",
+    "TX": "Texas", "UT": "Utah", "VT": "Vermont", "VA": "Virginia", "WA": "Washington",
+    "WV": "West Virginia", "WI": "Wisconsin", "WY": "Wyoming",
+}  # fmt: skip
+#: Codes that are also English words or common abbreviations ("OK", "IN", "OR", "ME",
+#: "HI", "ID", "LA", "MA", "PA", ...): read as a state only as a keyed value or before a
+#: ZIP code, never after a bare "City, ".
+_WORDLIKE_CODES = frozenset(
+    "AL AR CO DE GA HI ID IN LA MA MD ME MI MO MS MT NE OH OK OR PA SC SD UT VA WA".split(" ")  # noqa: SIM905
+)
+_CODES = "|".join(US_STATES)
+_PLAIN_CODES = "|".join(c for c in US_STATES if c not in _WORDLIKE_CODES)
+_STATE_CODE = re.compile(
+    # a keyed value: "state": "CA", state: CA, 'state_code': 'NY'
+    rf"(?P<key>\b(?:state|state_code|province|region)['\"]?\s*[:=]\s*['\"]?)(?P<k>{_CODES})\b"
+    rf"(?=['\"]|\s*[,}};\n]|\s*$)"
+    # before a ZIP code: "Goleta, CA 93117", "OR 97201-1234"
+    rf"|\b(?P<z>{_CODES})(?=\s+\d{{5}}(?:-\d{{4}})?\b)"
+    # after a city and a comma: "Santa Barbara, CA", "Albany, NY." (not a word-like code)
+    rf"|(?<=[a-z], )(?P<c>{_PLAIN_CODES})\b(?![\w'’-]|\.\w)",
+)
+
+
+def expand_state_codes(text: str) -> str:
+    """Write the USPS state codes of addresses as the states' names.
+
+    An address record writes ``"state": "CA"`` or "Goleta, CA 93117" where prose writes
+    "Goleta, California", so the offline judge reads claims and chunks with the codes
+    written out: a claim's "California" is then found, as a word, a name and a word pair.
+    A code counts only where an address puts it: as a value keyed ``state``
+    (``state_code``, ``province``, ``region``), before a ZIP code, or after "City, " when
+    the code is no English word ("OK", "IN", "OR", "ME" and the like need the key or the
+    ZIP). The 51 codes are the USPS list (50 states and DC).
+
+    Parameters
+    ----------
+    text : str
+        Any text.
+
+    Returns
+    -------
+    str
+        ``text`` with each such code replaced by its state's name (unchanged when none).
+
+    Examples
+    --------
+    >>> expand_state_codes('{"city": "Goleta", "state": "CA"}')
+    '{"city": "Goleta", "state": "California"}'
+    >>> expand_state_codes("Our office: 500 SW Oak St, Portland, OR 97201.")
+    'Our office: 500 SW Oak St, Portland, Oregon 97201.'
+    >>> expand_state_codes("Albany, NY is the capital. Sure, OK. Stay OR go.")
+    'Albany, New York is the capital. Sure, OK. Stay OR go.'
+    """
+    if _UPPER_PAIR.search(text) is None:
+        return text
+
+    def name(m: re.Match[str]) -> str:
+        if m["k"]:
+            return m["key"] + US_STATES[m["k"]]
+        return US_STATES[m["z"] or m["c"]]
+
+    return _STATE_CODE.sub(name, text)
+
+
+_UPPER_PAIR = re.compile(r"\b[A-Z]{2}\b")
 #: A rise or fall said with "up" or "down": "prices went up", "sales were down 4%", "rents
 #: have gone up by 3%". Only after a form of "go" not followed by a place ("went down the
 #: stairs") or, with a figure following, of "be": "set up", "shut down" and "up to 50"

@@ -1306,6 +1306,30 @@ def test_compressed_text_inputs_are_read_as_their_format(tmp_path, ext, capsys):
     assert out_plain.read_bytes() == out_packed.read_bytes()
 
 
+def test_a_compressed_scored_file_keeps_its_run_metadata(tmp_path, good):
+    import gzip
+
+    out = tmp_path / "scored.jsonl"
+    assert cli.main(["evaluate", str(good), "--no-progress", "--out", str(out)]) == 0
+    plain = cli.read_table(out)
+    assert plain.attrs["ragnotebook"]["judge"].startswith("offline-")
+    # what `gzip scored.jsonl` does: the rows compressed, the run file left as it was
+    packed = tmp_path / "scored.jsonl.gz"
+    packed.write_bytes(gzip.compress(out.read_bytes()))
+    out.unlink()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no "the file changed since"
+        read = cli.read_table(packed)
+    assert read.attrs["ragnotebook"] == plain.attrs["ragnotebook"]
+    # a run file named after the compressed file is read first
+    (tmp_path / "scored.jsonl.run.json").rename(tmp_path / "scored.jsonl.gz.run.json")
+    assert cli.read_table(packed).attrs["ragnotebook"] == plain.attrs["ragnotebook"]
+    # rows that changed are still caught
+    packed.write_bytes(gzip.compress(b"\n".join(good.read_bytes().splitlines()[:2]) + b"\n"))
+    with pytest.warns(UserWarning, match="was written with other rows than those now in"):
+        assert "ragnotebook" not in cli.read_table(packed).attrs
+
+
 def test_a_compressed_file_that_is_not_is_an_input_error(tmp_path, capsys):
     (tmp_path / "rows.jsonl.gz").write_text(json.dumps(GOOD[0]) + "\n", encoding="utf-8")
     assert cli.main(["evaluate", str(tmp_path / "rows.jsonl.gz"), "--no-progress"]) == 3

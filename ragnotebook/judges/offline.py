@@ -77,6 +77,7 @@ from ragnotebook.text import (
     counted_amounts,
     detect_language,
     durations,
+    expand_state_codes,
     has_negation,
     is_cjk,
     is_referral,
@@ -440,7 +441,9 @@ def _analyse(text: str, lang: str) -> _Doc:
     # "60.39万辆" is read as 603900, and states "60.39" as written too (a reference may
     # give the figure alone); a claim's figures are read as values only
     written = myriad_figures(text) if is_cjk(lang) else frozenset()
-    text, tabular = _tables_as_sentences(normalize(text))
+    text, tabular = _tables_as_sentences(
+        normalize(text) if is_cjk(lang) else expand_state_codes(normalize(text))
+    )
     sents = tuple(_sent(s, lang) for s in split_sentences(text, lang))
     chars = frozenset(text) if lang == "ja" else frozenset()
     structured = "{" in text and '":' in text
@@ -1140,6 +1143,8 @@ class OfflineJudge:
         first-person rule (the question is the user's wording: "Do I need chains?").
         ``exclusive=True`` (faithfulness) reads an answer's "only" (:func:`_exclusive_gap`).
         """
+        if not is_cjk(lang):
+            claim = expand_state_codes(claim)  # as the chunks are read (``_analyse``)
         cdoc = _claim_doc(claim, lang)
         toks = cdoc.tokens if local else cdoc.tokens - _PERSONAL
         if not toks or not docs:
@@ -1294,9 +1299,6 @@ class OfflineJudge:
             and not _short_form(tok, docs, lang)
             and not _initials_in(word, docs, lang)
         ]
-        if unseen and not is_cjk(lang):
-            states = _state_words(claim, docs)
-            unseen = [word for word in unseen if word not in states]
         if is_cjk(lang) and _LATIN_NAME.search(claim):
             # a Latin name in CJK text ("Amazonで") is one word, found as written
             texts = " ".join(d.text for d in docs).lower()
@@ -4950,69 +4952,6 @@ def _how_words(question: str, lang: str) -> frozenset[str]:
     return frozenset(
         t for m in _HOW_WORD.finditer(question) for t in content_tokens(m.group(1), lang)
     )
-
-
-#: US states and the District of Columbia with their two-letter postal codes: address
-#: records write the code ("state": "CA") where prose writes the name ("in Santa Barbara,
-#: California"). General knowledge (USPS abbreviations), not read from any dataset.
-_US_STATES = {
-    "Alabama": "AL", "Alaska": "AK", "Arizona": "AZ", "Arkansas": "AR", "California": "CA",
-    "Colorado": "CO", "Connecticut": "CT", "Delaware": "DE", "District of Columbia": "DC",
-    "Florida": "FL", "Georgia": "GA", "Hawaii": "HI", "Idaho": "ID", "Illinois": "IL",
-    "Indiana": "IN", "Iowa": "IA", "Kansas": "KS", "Kentucky": "KY", "Louisiana": "LA",
-    "Maine": "ME", "Maryland": "MD", "Massachusetts": "MA", "Michigan": "MI",
-    "Minnesota": "MN", "Mississippi": "MS", "Missouri": "MO", "Montana": "MT",
-    "Nebraska": "NE", "Nevada": "NV", "New Hampshire": "NH", "New Jersey": "NJ",
-    "New Mexico": "NM", "New York": "NY", "North Carolina": "NC", "North Dakota": "ND",
-    "Ohio": "OH", "Oklahoma": "OK", "Oregon": "OR", "Pennsylvania": "PA",
-    "Rhode Island": "RI", "South Carolina": "SC", "South Dakota": "SD", "Tennessee": "TN",
-    "Texas": "TX", "Utah": "UT", "Vermont": "VT", "Virginia": "VA", "Washington": "WA",
-    "West Virginia": "WV", "Wisconsin": "WI", "Wyoming": "WY",
-}  # fmt: skip
-_STATE_NAME = re.compile(
-    r"\b(" + "|".join(sorted(map(re.escape, _US_STATES), key=len, reverse=True)) + r")\b"
-)
-_STATE_OF_CODE = {code: name for name, code in _US_STATES.items()}
-
-
-def _state_code(code: str) -> re.Pattern[str]:
-    """A postal code written as in an address: after a comma ("Santa Barbara, CA"), as a
-    quoted or keyed value ('"state": "CA"') or before a ZIP code ("CA 93101"); in
-    capitals, a word of its own. "OR" or "IN" in a sentence is no state."""
-    return re.compile(
-        rf"(?:(?<=, )|(?<=[\"':] )|(?<=[\"']))\b{code}\b(?![\w'’-]|\.\w)"
-        rf"|\b{code}(?= \d{{5}}\b)"
-    )
-
-
-def _state_words(claim: str, docs: Sequence[_Doc]) -> frozenset[str]:
-    """Words of the claim's names that a US state's postal code stands for, either way
-    round: "California" (both words of "New York") when a chunk writes "CA" ("NY") as an
-    address does (:func:`_state_code`); "CA" so written in the claim when a chunk names
-    California.
-
-    Examples
-    --------
-    >>> docs = [_analyse('{"city": "Santa Barbara", "state": "CA"}', "en")]
-    >>> sorted(_state_words("It is in Santa Barbara, California.", docs))
-    ['California']
-    >>> sorted(_state_words("It is in Salem, Oregon.", [_analyse("Stay OR go.", "en")]))
-    []
-    """
-    found: set[str] = set()
-    texts = [d.text for d in docs]
-    for m in _STATE_NAME.finditer(claim):
-        written = _state_code(_US_STATES[m.group(1)])
-        if any(written.search(t) for t in texts):
-            found.update(w for w in m.group(1).split() if w != "of")
-    for code, name in _STATE_OF_CODE.items():
-        if (
-            code in claim
-            and _state_code(code).search(claim)
-            and any(re.search(rf"\b{name}\b", t) for t in texts)
-        ):
-            found.add(code)
-    return frozenset(found)
 
 
 def _short_form(token: str, docs: Sequence[_Doc], lang: str) -> bool:

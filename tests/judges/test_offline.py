@@ -2452,23 +2452,31 @@ def test_every_and_each_before_a_noun_are_all_and_before_a_period_a_rate() -> No
 
 
 def test_a_us_state_and_its_postal_code_are_one_name() -> None:
+    from ragnotebook.text import expand_state_codes
+
     record = (
-        '{"name": "Harbor Diner", "address": "12 Main St", "city": "Santa Barbara", '
+        '{"name": "Harbor Diner", "address": "12 Oak St", "city": "Santa Barbara", '
         '"state": "CA", "categories": "Diner, Breakfast"}'
     )
     v = verify(["Harbor Diner is a diner in Santa Barbara, California."], [record]).verdicts[0]
     assert v.verdict == "yes" and "not found" not in v.reason, v.reason
     v = verify(["Harbor Diner is a diner in Santa Barbara, Nevada."], [record]).verdicts[0]
     assert v.verdict == "unsure" and "name Nevada not found" in v.reason
-    prose = ["Harbor Diner is a diner in Santa Barbara, California."]
-    assert verify(["Harbor Diner is a diner in Santa Barbara, CA."], prose).verdicts[0].verdict == (
-        "yes"
-    )
-    # a code written as an address writes it ("Salem, OR 97301"), not "OR" in a sentence
-    v = verify(
-        ["The firm moved to Salem, Oregon in 2010."], ["The firm moved to Salem, OR 97301 in 2010."]
-    )
-    assert v.verdicts[0].verdict == "yes", v.verdicts[0].reason
+    # the code counts as the name's words too (support, word pairs), either way round
+    ctx = ["Harbor Clinic, 12 Main St, Goleta, CA 93117"]
+    v = verify(["The Harbor Clinic is in Goleta, California."], ctx).verdicts[0]
+    assert v.verdict == "yes", v.reason
+    ctx = ["The shop is at 5 State St, Albany, New York, near the capitol."]
+    assert verify(["The shop is in Albany, NY."], ctx).verdicts[0].verdict == "yes"
+    ctx = ["The shop is at 5 State St, Albany, NY 12207."]
+    assert verify(["The shop is in Albany, New York."], ctx).verdicts[0].verdict == "yes"
+    # only where an address writes a code: keyed, before a ZIP, or after "City, " when the
+    # code is no English word ("OR", "OK", "IN", "ME" need the key or the ZIP)
+    assert expand_state_codes("Salem, OR 97301") == "Salem, Oregon 97301"
+    assert expand_state_codes("state: WA\ncity: Tacoma") == "state: Washington\ncity: Tacoma"
+    for text in ("Stay OR go.", "Sure, OK.", "Portland, OR.", "It is IN stock.", "NY is big."):
+        assert expand_state_codes(text) == text
+    assert expand_state_codes("Reno, NV.") == "Reno, Nevada."
     v = verify(["The firm moved to Oregon in 2010."], ["The firm moved OR expanded in 2010."])
     assert "name Oregon not found" in v.verdicts[0].reason
 
