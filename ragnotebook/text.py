@@ -2636,36 +2636,44 @@ US_STATES = {
 #: "HI", "ID", "LA", "MA", "PA", ...): read as a state only as a keyed value or before a
 #: ZIP code, never after a bare "City, ".
 _WORDLIKE_CODES = frozenset(
-    "AL AR CO DE GA HI ID IN LA MA MD ME MI MO MS MT NE OH OK OR PA SC SD UT VA WA".split(" ")  # noqa: SIM905
+    "AL AR CO DE GA HI ID IN LA MA MD ME MI MO MS MT NE OH OK OR PA SC SD UT VA".split(" ")  # noqa: SIM905
 )
-_CODES = "|".join(US_STATES)
-_PLAIN_CODES = "|".join(c for c in US_STATES if c not in _WORDLIKE_CODES)
+#: "DC" is left as it is: "Washington, DC" and "Washington, D.C." are read alike already.
+_CODES = "|".join(c for c in US_STATES if c != "DC")
+_PLAIN_CODES = "|".join(c for c in US_STATES if c not in _WORDLIKE_CODES and c != "DC")
 _STATE_CODE = re.compile(
     # a keyed value: "state": "CA", state: CA, 'state_code': 'NY'
     rf"(?P<key>\b(?:state|state_code|province|region)['\"]?\s*[:=]\s*['\"]?)(?P<k>{_CODES})\b"
     rf"(?=['\"]|\s*[,}};\n]|\s*$)"
     # before a ZIP code: "Goleta, CA 93117", "OR 97201-1234"
     rf"|\b(?P<z>{_CODES})(?=\s+\d{{5}}(?:-\d{{4}})?\b)"
-    # after a city and a comma: "Santa Barbara, CA", "Albany, NY." (not a word-like code)
-    rf"|(?<=[a-z], )(?P<c>{_PLAIN_CODES})\b(?![\w'’-]|\.\w)",
+    # after a city and a comma, closing the address: "Santa Barbara, CA", "Albany, NY." (not
+    # a word-like code; not "Ana Ruiz, CA, lives in Ottawa" nor "Ana Ruiz, CA (chartered
+    # accountant)": a credential after a name goes on)
+    rf"|(?<=[a-z], )(?P<c>{_PLAIN_CODES})\b(?=$|\n|[.;!?](?:\s|$)|['\"])",
 )
 
 
-def expand_state_codes(text: str) -> str:
+def expand_state_codes(text: str, keep_code: bool = False) -> str:
     """Write the USPS state codes of addresses as the states' names.
 
     An address record writes ``"state": "CA"`` or "Goleta, CA 93117" where prose writes
     "Goleta, California", so the offline judge reads claims and chunks with the codes
     written out: a claim's "California" is then found, as a word, a name and a word pair.
     A code counts only where an address puts it: as a value keyed ``state``
-    (``state_code``, ``province``, ``region``), before a ZIP code, or after "City, " when
-    the code is no English word ("OK", "IN", "OR", "ME" and the like need the key or the
-    ZIP). The 51 codes are the USPS list (50 states and DC).
+    (``state_code``, ``province``, ``region``), before a ZIP code, or closing an address
+    after "City, " (at the end of a sentence, line or quoted value) when the code is no
+    English word or title ("OK", "IN", "OR", "ME", "MD" and the like need the key or the
+    ZIP; "Ana Ruiz, CA, lives in Ottawa" is a credential). The codes are the USPS list of
+    the 50 states; "DC" stays as written ("Washington, DC" reads as "Washington, D.C.").
 
     Parameters
     ----------
     text : str
         Any text.
+    keep_code : bool, default False
+        Write "California (CA)" instead of "California": the judge reads chunks so, so that
+        a claim that writes the code where the expansion does not apply still finds it.
 
     Returns
     -------
@@ -2678,16 +2686,16 @@ def expand_state_codes(text: str) -> str:
     '{"city": "Goleta", "state": "California"}'
     >>> expand_state_codes("Our office: 500 SW Oak St, Portland, OR 97201.")
     'Our office: 500 SW Oak St, Portland, Oregon 97201.'
-    >>> expand_state_codes("Albany, NY is the capital. Sure, OK. Stay OR go.")
-    'Albany, New York is the capital. Sure, OK. Stay OR go.'
+    >>> expand_state_codes("It is in Albany, NY. Sure, OK. Stay OR go.", keep_code=True)
+    'It is in Albany, New York (NY). Sure, OK. Stay OR go.'
     """
     if _UPPER_PAIR.search(text) is None:
         return text
 
     def name(m: re.Match[str]) -> str:
-        if m["k"]:
-            return m["key"] + US_STATES[m["k"]]
-        return US_STATES[m["z"] or m["c"]]
+        code = m["k"] or m["z"] or m["c"]
+        written = f"{US_STATES[code]} ({code})" if keep_code else US_STATES[code]
+        return (m["key"] or "") + written
 
     return _STATE_CODE.sub(name, text)
 

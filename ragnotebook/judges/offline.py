@@ -442,7 +442,7 @@ def _analyse(text: str, lang: str) -> _Doc:
     # give the figure alone); a claim's figures are read as values only
     written = myriad_figures(text) if is_cjk(lang) else frozenset()
     text, tabular = _tables_as_sentences(
-        normalize(text) if is_cjk(lang) else expand_state_codes(normalize(text))
+        normalize(text) if is_cjk(lang) else expand_state_codes(normalize(text), keep_code=True)
     )
     sents = tuple(_sent(s, lang) for s in split_sentences(text, lang))
     chars = frozenset(text) if lang == "ja" else frozenset()

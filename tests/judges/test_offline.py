@@ -2474,9 +2474,29 @@ def test_a_us_state_and_its_postal_code_are_one_name() -> None:
     # code is no English word ("OR", "OK", "IN", "ME" need the key or the ZIP)
     assert expand_state_codes("Salem, OR 97301") == "Salem, Oregon 97301"
     assert expand_state_codes("state: WA\ncity: Tacoma") == "state: Washington\ncity: Tacoma"
-    for text in ("Stay OR go.", "Sure, OK.", "Portland, OR.", "It is IN stock.", "NY is big."):
+    for text in (
+        "Stay OR go.",
+        "Sure, OK.",
+        "Portland, OR.",
+        "It is IN stock.",
+        "NY is big.",
+        "The CFO, Ana Ruiz, CA, lives in Ottawa.",
+        "Ana Ruiz, CA (chartered accountant)",
+        "Washington, DC 20560",
+        "John Smith, MD.",
+    ):
         assert expand_state_codes(text) == text
     assert expand_state_codes("Reno, NV.") == "Reno, Nevada."
+    assert expand_state_codes("Tacoma, WA.", keep_code=True) == "Tacoma, Washington (WA)."
+    # a credential after a person's name is no state (a fresh user's case: this was `yes`)
+    v = verify(["The CFO lives in California."], ["The CFO, Ana Ruiz, CA, lives in Ottawa."])
+    assert v.verdicts[0].verdict == "unsure", v.verdicts[0].reason
+    ctx = ["The plant is located in Washington, DC."]
+    assert verify(["The plant is in Washington, D.C."], ctx).verdicts[0].verdict == "yes"
+    # a claim that writes the code where no address rule applies still finds a record's
+    ctx = ['{"name": "Finch & Fork", "city": "Santa Barbara", "state": "CA"}']
+    v = verify(["Finch & Fork is in Santa Barbara, CA, and serves brunch."], ctx).verdicts[0]
+    assert "not found" not in v.reason, v.reason
     v = verify(["The firm moved to Oregon in 2010."], ["The firm moved OR expanded in 2010."])
     assert "name Oregon not found" in v.verdicts[0].reason
 
