@@ -2122,6 +2122,43 @@ def _plain_warnings(command: str) -> contextlib.AbstractContextManager[None]:
     return _showing_warnings(plain)
 
 
+class _ClosedPipeGuard(io.TextIOBase):
+    """``sys.stdout`` for one command: when the reader of a pipe goes away (``ragnotebook
+    quickstart | head``), the rest of the output is dropped and the command goes on, so
+    ``--out`` is still written and the exit code still says whether the checks passed.
+    The standard output's file descriptor is pointed at the null device, so that Python's
+    own flush at exit has nowhere to fail."""
+
+    def __init__(self, stream: Any) -> None:
+        self._stream = stream
+        self.closed_pipe = False
+
+    def write(self, text: str) -> int:
+        if not self.closed_pipe:
+            try:
+                self._stream.write(text)
+            except BrokenPipeError:
+                self._drop()
+        return len(text)
+
+    def flush(self) -> None:
+        if not self.closed_pipe:
+            try:
+                self._stream.flush()
+            except BrokenPipeError:
+                self._drop()
+
+    def _drop(self) -> None:
+        self.closed_pipe = True
+        with contextlib.suppress(OSError, ValueError, AttributeError):
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, self._stream.fileno())
+            os.close(devnull)
+
+    def isatty(self) -> bool:
+        return bool(getattr(self._stream, "isatty", lambda: False)())
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``ragnotebook`` command.
 
@@ -2154,6 +2191,17 @@ def main(argv: list[str] | None = None) -> int:
     ok   faithfulness: coverage 1.000 >= 1
     0
     """
+    real_stdout = sys.stdout
+    sys.stdout = _ClosedPipeGuard(real_stdout)
+    try:
+        return _main(argv)
+    finally:
+        guard, sys.stdout = sys.stdout, real_stdout
+        if isinstance(guard, _ClosedPipeGuard):
+            guard.flush()
+
+
+def _main(argv: list[str] | None) -> int:
     who = "ragnotebook"  # "ragnotebook <command>" once the command is known
     try:
         try:

@@ -1017,6 +1017,27 @@ def test_quickstart_worst_zero_and_more_than_the_rows(tmp_path, capsys):
     assert f"The {n_rows} lowest-scoring rows" in out  # the rows there are, not 500
 
 
+def test_a_reader_that_stops_reading_does_not_stop_the_command(tmp_path):
+    # `ragnotebook quickstart | head -1`: the pipe closes after one line; the scored file
+    # is still written, nothing is printed about the pipe and the exit code is the run's
+    out = tmp_path / "scored.jsonl"
+    cmd = f"set -o pipefail; {sys.executable} -m ragnotebook quickstart --out {out} | head -1"
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "LITELLM_LOCAL_MODEL_COST_MAP": "True"}
+    env["RAGNOTEBOOK_CACHE_DIR"] = str(tmp_path / "cache")
+    done = subprocess.run(
+        ["bash", "-c", cmd],
+        capture_output=True,
+        text=True,
+        cwd=str(tmp_path),
+        env=env,
+        timeout=240,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("Loaded ") and done.stdout.count("\n") == 1
+    assert "Broken pipe" not in done.stderr and "Traceback" not in done.stderr
+    assert len(cli.read_table(out)) == 48
+
+
 def test_version_option(capsys):
     assert cli.main(["--version"]) == 0
     assert capsys.readouterr().out.strip() == f"ragnotebook {rn.__version__}"
