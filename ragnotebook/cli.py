@@ -84,15 +84,21 @@ def _format(path: Path) -> str:
     return suffixes[-1] if suffixes else ""
 
 
+def _opener(path: Path) -> Callable[..., Any]:
+    """``open``, or the ``open`` of the module that decompresses ``path`` (``gzip.open``
+    for a ``.gz`` file, ``bz2.open``, ``lzma.open``)."""
+    module = _COMPRESSED.get(path.suffix.lower())
+    if module is None:
+        return open
+    import importlib
+
+    return importlib.import_module(module).open  # type: ignore[no-any-return]
+
+
 def _open_text(path: Path, **kwargs: Any) -> Any:
     """``open(path, **kwargs)`` for reading text, decompressing a ``.gz``, ``.bz2`` or
     ``.xz`` file as it is read."""
-    module = _COMPRESSED.get(path.suffix.lower())
-    if module is None:
-        return open(path, **kwargs)
-    import importlib
-
-    return importlib.import_module(module).open(path, "rt", **kwargs)
+    return _opener(path)(path, "rt", **kwargs)
 
 
 #: The run metadata of a JSON Lines file ``x.jsonl`` is kept in ``x.jsonl.run.json``.
@@ -230,12 +236,8 @@ def run_file(path: Path) -> Path:
 def _sha256(path: Path) -> str:
     """SHA-256 of the file's bytes; of the decompressed bytes for ``.gz``/``.bz2``/``.xz``
     (so ``gzip scores.jsonl`` keeps the rows its run file was written with)."""
-    import importlib
-
     digest = hashlib.sha256()
-    module = _COMPRESSED.get(path.suffix.lower())
-    opener = importlib.import_module(module).open if module else open
-    with opener(path, "rb") as fh:
+    with _opener(path)(path, "rb") as fh:
         for block in iter(lambda: fh.read(1 << 20), b""):
             digest.update(block)
     return digest.hexdigest()
@@ -2157,6 +2159,10 @@ class _ClosedPipeGuard(io.TextIOBase):
 
     def isatty(self) -> bool:
         return bool(getattr(self._stream, "isatty", lambda: False)())
+
+    @property
+    def encoding(self) -> Any:  # type: ignore[override]  # the stream's, not None
+        return getattr(self._stream, "encoding", None)
 
 
 def main(argv: list[str] | None = None) -> int:

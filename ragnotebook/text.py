@@ -2777,6 +2777,7 @@ def opposite_cues(text: str, lang: str | None = None) -> dict[tuple[int, int], s
     lang = lang or detect_language(text)
     n_pairs = period_group(lang)
     out: dict[tuple[int, int], str] = {}
+    low = text.lower()
     if is_cjk(lang):
         for i, sides in enumerate(_CJK_OPPOSITE_ORDER.get(lang, ())):
             for side, forms in enumerate(sides):
@@ -2785,7 +2786,7 @@ def opposite_cues(text: str, lang: str | None = None) -> dict[tuple[int, int], s
                         out[(i, side)] = form
                         break
     else:
-        words = frozenset(_LOWER_WORD.findall(text.lower()))
+        words = frozenset(_LOWER_WORD.findall(low))
         listed = words & _OPPOSITE_WORDS
         if "may" in listed and _MODAL_MAY.search(text) is None:
             listed -= {"may"}  # only the month ("in May"), no permission
@@ -2796,23 +2797,19 @@ def opposite_cues(text: str, lang: str | None = None) -> dict[tuple[int, int], s
                     first[key] = word  # the first word in sort order, as before
         phrased: list[tuple[tuple[int, int], str]] = []
         if "up" in words or "down" in words:
-            low_text = text.lower()
-            for m in _WENT_UP_DOWN.finditer(low_text):
+            ways: list[tuple[str, str]] = []  # (up or down, the form a reason quotes)
+            for m in _WENT_UP_DOWN.finditer(low):
                 way = m["went"] or m["was"]
-                form = f"{m['verb'] or m['be']} {way}"
-                phrased.append(((_INCREASE_PAIR, 0 if way == "up" else 1), form))
-            if phrased or any(pair == _INCREASE_PAIR for pair, _ in first):
-                for m in _ELIDED_UP_DOWN.finditer(low_text):
-                    way = m.group(1)
-                    phrased.append(((_INCREASE_PAIR, 0 if way == "up" else 1), way))
-            lead = _LEADING_UP_DOWN.match(low_text)
+                ways.append((way, f"{m['verb'] or m['be']} {way}"))
+            if ways or any(pair == _INCREASE_PAIR for pair, _ in first):
+                ways.extend((m.group(1), m.group(1)) for m in _ELIDED_UP_DOWN.finditer(low))
+            lead = _LEADING_UP_DOWN.match(low)
             if lead is not None:
-                way = lead.group(1)
-                phrased.append(((_INCREASE_PAIR, 0 if way == "up" else 1), way))
+                ways.append((lead.group(1), lead.group(1)))
+            phrased.extend(((_INCREASE_PAIR, int(way == "down")), form) for way, form in ways)
         if "every" in words or "each" in words:
-            for m in _EVERY_EACH.finditer(text.lower()):
-                phrased.append(((_ALL_PAIR, 0), m.group(1)))
-        if "most" in words and _MOST.search(text.lower()):
+            phrased.extend(((_ALL_PAIR, 0), m.group(1)) for m in _EVERY_EACH.finditer(low))
+        if "most" in words and _MOST.search(low):
             phrased.append(((_ALL_PAIR, 1), "most"))
         for key, form in phrased:
             if key not in first or form < first[key]:
@@ -2822,7 +2819,6 @@ def opposite_cues(text: str, lang: str | None = None) -> dict[tuple[int, int], s
     # the rate periods: one more group, after the pairs; then the units of amounts
     for side, form in _period_cues(text, lang).items():
         out[(n_pairs, side)] = form
-    low = text.lower()
     if is_cjk(lang):
         for g, patterns in enumerate(_CJK_GROUPS.get(lang, ()), start=n_pairs + 1):
             for side, pattern in enumerate(patterns):

@@ -923,7 +923,7 @@ class OfflineJudge:
     list_items : bool, default True
         A ground-truth sentence whose predicate ends in a list of three or more short
         noun phrases ("Enterprise includes A, B, C and D.") is one claim per item
-        ("Enterprise includes B."; offline-v20, :func:`ragnotebook.text.list_items`), so
+        ("Enterprise includes B."; offline-v19, :func:`ragnotebook.text.list_items`), so
         context recall counts the items the context holds. An answer's claims are not
         split (that cost RAGTruth QA and BEGIN on the benchmark's tune half).
 
