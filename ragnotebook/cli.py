@@ -22,7 +22,8 @@ Exit codes
 2
     Usage error: unknown option or metric, malformed ``--fail-under`` or
     ``--column``, a ``--fail-under`` / ``--min-coverage`` / ``--max-drop`` outside
-    0..1, an output suffix other than ``.parquet``/``.pq``/``.jsonl``/``.ndjson``.
+    0..1, an output suffix other than ``.parquet``/``.pq``/``.jsonl``/``.ndjson``
+    (the last two optionally compressed: ``.gz``, ``.bz2``, ``.xz``).
 3
     Input or data error: a file that is missing, unreadable or of an unknown
     format, a column that is missing or malformed (the ``--on`` column included),
@@ -99,6 +100,28 @@ def _open_text(path: Path, **kwargs: Any) -> Any:
     """``open(path, **kwargs)`` for reading text, decompressing a ``.gz``, ``.bz2`` or
     ``.xz`` file as it is read."""
     return _opener(path)(path, "rt", **kwargs)
+
+
+@contextlib.contextmanager
+def _open_text_write(path: Path, compression: str | None) -> Iterator[Any]:
+    """``path`` opened for writing UTF-8 text, compressed with ``compression`` (a suffix
+    of :data:`_COMPRESSED`, or None for plain text). A gzip file records no name and no
+    time, so the same rows give the same bytes."""
+    with contextlib.ExitStack() as stack:
+        if compression is None:
+            yield stack.enter_context(path.open("w", encoding="utf-8"))
+        elif compression == ".gz":
+            import gzip
+            import io
+
+            raw = stack.enter_context(path.open("wb"))
+            zipped = stack.enter_context(
+                gzip.GzipFile(filename="", mode="wb", fileobj=raw, mtime=0)
+            )
+            yield stack.enter_context(io.TextIOWrapper(zipped, encoding="utf-8"))
+        else:
+            opener = _opener(Path(f"x{compression}"))
+            yield stack.enter_context(opener(path, "wt", encoding="utf-8"))
 
 
 #: The run metadata of a JSON Lines file ``x.jsonl`` is kept in ``x.jsonl.run.json``.
@@ -191,15 +214,16 @@ def _same_values(column: Any, labels: list[Any]) -> bool:
         return False
 
 
-def write_jsonl(df: Any, path: Path) -> None:
+def write_jsonl(df: Any, path: Path, compression: str | None = None) -> None:
     """Write a frame as JSON Lines, one object per row; list and dict cells stay JSON.
 
     Row labels other than 0..n-1 are written as a first column (see ``_with_row_labels``).
+    ``compression`` (``".gz"``, ``".bz2"``, ``".xz"``, or None) compresses the file.
     """
     from ragnotebook._textsafe import replace_surrogates
 
     df = _with_row_labels(df)
-    with path.open("w", encoding="utf-8") as fh:
+    with _open_text_write(path, compression) as fh:
         cols = [str(c) for c in df.columns]
         for values in df.itertuples(index=False, name=None):
             record = {c: _jsonable(v) for c, v in zip(cols, values, strict=True)}
@@ -274,7 +298,8 @@ def _run_record(df: Any, data: Path, out: Path) -> dict[str, Any] | None:
 
 
 def _write_frame(df: Any, out: Path) -> Path:
-    """Write a scored frame as Parquet (keeps ``attrs``) or JSON Lines, by suffix.
+    """Write a scored frame as Parquet (keeps ``attrs``) or JSON Lines, by suffix;
+    ``scored.jsonl.gz`` (``.bz2``, ``.xz``) is compressed JSON Lines.
 
     JSON Lines keep no metadata, so the run's (``attrs["ragnotebook"]``: judge, model,
     columns, counters) goes to :func:`run_file` beside it, with the SHA-256 of the rows
@@ -286,7 +311,9 @@ def _write_frame(df: Any, out: Path) -> Path:
     from ragnotebook._textsafe import replace_surrogates
 
     out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = out.with_name(f".{out.name}.{os.getpid()}.tmp")
+    compression = out.suffix.lower() if out.suffix.lower() in _COMPRESSED else None
+    # the temporary file keeps the compression suffix, so its hash is of the rows
+    tmp = out.with_name(f".{out.name}.{os.getpid()}.tmp{compression or ''}")
     side = run_file(out)
     side_tmp = side.with_name(f".{side.name}.{os.getpid()}.tmp")
     try:
@@ -294,7 +321,7 @@ def _write_frame(df: Any, out: Path) -> Path:
             _without_surrogates(df).to_parquet(tmp)
             os.replace(tmp, out)
             return out
-        write_jsonl(df, tmp)
+        write_jsonl(df, tmp, compression)
         record = _run_record(df, tmp, out)
         if record is not None:
             text = json.dumps(record, ensure_ascii=False, indent=1)
@@ -908,12 +935,29 @@ def quickstart(out: Path | None, model: str, n_worst: int) -> int:
     return EXIT_OK
 
 
+def _package_on_path(entries: Sequence[str] | None = None) -> bool:
+    """Whether an entry of the import path (``entries``, by default ``sys.path``) holds
+    the package itself. Then no folder named ``ragnotebook`` without an ``__init__.py``
+    can stand in for it: Python prefers a package found anywhere on the path to such a
+    folder. The README's editable install puts the clone's root there; an editable
+    install made before that (an import hook that runs after the path is searched), does
+    not."""
+    from importlib.machinery import PathFinder
+
+    spec = PathFinder.find_spec("ragnotebook", list(sys.path if entries is None else entries))
+    return spec is not None and spec.loader is not None
+
+
 def _import_trap(clone: Path | None = None) -> str:
     """A comment line for the Python hint when the package runs from a clone named
-    ``ragnotebook`` (``clone``: its root, by default this file's): Python started in the
-    clone's parent folder imports that folder (an empty namespace package) instead of the
-    package, and ``df.rag`` does not exist. The same holds for any folder named
-    ``ragnotebook`` without an ``__init__.py`` in the current folder (another clone)."""
+    ``ragnotebook`` (``clone``: its root, by default this file's) and is not itself on
+    the import path (:func:`_package_on_path`; an editable install made before the
+    clone's root was put there): Python started in the clone's parent folder imports
+    that folder (an empty namespace package) instead of the package, and ``df.rag`` does
+    not exist. The same holds for any folder named ``ragnotebook`` without an
+    ``__init__.py`` in the current folder (another clone)."""
+    if _package_on_path():
+        return ""
     clone = clone or _CLONE
     here = Path.cwd() / "ragnotebook"
     if here.is_dir() and not (here / "__init__.py").is_file():
@@ -921,13 +965,15 @@ def _import_trap(clone: Path | None = None) -> str:
         # package (another clone, a data folder): Python started here imports it
         return (
             f"\n# start Python anywhere but in {Path.cwd()}: from there 'import ragnotebook' "
-            f"finds the folder {here}, not the package (README, set-up)"
+            f"finds the folder {here}, not the package (README, set-up; or install again: "
+            f"{_reinstall()})"
         )
     if clone.name != "ragnotebook" or not (clone / "pyproject.toml").is_file():
         return ""
     return (
         f"\n# start Python anywhere but in {clone.parent}: from there "
-        "'import ragnotebook' finds the clone's folder, not the package (README, set-up)"
+        "'import ragnotebook' finds the clone's folder, not the package (README, set-up; "
+        f"or install again: {_reinstall(clone)})"
     )
 
 
@@ -938,6 +984,13 @@ _REPO_URL = "https://github.com/ragnotebook/ragnotebook/tree/main"
 #: The source checkout this package runs from (its ``pyproject.toml`` beside the package),
 #: or any folder when installed from an index.
 _CLONE = Path(__file__).resolve().parent.parent
+
+
+def _reinstall(clone: Path | None = None) -> str:
+    """The editable install of ``clone`` (by default this package's clone) with this
+    interpreter's pip: made again, it puts the clone's root on the import path."""
+    pip = Path(sys.executable).with_name("pip")
+    return f"{pip} install -e '{clone or _CLONE}'"
 
 
 def _clone_install(extras: str) -> str:
@@ -1039,12 +1092,28 @@ def parse_columns(values: Sequence[str]) -> dict[str, str]:
     return out
 
 
+def _partial(out: Path) -> Path:
+    """Where an interrupted run's finished rows go instead of ``out``: ``scored.jsonl`` ->
+    ``scored.partial.jsonl``, ``scored.jsonl.gz`` -> ``scored.partial.jsonl.gz``."""
+    name = out.name
+    cut = (
+        len(name)
+        - len(out.suffix)
+        - (len(Path(out.stem).suffix) if out.suffix.lower() in _COMPRESSED else 0)
+    )
+    return out.with_name(f"{name[:cut]}.partial{name[cut:]}")
+
+
 def _check_out(path: Path | None) -> None:
     """Refuse an ``--out`` that could not be written, before any row is scored."""
-    if path is not None and path.suffix.lower() not in (*_PARQUET, *_JSONL):
+    compressed = path is not None and path.suffix.lower() in _COMPRESSED
+    if path is not None and (
+        _format(path) not in (*_PARQUET, *_JSONL) or (compressed and _format(path) in _PARQUET)
+    ):
         raise UsageError(
             f"--out: {path.name!r} must end in .parquet or .pq (Parquet, keeps the run "
-            "metadata), or .jsonl or .ndjson (JSON Lines)"
+            "metadata), or .jsonl or .ndjson (JSON Lines), which may be compressed: "
+            "scored.jsonl.gz (.bz2, .xz)"
         )
     if path is not None and path.suffix.lower() in _PARQUET:
         try:
@@ -1711,7 +1780,7 @@ def evaluate_command(args: argparse.Namespace) -> int:
         # the library keeps the finished rows and returns; a CI job must not read that as a
         # finished run: no checks, exit 130, and the partial frame never under --out's name
         if args.out is not None:
-            partial = args.out.with_name(f"{args.out.stem}.partial{args.out.suffix}")
+            partial = _partial(args.out)
             path = _write_frame(scored, partial)
             print(
                 f"ragnotebook evaluate: interrupted; the finished rows are in {path} "
@@ -1751,7 +1820,7 @@ def evaluate_command(args: argparse.Namespace) -> int:
                 raise RuntimeError(f"cannot write Parquet without pyarrow ({exc})") from exc
             print(f"\nScored frame ({len(scored)} rows) written to {path}{_run_file_note(path)}")
             # the finished rows an interrupted run of the same --out left aside are superseded
-            stale = args.out.with_name(f"{args.out.stem}.partial{args.out.suffix}")
+            stale = _partial(args.out)
             for leftover in (stale, stale.with_name(f"{stale.name}.run.json")):
                 if leftover.is_file():
                     with contextlib.suppress(OSError):
@@ -1940,7 +2009,7 @@ def _parser() -> argparse.ArgumentParser:
         "--out",
         type=Path,
         default=None,
-        help="where to write the scored frame (.parquet / .pq or .jsonl / .ndjson)",
+        help="where to write the scored frame (.parquet / .pq or .jsonl / .ndjson, which may end in .gz, .bz2, .xz)",
     )
     qs.add_argument("--model", default="offline", help="judge model (default: offline)")
     qs.add_argument(
@@ -1969,7 +2038,10 @@ def _parser() -> argparse.ArgumentParser:
         "(default: $RAGNOTEBOOK_MODEL, else offline)",
     )
     ev.add_argument(
-        "--out", type=Path, default=None, help="scored frame: .parquet / .pq or .jsonl / .ndjson"
+        "--out",
+        type=Path,
+        default=None,
+        help="scored frame: .parquet / .pq or .jsonl / .ndjson (may end in .gz, .bz2, .xz)",
     )
     ev.add_argument(
         "--column",

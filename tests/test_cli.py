@@ -1148,12 +1148,15 @@ def test_ctrl_c_while_parsing_the_options_is_a_clean_exit(monkeypatch, capsys):
     assert capsys.readouterr().err == "ragnotebook: interrupted\n"
 
 
-def test_ctrl_c_while_writing_out_leaves_no_half_written_file(tmp_path, good, monkeypatch, capsys):
-    out = tmp_path / "scored.jsonl"
+@pytest.mark.parametrize("name", ["scored.jsonl", "scored.jsonl.gz"])
+def test_ctrl_c_while_writing_out_leaves_no_half_written_file(
+    tmp_path, good, name, monkeypatch, capsys
+):
+    out = tmp_path / name
     real = cli.write_jsonl
 
-    def cut_short(df: pd.DataFrame, path: Path) -> None:
-        real(df.head(2), path)  # part of the rows are on disk ...
+    def cut_short(df: pd.DataFrame, path: Path, compression: str | None = None) -> None:
+        real(df.head(2), path, compression)  # part of the rows are on disk ...
         raise KeyboardInterrupt  # ... when Ctrl-C comes
 
     monkeypatch.setattr(cli, "write_jsonl", cut_short)
@@ -1351,6 +1354,77 @@ def test_a_compressed_scored_file_keeps_its_run_metadata(tmp_path, good):
         assert "ragnotebook" not in cli.read_table(packed).attrs
 
 
+@pytest.mark.parametrize("ext", [".gz", ".bz2", ".xz"])
+def test_out_may_be_compressed_json_lines(tmp_path, good, ext, capsys):
+    import bz2
+    import gzip
+    import lzma
+
+    opener = {".gz": gzip.open, ".bz2": bz2.open, ".xz": lzma.open}[ext]
+    plain, packed = tmp_path / "scored.jsonl", tmp_path / f"scored.jsonl{ext}"
+    for out in (plain, packed):
+        assert cli.main(["evaluate", str(good), "--no-progress", "--out", str(out)]) == 0
+    assert f"written to {packed} (its run metadata in scored.jsonl{ext}.run.json)" in (
+        capsys.readouterr().out
+    )
+    # the file is compressed, and holds exactly the plain file's rows
+    with opener(packed, "rb") as fh:
+        assert fh.read() == plain.read_bytes()
+    # read back with its run metadata (the hash is of the decompressed rows: no warning)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        read = cli.read_table(packed)
+    expected = cli.read_table(plain)
+    side = json.loads((tmp_path / f"scored.jsonl{ext}.run.json").read_text(encoding="utf-8"))
+    assert side["data_file"] == packed.name
+    assert read.attrs["ragnotebook"] == side["attrs"]
+    assert read.attrs["ragnotebook"]["judge"] == expected.attrs["ragnotebook"]["judge"]
+    assert read.attrs["ragnotebook"]["judge"].startswith("offline-")
+    pd.testing.assert_frame_equal(read, expected, check_like=False)
+    # and usable as a baseline of the next run
+    assert cli.main(["evaluate", str(good), "--no-progress", "--baseline", str(packed)]) == 0
+
+
+def test_a_gzipped_out_is_the_same_bytes_for_the_same_rows(tmp_path, good):
+    # no file name or time in the gzip header: a CI job can compare two runs' files
+    first, second = tmp_path / "a" / "scored.jsonl.gz", tmp_path / "b" / "scored.jsonl.gz"
+    for out in (first, second):
+        assert cli.main(["evaluate", str(good), "--no-progress", "--out", str(out)]) == 0
+        os.utime(out, (0, 0))
+    assert first.read_bytes() == second.read_bytes()
+    assert first.read_bytes()[4:8] == b"\0\0\0\0"  # MTIME 0 (RFC 1952)
+    assert first.read_bytes()[3] & 0x08 == 0  # no FNAME
+
+
+def test_out_refuses_a_compressed_parquet_before_scoring(tmp_path, good, capsys):
+    out = tmp_path / "scored.parquet.gz"
+    assert cli.main(["evaluate", str(good), "--no-progress", "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert "--out: 'scored.parquet.gz' must end in .parquet or .pq" in err
+    assert "which may be compressed: scored.jsonl.gz (.bz2, .xz)" in err
+    assert not out.exists() and not list(tmp_path.glob(".*tmp*"))
+
+
+def test_an_interrupted_run_keeps_a_compressed_out_compressed(tmp_path, good, monkeypatch, capsys):
+    import gzip
+
+    _interrupted_evaluate(monkeypatch, unfinished=2)
+    out = tmp_path / "scored.jsonl.gz"
+    assert cli.main(["evaluate", str(good), "--out", str(out), "--no-progress"]) == 130
+    partial = tmp_path / "scored.partial.jsonl.gz"
+    assert f"the finished rows are in {partial} (not {out})" in capsys.readouterr().err
+    assert not out.exists()
+    with gzip.open(partial, "rt", encoding="utf-8") as fh:
+        assert len(fh.read().splitlines()) == len(GOOD)
+    assert (tmp_path / "scored.partial.jsonl.gz.run.json").exists()
+    monkeypatch.undo()
+    assert cli.main(["evaluate", str(good), "--out", str(out), "--no-progress"]) == 0
+    assert out.exists() and not partial.exists()
+    assert "removed scored.partial.jsonl.gz, left by an interrupted run" in (
+        capsys.readouterr().err
+    )
+
+
 def test_a_compressed_file_that_is_not_is_an_input_error(tmp_path, capsys):
     (tmp_path / "rows.jsonl.gz").write_text(json.dumps(GOOD[0]) + "\n", encoding="utf-8")
     assert cli.main(["evaluate", str(tmp_path / "rows.jsonl.gz"), "--no-progress"]) == 3
@@ -1432,14 +1506,20 @@ def test_quickstart_points_to_notebooks_that_exist(tmp_path, monkeypatch):
     )
 
 
-def test_quickstart_hint_names_the_folder_to_avoid(tmp_path):
+def test_quickstart_hint_names_the_folder_to_avoid(tmp_path, monkeypatch):
     from ragnotebook.cli import _import_trap
+
+    # an editable install made before the clone's root was put on the import path
+    monkeypatch.setattr(cli, "_package_on_path", lambda: False)
 
     clone = tmp_path / "ragnotebook"
     clone.mkdir()
     (clone / "pyproject.toml").write_text("[project]\nname = 'ragnotebook'\n")
     line = _import_trap(clone)
     assert line.startswith("\n# ") and f"anywhere but in {tmp_path}:" in line
+    assert line.endswith(
+        f"or install again: {Path(sys.executable).with_name('pip')} install -e '{clone}')"
+    )
     compile(line, "hint", "exec")  # a comment: the hint stays pasteable
     other = tmp_path / "work"
     other.mkdir()
@@ -1451,6 +1531,8 @@ def test_quickstart_hint_names_the_folder_to_avoid(tmp_path):
 def test_quickstart_hint_names_a_look_alike_folder_in_the_current_one(tmp_path, monkeypatch):
     from ragnotebook.cli import _import_trap
 
+    monkeypatch.setattr(cli, "_package_on_path", lambda: False)
+
     other = tmp_path / "work"
     other.mkdir()  # the running package's clone has another name: no trap from it
     monkeypatch.chdir(tmp_path)
@@ -1461,6 +1543,43 @@ def test_quickstart_hint_names_a_look_alike_folder_in_the_current_one(tmp_path, 
     assert f"finds the folder {tmp_path / 'ragnotebook'}, not the package" in line
     (tmp_path / "ragnotebook" / "__init__.py").write_text("")  # a package: imported as one
     assert _import_trap(other) == ""
+
+
+def test_a_folder_named_like_the_package_cannot_stand_in_for_it(tmp_path):
+    # Python prefers a package found on any import path entry to a folder without an
+    # __init__.py; the editable install puts the clone's root on the path (pyproject's
+    # package-dir), so no look-alike folder hides the package
+    from ragnotebook.cli import _package_on_path
+
+    root = str(Path(cli.__file__).resolve().parents[1])
+    (tmp_path / "ragnotebook").mkdir()  # the clone's folder seen from its parent
+    assert not _package_on_path([str(tmp_path)])
+    assert _package_on_path([str(tmp_path), root])
+    assert _package_on_path([root, str(tmp_path)])
+
+
+def test_python_started_beside_a_look_alike_folder_imports_the_package(tmp_path):
+    # the real install of this interpreter, from the folder that holds a clone named
+    # ragnotebook (here: an empty folder of that name). With an editable install made
+    # before pyproject's package-dir, the folder won and df.rag did not exist.
+    (tmp_path / "ragnotebook").mkdir()
+    code = (
+        "import ragnotebook, pandas as pd; "
+        "print(ragnotebook.__file__); print(type(pd.DataFrame().rag).__name__)"
+    )
+    env = {**os.environ, "LITELLM_LOCAL_MODEL_COST_MAP": "True"}
+    env.pop("PYTHONPATH", None)
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=tmp_path, env=env, capture_output=True, text=True
+    )
+    assert done.returncode == 0, (
+        f"{done.stderr}\n(an editable install made before this check? install again: "
+        "pip install -e .)"
+    )
+    file, accessor = done.stdout.split()
+    assert Path(file) == Path(cli.__file__).resolve().parent / "__init__.py"
+    assert accessor == "RagAccessor"
+    assert cli._import_trap() == ""  # and the quickstart's hint says nothing of it
 
 
 def test_quickstart_heading_says_each_metrics_worst_row_is_kept(tmp_path, capsys):
