@@ -24,6 +24,7 @@ import re
 import unicodedata
 from collections.abc import Callable, Sequence
 from decimal import Decimal, InvalidOperation
+from fractions import Fraction
 from functools import lru_cache
 from itertools import pairwise
 
@@ -382,13 +383,19 @@ _FREQUENCY_COUNT = {"once": "1 time", "twice": "2 times", "thrice": "3 times"}
 
 
 #: Each match of the three patterns of :func:`_join_number_words` holds one of these.
-_NUMBER_WORD_HINTS = (*_TENS.split("|"), "once", "twice", "thrice", "teen", "eleven", "twelve")
+_NUMBER_WORD_HINTS = (
+    *_TENS.split("|"),
+    *("once", "twice", "thrice", "teen", "eleven", "twelve", "dozen"),
+)
+#: "half a dozen" is six, not a dozen.
+_HALF_DOZEN = re.compile(r"\bhalf\s+a\s+dozen\b", re.IGNORECASE)
 
 
 def _join_number_words(text: str) -> str:
     """Write compound number words with digits ("Twenty-five" -> "25").
 
-    A year said in words becomes one number ("nineteen ninety-eight" -> "1998").
+    A year said in words becomes one number ("nineteen ninety-eight" -> "1998"), and
+    "half a dozen" is 6.
     """
     if "-" not in text and " " not in text:
         return text
@@ -401,6 +408,8 @@ def _join_number_words(text: str) -> str:
         return str(tens + int(_NUMBER_WORDS[m.group(2).lower()]))
 
     text = _COMPOUND_NUMBER.sub(value, text)
+    if "dozen" in low:
+        text = _HALF_DOZEN.sub("6", text)
     # a frequency: "twice a day" is 2 a day, against "once a day" (1)
     text = _FREQUENCY.sub(lambda m: _FREQUENCY_COUNT[m.group(1).lower()], text)
 
@@ -525,12 +534,23 @@ def normalize(text: str) -> str:
 
     >>> normalize("활동은 2024. 3. 1.부터 시작됩니다.")
     '활동은 2024/3/1.부터 시작됩니다.'
+
+    A fraction is written as a decimal, so "1½ tsp", "1 1/2 tsp" and "1.5 tsp" are one
+    amount (a third to three places); dates and ratios stay as written.
+
+    >>> normalize("Add 1½ tsp salt, ¾ cup milk and 1 1/2 cups flour; 2/3 of it by 12/31, 24/7.")
+    'Add 1.5 tsp salt, 0.75 cup milk and 1.5 cups flour; 0.667 of it by 12/31, 24/7.'
     """
     if "(" in text:
         text = _drafted_numbers(text)
     if text.isascii():
-        return text  # NFKC leaves ASCII as it is, and the numerals below are not ASCII
+        # NFKC leaves ASCII as it is, and the numerals below are not ASCII
+        return _FRACTION.sub(_fraction_value, text) if "/" in text else text
+    if _VULGAR.search(text):
+        text = _VULGAR.sub(_vulgar_value, text)
     text = unicodedata.normalize("NFKC", text).translate(_INVISIBLE)
+    if "/" in text or "\u2044" in text:
+        text = _FRACTION.sub(_fraction_value, text)
     if _CN_NUMERAL.search(text):
         text = _CN_YEAR.sub(lambda m: "".join(str(_CN_DIGIT[c]) for c in m.group(1)), text)
         text = _CN_COUNT.sub(lambda m: str(_cn_value(m.group(1))), text)
@@ -541,6 +561,42 @@ def normalize(text: str) -> str:
     if "." in text and _HAS_CJK.search(text):
         text = _DOTTED_DATE.sub(r"\1/\2/\3", text)
     return text
+
+
+#: A fraction of a whole, written with a slash ("1/2", "3/4 cup", "1 1/2 teaspoons"; the
+#: Unicode fraction slash too): a numerator below a denominator of at most 16, not part of
+#: a date or a longer figure ("12/31", "3/4/2024", "24/7" and "50/50" are no fractions).
+_FRACTION = re.compile(
+    r"(?<![\d/.,:\u2044])(?:(\d{1,3})[ \u00a0])?([1-9]|1[0-5])[/\u2044]([2-9]|1[0-6])"
+    r"(?![\d/\u2044]|[.,]\d)"
+)
+#: A vulgar fraction sign, with the whole number written before it ("1½", "2 ¾").
+_VULGAR = re.compile(r"(?:(?<![\d.,])(\d{1,3})[ \u00a0]?)?([\u00bc-\u00be\u2150-\u215e])")
+
+
+def _decimal_text(value: Fraction) -> str:
+    """A fraction as a decimal figure: exact when it ends ("0.75", "1.5"), else to three
+    places ("0.333" for a third)."""
+    out = f"{float(value):.3f}".rstrip("0").rstrip(".")
+    return out or "0"
+
+
+#: Words before a day written as month/day ("on 5/6", "until 3/4"): no fraction follows.
+_DATE_BEFORE = re.compile(r"\b(?:on|by|until|till|since|from|before|after|dated?|due)\s$", re.I)
+
+
+def _fraction_value(m: re.Match[str]) -> str:
+    num, den = int(m.group(2)), int(m.group(3))
+    if num >= den:
+        return m.group()  # "5/4", "16/9": a ratio or a score, not a part
+    if m.group(1) is None and _DATE_BEFORE.search(m.string, max(0, m.start() - 8), m.start()):
+        return m.group()  # "on 5/6": a date
+    return _decimal_text(int(m.group(1) or 0) + Fraction(num, den))
+
+
+def _vulgar_value(m: re.Match[str]) -> str:
+    part = Fraction(unicodedata.numeric(m.group(2))).limit_denominator(16)
+    return _decimal_text(int(m.group(1) or 0) + part)
 
 
 #: A date written with dots in Chinese, Japanese or Korean text ("2024.3.1", "2024. 3. 1."),
@@ -1425,10 +1481,12 @@ _OPPOSITE_PAIRS: dict[str, tuple[tuple[str, str], ...]] = {
     "en": (
         (
             "increase increased increases increasing rise rises rose risen rising grew grow "
-            "grows growing",
+            "grows growing raise raised raises raising expand expanded expands expanding "
+            "widen widened widens widening",
             "decrease decreased decreases decreasing decline declined declines declining fall "
             "falls fell fallen falling drop dropped drops dropping reduce reduced reduces "
-            "shrank shrink shrinks shrinking",
+            "shrank shrink shrinks shrinking lowered lowers lowering cut cuts cutting "
+            "contracted narrowed narrows narrowing",
         ),
         ("win wins won winning victory gain gained gains", "lose loses lost losing loss losses"),
         ("higher highest", "lower lowest"),
@@ -1848,6 +1906,7 @@ _UNIT_GROUPS: tuple[tuple[re.Pattern[str], ...], ...] = (
         re.compile(r"\d\s?(?:l|lit(?:er|re)s?)\b"),
         re.compile(r"\d\s?(?:tsp|teaspoons?)\b"),
         re.compile(r"\d\s?(?:tbsp|tablespoons?)\b"),
+        re.compile(r"\d\s?(?:cups?)\b"),
     ),
     (
         re.compile(r"\d\s?(?:km|kilomet(?:er|re)s?)\b"),
@@ -2024,6 +2083,7 @@ def durations(text: str) -> list[tuple[str, str, tuple[str, Decimal]]]:
     out: list[tuple[str, str, tuple[str, Decimal]]] = []
     if not any(word in low for word in _TIME_WORDS):
         return out
+    spans: list[tuple[str, str, tuple[str, Decimal]]] = []
     for side, written, phrase in _duration_spans(low):
         number = _norm_number(written) if written[:1].isdigit() else _NUMBER_WORDS.get(written, "")
         try:
@@ -2031,7 +2091,100 @@ def durations(text: str) -> list[tuple[str, str, tuple[str, Decimal]]]:
         except InvalidOperation:
             continue
         family, size = _DURATION_SIZE[side]
-        out.append((number, phrase, (family, value * size)))
+        spans.append((number, phrase, (family, value * size)))
+    # "2 hours and 10 minutes" is one length (130 minutes, with the first count), not
+    # "2 hours" (which "120 minutes" would match)
+    skip: set[int] = set()
+    for i, ((count, first, (family, a)), (_, second, (family2, b))) in enumerate(pairwise(spans)):
+        joined = re.search(rf"{re.escape(first)}(?:,?\s+and|,)?\s+{re.escape(second)}", low)
+        if joined is not None and family == family2 == "clock" and a > b and i not in skip:
+            out.append((count, joined.group(), (family, a + b)))
+            skip.update((i, i + 1))
+    out.extend(span for i, span in enumerate(spans) if i not in skip)
+    return out
+
+
+#: Units of :func:`measures`: (pattern after the number, family, size in the family's
+#: base unit). Metric masses in grams, volumes in millilitres, basis points in percentage
+#: points, and the scale words of large amounts; what converts exactly, nothing else
+#: (pounds, ounces and cups are approximate in grams and millilitres).
+_MEASURE_UNITS: tuple[tuple[str, str, Decimal], ...] = (
+    (r"(?:mcg|µg|μg|micrograms?)", "mass", Decimal("0.000001")),
+    (r"(?:mg|milligrams?)", "mass", Decimal("0.001")),
+    (r"(?:g|grams?)", "mass", Decimal(1)),
+    (r"(?:kg|kilograms?|kilos?)", "mass", Decimal(1000)),
+    (r"(?:ml|millilit(?:er|re)s?)", "volume", Decimal(1)),
+    (r"(?:cl|centilit(?:er|re)s?)", "volume", Decimal(10)),
+    (r"(?:dl|decilit(?:er|re)s?)", "volume", Decimal(100)),
+    (r"(?:l|lit(?:er|re)s?)", "volume", Decimal(1000)),
+    (r"(?:bps|basis points?)", "points", Decimal("0.01")),
+    (r"(?:percentage points?|pp)", "points", Decimal(1)),
+    (r"(?:cents?|¢)", "usd", Decimal("0.01")),
+    (r"thousand", "amount", Decimal(1000)),
+    (r"(?:million|mn|mln)", "amount", Decimal(10) ** 6),
+    (r"(?:billion|bn|bln)", "amount", Decimal(10) ** 9),
+    (r"(?:trillion|tn)", "amount", Decimal(10) ** 12),
+)
+_MEASURE = re.compile(
+    r"(?<![\w.,])(\$\s?)?(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)\s?(?:(?:("
+    + ")|(".join(u for u, _, _ in _MEASURE_UNITS)
+    + r"))\b(?![/-]\w)(?!\s?/\s?(?:kg|day|d|l|dl|ml)\b))?"
+)
+
+
+def measures(text: str) -> list[tuple[str, str, tuple[str, Decimal]]]:
+    """Amounts in English text with a unit that converts exactly, with their size.
+
+    Parameters
+    ----------
+    text : str
+        A sentence or a chunk.
+
+    Returns
+    -------
+    list of (str, str, (str, Decimal))
+        For each amount: the number as :func:`numbers` writes it, the phrase as written,
+        lowercased, and its size as (family, value): ``"mass"`` in grams, ``"volume"`` in
+        millilitres, ``"points"`` in percentage points, ``"usd"`` in dollars ("$0.25",
+        "25 cents"), ``"amount"`` for a figure with a scale word or a plain figure of
+        1,000 or more ("4.2 billion", "4,200 million", "52 thousand", "52,000"). A dose
+        per kilogram or per day ("10 mg/kg") is left out, as are units that convert
+        only roughly (pounds, cups), and the same phrases as :func:`durations` for time.
+
+    Examples
+    --------
+    >>> [(n, p, v) for n, p, (_, v) in measures("Do not exceed 4 g (4000 mg) a day.")]
+    [('4', '4 g', Decimal('4')), ('4000', '4000 mg', Decimal('4.000'))]
+    >>> measures("$610 million")[0][2] == measures("$0.61 billion")[0][2]
+    True
+    >>> measures("25 cents")[0][2] == measures("$0.25")[0][2]
+    True
+    """
+    low = normalize(text).lower()
+    out: list[tuple[str, str, tuple[str, Decimal]]] = []
+    if _DIGIT.search(low) is None:
+        return out
+    for m in _MEASURE.finditer(low):
+        dollar, figure = m.group(1), m.group(2)
+        unit = next((i for i in range(len(_MEASURE_UNITS)) if m.group(3 + i)), None)
+        value = Decimal(figure.replace(",", ""))
+        number = _norm_number(figure)
+        if unit is not None:
+            _, family, size = _MEASURE_UNITS[unit]
+            if dollar and family not in ("amount",):
+                continue  # "$4 g"? no amount of one kind
+            out.append((number, m.group().strip(), (family, value * size)))
+            if dollar and family == "amount":
+                out.append((number, m.group().strip(), ("usd", value * size)))
+        elif dollar:
+            out.append((number, m.group().strip(), ("usd", value)))
+            if value >= 1000:
+                out.append((number, m.group().strip(), ("amount", value)))
+        elif value >= 1000 and "." not in figure and len(figure.replace(",", "")) != 4:
+            # a plain figure of 1,000 or more (not a year-like four digits): "52,000"
+            out.append((number, figure, ("amount", value)))
+        elif value >= 1000 and "," in figure:
+            out.append((number, figure, ("amount", value)))
     return out
 
 

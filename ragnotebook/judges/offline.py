@@ -82,6 +82,7 @@ from ragnotebook.text import (
     is_cjk,
     is_referral,
     is_refusal,
+    measures,
     myriad_amounts,
     myriad_figures,
     negation_targets,
@@ -122,7 +123,7 @@ _MIN_PAIRS = 3
 _LONG_SENTENCES = 20
 _LONG_WORDING_MIN = 0.35
 
-_VERSION = "offline-v20"
+_VERSION = "offline-v21"
 #: The shipped setting of each switchable verdict rule (see ``OfflineJudge``).
 _DEFAULT_RULES: dict[str, bool | int] = {
     "negation_scope": True,
@@ -329,15 +330,21 @@ _NOT_UNLESS = re.compile(
 
 @lru_cache(maxsize=4096)
 def _durations_of(text: str) -> tuple[tuple[str, str, tuple[str, Decimal]], ...]:
-    """:func:`durations` of a chunk's normalised text, cached (read once per chunk), and
-    the intervals of "every 3 years" (which :func:`durations` leaves out, as a rate) as
-    "every 36 months" is the same interval: their phrase keeps the "every"."""
-    out = list(durations(text))
+    """:func:`durations` and :func:`measures` of a chunk's normalised text, cached (read
+    once per chunk), and the intervals of "every 3 years" (which :func:`durations` leaves
+    out, as a rate) as "every 36 months" is the same interval: their phrase keeps the
+    "every"."""
+    out = [*durations(text), *measures(text)]
     if _EVERY.search(text):
         for count, phrase, length in durations(_EVERY.sub("for ", text)):
             if re.search(rf"\bevery\s+{re.escape(phrase)}", text, re.IGNORECASE):
                 out.append((count, f"every {phrase}", length))
     return tuple(out)
+
+
+def _ends_with_unit(phrase: str, unit: str) -> bool:
+    """Whether the amount ``phrase`` ("4000 mg", "$610 million") ends with ``unit``."""
+    return re.search(rf"(?:\d|\s){re.escape(unit.lower())}$", phrase) is not None
 
 
 #: "every" before an amount of time ("every 3 years", "every two weeks").
@@ -999,7 +1006,7 @@ class OfflineJudge:
 
     @property
     def judge_id(self) -> str:
-        """Stable identifier of this judge: ``"offline-v20"`` (its rules' version).
+        """Stable identifier of this judge: ``"offline-v21"`` (its rules' version).
 
         Returns
         -------
@@ -1009,7 +1016,7 @@ class OfflineJudge:
         --------
         >>> from ragnotebook import OfflineJudge
         >>> OfflineJudge().judge_id
-        'offline-v20'
+        'offline-v21'
         """
         return _VERSION
 
@@ -1019,13 +1026,13 @@ class OfflineJudge:
         Returns
         -------
         dict
-            ``{"judge": "offline-v20", ...thresholds}``.
+            ``{"judge": "offline-v21", ...thresholds}``.
 
         Examples
         --------
         >>> from ragnotebook import OfflineJudge
         >>> OfflineJudge().identity()["judge"]
-        'offline-v20'
+        'offline-v21'
         """
         out: dict[str, Any] = {
             "judge": _VERSION,
@@ -1232,11 +1239,15 @@ class OfflineJudge:
         # "3 years" against "36 months", "two weeks" against "14 days": the same length in
         # another unit states the claim's number and unit (and is no opposite, below)
         converted: list[tuple[str, str]] = []
-        for number, phrase, length in _durations_of(claim):
+        amounts = _durations_of(claim)
+        # the claim's other amounts are checked on their own ("$0.61 billion, up from $0.54
+        # billion" against "$610 million, up from $540 million")
+        amount_words = frozenset(t for _, p, _ in amounts for t in content_tokens(p, lang))
+        for number, phrase, length in amounts:
             # in a sentence that says the rest of the claim ("The company is 3 years old."
             # does not give a warranty of 36 months)
             phrase_words = frozenset(content_tokens(phrase, lang))
-            core = toks - phrase_words
+            core = toks - amount_words
             if is_cjk(lang):  # and the character pairs across its edge ("为一" of "为一年")
                 core &= frozenset(content_tokens(normalize(claim).replace(phrase, " "), lang))
             core_total = sum(w[t] for t in core)
@@ -1254,7 +1265,7 @@ class OfflineJudge:
                 if other is None:
                     continue
                 converted.append((phrase, other))
-                missing = [n for n in missing if n != number]
+                missing = [n for n in missing if n != number and n not in numbers(phrase)]
                 gain = sum(w[t] for t in (phrase_words & toks) - docs[best].tokens) / total
                 support, best_cov = min(1.0, support + gain), min(1.0, best_cov + gain)
                 if i not in supporting:
@@ -1280,7 +1291,7 @@ class OfflineJudge:
                     and docs[best].numbers <= {elsewhere[0]}
                 ):
                     converted.append((phrase, elsewhere[1]))
-                    missing = [n for n in missing if n != number]
+                    missing = [n for n in missing if n != number and n not in numbers(phrase)]
         dated = ""
         date_sides = not is_cjk(lang) and _DATE_SIDE.search(claim) is not None
         if missing and date_sides:
@@ -1387,8 +1398,12 @@ class OfflineJudge:
                 or _count_binding_conflict(claim, docs, lang)
                 or _ordinal_binding_conflict(claim, docs)
             )
-        if opposite and any(opposite[0] == phrase for phrase, _ in converted):
-            opposite = None  # "3 years" is "36 months", not its opposite
+        if opposite and any(
+            opposite[0] == phrase or _ends_with_unit(phrase, opposite[0]) for phrase, _ in converted
+        ):
+            # "3 years" is "36 months", not its opposite; "4000 mg" is "4 g", and its "mg"
+            # no opposite of the chunk's "g"
+            opposite = None
         if opposite and _amount_said(opposite[0], docs, lang):
             opposite = None  # "the 24-month term" where a chunk says "24 months"
         denied = ""

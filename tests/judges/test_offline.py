@@ -86,9 +86,9 @@ def extract(text: str) -> list[str]:
 
 def test_identity_and_id() -> None:
     judge = OfflineJudge()
-    assert judge.judge_id == "offline-v20"
+    assert judge.judge_id == "offline-v21"
     ident = judge.identity()
-    assert ident["judge"] == "offline-v20"
+    assert ident["judge"] == "offline-v21"
     assert ident["support_threshold"] == judge.support_threshold
     assert OfflineJudge(support_threshold=0.9).identity() != ident
 
@@ -1785,7 +1785,7 @@ def test_claim_naming_someone_else_in_the_matching_sentence_is_not_yes() -> None
     off = OfflineJudge(swapped_names=False)
     v = verify(["Sydney is the capital of Australia."], chunks, judge=off)
     assert v.verdicts[0].verdict == "yes"
-    assert OfflineJudge().identity()["judge"] == "offline-v20"
+    assert OfflineJudge().identity()["judge"] == "offline-v21"
     assert OfflineJudge(swapped_names=False).identity()["rules"] == {"swapped_names": False}
 
 
@@ -4877,3 +4877,134 @@ def test_a_duration_is_still_compared_with_a_duration() -> None:
     chunk = "Children can use the spray for 6 years."
     v = verify(["Children can use the spray for 14 days."], [chunk]).verdicts[0]
     assert "the claim says '14 days' where the chunk says '6 years'" in v.reason
+
+
+def test_fractions_are_read_as_their_value() -> None:
+    from ragnotebook.text import normalize, numbers
+
+    # "1½" was read as the numbers 11 and 2, "3/4" as 3 and 4
+    assert numbers("Stir in 1½ tsp of baking powder.") == {"1.5"}
+    assert numbers("Add ¾ cup of walnuts and 1 1/2 cups of flour.") == {"0.75", "1.5"}
+    assert numbers("Use 1⁄3 of the dough.") == {"0.333"} == numbers("Use 1/3 of the dough.")
+    # dates, ratios, scores and longer figures are not fractions
+    assert numbers("Open 24/7 since 12/31/2020; rated 4.5/5; a 16/9 screen.") == {
+        "24",
+        "7",
+        "12",
+        "31",
+        "2020",
+        "4.5",
+        "5",
+        "16",
+        "9",
+    }
+    assert normalize("due on 5/6") == "due on 5/6"  # a day, not five sixths
+    v = verify(["Stir in 1.5 teaspoons of baking powder."], ["Stir in 1½ tsp of baking powder."])
+    assert v.verdicts[0].verdict == "yes", v.verdicts[0].reason
+    ctx = ["Stir in 1½ tsp of baking powder."]
+    for wrong in ("Stir in 11 tsp of baking powder.", "Stir in 2 tsp of baking powder."):
+        v = verify([wrong], ctx).verdicts[0]
+        assert v.verdict == "no" and "the chunk has 1.5" in v.reason, (wrong, v.reason)
+    v = verify(["Add 4/3 cup of chopped walnuts."], ["Add 3/4 cup of chopped walnuts."])
+    assert v.verdicts[0].verdict == "no", v.verdicts[0].reason
+    # the reason names the amount as a number, not its digits
+    v = verify(["Set it back 1/4 inch."], ["Set the stop back 1/4 inch from the jamb."])
+    assert v.verdicts[0].verdict == "yes" and "number 0.25 found" in v.verdicts[0].reason
+
+
+def test_half_a_dozen_is_six_and_cups_are_a_unit() -> None:
+    v = verify(["This recipe makes half a dozen muffins."], ["This recipe makes 12 muffins."])
+    assert v.verdicts[0].verdict == "no" and "the chunk has 12" in v.verdicts[0].reason
+    v = verify(["This recipe makes half a dozen muffins."], ["This recipe makes 6 muffins."])
+    assert v.verdicts[0].verdict == "yes", v.verdicts[0].reason
+    v = verify(["Add ¾ teaspoon of chopped walnuts."], ["Add ¾ cup of chopped walnuts."])
+    assert v.verdicts[0].verdict == "no", v.verdicts[0].reason
+    assert "'teaspoon' where the chunk says 'cup'" in v.verdicts[0].reason
+
+
+def test_raised_lowered_expanded_contracted_are_a_rise_and_a_fall() -> None:
+    pairs = [
+        (
+            "The company lowered its full-year revenue guidance to $16.5-17.0 billion.",
+            "The company raised its full-year revenue guidance to $16.5-17.0 billion.",
+        ),
+        (
+            "Operating margin expanded 80 basis points to 21.4%.",
+            "Operating margin contracted 80 basis points to 21.4%.",
+        ),
+        ("The spread widened to 40 basis points.", "The spread narrowed to 40 basis points."),
+        ("The bank cut its rate to 4%.", "The bank raised its rate to 4%."),
+    ]
+    for claim, ctx in pairs:
+        for a, b in ((claim, ctx), (ctx, claim)):
+            v = verify([a], [b]).verdicts[0]
+            assert v.verdict == "no", (a, b, v.reason)
+    # the same direction, other words: supported
+    claim = "The company raised its full-year revenue guidance to $17 billion."
+    v = verify([claim], ["The company increased its full-year revenue guidance to $17 billion."])
+    assert v.verdicts[0].verdict == "yes", v.verdicts[0].reason
+
+
+def test_an_amount_in_another_unit_of_its_kind_is_the_same_amount() -> None:
+    from ragnotebook.text import measures
+
+    same = [
+        (
+            "Do not exceed 4000 mg of paracetamol in 24 hours.",
+            "Do not exceed 4 g of paracetamol in 24 hours.",
+        ),
+        (
+            "The board declared a quarterly dividend of 25 cents per share.",
+            "The board declared a quarterly dividend of $0.25 per share.",
+        ),
+        (
+            "Free cash flow was $0.61 billion, up from $0.54 billion.",
+            "Free cash flow was $610 million, up from $540 million.",
+        ),
+        (
+            "Headcount was about 52 thousand at quarter end.",
+            "Headcount was about 52,000 at quarter end.",
+        ),
+        (
+            "Gross margin expanded 1.5 percentage points to 43.5%.",
+            "Gross margin expanded 150 bps to 43.5%.",
+        ),
+        ("The bottle holds 1.5 litres of water.", "The bottle holds 1500 ml of water."),
+        (
+            "The journey from Paris to Lyon takes 130 minutes.",
+            "The journey from Paris to Lyon takes 2 hours and 10 minutes.",
+        ),
+    ]
+    for claim, ctx in same:
+        v = verify([claim], [ctx]).verdicts[0]
+        assert v.verdict == "yes", (claim, v.reason)
+    v = verify([same[0][0]], [same[0][1]]).verdicts[0]
+    assert "4000 mg is 4 g" in v.reason
+    # a length in two parts, on the claim's side too
+    ctx = ["The journey from Paris to Lyon takes 130 minutes."]
+    v = verify(["The journey from Paris to Lyon takes 2 hours and 10 minutes."], ctx).verdicts[0]
+    assert v.verdict == "yes" and "2 hours and 10 minutes is 130 minutes" in v.reason
+    v = verify(["The journey from Paris to Lyon takes 2 hours and 15 minutes."], ctx).verdicts[0]
+    assert v.verdict == "no", v.reason
+    # another amount stays a conflict, in either unit
+    wrong = [
+        (
+            "Do not exceed 400 mg of paracetamol in 24 hours.",
+            "Do not exceed 4 g of paracetamol in 24 hours.",
+        ),
+        (
+            "The board declared a quarterly dividend of 52 cents per share.",
+            "The board declared a quarterly dividend of $0.25 per share.",
+        ),
+        ("Free cash flow was $6.1 billion.", "Free cash flow was $610 million."),
+        (
+            "The journey from Paris to Lyon takes 120 minutes.",
+            "The journey from Paris to Lyon takes 2 hours and 10 minutes.",
+        ),
+    ]
+    for claim, ctx in wrong:
+        v = verify([claim], [ctx]).verdicts[0]
+        assert v.verdict == "no", (claim, v.reason)
+    # a dose per kilogram, a concentration and a year are no such amounts
+    assert measures("10 mg/kg twice daily, 130 g/L, in 2024") == []
+    assert [p for _, p, _ in measures("1 hour and 12 minutes")] == []  # durations: their own
