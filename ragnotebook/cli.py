@@ -195,12 +195,22 @@ def _label_columns(df: Any) -> tuple[Any, list[str], bool]:
         for col in df.columns:
             if (index.name is None or col == index.name) and _same_values(df[col], labels):
                 return df, [str(col)], True
-    names = [n if n is not None else "row" for n in index.names]
+    names = _label_names(index.names)
     if any(n in df.columns for n in names):
         return df, [], False
     out = df.copy(deep=False)
     out.index = index.set_names(names)
     return out.reset_index(), [str(n) for n in names], False
+
+
+def _label_names(names: Sequence[Any]) -> list[Any]:
+    """The columns an index's levels are written to: its names, ``"row"`` for an unnamed
+    index, ``"row_0"``, ``"row_1"`` … for unnamed levels of a MultiIndex (read back as
+    unnamed: :func:`with_row_labels`); a name two levels share gets its level's number."""
+    if len(names) == 1:
+        return ["row" if names[0] is None else names[0]]
+    out = [f"row_{i}" if n is None else n for i, n in enumerate(names)]
+    return [f"{n}_{i}" if out.count(n) > 1 else n for i, n in enumerate(out)]
 
 
 def _same_values(column: Any, labels: list[Any]) -> bool:
@@ -401,8 +411,11 @@ def with_row_labels(df: Any, keep: Sequence[str] = ()) -> Any:
         # the labels were one of the rows' own columns (evaluate --id): it stays one
         return df.set_axis(df[index[0]].tolist(), axis=0)
     out = df.set_index(index, drop=not set(index) & set(keep))
-    if list(out.index.names) == ["row"]:  # the name write_jsonl gave an unnamed index
+    names = list(out.index.names)
+    if names == ["row"]:  # the name write_jsonl gave an unnamed index
         out.index.name = None
+    elif len(names) > 1 and names == [f"row_{i}" for i in range(len(names))]:
+        out.index = out.index.set_names([None] * len(names))  # unnamed levels
     return out
 
 
@@ -585,6 +598,8 @@ def _read_located(path: Path) -> tuple[Any, _RowPlaces]:
         raise DataError(
             f"{path}: reading Parquet needs pyarrow: pip install 'ragnotebook[parquet]'"
         ) from exc
+    except UnicodeDecodeError as exc:
+        raise DataError(_not_utf8(path, exc)) from exc
     except Exception as exc:
         raise DataError(f"{path}: cannot read the file ({type(exc).__name__}: {exc})") from exc
     for col in list(df.columns):
@@ -599,11 +614,30 @@ def _read_located(path: Path) -> tuple[Any, _RowPlaces]:
     return df, _RowPlaces(path, lines)
 
 
+def _not_utf8(path: Path, exc: UnicodeDecodeError) -> str:
+    """Where a text file stops being UTF-8 (the line of the first byte that is not, read
+    from the decompressed bytes), and how to save it as UTF-8."""
+    where, byte = "", ""
+    try:
+        with _opener(path)(path, "rb") as fh:
+            data = fh.read()
+        data.decode("utf-8")
+    except UnicodeDecodeError as first:
+        line = data.count(b"\n", 0, first.start) + 1
+        where, byte = f", line {line}", f" (byte 0x{data[first.start]:02x})"
+    except OSError:
+        byte = f" ({exc.reason})"
+    return (
+        f"{path}{where}: the file is not UTF-8 text{byte}; save it as UTF-8 (in Excel: "
+        "'CSV UTF-8 (Comma delimited)'), or convert it, e.g. iconv -f cp1252 -t utf-8"
+    )
+
+
 #: What a .json input may hold, for the messages about one that does not.
 _JSON_SHAPES = (
     "a .json file must be JSON Lines (one object per line), a JSON array of records "
-    "(df.to_json(path, orient='records')), or pandas' df.to_json(path) (orient 'columns', "
-    "'index', 'split' or 'table')"
+    "(df.to_json(path, orient='records')), pandas' df.to_json(path) (orient 'columns', "
+    "'index', 'split' or 'table'), or one list per column (df.to_dict(orient='list'))"
 )
 
 
@@ -688,6 +722,10 @@ def _read_json_records(path: Path, cut: _CutText) -> tuple[Any, list[int] | None
                 raise DataError(f"{path}: expected a JSON array of objects; {_JSON_SHAPES}")
             whole = [cut.record(r, f"record {i}") for i, r in enumerate(whole)]
             return pd.DataFrame.from_records(whole), None
+        if isinstance(whole, dict) and _column_lists(whole):
+            # {"question": [...], "answer": [...]}: df.to_dict(orient="list"), or a
+            # Hugging Face dataset's to_dict(): one list per column
+            return pd.DataFrame(cut.record(whole, "the table")), None
         if isinstance(whole, dict):
             orient = _pandas_orient(whole)
             if orient is not None:
@@ -719,6 +757,20 @@ def _read_json_records(path: Path, cut: _CutText) -> tuple[Any, list[int] | None
         records.append(cut.record(record, f"line {n}"))
         lines.append(n)
     return pd.DataFrame.from_records(records), lines
+
+
+def _column_lists(obj: dict[str, Any]) -> bool:
+    """Whether a JSON object is a table by columns: every value a list, all of one
+    length (two rows or more, or one row whose key names a role), and some key the usual
+    name of a role (``question``, ``contexts``, ...)."""
+    from ragnotebook.intake import ALIASES, _alias_form
+
+    if not obj or not all(isinstance(v, list) for v in obj.values()):
+        return False
+    if len({len(v) for v in obj.values()}) != 1:
+        return False
+    roles = {alias for names in ALIASES.values() for alias in names}
+    return any(_alias_form(k) in roles for k in obj)
 
 
 def _pandas_orient(obj: dict[str, Any]) -> _Orient | None:
@@ -1083,11 +1135,30 @@ def parse_columns(values: Sequence[str]) -> dict[str, str]:
     out: dict[str, str] = {}
     for value in values:
         role, sep, col = value.partition("=")
-        role, col = role.strip(), col.strip()
-        if not sep or not role or not col:
+        # the column as given: a spreadsheet's header may have blanks (" Question ");
+        # :func:`_resolve_columns` matches it against the file's columns
+        role = role.strip()
+        if not sep or not role or not col.strip():
             raise UsageError(f"--column: expected role=column, got {value!r}")
         if role not in ROLES:
             raise UsageError(f"--column: unknown role {role!r}; the roles are {', '.join(ROLES)}")
+        out[role] = col
+    return out
+
+
+def _resolve_columns(columns: dict[str, str], df: Any) -> dict[str, str]:
+    """``--column`` values matched against the file's columns: a name the file has is
+    used as given, blanks included (``question= Question ``); otherwise the one column
+    whose name is the value without its outer blanks, either way round (``question=User
+    Input`` for a header " User Input "). Anything else is left for the API's error,
+    which lists the columns."""
+    names = [c for c in df.columns if isinstance(c, str)]
+    out = {}
+    for role, col in columns.items():
+        if col not in names:
+            alike = [c for c in names if c.strip() == col.strip()]
+            if len(alike) == 1:
+                col = alike[0]
         out[role] = col
     return out
 
@@ -1102,6 +1173,28 @@ def _partial(out: Path) -> Path:
         - (len(Path(out.stem).suffix) if out.suffix.lower() in _COMPRESSED else 0)
     )
     return out.with_name(f"{name[:cut]}.partial{name[cut:]}")
+
+
+def _check_writable(path: Path, option: str = "--out") -> None:
+    """Refuse, before any row is scored, an output path that is a folder or whose folder
+    cannot be made or written to (the folder is made, as the write would make it).
+
+    Raises
+    ------
+    UsageError
+        Naming the option and the path.
+    """
+    import tempfile
+
+    if path.is_dir():
+        raise UsageError(f"{option}: {path} is a folder; give a file name in it")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=path.parent, prefix=f".{path.name}.", suffix=".check"):
+            pass
+    except OSError as exc:
+        why = exc.strerror or type(exc).__name__
+        raise UsageError(f"{option}: cannot write {path} ({why}: {path.parent})") from None
 
 
 def _check_out(path: Path | None) -> None:
@@ -1123,6 +1216,8 @@ def _check_out(path: Path | None) -> None:
                 f"--out: writing {path.name!r} needs pyarrow: pip install "
                 "'ragnotebook[parquet]', or write .jsonl"
             ) from None
+    if path is not None:
+        _check_writable(path)
 
 
 def _half_up(table: Any, decimals: int) -> Any:
@@ -1284,6 +1379,31 @@ def _check_baseline_file(path: Path, baseline: Any, metrics: Sequence[str]) -> N
             f"--baseline {path.name} looks like the partial file of an interrupted run "
             f"({why}): its unfinished rows are errors, not scores, so this run is compared "
             "with an incomplete baseline"
+        )
+
+
+def _check_pairs(
+    base_path: Path, baseline: Any, base_col: str, data_path: Path, data: Any, data_col: str
+) -> None:
+    """Refuse, before any scoring, a baseline none of whose rows pairs up with the data's
+    (no value of ``base_col`` is one of ``data_col``'s): every check against it would
+    compare nothing.
+
+    Raises
+    ------
+    DataError
+        When the two columns share no value.
+    """
+    from ragnotebook.comparison import _hashable
+
+    def keys(frame: Any, col: str) -> set[Any]:
+        return {_hashable(v) for v in frame[col].tolist()} - {None}
+
+    if not keys(baseline, base_col) & keys(data, data_col):
+        raise DataError(
+            f"--baseline {base_path.name}: no row pairs up: no value of its column "
+            f"{base_col!r} is in the column {data_col!r} of {data_path.name} (pass --on "
+            "COLUMN naming a column whose values both files share, e.g. a question id)"
         )
 
 
@@ -1696,12 +1816,14 @@ def evaluate_command(args: argparse.Namespace) -> int:
     if len(df) == 0:
         # an empty export must not pass a CI job with NaN means
         raise DataError(f"{args.data}: no rows to score (the file holds no data rows)")
+    columns = _resolve_columns(columns, df)
     baseline = None
     on: str | None = args.on
     if args.baseline is not None:
         baseline = read_table(args.baseline)
         _check_baseline_file(args.baseline, baseline, metrics)
         base_col, on = _pairing_columns(args.on, baseline, df, columns)
+        _check_pairs(args.baseline, baseline, base_col, args.data, df, on)
         if base_col != on:  # e.g. --column question=q here, "question" in the baseline
             baseline = baseline.rename(columns={base_col: on})
     from ragnotebook.views._data import column_hint
@@ -1905,6 +2027,7 @@ def report_command(args: argparse.Namespace) -> int:
         raise UsageError(
             f"--out: {args.out.name!r} must end in .html (the report is one HTML page)"
         )
+    _check_writable(args.out)
     scored = read_table(args.scored)
     from ragnotebook.frame import scored_metrics
 

@@ -1233,8 +1233,8 @@ def test_a_json_object_that_is_no_table_says_what_a_json_file_must_be(tmp_path, 
         f"input error: {wrapped}: one JSON object with the keys 'data' is not a table of rows "
         "(its key 'data' holds a list of 8 objects: write that list alone); a .json file must "
         "be JSON Lines (one object per line), a JSON array of records (df.to_json(path, "
-        "orient='records')), or pandas' df.to_json(path) (orient 'columns', 'index', 'split' "
-        "or 'table')"
+        "orient='records')), pandas' df.to_json(path) (orient 'columns', 'index', 'split' "
+        "or 'table'), or one list per column (df.to_dict(orient='list'))"
     ) in err
     # a file of JSON Lines with a bad line names the line, and for .json the shapes
     broken = tmp_path / "broken.json"
@@ -2099,3 +2099,116 @@ def test_a_bad_workers_variable_is_a_usage_error_before_reading(
     assert "rows read" not in captured.err
     # the option wins over the variable
     assert cli.main(["evaluate", str(good), "--no-progress", "--workers", "1"]) == 0
+
+
+def test_an_unnamed_multiindex_is_written_and_read_back(tmp_path, capsys):
+    # every level was named "row": the write failed after scoring ("cannot insert row,
+    # already exists", exit 4) and the run was lost
+    pytest.importorskip("pyarrow")
+    frame = pd.DataFrame(GOOD[:2], index=pd.MultiIndex.from_tuples([("A", 1), ("B", 1)]))
+    frame.to_parquet(tmp_path / "multi.parquet")
+    out = tmp_path / "scored.jsonl"
+    args = ["evaluate", str(tmp_path / "multi.parquet"), "--no-progress", "--out", str(out)]
+    assert cli.main(args) == 0
+    first = json.loads(out.read_text(encoding="utf-8").splitlines()[0])
+    assert (first["row_0"], first["row_1"]) == ("A", 1)
+    back = cli.with_row_labels(cli.read_table(out))
+    assert back.index.tolist() == [("A", 1), ("B", 1)]
+    assert list(back.index.names) == [None, None]  # unnamed, as written
+    # levels that share a name get their level's number
+    frame.index = frame.index.set_names(["k", "k"])
+    frame.to_parquet(tmp_path / "dup.parquet")
+    args[1] = str(tmp_path / "dup.parquet")
+    assert cli.main(args) == 0
+    back = cli.with_row_labels(cli.read_table(out))
+    assert list(back.index.names) == ["k_0", "k_1"]
+    assert back.index.tolist() == [("A", 1), ("B", 1)]
+
+
+def test_column_keeps_the_blanks_of_a_spreadsheet_header(tmp_path):
+    # "--column 'question= Question '" (the ambiguity error's own advice) mapped the role
+    # to the column "Question"; a padded header could not be named at all
+    rows = pd.DataFrame(
+        {
+            " Question ": ["What is the capital of France?"],
+            "Question": ["ticket 8812"],
+            "Answer": ["Paris is the capital of France."],
+            "Contexts": ['["Paris is the capital of France."]'],
+            "Ground Truth": ["Paris."],
+        }
+    )
+    rows.to_csv(tmp_path / "padded.csv", index=False)
+    out = tmp_path / "scored.jsonl"
+
+    def mapped(column: str) -> str:
+        args = ["evaluate", str(tmp_path / "padded.csv"), "--no-progress", "--out", str(out)]
+        assert cli.main([*args, "--column", column]) == 0
+        return cli.read_table(out).attrs["ragnotebook"]["columns"]["question"]
+
+    assert mapped("question= Question ") == " Question "
+    assert mapped("question=Question") == "Question"
+    rows.drop(columns="Question").to_csv(tmp_path / "padded.csv", index=False)
+    assert mapped("question=Question") == " Question "  # the one column it can be
+    with pytest.raises(cli.UsageError, match="expected role=column"):
+        cli.parse_columns(["question=  "])
+
+
+def test_an_out_that_cannot_be_written_is_refused_before_scoring(tmp_path, good, capsys):
+    (tmp_path / "taken.jsonl").mkdir()
+    args = ["evaluate", str(good), "--no-progress", "--out"]
+    assert cli.main([*args, str(tmp_path / "taken.jsonl")]) == 2
+    err = capsys.readouterr().err
+    assert f"--out: {tmp_path / 'taken.jsonl'} is a folder; give a file name in it" in err
+    assert "Summary" not in capsys.readouterr().out  # nothing was scored
+    (tmp_path / "file").write_text("")
+    assert cli.main([*args, str(tmp_path / "file" / "x.jsonl")]) == 2
+    assert f"--out: cannot write {tmp_path / 'file' / 'x.jsonl'} (" in capsys.readouterr().err
+    # a missing folder is made, as before; no check file is left in it
+    assert cli.main([*args, str(tmp_path / "new" / "x.jsonl")]) == 0
+    assert sorted(p.name for p in (tmp_path / "new").iterdir()) == ["x.jsonl", "x.jsonl.run.json"]
+    # the report command too
+    scored = tmp_path / "new" / "x.jsonl"
+    (tmp_path / "r.html").mkdir()
+    assert cli.main(["report", str(scored), "--out", str(tmp_path / "r.html")]) == 2
+    assert "is a folder" in capsys.readouterr().err
+
+
+def test_a_baseline_that_pairs_no_row_is_an_input_error_before_scoring(tmp_path, good, capsys):
+    other = [dict(r, question=f"{r['question']} (other)") for r in GOOD]
+    base_in = write_jsonl(tmp_path / "other.jsonl", other)
+    base = tmp_path / "base.jsonl"
+    assert cli.main(["evaluate", str(base_in), "--no-progress", "--out", str(base)]) == 0
+    capsys.readouterr()
+    assert cli.main(["evaluate", str(good), "--no-progress", "--baseline", str(base)]) == 3
+    captured = capsys.readouterr()
+    assert (
+        "--baseline base.jsonl: no row pairs up: no value of its column 'question' is in "
+        "the column 'question' of good.jsonl" in captured.err
+    )
+    assert "Summary" not in captured.out
+
+
+def test_a_json_file_of_column_lists_is_a_table(tmp_path, capsys):
+    # df.to_dict(orient="list") / a Hugging Face dataset's to_dict(): it was one row of
+    # lists, and the hint said to join every question into one
+    by_column = {k: [r[k] for r in GOOD] for k in GOOD[0]}
+    path = tmp_path / "columns.json"
+    path.write_text(json.dumps(by_column), encoding="utf-8")
+    assert cli.read_table(path).to_dict("records") == GOOD
+    assert cli.main(["evaluate", str(path), "--no-progress"]) == 0
+    # lists of unequal length are no table
+    by_column["answer"] = by_column["answer"][:1]
+    path.write_text(json.dumps(by_column), encoding="utf-8")
+    assert cli.main(["evaluate", str(path), "--no-progress"]) == 3
+
+
+def test_a_file_that_is_not_utf8_names_its_line_and_the_fix(tmp_path, capsys):
+    path = tmp_path / "latin1.csv"
+    path.write_bytes(
+        b'question,answer,contexts\n"What is it?","It is.","[""It is.""]"\n'
+        b'"O\xf9 est le caf\xe9?","Ici.","[""Ici.""]"\n'
+    )
+    assert cli.main(["evaluate", str(path), "--no-progress"]) == 3
+    err = capsys.readouterr().err
+    assert f"{path}, line 3: the file is not UTF-8 text (byte 0xf9); save it as UTF-8" in err
+    assert "iconv -f cp1252 -t utf-8" in err

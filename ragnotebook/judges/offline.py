@@ -3647,7 +3647,13 @@ def _wording_gap(
             here = max(here, len(words & span))
         best = max(best, here)
         need = _WORDING_MIN
-        if long_min is not None and len(sents) >= _LONG_SENTENCES:
+        # a document is long by its distinct sentences: a paragraph repeated (a scraped
+        # page, overlapping chunks) offers no new windows
+        if (
+            long_min is not None
+            and len(sents) >= _LONG_SENTENCES
+            and (len({x.text for x in sents}) >= _LONG_SENTENCES)
+        ):
             need, long_doc = long_min, True
         passed = passed or here >= need * len(words)
     if passed:

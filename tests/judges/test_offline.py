@@ -5008,3 +5008,16 @@ def test_an_amount_in_another_unit_of_its_kind_is_the_same_amount() -> None:
     # a dose per kilogram, a concentration and a year are no such amounts
     assert measures("10 mg/kg twice daily, 130 g/L, in 2024") == []
     assert [p for _, p, _ in measures("1 hour and 12 minutes")] == []  # durations: their own
+
+
+def test_a_paragraph_repeated_in_a_chunk_is_no_long_document() -> None:
+    # a chunk that repeats its paragraph (a scraped page, overlapping chunks) was read as
+    # a long document, whose stricter wording bar turned a supported claim `unsure`
+    sentence = "The warehouse in Lyon stores 4,000 pallets of paper. "
+    for times in (1, 20, 400):
+        v = verify(["The pallets are in Lyon."], [sentence * times]).verdicts[0]
+        assert v.verdict == "yes", (times, v.reason)
+    # twenty different sentences still make a long document
+    varied = " ".join(f"Hall {i} of the depot keeps crates of item {i}." for i in range(25))
+    v = verify(["The pallets are in Lyon."], [sentence + varied]).verdicts[0]
+    assert v.verdict == "unsure" and "35% in a long document needed" in v.reason, v.reason
