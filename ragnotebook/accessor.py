@@ -279,7 +279,8 @@ class RagAccessor:
         Parameters
         ----------
         path : str or os.PathLike
-            Where to write the ``.html`` file.
+            Where to write the ``.html`` (or ``.htm``) file; missing folders are made
+            once the page is built, as ``ragnotebook report --out`` does.
         **kwargs
             ``title``, ``max_rows`` (rows in the drill-down; 0 for summary and charts
             only), ``sort_by`` (a metric or its alias, worst first), ``top`` (rows in the
@@ -295,6 +296,15 @@ class RagAccessor:
         -------
         pathlib.Path
             The written file.
+
+        Raises
+        ------
+        ValueError
+            A name that does not end in ``.html`` or ``.htm``.
+        IsADirectoryError
+            ``path`` is an existing folder.
+        NotADirectoryError
+            A file stands where a folder of ``path`` should be.
 
         Examples
         --------

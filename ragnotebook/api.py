@@ -33,6 +33,7 @@ from ragnotebook.intake import (
     _list_alike,
     _look_alikes,
     and_list,
+    is_missing_contexts,
     mapped_elsewhere,
     missing_columns_message,
     not_a_frame,
@@ -423,6 +424,13 @@ class _Run:
         required = sorted({role for m in names for role in _NEEDS[m]})
         roles = sorted({role for m in names for role in _reads(m, reference)})
         self.rows, self.columns = read_rows(df, columns, required=required, roles=roles)
+        if not self.rows:  # the command line refuses such input; Python returns 0 rows
+            warn_user(
+                f"the frame has no rows, so nothing was scored: the result has the columns "
+                f"of {and_list(names)} and no rows (summary() shows 0/0). Check the filter "
+                "or the file that built the frame.",
+                UserWarning,
+            )
         #: said once the run has scored the metrics it names (see _default_metrics)
         self.left_out_note = left_out_note
         _warn_empty_inputs(self.rows, self.columns, names, df)
@@ -546,13 +554,30 @@ def _warn_empty_inputs(
         )
     elif contexts is not None and df is not None:
         cells = df[contexts].tolist()
-        missing = [r.label for r, cell in zip(rows, cells, strict=True) if _is_missing(cell)]
+        missing = [
+            (r.label, cell)
+            for r, cell in zip(rows, cells, strict=True)
+            if is_missing_contexts(cell)
+        ]
         if missing:
+            # the texts str() makes of a missing cell ("nan", "None") count too
+            texts = sorted({cell.strip() for _, cell in missing if isinstance(cell, str)})
+            kinds = "None or NaN"
+            keep = "df[df[col].notna()]"
+            if texts:
+                said = (
+                    f"the text {texts[0]!r}, which str() makes of a missing value"
+                    if len(texts) == 1
+                    else f"the texts {and_list(texts)}, which str() makes of missing values"
+                )
+                only_texts = all(isinstance(cell, str) for _, cell in missing)
+                kinds = said if only_texts else f"{kinds}, or {said}"
+                keep = f"df[df[col].notna() & ~df[col].isin({texts!r})]"
             warn_user(
                 f"{len(missing)} of {len(rows)} rows have no value in the {contexts!r} column "
-                f"(None or NaN, not an empty list), e.g. row {missing[0]!r}: they are scored "
+                f"({kinds}, not an empty list), e.g. row {missing[0][0]!r}: they are scored "
                 f"with no chunks, status no_context ({what}). If their retrieval was not "
-                "logged rather than empty, leave them out (df[df[col].notna()]); an empty "
+                f"logged rather than empty, leave them out ({keep}); an empty "
                 "list [] says the retriever returned nothing and is not warned about.",
                 UserWarning,
             )
@@ -1012,7 +1037,10 @@ def _default_metrics(
             why[role] = f"the frame has no {role!r} column (mapped to None)"
         elif col is None and taken:
             other, c = taken[0]
-            why[role] = f"no column is left for the {role!r} role: columns= maps {c!r} to {other!r}"
+            why[role] = (
+                f"no column is left for the {role!r} role: columns= maps the column {c!r} to "
+                f"the role {other!r}"
+            )
         elif col is None and not _look_alikes(df, role, used):
             tried = ", ".join(map(repr, ALIASES[role]))
             why[role] = (

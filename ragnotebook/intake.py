@@ -10,7 +10,9 @@ Column detection
 A role is filled from an explicit ``columns={role: column}`` mapping when one
 is given. Otherwise the frame's column names are compared with the role's
 aliases in :data:`ALIASES` (case-insensitively). Two matching columns for one
-role is an error, never a silent guess.
+role is an error, never a silent guess. A mapping that gives a role a column named as
+another role's while a column named as this role's is left unused is warned about when
+rows are read (``{"answer": "ground_truth"}`` beside an ``answer`` column).
 
 Cell rules
 ----------
@@ -18,8 +20,14 @@ Cell rules
   missing values (``None``, ``NaN``, ``pd.NA``) become ``None`` and numbers
   are turned into strings. Anything else is an error naming the row and column.
 * Contexts: a list, tuple or 1-D NumPy array of strings. A string that holds a
-  JSON list or a Python list literal (what a list column looks like after a
-  round trip through CSV) is parsed, with one :class:`UserWarning` per read. Any
+  JSON list, a Python list or tuple literal (what a list or tuple column looks like
+  after a round trip through CSV), or a JSON string holding such a list (a column
+  encoded twice) is parsed, with one :class:`UserWarning` per read. A string that
+  opens like a list of strings but does not parse (cut off by a spreadsheet's cell
+  limit, say) and one holding a list with no text item (``"[17, 42]"``) are each kept
+  as one chunk, with one warning per kind. The texts ``"nan"``, ``"NaN"``, ``"None"``,
+  ``"null"`` and ``"<NA>"`` (what ``str()`` makes of a missing cell, as
+  ``df[col].map(str)`` or pandas 2's ``astype(str)`` do) are a missing value. Any
   other string is a single chunk; a missing value is an empty list.
 * A lone surrogate in any text (``"\\ud83d"``, half of an emoji, as :func:`json.loads`
   returns for an escape cut in two) becomes U+FFFD, with one warning naming the first
@@ -46,10 +54,12 @@ from ragnotebook._warn import warn_user
 
 __all__ = [
     "ALIASES",
+    "MISSING_TEXTS",
     "ROLES",
     "ContextParseState",
     "RagRow",
     "and_list",
+    "is_missing_contexts",
     "mapped_elsewhere",
     "missing_columns_message",
     "normalize_contexts",
@@ -122,6 +132,16 @@ class ContextParseState:
         Number of cells parsed from a string holding a list so far.
     first_row : Hashable, optional
         Label of the first such row, quoted in the warning.
+    unparsed_rows : int, default 0
+        Number of cells that open like a list of strings written as text but do not
+        parse (a quote or bracket missing; a cell cut off), each kept as one chunk.
+    first_unparsed : Hashable, optional
+        Label of the first such row.
+    textless_rows : int, default 0
+        Number of cells holding a list written as text none of whose items is a text
+        (``"[17, 42]"``: chunk ids or scores, most likely), each kept as one chunk.
+    first_textless : Hashable, optional
+        Label of the first such row.
 
     Examples
     --------
@@ -137,9 +157,12 @@ class ContextParseState:
     #: cells that look like a list of strings written as text but do not parse
     unparsed_rows: int = 0
     first_unparsed: Hashable | None = None
+    #: cells holding a list written as text with no text item ("[17, 42]")
+    textless_rows: int = 0
+    first_textless: Hashable | None = None
 
     def warn(self, column: Hashable) -> None:
-        """Raise one :class:`UserWarning` summarising the parsed cells, if any.
+        """Raise one :class:`UserWarning` per kind of cell counted, if any.
 
         Parameters
         ----------
@@ -153,7 +176,9 @@ class ContextParseState:
         Warns
         -----
         UserWarning
-            When ``parsed_rows`` is positive.
+            One for the cells that did not parse (``unparsed_rows``), one for those
+            holding a list with no text (``textless_rows``) and one for those parsed
+            (``parsed_rows``), each when its count is positive.
 
         Examples
         --------
@@ -174,6 +199,15 @@ class ContextParseState:
                 "do not parse (a bracket or quote missing, perhaps cut off); each was kept as "
                 "one chunk. Check those cells, or store contexts as lists of strings."
             )
+        if self.textless_rows > 0:
+            n = self.textless_rows
+            rows = "1 row" if n == 1 else f"{n} rows"
+            warn_user(
+                f"the contexts of {rows} in column {column!r} (first: row "
+                f"{self.first_textless!r}) hold a list written as text with no text in it "
+                "(numbers such as chunk ids or scores, or None); each was kept as one chunk. "
+                "Check that this column holds the chunk texts (columns={'contexts': ...})."
+            )
         if self.parsed_rows <= 0:
             return
         n = self.parsed_rows
@@ -193,6 +227,39 @@ def _is_missing(value: Any) -> bool:
     if isinstance(value, float | np.floating):
         return math.isnan(value)
     return False
+
+
+#: Texts that stand for a missing contexts cell: what ``str()`` makes of NaN, None and
+#: ``pd.NA`` (``df[col].map(str)``, or ``astype(str)`` in pandas 2), and JSON's null
+#: written as a string. No retriever returns one of these as its only chunk.
+MISSING_TEXTS: Final[frozenset[str]] = frozenset({"nan", "NaN", "None", "null", "<NA>"})
+
+
+def is_missing_contexts(value: Any) -> bool:
+    """Whether a contexts cell holds no value: a missing value or a text standing for one.
+
+    Parameters
+    ----------
+    value : object
+        The cell, as it is in the frame.
+
+    Returns
+    -------
+    bool
+        True for ``None``, ``NaN``, ``pd.NA``, ``pd.NaT`` and for a string that is one
+        of :data:`MISSING_TEXTS` (outer blanks ignored); :func:`normalize_contexts`
+        reads each as no chunks. False for anything else, an empty list included (the
+        retriever returned nothing).
+
+    Examples
+    --------
+    >>> from ragnotebook.intake import is_missing_contexts
+    >>> [is_missing_contexts(v) for v in (None, float("nan"), "nan", " None ", [], "NaN.")]
+    [True, True, True, True, False, False]
+    """
+    if isinstance(value, str):
+        return value.strip() in MISSING_TEXTS
+    return _is_missing(value)
 
 
 #: A bad frame's error names its first bad row and up to this many in all.
@@ -274,8 +341,11 @@ def resolve_columns(
         ambiguity in a column the caller does not use is not an error. Default: all.
     warn_near_misses : bool, default False
         Warn (once) when a role in ``roles`` found no column but a column's name
-        suggests it (``"user_question"``, ``"Gold answer"``); :func:`read_rows` turns
-        this on for scoring.
+        suggests it (``"user_question"``, ``"Gold answer"``), and (once) when
+        ``columns`` maps a role to a column with another role's usual name while a
+        column with this role's usual name is left unused (``{"answer":
+        "ground_truth"}`` beside an ``answer`` column scores the reference as the
+        answer); :func:`read_rows` turns this on for scoring.
 
     Returns
     -------
@@ -385,6 +455,7 @@ def resolve_columns(
         )
     if warn_near_misses:
         _warn_near_misses(df, result, explicit, wanted)
+        _warn_columns_left_unused(df, result, explicit, wanted)
     return {role: result[role] for role in ROLES}
 
 
@@ -684,6 +755,60 @@ def _warn_near_misses(
         warn_user("; ".join(hints) + ".", UserWarning)
 
 
+#: how a message names a role after "the usual name of"
+_ROLE_NAMES: Final[dict[str, str]] = {
+    "question": "the question",
+    "answer": "the answer",
+    "contexts": "the contexts",
+    "ground_truth": "the ground truth",
+}
+
+
+def _warn_columns_left_unused(
+    df: pd.DataFrame,
+    result: Mapping[str, str | None],
+    explicit: Mapping[str, str | None],
+    wanted: set[str],
+) -> None:
+    """Warn once when ``columns=`` gives a role a column named as another role's while a
+    column named as this role's is in the frame and plays no role.
+
+    ``columns={"answer": "ground_truth"}`` on a frame that also has an ``answer`` column
+    judges the reference as if the system had written it, and the system's answers are
+    never read: a swapped mapping, most likely.
+    """
+    used = {c for c in result.values() if c is not None}
+    said: list[str] = []
+    for role in ROLES:  # in the order roles are reported, whatever the mapping's order
+        col = explicit.get(role)
+        if role not in wanted or not isinstance(col, str):
+            continue
+        form = _alias_form(col)
+        named_for = [other for other in ROLES if other != role and form in ALIASES[other]]
+        if not named_for:
+            continue
+        idle = [
+            c
+            for c in dict.fromkeys(df.columns)
+            if isinstance(c, str) and c not in used and _alias_form(c) in ALIASES[role]
+        ]
+        if not idle:
+            continue
+        what = (
+            f"the column {idle[0]!r} is" if len(idle) == 1 else f"the columns {and_list(idle)} are"
+        )
+        said.append(
+            f"{what} left unused: columns= maps the role {role!r} to the column {col!r}, the "
+            f"usual name of {_ROLE_NAMES[named_for[0]]}, so that column's text is scored as "
+            f"{_ROLE_NAMES[role]}"
+        )
+    if said:
+        warn_user(
+            "; ".join(said) + ". If that is not meant, fix columns= (a role left out of it "
+            "is found by its usual name)."
+        )
+
+
 def _near_miss_hints(
     df: pd.DataFrame,
     result: Mapping[str, str | None],
@@ -829,25 +954,60 @@ def _ground_truth(value: Any, *, row: Hashable, column: Hashable, position: int)
 def _parse_list_string(text: str) -> list[Any] | None:
     """Return the items of a list written in ``text``, or None if it holds no list of chunks.
 
-    Read: a JSON array, a Python list or tuple literal, and NumPy's printed form of a
-    1-D array (``to_csv`` writes an array cell as ``['a' 'b']``, without commas). Python
-    would join those adjacent string literals into one string, so that form is read token
-    by token instead. A list none of whose items is a string (``"[1]"``, ``"[see 2]"``) is
-    not a list of chunks: None, and the caller keeps the text as one chunk.
+    Read: a JSON array, a Python list or tuple literal, NumPy's printed form of a 1-D
+    array (``to_csv`` writes an array cell as ``['a' 'b']``, without commas; Python would
+    join those adjacent string literals into one string, so that form is read token by
+    token instead), and a JSON string whose value is one of these (a column encoded
+    twice). A list none of whose items is a string (``"[1]"``, ``"[see 2]"``) is not a
+    list of chunks: None, and the caller keeps the text as one chunk.
     """
+    return _as_chunks(_list_in_text(text))
+
+
+def _as_chunks(items: list[Any] | None) -> list[Any] | None:
+    """``items`` when they may be chunks (empty, or one item at least is a text, a
+    document dict or a ``(text, score)`` pair), else None."""
+    if items is None or (items and not any(_could_be_a_chunk(item) for item in items)):
+        return None
+    return items
+
+
+def _list_in_text(text: str, *, unwrap: bool = True) -> list[Any] | None:
+    """The items of a list or tuple written in ``text`` (see :func:`_parse_list_string`),
+    whatever they are, or None. ``unwrap``: also read a JSON string holding such a text,
+    one level down only."""
     stripped = text.strip()
-    if len(stripped) < 2 or stripped[0] != "[" or stripped[-1] != "]":
+    if len(stripped) < 2:
         return None
-    parsed: Any
+    opens, closes = stripped[0], stripped[-1]
+    parsed: Any = None
+    if opens == "[" and closes == "]":
+        try:
+            parsed = json.loads(stripped)
+        except ValueError:
+            parsed = _python_list(stripped)
+    elif opens == "(" and closes == ")":
+        # what to_csv writes for a tuple: its repr, "('a', 'b')" or "('a',)"; a text in
+        # parentheses ("(see 2)", "('a')", a string) is no tuple and stays text
+        parsed = _python_tuple(stripped)
+    elif unwrap and opens == '"' and closes == '"':
+        try:
+            inner = json.loads(stripped)
+        except ValueError:
+            return None
+        return _list_in_text(inner, unwrap=False) if isinstance(inner, str) else None
+    return list(parsed) if isinstance(parsed, list | tuple) else None
+
+
+def _python_tuple(text: str) -> tuple[Any, ...] | None:
+    """The items of a Python tuple literal (``"('a', 'b')"``, ``"('a',)"``, ``"('a', nan)"``),
+    else None (a parenthesised text or string is no tuple)."""
     try:
-        parsed = json.loads(stripped)
-    except ValueError:
-        parsed = _python_list(stripped)
-    if not isinstance(parsed, list | tuple):
-        return None
-    if parsed and not any(_could_be_a_chunk(item) for item in parsed):
-        return None
-    return list(parsed)
+        parsed = ast.literal_eval(text)
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        items = _list_with_bare_names(text)
+        return tuple(items) if items is not None else None
+    return parsed if isinstance(parsed, tuple) else None
 
 
 def _could_be_a_chunk(item: Any) -> bool:
@@ -865,15 +1025,41 @@ def _could_be_a_chunk(item: Any) -> bool:
 
 #: the start of a list of strings written as text: ``['``, ``["`` (blanks allowed)
 _LIST_OF_STRINGS_START = re.compile(r"""^\s*\[\s*['"]""")
+#: what matters to find where a list written as text ends: a quoted string (with its
+#: backslash escapes), a bracket, or a quote that never closes
+_LIST_SCAN = re.compile(r"""'[^'\\]*(?:\\.[^'\\]*)*'|"[^"\\]*(?:\\.[^"\\]*)*"|[\[\]'"]""", re.S)
 
 
 def _looks_like_a_list(text: str) -> bool:
-    """A list of strings written as text that did not parse: it opens like one and closes
-    like one or separates items like one (``"['a', 'b'"``, a cut-off ``to_csv`` cell)."""
+    """A list of strings written as text that did not parse: it opens like one (``['``,
+    ``["``) and either never closes (``'["a", '``, ``"['unterminated"``, a cell cut off
+    by a spreadsheet's size limit), closes like one, or separates items like one
+    (``"['a', 'b'"``). A bracketed text followed by prose (``"['see' ... 'more'] and
+    the rest"``) is no list."""
     if not _LIST_OF_STRINGS_START.match(text):
         return False
     body = text.rstrip()
-    return body.endswith("]") or "', '" in body or '", "' in body
+    if body.endswith("]") or "', '" in body or '", "' in body:
+        return True
+    return not _closed_before_the_end(body)
+
+
+def _closed_before_the_end(text: str) -> bool:
+    """Whether the bracket ``text`` opens with closes before its end, with text after it
+    (quoted brackets do not count). False when it never closes: a quote or a bracket is
+    left open."""
+    depth = 0
+    for found in _LIST_SCAN.finditer(text):
+        token = found.group()
+        if token == "[":
+            depth += 1
+        elif token == "]":
+            depth -= 1
+            if depth == 0:
+                return bool(text[found.end() :].strip())
+        elif len(token) == 1:  # a quote that is never closed
+            return False
+    return False
 
 
 #: keys under which document-like dicts (LangChain, LlamaIndex, Haystack, OpenInference
@@ -1085,11 +1271,15 @@ def normalize_contexts(
     -------
     list of str
         The chunks in order. A string holding a list of strings is parsed: a JSON
-        array, a Python list literal, or NumPy's printed form of an array
-        (``"['a' 'b']"``, what ``to_csv`` writes for an array cell). Any other
-        string is a single chunk (it is never split into characters), including a
-        bracketed text with no string item (``"[1]"``). Missing values give ``[]``.
-        Empty and blank chunks are kept.
+        array, a Python list or tuple literal (``"('a', 'b')"``, ``"('a',)"``, what
+        ``to_csv`` writes for a tuple cell), NumPy's printed form of an array
+        (``"['a' 'b']"``, what ``to_csv`` writes for an array cell), or a JSON string
+        whose value is one of these (a column encoded twice). Any other string is a
+        single chunk (it is never split into characters), including a bracketed text
+        with no string item (``"[1]"``, with a warning) and one that opens like a list
+        of strings but does not parse (a cell cut off, with a warning). Missing values
+        give ``[]``, and so do the texts in :data:`MISSING_TEXTS` (``"nan"``,
+        ``"None"``: what ``str()`` makes of them). Empty and blank chunks are kept.
 
     Raises
     ------
@@ -1107,12 +1297,26 @@ def normalize_contexts(
     ['One plain chunk.']
     >>> normalize_contexts(None, row="q1", column="contexts")
     []
+    >>> normalize_contexts("nan", row="q1", column="contexts")
+    []
     >>> state = ContextParseState()
     >>> normalize_contexts("['a', 'b']", row="q1", column="contexts", warn_state=state)
     ['a', 'b']
+    >>> normalize_contexts("('a', 'b')", row="q2", column="contexts", warn_state=state)
+    ['a', 'b']
+    >>> normalize_contexts('["a", "b', row="q3", column="contexts", warn_state=state)
+    ['["a", "b']
+    >>> state.parsed_rows, state.unparsed_rows
+    (2, 1)
     """
     if isinstance(value, str):
-        parsed = _parse_list_string(value)
+        if value.strip() in MISSING_TEXTS:  # "nan" from map(str): a missing cell
+            return []
+        items = _list_in_text(value)
+        parsed = _as_chunks(items)
+        if items and parsed is None:  # "[17, 42]": a list, but of no text
+            _tally(warn_state, "textless", row, column)
+            return [str(value)]
         if parsed is None:
             if _NUMPY_SHORTENED.match(value):
                 raise _fail(
@@ -1136,25 +1340,14 @@ def normalize_contexts(
                     f"docs: [{path} for d in docs]), or save as Parquet / JSON Lines",
                 )
             if _looks_like_a_list(value):
-                if warn_state is None:
-                    ContextParseState(unparsed_rows=1, first_unparsed=row).warn(column)
-                else:
-                    if warn_state.unparsed_rows == 0:
-                        warn_state.first_unparsed = row
-                    warn_state.unparsed_rows += 1
+                _tally(warn_state, "unparsed", row, column)
             return [str(value)]
         for i, item in enumerate(parsed):
             if not isinstance(item, str):
                 problem = _item_problem(item, i, in_string=True)
                 raise _fail(row, column, position, problem)
         parsed = [str(item) for item in parsed]
-        if warn_state is None:
-            one = ContextParseState(parsed_rows=1, first_row=row)
-            one.warn(column)
-        else:
-            if warn_state.parsed_rows == 0:
-                warn_state.first_row = row
-            warn_state.parsed_rows += 1
+        _tally(warn_state, "parsed", row, column)
         return parsed
     if isinstance(value, np.ndarray):
         if value.ndim != 1:
@@ -1177,6 +1370,20 @@ def normalize_contexts(
         else:
             raise _fail(row, column, position, _item_problem(item, i))
     return out
+
+
+def _tally(state: ContextParseState | None, kind: str, row: Hashable, column: Hashable) -> None:
+    """Count a contexts cell of ``kind`` (``"parsed"``, ``"unparsed"``, ``"textless"``) in
+    ``state`` for the read's one warning, or warn about it at once when there is none."""
+    one = state is None
+    if state is None:
+        state = ContextParseState()
+    first = "first_row" if kind == "parsed" else f"first_{kind}"
+    if getattr(state, f"{kind}_rows") == 0:
+        setattr(state, first, row)
+    setattr(state, f"{kind}_rows", getattr(state, f"{kind}_rows") + 1)
+    if one:
+        state.warn(column)
 
 
 def read_rows(
@@ -1220,8 +1427,13 @@ def read_rows(
     -----
     UserWarning
         Once per call when any contexts cells were parsed from strings holding a
-        list (typical after ``pd.read_csv``); once when texts held a lone surrogate
-        (replaced by U+FFFD in the rows returned), naming the first row and column.
+        list (typical after ``pd.read_csv``), once when some open like a list of
+        strings but do not parse (cut off), and once when some hold a list with no
+        text item (``"[17, 42]"``), each naming the first row and the column; once
+        when texts held a lone surrogate (replaced by U+FFFD in the rows returned),
+        naming the first row and column; once when ``columns=`` maps a role to a
+        column named for another role while a column named for this role is left
+        unused (see :func:`resolve_columns`).
 
     Examples
     --------
@@ -1295,7 +1507,7 @@ def read_rows(
             message += f"\n{len(problems) - 1} more rows have bad cells: " + "; ".join(more)
             message += f"; ... and {extra} more" if extra else ""
         raise ValueError(message)
-    if state.parsed_rows or state.unparsed_rows:
+    if state.parsed_rows or state.unparsed_rows or state.textless_rows:
         state.warn(c_col)
     cut.warn()
     return rows, mapping

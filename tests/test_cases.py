@@ -547,7 +547,7 @@ def test_default_metrics_leave_out_the_one_whose_column_the_frame_lacks():
         got = rn.evaluate(qa_set, columns={"ground_truth": "answer"}, model=judge, progress=False)
     assert str(caught[0].message).startswith(
         "evaluate() left out 'faithfulness': no column is left for the 'answer' role: "
-        "columns= maps 'answer' to 'ground_truth'. It scored 'context_recall' and "
+        "columns= maps the column 'answer' to the role 'ground_truth'. It scored 'context_recall' and "
         "'context_precision'."
     )
     assert got[["context_recall", "context_precision"]].iloc[0].tolist() == [1.0, 1.0]

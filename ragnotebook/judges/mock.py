@@ -9,6 +9,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from ragnotebook._warn import notify
 from ragnotebook.judges.base import JudgeError
 from ragnotebook.tasks import (
     ANSWER_MODELS,
@@ -56,8 +57,10 @@ class MockJudge:
         Scripts keyed by kind or ``"metric.kind"``.
     fallback : Judge, optional
         A judge that answers task kinds without a script (e.g.
-        :class:`~ragnotebook.OfflineJudge`). Without one, an unscripted task
-        raises :class:`~ragnotebook.judges.base.JudgeError` (``script_exhausted``).
+        :class:`~ragnotebook.OfflineJudge`), and the tasks of a list script that has run
+        out (with one warning per task kind, so a script one reply short does not pass
+        unnoticed). Without one, an unscripted task raises
+        :class:`~ragnotebook.judges.base.JudgeError` (``script_exhausted``).
     latency : float, default 0.0
         Seconds to sleep before each answer (to exercise concurrency).
     judge_id : str, default "mock"
@@ -116,6 +119,7 @@ class MockJudge:
                 )
             self._scripts[key] = script
         self._cursor: dict[str, int] = {}
+        self._fell_back: set[str] = set()  # kinds whose list ran out into the fallback
         self._lock = threading.Lock()
         self.fallback = fallback
         self.latency = float(latency)
@@ -237,6 +241,14 @@ class MockJudge:
                 reply = await reply
         if reply is _NO_SCRIPT:
             if self.fallback is not None:
+                if script is not None and key not in self._fell_back:
+                    # a list script was given for this kind and has run out
+                    self._fell_back.add(key)
+                    notify(
+                        f"MockJudge: the script for {key!r} ran out after "
+                        f"{self._cursor.get(key, 0)} replies; the fallback judge answers "
+                        "the rest of its tasks"
+                    )
                 result: Answer = await self.fallback.acomplete(task)
                 return result
             hint = ""

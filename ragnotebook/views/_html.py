@@ -8,6 +8,13 @@
   and the ``<br>`` it inserts between wrapped lines are the only raw tags in the result.
 * **JSON inside a ``<script>`` element** (the report's data): :func:`script_json` writes
   ``<``, ``>`` and ``&`` as ``\\u003c``-style escapes, so no string can close the element.
+* **Plain-text lines a front end lays out itself** (the widget's row list, a ``<select>``
+  menu, a chart's axis): :func:`isolate` makes a data field one bidi isolate, so a
+  right-to-left override in a row label cannot reverse the scores beside it.
+
+All of them show a control character of the data (NUL, BEL, ESC, ...: an HTML parse
+error when written raw) as its Unicode Control Picture (``\\x00`` as ``␀``), see
+:func:`replace_controls`.
 
 Examples
 --------
@@ -25,20 +32,25 @@ from __future__ import annotations
 import html
 import json
 import math
+import re
 import textwrap
-from typing import Any
+import unicodedata
+from typing import Any, Final
 
-from ragnotebook._textsafe import replace_surrogates
+from ragnotebook._textsafe import REPLACEMENT, replace_surrogates
 from ragnotebook.scorers._common import round_half_up
 
 __all__ = [
     "escape",
     "hover_lines",
     "hover_text",
+    "isolate",
     "plotly_text",
+    "replace_controls",
     "script_json",
     "script_safe",
     "shorten",
+    "text_width",
 ]
 
 #: The separator :func:`hover_text` puts between wrapped lines (plotly's line break).
@@ -67,11 +79,63 @@ def two_places(value: float) -> str:
     return f"{round_half_up(float(value), 2):.2f}"
 
 
+#: Characters that are an HTML parse error when written raw ("control character" or
+#: "noncharacter in input stream"): the C0 controls but tab, line feed and carriage
+#: return; DEL; the C1 controls; and the noncharacters U+FDD0-U+FDEF and U+xFFFE, U+xFFFF.
+_UNSHOWABLE: Final = re.compile(
+    "[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ufdd0-\ufdef"
+    + "".join(chr(plane | 0xFFFE) + chr(plane | 0xFFFF) for plane in range(0, 0x110000, 0x10000))
+    + "]"
+)
+
+#: A C0 control's Control Picture is U+2400 plus its code (``\x00`` is ``␀``, ``\x1b`` is
+#: ``␛``); DEL's is U+2421 ``␡``. The C1 controls and the noncharacters have none.
+_PICTURES: Final = {chr(code): chr(0x2400 + code) for code in range(0x20)} | {"\x7f": "\u2421"}
+
+
+def _picture(match: re.Match[str]) -> str:
+    return _PICTURES.get(match.group(), REPLACEMENT)
+
+
+def replace_controls(text: str) -> str:
+    """``text`` with each character that HTML does not allow raw made visible.
+
+    A C0 control other than tab, line feed and carriage return (``\\x00``-``\\x1f``, so
+    also form feed and vertical tab) becomes its Unicode Control Picture, U+2400 plus its
+    code (NUL ``␀``, BEL ``␇``, ESC ``␛``), and DEL becomes ``␡`` (U+2421): the reader sees
+    which character the data holds, and it is not confused with U+FFFD, which the toolkit
+    writes for a lone surrogate (text cut inside a character). A C1 control (U+0080-U+009F)
+    or a noncharacter (U+FDD0-U+FDEF, U+FFFE, U+FFFF and the same in every plane) has no
+    picture and becomes U+FFFD. One character stands for one, so character offsets into
+    the text (highlighted words) stay valid.
+
+    Parameters
+    ----------
+    text : str
+
+    Returns
+    -------
+    str
+        ``text`` itself when it holds none of these characters.
+
+    Examples
+    --------
+    >>> replace_controls("NUL\\x00 BEL\\x07 ESC\\x1b[31m tab\\tend")
+    'NUL␀ BEL␇ ESC␛[31m tab\\tend'
+    >>> replace_controls("DEL\\x7f NEL\\x85 \\ufffe")
+    'DEL␡ NEL� �'
+    """
+    if _UNSHOWABLE.search(text) is None:
+        return text
+    return _UNSHOWABLE.sub(_picture, text)
+
+
 def _as_text(value: Any) -> str:
-    """``str(value)``, with ``None`` and missing values (NaN, ``pd.NA``) as ``""``, and
-    lone surrogates (which UTF-8 cannot encode) as U+FFFD."""
+    """``str(value)``, with ``None`` and missing values (NaN, ``pd.NA``) as ``""``, lone
+    surrogates (which UTF-8 cannot encode) as U+FFFD and control characters as their
+    pictures (:func:`replace_controls`)."""
     if isinstance(value, str):
-        return replace_surrogates(value)
+        return replace_controls(replace_surrogates(value))
     if value is None:
         return ""
     if isinstance(value, float) and math.isnan(value):
@@ -83,7 +147,7 @@ def _as_text(value: Any) -> str:
             return ""
     except ImportError:  # pragma: no cover - pandas is a dependency
         pass
-    return replace_surrogates(str(value))
+    return replace_controls(replace_surrogates(str(value)))
 
 
 def escape(value: Any) -> str:
@@ -159,6 +223,101 @@ def shorten(value: Any, limit: int) -> str:
     if len(text) <= limit:
         return text
     return text[: max(1, limit - 1)].rstrip() + "…"
+
+
+#: FIRST STRONG ISOLATE and POP DIRECTIONAL ISOLATE: text between them takes its own
+#: direction (from its first letter) and cannot move the text around it.
+FSI: Final = "\u2068"
+PDI: Final = "\u2069"
+_PDF: Final = "\u202c"  # POP DIRECTIONAL FORMATTING: ends an embedding or override
+_EMBEDDINGS: Final = frozenset("\u202a\u202b\u202d\u202e")  # LRE, RLE, LRO, RLO
+_ISOLATES: Final = frozenset("\u2066\u2067\u2068")  # LRI, RLI, FSI
+_BIDI_CONTROLS: Final = re.compile("[\u202a-\u202e\u2066-\u2069]")
+#: Bidi classes that lay text out right to left (Hebrew, Arabic letters and digits, RLM).
+_RIGHT_TO_LEFT: Final = frozenset({"R", "AL", "AN"})
+
+
+def _balanced(text: str) -> str:
+    """``text`` with its explicit bidi controls paired as the Unicode Bidirectional
+    Algorithm pairs them: a terminator that ends nothing (a PDF with no embedding open,
+    a PDI with no isolate open) is dropped, and what is left open is closed at the end."""
+    if _BIDI_CONTROLS.search(text) is None:
+        return text
+    out: list[str] = []
+    open_: list[str] = []  # the terminator each open embedding or isolate needs
+    for ch in text:
+        if ch in _EMBEDDINGS:
+            open_.append(_PDF)
+        elif ch in _ISOLATES:
+            open_.append(PDI)
+        elif ch == _PDF:
+            if not open_ or open_[-1] != _PDF:  # a PDF never ends an isolate
+                continue
+            open_.pop()
+        elif ch == PDI:
+            if PDI not in open_:
+                continue
+            while open_.pop() != PDI:  # a PDI also ends the embeddings inside its isolate
+                pass
+        out.append(ch)
+    return "".join(out) + "".join(reversed(open_))
+
+
+def isolate(text: str) -> str:
+    """One data field of a plain-text line, made a bidi isolate when it needs one.
+
+    A ``<select>``'s options and a chart's labels are plain text that the front end lays
+    out as one line, so a right-to-left override (U+202E) in a row label would reverse
+    the whole line, scores included. A field that holds right-to-left text or an explicit
+    bidi control is returned between FSI (U+2068) and PDI (U+2069), with its own controls
+    balanced (an unmatched terminator dropped, an unclosed override closed), so it takes
+    its own direction, as ``dir="auto"`` gives an HTML element, and leaves the rest of
+    the line alone. Any other text (all of a left-to-right dataset) is returned as it is.
+
+    Parameters
+    ----------
+    text : str
+        One field (a row label, a group, a shortened question).
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> isolate("plain label")
+    'plain label'
+    >>> isolate("\\u202eevil") == "\\u2068\\u202eevil\\u202c\\u2069"
+    True
+    >>> isolate("\\u2069x") == "\\u2068x\\u2069"   # a PDI cannot end the field's isolate
+    True
+    """
+    if text.isascii():
+        return text
+    if _BIDI_CONTROLS.search(text) is None and not any(
+        unicodedata.bidirectional(ch) in _RIGHT_TO_LEFT for ch in text
+    ):
+        return text
+    return f"{FSI}{_balanced(text)}{PDI}"
+
+
+def text_width(text: str) -> int:
+    """Characters of ``text`` that take room: the explicit bidi controls take none.
+
+    Parameters
+    ----------
+    text : str
+
+    Returns
+    -------
+    int
+
+    Examples
+    --------
+    >>> text_width("\\u202eabc"), text_width(isolate("\\u202eabc"))
+    (3, 3)
+    """
+    return len(text) - len(_BIDI_CONTROLS.findall(text))
 
 
 def hover_text(value: Any, width: int = 60, limit: int = 400) -> str:
@@ -251,6 +410,11 @@ def script_safe(json_text: str) -> str:
 def script_json(obj: Any, *, compact: bool = False) -> str:
     """Serialise ``obj`` as JSON safe to embed in a ``<script>`` element.
 
+    Every string in ``obj`` shows its control characters as pictures
+    (:func:`replace_controls`), as the HTML does: the page's script puts these strings
+    on the page as text. (:func:`json.dumps` would write a C0 control as a ``\\u0000``
+    escape, but DEL, the C1 controls and the noncharacters raw, an HTML parse error.)
+
     Parameters
     ----------
     obj : object
@@ -264,19 +428,23 @@ def script_json(obj: Any, *, compact: bool = False) -> str:
 
     Examples
     --------
-    >>> script_json(["a<b", float("nan")])
-    '["a\\\\u003cb", null]'
+    >>> script_json(["a<b", float("nan"), "NUL\\x00"])
+    '["a\\\\u003cb", null, "NUL␀"]'
     """
     separators = (",", ":") if compact else None
-    text = json.dumps(_nan_to_none(obj), ensure_ascii=False, allow_nan=False, separators=separators)
+    text = json.dumps(_json_ready(obj), ensure_ascii=False, allow_nan=False, separators=separators)
     return script_safe(replace_surrogates(text))
 
 
-def _nan_to_none(obj: Any) -> Any:
+def _json_ready(obj: Any) -> Any:
+    """``obj`` with non-finite floats as ``None`` and strings through
+    :func:`replace_controls`."""
+    if isinstance(obj, str):
+        return replace_controls(obj)
     if isinstance(obj, float) and not math.isfinite(obj):
         return None
     if isinstance(obj, dict):
-        return {str(k): _nan_to_none(v) for k, v in obj.items()}
+        return {replace_controls(str(k)): _json_ready(v) for k, v in obj.items()}
     if isinstance(obj, list | tuple):
-        return [_nan_to_none(v) for v in obj]
+        return [_json_ready(v) for v in obj]
     return obj

@@ -56,7 +56,7 @@ from ragnotebook.views._data import (
     with_columns,
 )
 from ragnotebook.views._detail import DETAIL_CSS
-from ragnotebook.views._html import escape, script_json, shorten, two_places
+from ragnotebook.views._html import escape, isolate, script_json, shorten, two_places
 from ragnotebook.views._row import row_legend, short_score
 from ragnotebook.views._style import apply_theme
 from ragnotebook.views.static import (
@@ -557,7 +557,7 @@ def _group_select(by: str, groups: list[str]) -> str:
     options = [f'<option value="">every {escape(by)} ({len(groups)})</option>']
     for i, (key, positions) in enumerate(group_positions(groups)):
         options.append(
-            f'<option value="{i}">{escape(shorten(key, 40))} ({len(positions)})</option>'
+            f'<option value="{i}">{escape(isolate(shorten(key, 40)))} ({len(positions)})</option>'
         )
     return f'<select id="rnb-group" aria-label="Show one {escape(by)}">{"".join(options)}</select>'
 
@@ -701,6 +701,76 @@ def _plotly_script(plotly_js: str) -> str:
     )
 
 
+#: The suffixes a report's file may have (as ``ragnotebook report --out`` requires).
+REPORT_SUFFIXES = (".html", ".htm")
+
+
+def report_path(path: str | os.PathLike[str]) -> Path:
+    """Check where a report is to be written, before any work is done.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The file the user asked for.
+
+    Returns
+    -------
+    pathlib.Path
+        ``path``. Its folder may not exist yet: :func:`report` creates it.
+
+    Raises
+    ------
+    IsADirectoryError
+        If ``path`` is an existing folder (the message suggests a file in it).
+    ValueError
+        If ``path`` does not end in ``.html`` or ``.htm`` (any case).
+    NotADirectoryError
+        If a folder on the way to ``path`` is an existing file.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> folder = tempfile.mkdtemp()
+    >>> report_path(f"{folder}/new/r.HTML").name
+    'r.HTML'
+    >>> report_path(folder)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    IsADirectoryError: cannot write the report to '...': it is a folder; name a file in it, such as '.../report.html'
+    >>> report_path("scores.txt")
+    Traceback (most recent call last):
+    ...
+    ValueError: cannot write the report to 'scores.txt': the file name must end in .html or .htm (the report is one HTML page), such as 'scores.html'
+    """
+    out = Path(path)
+    shown = os.fspath(path)
+    if out.is_dir():
+        raise IsADirectoryError(
+            f"cannot write the report to {shown!r}: it is a folder; name a file in it, "
+            f"such as {os.fspath(out / 'report.html')!r}"
+        )
+    if out.suffix.lower() not in REPORT_SUFFIXES:
+        try:
+            # "r.txt" -> "r.html"; "r.html.bak" -> "r.html"
+            kept = Path(out.stem).suffix.lower() in REPORT_SUFFIXES
+            instead = f", such as {os.fspath(out.with_suffix('' if kept else '.html'))!r}"
+        except ValueError:  # a name with no stem ("..")
+            instead = ""
+        raise ValueError(
+            f"cannot write the report to {shown!r}: the file name must end in .html or "
+            f".htm (the report is one HTML page){instead}"
+        )
+    for folder in out.parents:
+        if folder.exists():
+            if not folder.is_dir():
+                raise NotADirectoryError(
+                    f"cannot write the report to {shown!r}: {os.fspath(folder)!r} is a file, "
+                    "not a folder"
+                )
+            break
+    return out
+
+
 def report(
     df: pd.DataFrame,
     path: str | os.PathLike[str],
@@ -734,9 +804,12 @@ def report(
     df : pandas.DataFrame
         A scored frame (read only; no judge is called).
     path : str or os.PathLike
-        File to write (UTF-8; a lone surrogate in the data, which UTF-8 cannot encode,
-        is written as U+FFFD); parent folders must exist. The page is written to a
-        temporary file beside it and renamed, so an error never leaves a partial file.
+        File to write, ending in ``.html`` or ``.htm`` (UTF-8; a lone surrogate in the
+        data, which UTF-8 cannot encode, is written as U+FFFD). Missing folders on the
+        way are created, as ``ragnotebook report --out`` does, once the page is built (a
+        call that fails creates none). The page is written to a temporary file beside it
+        and renamed, so an error never leaves a partial file. The path is checked before
+        any work.
     title : str, default "RAG evaluation report"
         Page title and heading (escaped).
     max_rows : int, optional
@@ -784,12 +857,16 @@ def report(
 
     Raises
     ------
+    IsADirectoryError
+        If ``path`` is an existing folder; the message names it and suggests a file in it.
+    NotADirectoryError
+        If a folder on the way to ``path`` is an existing file.
     ValueError
-        If the frame has no scores, ``sort_by`` is not a scored metric ("unknown metric
-        ..." for a name that is no metric), ``max_rows`` is negative, ``top`` or
-        ``max_k`` is not a whole number of at least 1, ``plotly_js`` is
-        neither ``"inline"`` nor ``"cdn"``, ``columns`` names an unknown role or a
-        column not in the frame, or ``by`` is not a column.
+        If ``path`` does not end in ``.html`` or ``.htm``, the frame has no scores,
+        ``sort_by`` is not a scored metric ("unknown metric ..." for a name that is no
+        metric), ``max_rows`` is negative, ``top`` or ``max_k`` is not a whole number of
+        at least 1, ``plotly_js`` is neither ``"inline"`` nor ``"cdn"``, ``columns``
+        names an unknown role or a column not in the frame, or ``by`` is not a column.
     ImportError
         Without plotly (the ``[plot]`` extra); the message says what to install.
 
@@ -817,6 +894,7 @@ def report(
     >>> small.stat().st_size < 1_000_000 < p.stat().st_size
     True
     """
+    out = report_path(path)
     try:
         import plotly.offline  # noqa: F401
     except ImportError as exc:
@@ -849,8 +927,9 @@ def report(
         page = _page(
             df, title, _order(df, sort_by, limit), sort_by, top, plotly_js, by, groups, max_k
         )
+    out.parent.mkdir(parents=True, exist_ok=True)  # as `ragnotebook report --out` does
     # written beside the target and renamed: an error never leaves a partial file
-    return atomic_write_text(Path(path), page)
+    return atomic_write_text(out, page)
 
 
 def _page(

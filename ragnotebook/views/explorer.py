@@ -51,7 +51,7 @@ from ragnotebook.views._data import (
     with_columns,
 )
 from ragnotebook.views._detail import DETAIL_CSS, group_heading, row_detail_parts, row_heading
-from ragnotebook.views._html import escape, shorten
+from ragnotebook.views._html import escape, isolate, replace_controls, shorten, text_width
 from ragnotebook.views._row import (
     LIST_LEGEND,
     in_kernel,
@@ -342,7 +342,7 @@ class Explorer:
         self._labels = list(df.index)
         self._names = row_names(df)
         self._full = row_labels(df)
-        self._name_width = max((len(n) for n in self._names), default=1)
+        self._name_width = max((text_width(n) for n in self._names), default=1)
         self._questions = text_values(df, "question")
         haystack = zip(
             [str(label) for label in self._full],  # the row's label: "B:q04", "q7"
@@ -407,11 +407,11 @@ class Explorer:
                 # group is "''"): ipywidgets reads an option valued None as no selection
                 # and would show an empty box
                 options=[(f"every {by} ({len(self._groups)})", self.ALL_GROUPS)]
-                + [(f"{shorten(k, 40)} ({counts[k]})", k) for k in order],
+                + [(f"{isolate(shorten(k, 40))} ({counts[k]})", k) for k in order],
                 value=self.ALL_GROUPS,
                 style=wide,
             )
-            self._group_width = max(len(shorten(k, 24)) for k in counts) if counts else 0
+            self._group_width = max(text_width(shorten(k, 24)) for k in counts) if counts else 0
         self.listing = w.Select(options=[], rows=_MAX_LIST_ROWS, layout=w.Layout(width="100%"))
         self.prev_row_button = w.Button(
             description="◀ previous row",
@@ -743,17 +743,21 @@ class Explorer:
     # --------------------------------------------------------------- internals
     def _option_text(self, pos: int) -> str:
         # a <select> collapses runs of spaces, so the padding is no-break spaces (the list
-        # is drawn in a monospace font, where they are as wide as a space)
+        # is drawn in a monospace font, where they are as wide as a space); it lays the
+        # line out itself, as one paragraph, so each data field is isolated: an override
+        # or Arabic text in the label or the question cannot reorder the scores
         codes = {"context_recall": "R", "context_precision": "P", "faithfulness": "F"}
         scores = _GAP.join(
             f"{codes[m]}{_NBSP}{short_score(*score_at(self._table, m, pos)):<5}"
             for m in self._metrics
         )
-        name = f"{self._names[pos]:<{self._name_width}}"
-        question = shorten(self._questions[pos], _QUESTION_CHARS)
+        label = self._names[pos]
+        name = isolate(replace_controls(label)) + " " * (self._name_width - text_width(label))
+        question = isolate(shorten(self._questions[pos], _QUESTION_CHARS))
         if self._groups is not None:
-            group = f"[{shorten(self._groups[pos], 24)}]"
-            name = f"{name} {group:<{self._group_width + 2}}"
+            group = shorten(self._groups[pos], 24)
+            pad = " " * (self._group_width - text_width(group))
+            name = f"{name} [{isolate(group)}]{pad}"
         return f"{_pad(name)}{_SEP}{_pad(scores)}{_SEP}{question}"
 
     def _masks(self) -> dict[str, np.ndarray]:

@@ -30,7 +30,7 @@ from ragnotebook.views._data import (
     text_values,
     with_columns,
 )
-from ragnotebook.views._html import hover_lines, hover_text, plotly_text, shorten
+from ragnotebook.views._html import hover_lines, hover_text, isolate, plotly_text, shorten
 from ragnotebook.views._style import ORANGE, PURPLE, VERMILLION, check_theme, style_figure
 
 __all__ = ["empty_note", "missed_claims", "unchecked_lines"]
@@ -157,8 +157,13 @@ def _missed_figure(df: pd.DataFrame, top: int, theme: str, groups: list[str] | N
     shown = order[:top]
     names, questions = row_names(df), text_values(df, "question")
     full = row_labels(df)
-    tags = ["" if groups is None else f"[{shorten(groups[r], 24)}] · " for r in range(n)]
-    labels = [plotly_text(f"{names[r]} · {tags[r]}{shorten(questions[r], 48)}") for r in shown]
+    tags = ["" if groups is None else f"[{isolate(shorten(groups[r], 24))}] · " for r in range(n)]
+    # an axis label is one line of plain text: each data field is isolated, so an override
+    # or Arabic text in the row label cannot reorder the question after it
+    labels = [
+        plotly_text(f"{isolate(names[r])} · {tags[r]}{isolate(shorten(questions[r], 48))}")
+        for r in shown
+    ]
     # one bar per row: a label two rows share (a repeated index label and question, or two
     # long labels alike at both ends) gets the row's position
     repeated = {x for x in labels if labels.count(x) > 1}
@@ -287,8 +292,11 @@ def empty_note(df: pd.DataFrame, metrics: list[str]) -> list[str]:
     >>> empty_note(ragnotebook.faithfulness(df, model="offline", progress=False),
     ...            ["faithfulness"])
     ['No missed or unsupported claims: every answer claim is supported by the chunks.']
-    >>> empty_note(ragnotebook.faithfulness(df.iloc[:0], model="offline", progress=False),
-    ...            ["faithfulness"])
+    >>> import warnings
+    >>> with warnings.catch_warnings():
+    ...     warnings.simplefilter("ignore")  # "the frame has no rows, so nothing was scored"
+    ...     empty = ragnotebook.faithfulness(df.iloc[:0], model="offline", progress=False)
+    >>> empty_note(empty, ["faithfulness"])
     ['The frame has no rows, so no claim was checked.']
     """
     n = len(df)

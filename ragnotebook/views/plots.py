@@ -36,7 +36,7 @@ from ragnotebook.views._data import (
     with_columns,
 )
 from ragnotebook.views._deps import plotly_go
-from ragnotebook.views._html import hover_lines, plotly_text, shorten, two_places
+from ragnotebook.views._html import hover_lines, isolate, plotly_text, shorten, two_places
 from ragnotebook.views._style import (
     GREY,
     GROUP_COLORS,
@@ -541,6 +541,6 @@ def _row_labels(df: pd.DataFrame) -> list[str]:
     from ragnotebook.views._data import row_labels, text_values
 
     return [
-        f"{n} · {shorten(q, 80)}"
+        f"{isolate(n)} · {isolate(shorten(q, 80))}"
         for n, q in zip(row_labels(df), text_values(df, "question"), strict=True)
     ]

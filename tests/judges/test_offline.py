@@ -5021,3 +5021,31 @@ def test_a_paragraph_repeated_in_a_chunk_is_no_long_document() -> None:
     varied = " ".join(f"Hall {i} of the depot keeps crates of item {i}." for i in range(25))
     v = verify(["The pallets are in Lyon."], [sentence + varied]).verdicts[0]
     assert v.verdict == "unsure" and "35% in a long document needed" in v.reason, v.reason
+
+
+def test_mockjudge_fallback_warns_once_when_a_list_script_runs_out() -> None:
+    import warnings
+
+    import pandas as pd
+
+    import ragnotebook
+
+    frame = pd.DataFrame(
+        {
+            "question": ["q1", "q2", "q3"],
+            "answer": ["A one.", "B two.", "C three."],
+            "contexts": [["A one."], ["B two."], ["C three."]],
+        }
+    )
+    judge = ragnotebook.MockJudge(
+        extract_claims=[["A one."], ["B two."]], fallback=ragnotebook.OfflineJudge()
+    )
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        out = frame.rag.evaluate(model=judge, metrics=["faithfulness"], progress=False)
+    assert out.faithfulness.tolist() == [1.0, 1.0, 1.0]
+    # one warning, for the kind whose list ran out; none for the unscripted verify_claims
+    assert [str(w.message) for w in caught if "MockJudge" in str(w.message)] == [
+        "MockJudge: the script for 'extract_claims' ran out after 2 replies; the fallback "
+        "judge answers the rest of its tasks"
+    ]

@@ -548,7 +548,8 @@ def test_selecting_a_visible_row_has_no_hidden_note(ex, scored):
 
 def test_a_frame_with_no_rows_says_so_not_that_no_row_matches():
     df = pd.DataFrame({"question": ["Where?"], "answer": ["Pier 4."], "contexts": [["Pier 4."]]})
-    empty = ragnotebook.faithfulness(df.iloc[:0], model="offline", progress=False)
+    with pytest.warns(UserWarning, match="the frame has no rows, so nothing was scored"):
+        empty = ragnotebook.faithfulness(df.iloc[:0], model="offline", progress=False)
     ex = Explorer(empty)
     assert ex.header.value == "<p><i>This frame has no rows.</i></p>"
     assert ex.page_label.value == "no rows"
