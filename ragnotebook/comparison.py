@@ -499,7 +499,7 @@ def compare(
     chosen = _metrics(a, b, metrics)
     pairing = pair_rows(a, b, on)
     if not pairing.matched:
-        raise ValueError(no_pairs_message(on))
+        raise ValueError(no_pairs_message(on, (len(a), len(b))))
     table = [metric_stats(a, b, m, pairing, n_boot=n_boot, seed=seed, alpha=alpha) for m in chosen]
     per_row = [r for m in chosen for r in row_changes(a, b, m, pairing)] if rows else []
     warn_coverage(table, "ragnotebook.compare")
@@ -529,13 +529,16 @@ def compare(
     return out
 
 
-def no_pairs_message(on: str | None) -> str:
+def no_pairs_message(on: str | None, sizes: tuple[int, int] | None = None) -> str:
     """Why no row of two frames pairs up, and what to pass instead.
 
     Parameters
     ----------
     on : str or None
         The column the rows were paired on; ``None`` for the index labels.
+    sizes : (int, int), optional
+        The two frames' numbers of rows: a frame with none pairs with nothing, whatever
+        ``on`` is.
 
     Returns
     -------
@@ -545,7 +548,13 @@ def no_pairs_message(on: str | None) -> str:
     --------
     >>> no_pairs_message("question")
     "the two frames share no value of 'question', so no row pairs up"
+    >>> no_pairs_message(None, (0, 3))
+    'frame A has no rows, so no row pairs up'
     """
+    empty = [side for side, n in zip("AB", sizes or (1, 1), strict=True) if n == 0]
+    if empty:
+        which = "both frames have" if len(empty) == 2 else f"frame {empty[0]} has"
+        return f"{which} no rows, so no row pairs up"
     if on is None:
         return (
             "the two frames have no index label in common, so no row pairs up; "

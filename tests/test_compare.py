@@ -281,3 +281,16 @@ def test_a_misspelt_pairing_column_is_named_with_the_closest_one():
         KeyError, match=r"on='questoin' is not a column of frame A; did you mean 'question'\?"
     ):
         rn.compare(a, a, on="questoin")
+
+
+def test_two_frames_without_rows_say_so_not_which_column_to_pair_on():
+    # the message advised on='question', which cannot help a frame with no rows
+    import ragnotebook as rn
+
+    rows = pd.DataFrame({"question": ["q"], "answer": ["A."], "contexts": [["A."]]})
+    scored = rn.faithfulness(rows, model="offline", progress=False)
+    empty = scored.iloc[:0]
+    with pytest.raises(ValueError, match=r"^both frames have no rows, so no row pairs up$"):
+        rn.compare(empty, empty)
+    with pytest.raises(ValueError, match=r"^frame B has no rows, so no row pairs up$"):
+        rn.compare(scored, empty, on="question")

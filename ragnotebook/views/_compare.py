@@ -85,7 +85,7 @@ def _paired(
     for w in caught:  # re-emit, pointing at the user's line rather than at ours
         warn_user(str(w.message), w.category)
     if not pairing.matched:
-        raise ValueError(no_pairs_message(on))
+        raise ValueError(no_pairs_message(on, (len(a), len(b))))
     metrics = [m for m in in_a if m in in_b]
     if not metrics:
         raise ValueError(
