@@ -1236,6 +1236,9 @@ def _tokens_cached(text: str, lang: str) -> tuple[str, ...]:
             if rest and rest not in STOPWORDS:
                 out.append(stem(rest))
             continue
+        if tok.lower() in _CLOCK_WORDS:
+            out.append(_CLOCK_WORDS[tok.lower()])  # "midnight" is "00:00"
+            continue
         word = _word_token(tok)
         if word:
             out.append(word)
@@ -1317,6 +1320,8 @@ def numbers(text: str) -> set[str]:
     ['1.1', '1.10']
     >>> numbers("deprecated since v3.0") == numbers("deprecated since 3.0") == {"3"}
     True
+    >>> numbers("from noon until midnight") == numbers("from 12:00 until 00:00")
+    True
     """
     text = _join_number_words(normalize(text))
     out: set[str] = set()
@@ -1334,7 +1339,14 @@ def numbers(text: str) -> set[str]:
                 out.add(_norm_time(tok) if timed else _norm_number(tok))
         elif tok.isascii() and tok.lower() in _COUNT_WORDS:
             out.add(_NUMBER_WORDS[tok.lower()])
+        elif tok.lower() in _CLOCK_WORDS:
+            out.add(_CLOCK_WORDS[tok.lower()])
     return out
+
+
+#: Times of day said in a word, as :func:`numbers` and the tokens write clock times
+#: ("midnight" is "00:00", "noon" is "12:00 pm").
+_CLOCK_WORDS = {"midnight": "0:00", "noon": "12:00", "midday": "12:00"}
 
 
 #: Every word of :func:`has_negation`'s cues stands where this matches: a cue word with no

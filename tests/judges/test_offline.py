@@ -5049,3 +5049,15 @@ def test_mockjudge_fallback_warns_once_when_a_list_script_runs_out() -> None:
         "MockJudge: the script for 'extract_claims' ran out after 2 replies; the fallback "
         "judge answers the rest of its tasks"
     ]
+
+
+def test_midnight_and_noon_are_clock_times() -> None:
+    ctx = ["The last ferry leaves at 00:00."]
+    v = verify(["The last ferry leaves at midnight."], ctx).verdicts[0]
+    assert v.verdict == "yes" and "number 0:00 found" in v.reason, v.reason
+    v = verify(["The last ferry leaves at midnight."], ["The last ferry leaves at 23:30."])
+    assert v.verdicts[0].verdict == "no" and "(the chunk has 23:30)" in v.verdicts[0].reason
+    v = verify(["The shop is open until noon."], ["The shop is open until 12 pm."]).verdicts[0]
+    assert v.verdict == "yes", v.reason
+    v = verify(["The shop is open until noon."], ["The shop is open until 2 pm."]).verdicts[0]
+    assert v.verdict == "no" and "number 12:00 not found (the chunk has 14:00)" in v.reason
