@@ -535,11 +535,12 @@ def normalize(text: str) -> str:
     >>> normalize("활동은 2024. 3. 1.부터 시작됩니다.")
     '활동은 2024/3/1.부터 시작됩니다.'
 
-    A fraction is written as a decimal, so "1½ tsp", "1 1/2 tsp" and "1.5 tsp" are one
-    amount (a third to three places); dates and ratios stay as written.
+    A fraction sign, and a fraction with a slash before a unit, is written as a decimal,
+    so "1½ tsp", "1 1/2 tsp" and "1.5 tsp" are one amount (a third to three places);
+    other slashes (dates, tallies, lists, ratios) stay as written.
 
-    >>> normalize("Add 1½ tsp salt, ¾ cup milk and 1 1/2 cups flour; 2/3 of it by 12/31, 24/7.")
-    'Add 1.5 tsp salt, 0.75 cup milk and 1.5 cups flour; 0.667 of it by 12/31, 24/7.'
+    >>> normalize("Add 1½ tsp salt, ¾ cup milk and 1 1/2 cups flour; 2/3 of it by 3/4, 24/7.")
+    'Add 1.5 tsp salt, 0.75 cup milk and 1.5 cups flour; 2/3 of it by 3/4, 24/7.'
     """
     if "(" in text:
         text = _drafted_numbers(text)
@@ -563,12 +564,25 @@ def normalize(text: str) -> str:
     return text
 
 
-#: A fraction of a whole, written with a slash ("1/2", "3/4 cup", "1 1/2 teaspoons"; the
-#: Unicode fraction slash too): a numerator below a denominator of at most 16, not part of
-#: a date or a longer figure ("12/31", "3/4/2024", "24/7" and "50/50" are no fractions).
+#: Units a fraction written with a slash measures ("3/4 cup", "1 1/2 teaspoons", "3/4-inch
+#: plywood", "a 1/2 hour break").
+_FRACTION_UNITS = (
+    r"cups?|teaspoons?|tsp|tablespoons?|tbsp|inch(?:es)?|feet|foot|ft|miles?|yards?|"
+    r"pounds?|lbs?|ounces?|oz|grams?|g|kg|kilos?|kilograms?|lit(?:er|re)s?|ml|gallons?|"
+    r"pints?|quarts?|sticks?|hours?|hrs?|minutes?|mins?|days?|weeks?|months?|years?"
+)
+#: A fraction written with a slash, read as its value only where it measures something:
+#: before a unit ("3/4 cup", "1 1/2 teaspoons", the Unicode fraction slash too), with a
+#: numerator below a denominator of at most 16; an inch mark is a unit ("7 3/4\"", "1/2″",
+#: which NFKC writes with two primes).
+#: Elsewhere a slash is a date ("3/4",
+#: "12/31"), a tally ("went 3/4", "7/10 pain"), a list ("chapters 3/4", "v1/2", "Windows
+#: 10/11") or a ratio, and stays as written. A whole number and a hyphenated unit ("8
+#: 1/2-inch slices": 8½ inches, or eight half-inch slices) stays too.
 _FRACTION = re.compile(
-    r"(?<![\d/.,:\u2044])(?:(\d{1,3})[ \u00a0])?([1-9]|1[0-5])[/\u2044]([2-9]|1[0-6])"
-    r"(?![\d/\u2044]|[.,]\d)"
+    r"(?<![\w/.,:\u2044])(?:(\d{1,3})[ \u00a0])?([1-9]|1[0-5])[/\u2044]([2-9]|1[0-6])"
+    rf"(?=(-| |\u00a0)(?:{_FRACTION_UNITS})\b| ?[\"\u2032\u2033\u201d])",
+    re.IGNORECASE,
 )
 #: A vulgar fraction sign, with the whole number written before it ("1½", "2 ¾").
 _VULGAR = re.compile(r"(?:(?<![\d.,])(\d{1,3})[ \u00a0]?)?([\u00bc-\u00be\u2150-\u215e])")
@@ -581,16 +595,10 @@ def _decimal_text(value: Fraction) -> str:
     return out or "0"
 
 
-#: Words before a day written as month/day ("on 5/6", "until 3/4"): no fraction follows.
-_DATE_BEFORE = re.compile(r"\b(?:on|by|until|till|since|from|before|after|dated?|due)\s$", re.I)
-
-
 def _fraction_value(m: re.Match[str]) -> str:
     num, den = int(m.group(2)), int(m.group(3))
-    if num >= den:
-        return m.group()  # "5/4", "16/9": a ratio or a score, not a part
-    if m.group(1) is None and _DATE_BEFORE.search(m.string, max(0, m.start() - 8), m.start()):
-        return m.group()  # "on 5/6": a date
+    if num >= den or (m.group(1) is not None and m.group(4) == "-"):
+        return m.group()  # "5/4 cup"? not a part; "8 1/2-inch slices": ambiguous
     return _decimal_text(int(m.group(1) or 0) + Fraction(num, den))
 
 

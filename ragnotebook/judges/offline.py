@@ -342,6 +342,12 @@ def _durations_of(text: str) -> tuple[tuple[str, str, tuple[str, Decimal]], ...]
     return tuple(out)
 
 
+def _kind_count(text: str, kind: str) -> int:
+    """How many amounts of one kind (``"clock"``, ``"mass"``, ``"usd"``, ...) ``text``
+    writes (:func:`_durations_of`)."""
+    return len({p for _, p, n in _durations_of(text) if n[0] == kind})
+
+
 def _ends_with_unit(phrase: str, unit: str) -> bool:
     """Whether the amount ``phrase`` ("4000 mg", "$610 million") ends with ``unit``."""
     return re.search(rf"(?:\d|\s){re.escape(unit.lower())}$", phrase) is not None
@@ -1251,12 +1257,17 @@ class OfflineJudge:
             if is_cjk(lang):  # and the character pairs across its edge ("为一" of "为一年")
                 core &= frozenset(content_tokens(normalize(claim).replace(phrase, " "), lang))
             core_total = sum(w[t] for t in core)
+            # a sentence with more amounts of this kind than the claim gives one of them
+            # to something else ("500 mg; the maximum single dose is 1000 mg" is no "1 g")
+            kind = length[0]
+            said_kind = len({p for _, p, n in amounts if n[0] == kind})
             for i in [*supporting, *(i for i in range(len(docs)) if i not in supporting)]:
                 other = next(
                     (
                         p
                         for sent in docs[i].sentences
                         if sum(w[t] for t in core & sent.tokens) >= _NEG_MIN * core_total
+                        and _kind_count(sent.text, kind) <= said_kind
                         for count, p, n in _durations_of(sent.text)
                         if n == length and count != number  # the same length, another unit
                     ),
@@ -1264,7 +1275,8 @@ class OfflineJudge:
                 )
                 if other is None:
                     continue
-                converted.append((phrase, other))
+                if (phrase, other) not in converted:  # "$1.2 billion" is money and a figure
+                    converted.append((phrase, other))
                 missing = [n for n in missing if n != number and n not in numbers(phrase)]
                 gain = sum(w[t] for t in (phrase_words & toks) - docs[best].tokens) / total
                 support, best_cov = min(1.0, support + gain), min(1.0, best_cov + gain)
@@ -4247,6 +4259,18 @@ def _opposite_conflict(
                     # ones: a group's other side, denied, is no opposite
                     continue
                 elif said and (pair, side) not in cue:
+                    if (
+                        pair == _RISE_FALL_PAIR
+                        and not is_cjk(lang)
+                        and (word in _LOOSE_RISE_FALL or said[0] in _LOOSE_RISE_FALL)
+                        and not _same_target(claim.text, word, s.text, said[0])
+                    ):
+                        # "raised $2 million" against "lowered its flags": a verb of many
+                        # senses is a rise or a fall of the claim's thing only when it
+                        # acts on the same word ("raised its guidance" / "lowered its
+                        # guidance", "margin expanded 80 bps" / "contracted 80 bps")
+                        same = max(same, score)
+                        continue
                     if pair == _MODAL_PAIR and not _same_modal_verb(claim.text, s.text, lang):
                         # "days must be taken by 31 March" against "Employees may carry
                         # over …, provided the days are taken by 31 March": the context's
@@ -4261,6 +4285,79 @@ def _opposite_conflict(
             # a group's month or weekday is quoted as written ("May", not the modal "may")
             return (_as_written(word), _as_written(other)) if pair >= n_pairs else (word, other)
     return None
+
+
+#: The increase/decrease pair of the English opposite words.
+_RISE_FALL_PAIR = 0
+#: Its verbs with other senses ("raised in Ohio", "cut a deal", "a contracted supplier",
+#: "the road narrowed", "expanded on the idea"): a rise or a fall only where the other
+#: side's verb acts on the same word (:func:`_same_target`).
+_LOOSE_RISE_FALL = frozenset(
+    [
+        "raise",
+        "raised",
+        "raises",
+        "raising",
+        "expand",
+        "expanded",
+        "expands",
+        "expanding",
+        "widen",
+        "widened",
+        "widens",
+        "widening",
+        "lowered",
+        "lowers",
+        "lowering",
+        "cut",
+        "cuts",
+        "cutting",
+        "contracted",
+        "narrowed",
+        "narrows",
+        "narrowing",
+    ]
+)
+#: Words a verb's object may start with that name nothing ("raised its guidance", "cut by
+#: 5%", "widened to 40 basis points").
+_OBJECT_SKIP = frozenset(
+    ["its", "their", "his", "her", "our", "the", "a", "an", "by", "to", "from", "at", "of"]
+)
+
+
+def _verb_target(text: str, verb: str) -> tuple[str | None, str | None]:
+    """(first content token after ``verb`` in ``text``, last one before it), within a
+    few words and the verb's clause; None where there is none."""
+    low = text.lower()
+    m = re.search(rf"\b{re.escape(verb.lower())}\b", low)
+    if m is None:
+        return None, None
+    after = re.split(r"[.;,:!?()]", low[m.end() :], maxsplit=1)[0].split()
+    before = re.split(r"[.;,:!?()]", low[: m.start()])[-1].split()
+
+    def first(words: Sequence[str]) -> str | None:
+        for raw in words[:4]:
+            word = raw.strip("'\"$%")
+            if not word or word in _OBJECT_SKIP:
+                continue
+            toks = content_tokens(word, "en")
+            if toks:
+                return toks[0]
+        return None
+
+    return first(after), first(before[::-1])
+
+
+def _same_target(claim: str, word: str, sentence: str, other: str) -> bool:
+    """Whether the claim's rise/fall verb ``word`` and the sentence's opposite ``other``
+    act on the same word: the first content word after each (the object: "its
+    guidance", "80 basis points"), or when neither has one, the one before (the subject:
+    "The spread widened." / "The spread narrowed.")."""
+    after_c, before_c = _verb_target(claim, word)
+    after_s, before_s = _verb_target(sentence, other)
+    if after_c is not None or after_s is not None:
+        return after_c == after_s
+    return before_c is not None and before_c == before_s
 
 
 #: A word with the prefix "non-" ("non-exclusive", "non-refundable", "non-EU").

@@ -4882,23 +4882,27 @@ def test_a_duration_is_still_compared_with_a_duration() -> None:
 def test_fractions_are_read_as_their_value() -> None:
     from ragnotebook.text import normalize, numbers
 
-    # "1½" was read as the numbers 11 and 2, "3/4" as 3 and 4
+    # "1½" was read as the numbers 11 and 2, "3/4 cup" as 3 and 4
     assert numbers("Stir in 1½ tsp of baking powder.") == {"1.5"}
     assert numbers("Add ¾ cup of walnuts and 1 1/2 cups of flour.") == {"0.75", "1.5"}
-    assert numbers("Use 1⁄3 of the dough.") == {"0.333"} == numbers("Use 1/3 of the dough.")
-    # dates, ratios, scores and longer figures are not fractions
-    assert numbers("Open 24/7 since 12/31/2020; rated 4.5/5; a 16/9 screen.") == {
-        "24",
-        "7",
-        "12",
-        "31",
-        "2020",
-        "4.5",
-        "5",
-        "16",
-        "9",
-    }
-    assert normalize("due on 5/6") == "due on 5/6"  # a day, not five sixths
+    assert numbers("Use 1⁄3 cup of oil.") == {"0.333"} == numbers("Use 1/3 cup of oil.")
+    assert numbers("Cut from 3/4-inch plywood; a 1/2 hour break.") == {"0.75", "0.5"}
+    # a slash that measures nothing stays as written: dates, tallies, lists, ratios, a
+    # whole number before a hyphenated unit (8½ inches, or eight half-inch slices?)
+    for text in (
+        "Vote date: 3/4.",
+        "The sale ends 2/14.",
+        "He went 3/4 from the line.",
+        "Pain of 7/10.",
+        "Read chapters 3/4.",
+        "The v1/2 endpoints.",
+        "Windows 10/11 only.",
+        "Open 24/7 since 12/31/2020.",
+        "A 16/9 screen, rated 4.5/5.",
+        "Cut the loaf into 8 1/2-inch slices.",
+        "Makes 4 1/2-cup servings.",
+    ):
+        assert normalize(text) == text, text
     v = verify(["Stir in 1.5 teaspoons of baking powder."], ["Stir in 1½ tsp of baking powder."])
     assert v.verdicts[0].verdict == "yes", v.verdicts[0].reason
     ctx = ["Stir in 1½ tsp of baking powder."]
@@ -4910,6 +4914,20 @@ def test_fractions_are_read_as_their_value() -> None:
     # the reason names the amount as a number, not its digits
     v = verify(["Set it back 1/4 inch."], ["Set the stop back 1/4 inch from the jamb."])
     assert v.verdicts[0].verdict == "yes" and "number 0.25 found" in v.verdicts[0].reason
+    # a tally, a list or a date with a slash is no fraction: "3 and 4" still matches it,
+    # and "2/4" is not "4/8"
+    for claim, chunk in (
+        (
+            "Students should read chapters 3 and 4 before the exam.",
+            "Read chapters 3/4 before the exam.",
+        ),
+        ("She teaches a combined grade 5 and 6 class.", "She teaches a combined grade 5/6 class."),
+        ("The student scored 14 out of 16 on the quiz.", "The student scored 14/16 on the quiz."),
+    ):
+        v = verify([claim], [chunk]).verdicts[0]
+        assert v.verdict == "yes", (claim, v.reason)
+    v = verify(["The deadline is 2/4."], ["The deadline is 4/8."]).verdicts[0]
+    assert v.verdict == "no", v.reason
 
 
 def test_half_a_dozen_is_six_and_cups_are_a_unit() -> None:
@@ -5061,3 +5079,64 @@ def test_midnight_and_noon_are_clock_times() -> None:
     assert v.verdict == "yes", v.reason
     v = verify(["The shop is open until noon."], ["The shop is open until 2 pm."]).verdicts[0]
     assert v.verdict == "no" and "number 12:00 not found (the chunk has 14:00)" in v.reason
+
+
+def test_rise_and_fall_verbs_of_other_senses_are_no_opposites() -> None:
+    # "raised", "cut", "contracted", "narrowed", "expanded", "lowered" have other senses:
+    # they are a rise or a fall of the claim's thing only when they act on the same word
+    pairs = [
+        (
+            "The city raised $2 million for the memorial.",
+            "The city lowered its flags to half-mast and collected $2 million for the memorial.",
+        ),
+        (
+            "Acme increased its prices by 4% in May.",
+            "Acme, a contracted supplier, put its prices up by 4% in May.",
+        ),
+        (
+            "The player contracted COVID-19 and missed two games.",
+            "The player missed two games after testing positive for COVID-19, which raised "
+            "questions about the team's protocols.",
+        ),
+        (
+            "The team cut a deal with the sponsor.",
+            "The team agreed a deal with the sponsor, which raised its stake to 20%.",
+        ),
+        (
+            "Baxter Ltd was contracted to build the bridge.",
+            "Baxter Ltd won the contract to build the bridge after the council raised its budget.",
+        ),
+        (
+            "Smith was raised in Ohio.",
+            "Born in Dayton, Smith cut her first record in 1998 after a childhood in Ohio.",
+        ),
+    ]
+    for claim, ctx in pairs:
+        v = verify([claim], [ctx]).verdicts[0]
+        assert v.verdict != "no", (claim, v.reason)
+    # on the same word they are a rise and a fall
+    v = verify(["The bank cut its rate to 4%."], ["The bank raised its rate to 4%."])
+    assert v.verdicts[0].verdict == "no" and "says 'cut' where the chunk says 'raised'" in (
+        v.verdicts[0].reason
+    )
+    ctx = ["The credit spread on the bonds narrowed sharply."]
+    v = verify(["The credit spread on the bonds widened sharply."], ctx).verdicts[0]
+    assert v.verdict == "no", v.reason  # the same word after each verb
+
+
+def test_a_converted_amount_is_not_taken_from_another_figure_of_the_sentence() -> None:
+    # the sentence gives more amounts of the kind than the claim: one of them belongs to
+    # something else ("the maximum single dose", "the larger one", "the nine-month total")
+    for claim, ctx in (
+        ("The adult dose is 1 g.", "The adult dose is 500 mg; the maximum single dose is 1000 mg."),
+        ("The bottle holds 1 litre.", "The bottle holds 750 ml; the larger one holds 1000 ml."),
+        (
+            "Q3 revenue was $1.2 billion.",
+            "Q3 revenue was $950 million, bringing the nine-month total to $1,200 million.",
+        ),
+    ):
+        v = verify([claim], [ctx]).verdicts[0]
+        assert v.verdict != "yes" and " is " not in v.reason.split("; ")[-1], (claim, v.reason)
+    # one amount each: converted, and said once
+    v = verify(["Revenue was $1.2 billion."], ["Revenue was $1,200 million."]).verdicts[0]
+    assert v.verdict == "yes" and v.reason.endswith("; $1.2 billion is $1,200 million"), v.reason
