@@ -541,9 +541,16 @@ def normalize(text: str) -> str:
 
     >>> normalize("Add 1½ tsp salt, ¾ cup milk and 1 1/2 cups flour; 2/3 of it by 3/4, 24/7.")
     'Add 1.5 tsp salt, 0.75 cup milk and 1.5 cups flour; 2/3 of it by 3/4, 24/7.'
+
+    A scale's short form after a currency sign is written as its word.
+
+    >>> normalize("It raised $5m at a $750k valuation, then £3.4bn.")
+    'It raised $5 million at a $750 thousand valuation, then £3.4 billion.'
     """
     if "(" in text:
         text = _drafted_numbers(text)
+    if _MONEY_SHORT.search(text):
+        text = _MONEY_SHORT.sub(_money_short, text)
     if text.isascii():
         # NFKC leaves ASCII as it is, and the numerals below are not ASCII
         return _FRACTION.sub(_fraction_value, text) if "/" in text else text
@@ -562,6 +569,21 @@ def normalize(text: str) -> str:
     if "." in text and _HAS_CJK.search(text):
         text = _DOTTED_DATE.sub(r"\1/\2/\3", text)
     return text
+
+
+#: An amount of money with a scale's short form ("$5m", "£3,400m", "$750k", "€2bn"): the
+#: short form written as the scale word ("$5 million"), which every reader knows. Only
+#: after a currency sign: "5m" alone may be metres, "10k" a race.
+_MONEY_SHORT = re.compile(r"([$€£¥]\s?\d[\d,]*(?:\.\d+)?)\s?(k|m|mn|mln|bn|bln|b)\b")
+_MONEY_SCALES = {"k": "thousand", "m": "million", "mn": "million", "mln": "million"} | {
+    "bn": "billion",
+    "bln": "billion",
+    "b": "billion",
+}
+
+
+def _money_short(m: re.Match[str]) -> str:
+    return f"{m.group(1)} {_MONEY_SCALES[m.group(2)]}"
 
 
 #: Units a fraction written with a slash measures ("3/4 cup", "1 1/2 teaspoons", "3/4-inch

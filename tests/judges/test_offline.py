@@ -5140,3 +5140,17 @@ def test_a_converted_amount_is_not_taken_from_another_figure_of_the_sentence() -
     # one amount each: converted, and said once
     v = verify(["Revenue was $1.2 billion."], ["Revenue was $1,200 million."]).verdicts[0]
     assert v.verdict == "yes" and v.reason.endswith("; $1.2 billion is $1,200 million"), v.reason
+
+
+def test_a_scale_short_form_after_a_currency_sign_is_its_word() -> None:
+    from ragnotebook.text import normalize
+
+    assert normalize("It raised $5m, then £3.4bn at a $750k fee.") == (
+        "It raised $5 million, then £3.4 billion at a $750 thousand fee."
+    )
+    # not without a currency sign: "5m" may be metres, "10k" a race
+    assert normalize("A 5m pool and a 10k run.") == "A 5m pool and a 10k run."
+    v = verify(["The startup raised $5 billion."], ["The startup raised $5m."]).verdicts[0]
+    assert v.verdict == "no" and "says 'billion' where the chunk says 'million'" in v.reason
+    v = verify(["The deal was worth $2.3 billion."], ["The deal was worth $2,300m."]).verdicts[0]
+    assert v.verdict == "yes" and "$2.3 billion is $2,300 million" in v.reason
