@@ -1175,7 +1175,7 @@ def _partial(out: Path) -> Path:
     return out.with_name(f"{name[:cut]}.partial{name[cut:]}")
 
 
-def _check_writable(path: Path, option: str = "--out") -> None:
+def _check_writable(path: Path, option: str = "--out", example: str = "scored.jsonl") -> None:
     """Refuse, before any row is scored, an output path that is a folder or whose folder
     cannot be made or written to (the folder is made, as the write would make it).
 
@@ -1187,7 +1187,7 @@ def _check_writable(path: Path, option: str = "--out") -> None:
     import tempfile
 
     if path.is_dir():
-        raise UsageError(f"{option}: {path} is a folder; give a file name in it")
+        raise UsageError(f"{option}: {path} is a folder; give a file name in it ({path / example})")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         with tempfile.NamedTemporaryFile(dir=path.parent, prefix=f".{path.name}.", suffix=".check"):
@@ -1199,6 +1199,8 @@ def _check_writable(path: Path, option: str = "--out") -> None:
 
 def _check_out(path: Path | None) -> None:
     """Refuse an ``--out`` that could not be written, before any row is scored."""
+    if path is not None and path.is_dir():
+        _check_writable(path)  # "is a folder", before its (missing) suffix is named
     compressed = path is not None and path.suffix.lower() in _COMPRESSED
     if path is not None and (
         _format(path) not in (*_PARQUET, *_JSONL) or (compressed and _format(path) in _PARQUET)
@@ -1666,7 +1668,17 @@ def check_baseline(
                 "both runs)"
             )
         else:
-            print(f"ok   {label}{m}: no significant drop (mean diff {diff:+.3f}, p={p:.4f})")
+            note = ""
+            changed = int(row["n_better"]) + int(row["n_worse"])
+            if diff < -max_drop and 2.0 ** (1 - changed) >= BASELINE_ALPHA:
+                # the sign-flip test's smallest p-value with k changed rows is 2 / 2**k
+                need = next(k for k in range(1, 64) if 2.0 ** (1 - k) < BASELINE_ALPHA)
+                note = (
+                    f"; only {changed} paired row(s) changed, and the test cannot reach "
+                    f"p < {BASELINE_ALPHA} with fewer than {need}: set a floor with "
+                    "--fail-under"
+                )
+            print(f"ok   {label}{m}: no significant drop (mean diff {diff:+.3f}, p={p:.4f}{note})")
         cov_diff = float(row["coverage_diff"])
         if cov_diff < -max_drop:
             msg = (
@@ -2023,11 +2035,13 @@ def _complete_despite_ctrl_c() -> Iterator[None]:
 
 def report_command(args: argparse.Namespace) -> int:
     """``ragnotebook report``: write the HTML report of a scored file."""
+    if args.out.is_dir():
+        _check_writable(args.out, example="report.html")  # "is a folder", before the suffix
     if args.out.suffix.lower() not in (".html", ".htm"):
         raise UsageError(
             f"--out: {args.out.name!r} must end in .html (the report is one HTML page)"
         )
-    _check_writable(args.out)
+    _check_writable(args.out, example="report.html")
     scored = read_table(args.scored)
     from ragnotebook.frame import scored_metrics
 

@@ -696,7 +696,19 @@ def _name_suggests(role: str, form: str, words: set[str]) -> bool:
         form in ALIASES[role]
         or any(h in form for h in _ROLE_HINTS[role])
         or bool(_ROLE_WORDS[role] & words)
+        or _misspelt(form, ALIASES[role])
     )
+
+
+def _misspelt(form: str, names: Sequence[str]) -> bool:
+    """Whether a column name is one of ``names`` with a letter or two wrong, left out or
+    swapped (``"questoin"``, ``"answr"``, ``"contxts"``): a ratio of at least 0.85 in
+    :class:`difflib.SequenceMatcher`, for names of five letters or more."""
+    import difflib
+
+    if len(form) < 5:
+        return False
+    return bool(difflib.get_close_matches(form, [n for n in names if len(n) >= 5], 1, 0.85))
 
 
 def _list_alike(df: pd.DataFrame, role: str, used: set[Any]) -> Hashable | None:

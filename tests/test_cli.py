@@ -2212,3 +2212,60 @@ def test_a_file_that_is_not_utf8_names_its_line_and_the_fix(tmp_path, capsys):
     err = capsys.readouterr().err
     assert f"{path}, line 3: the file is not UTF-8 text (byte 0xf9); save it as UTF-8" in err
     assert "iconv -f cp1252 -t utf-8" in err
+
+
+def test_out_that_is_an_existing_folder_is_named_a_folder_before_its_suffix(
+    tmp_path, good, capsys, monkeypatch
+):
+    # "--out ." said "'' must end in .parquet"; "--out outdir" spoke of the suffix
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "outdir").mkdir()
+    for out, shown in ((".", "scored.jsonl"), ("outdir", "outdir/scored.jsonl")):
+        assert cli.main(["evaluate", str(good), "--no-progress", "--out", out]) == 2
+        err = capsys.readouterr().err
+        assert f"--out: {out} is a folder; give a file name in it ({shown})" in err
+    scored = tmp_path / "s.jsonl"
+    assert cli.main(["evaluate", str(good), "--no-progress", "--out", str(scored)]) == 0
+    assert cli.main(["report", str(scored), "--out", "outdir"]) == 2
+    assert "--out: outdir is a folder; give a file name in it (outdir/report.html)" in (
+        capsys.readouterr().err
+    )
+
+
+def test_a_drop_too_few_rows_can_show_says_why_it_passes(tmp_path, capsys):
+    # 2 of 4 rows fell from 1 to 0: "ok ... no significant drop (p=0.5000)" and exit 0,
+    # with nothing saying that 2 changed rows can never reach p < 0.05
+    base_rows, new_rows = GOOD[:4], [dict(r) for r in GOOD[:4]]
+    for r in new_rows[:2]:
+        r["answer"] = "It was painted by Rembrandt van Rijn in Leiden in 1642."
+    base = tmp_path / "base.jsonl"
+    assert (
+        cli.main(
+            [
+                "evaluate",
+                str(write_jsonl(tmp_path / "b.jsonl", base_rows)),
+                "--no-progress",
+                "--out",
+                str(base),
+            ]
+        )
+        == 0
+    )
+    capsys.readouterr()
+    new = write_jsonl(tmp_path / "n.jsonl", new_rows)
+    args = [
+        "evaluate",
+        str(new),
+        "--no-progress",
+        "--metrics",
+        "faithfulness",
+        "--baseline",
+        str(base),
+    ]
+    assert cli.main(args) == 0
+    out = capsys.readouterr().out
+    assert (
+        "ok   faithfulness: no significant drop (mean diff -0.500, p=0.5000; only 2 paired "
+        "row(s) changed, and the test cannot reach p < 0.05 with fewer than 6: set a floor "
+        "with --fail-under)"
+    ) in out

@@ -457,3 +457,29 @@ def test_a_frame_with_no_rows_and_a_missing_column_is_still_an_error() -> None:
     empty = pd.DataFrame({"question": [], "contexts": []})
     with pytest.raises(ValueError, match=r"no column found for the 'answer' role"):
         rn.faithfulness(empty, model="offline", progress=False)
+
+
+def test_a_misspelt_column_name_is_named_as_the_role_it_looks_like():
+    # "questoin" was ignored without a word, and the scores changed (a bare "No." needs
+    # its question); "answr" and "contxts" gave an error that named no column
+    import ragnotebook  # noqa: F401  (the accessor)
+
+    df = pd.DataFrame(
+        {
+            "questoin": ["Is the pass open?"],
+            "answer": ["No."],
+            "contexts": [["The pass is closed in winter."]],
+            "ground_truth": ["No, it is closed."],
+        }
+    )
+    with pytest.warns(
+        UserWarning, match=r"no 'question' column was found, but 'questoin' looks like one"
+    ):
+        df.rag.evaluate(model="offline", progress=False)
+    for wrong, role in (("answr", "answer"), ("contxts", "contexts")):
+        frame = df.rename(columns={"questoin": "question", role: wrong})
+        with pytest.raises(
+            ValueError,
+            match=rf"'{wrong}' looks like it: rename a column or pass columns={{'{role}': '{wrong}'}}",
+        ):
+            frame.rag.evaluate(model="offline", progress=False, metrics=["faithfulness"])
