@@ -85,10 +85,10 @@ def _format(path: Path) -> str:
     return suffixes[-1] if suffixes else ""
 
 
-def _opener(path: Path) -> Callable[..., Any]:
-    """``open``, or the ``open`` of the module that decompresses ``path`` (``gzip.open``
-    for a ``.gz`` file, ``bz2.open``, ``lzma.open``)."""
-    module = _COMPRESSED.get(path.suffix.lower())
+def _opener(suffix: str) -> Callable[..., Any]:
+    """``open``, or the ``open`` of the module for a compression ``suffix`` (``gzip.open``
+    for ``".gz"``, ``bz2.open``, ``lzma.open``)."""
+    module = _COMPRESSED.get(suffix.lower())
     if module is None:
         return open
     import importlib
@@ -99,7 +99,7 @@ def _opener(path: Path) -> Callable[..., Any]:
 def _open_text(path: Path, **kwargs: Any) -> Any:
     """``open(path, **kwargs)`` for reading text, decompressing a ``.gz``, ``.bz2`` or
     ``.xz`` file as it is read."""
-    return _opener(path)(path, "rt", **kwargs)
+    return _opener(path.suffix)(path, "rt", **kwargs)
 
 
 @contextlib.contextmanager
@@ -120,7 +120,7 @@ def _open_text_write(path: Path, compression: str | None) -> Iterator[Any]:
             )
             yield stack.enter_context(io.TextIOWrapper(zipped, encoding="utf-8"))
         else:
-            opener = _opener(Path(f"x{compression}"))
+            opener = _opener(compression)
             yield stack.enter_context(opener(path, "wt", encoding="utf-8"))
 
 
@@ -271,7 +271,7 @@ def _sha256(path: Path) -> str:
     """SHA-256 of the file's bytes; of the decompressed bytes for ``.gz``/``.bz2``/``.xz``
     (so ``gzip scores.jsonl`` keeps the rows its run file was written with)."""
     digest = hashlib.sha256()
-    with _opener(path)(path, "rb") as fh:
+    with _opener(path.suffix)(path, "rb") as fh:
         for block in iter(lambda: fh.read(1 << 20), b""):
             digest.update(block)
     return digest.hexdigest()
@@ -619,7 +619,7 @@ def _not_utf8(path: Path, exc: UnicodeDecodeError) -> str:
     from the decompressed bytes), and how to save it as UTF-8."""
     where, byte = "", ""
     try:
-        with _opener(path)(path, "rb") as fh:
+        with _opener(path.suffix)(path, "rb") as fh:
             data = fh.read()
         data.decode("utf-8")
     except UnicodeDecodeError as first:

@@ -2207,25 +2207,22 @@ def measures(text: str) -> list[tuple[str, str, tuple[str, Decimal]]]:
     if _DIGIT.search(low) is None:
         return out
     for m in _MEASURE.finditer(low):
-        dollar, figure = m.group(1), m.group(2)
-        unit = next((i for i in range(len(_MEASURE_UNITS)) if m.group(3 + i)), None)
+        dollar, figure, phrase = m.group(1), m.group(2), m.group().strip()
         value = Decimal(figure.replace(",", ""))
         number = _norm_number(figure)
-        if unit is not None:
-            _, family, size = _MEASURE_UNITS[unit]
-            if dollar and family not in ("amount",):
+        if m.lastindex is not None and m.lastindex > 2:  # a unit: group 3 + its place
+            _, family, size = _MEASURE_UNITS[m.lastindex - 3]
+            if dollar and family != "amount":
                 continue  # "$4 g"? no amount of one kind
-            out.append((number, m.group().strip(), (family, value * size)))
-            if dollar and family == "amount":
-                out.append((number, m.group().strip(), ("usd", value * size)))
+            out.append((number, phrase, (family, value * size)))
+            if dollar:  # "$4.2 billion": a figure and money
+                out.append((number, phrase, ("usd", value * size)))
         elif dollar:
-            out.append((number, m.group().strip(), ("usd", value)))
+            out.append((number, phrase, ("usd", value)))
             if value >= 1000:
-                out.append((number, m.group().strip(), ("amount", value)))
-        elif value >= 1000 and "." not in figure and len(figure.replace(",", "")) != 4:
-            # a plain figure of 1,000 or more (not a year-like four digits): "52,000"
-            out.append((number, figure, ("amount", value)))
-        elif value >= 1000 and "," in figure:
+                out.append((number, phrase, ("amount", value)))
+        elif value >= 1000 and ("," in figure or ("." not in figure and len(figure) != 4)):
+            # a plain figure of 1,000 or more, not a year-like four digits: "52,000"
             out.append((number, figure, ("amount", value)))
     return out
 
