@@ -20,6 +20,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from pydantic import ValidationError
 from tenacity import AsyncRetrying, RetryCallState
 
 from ragnotebook._limits import AdaptiveLimiter, RetryPolicy
@@ -953,5 +954,12 @@ def _usage_dict(usage: Any) -> dict[str, Any] | None:
 def _describe(exc: BaseException) -> str:
     if isinstance(exc, JudgeError):
         return str(exc)
+    if isinstance(exc, ValidationError):
+        # a judge object's answer that is no valid answer: its messages, not pydantic's
+        # multi-line report with links
+        errors = exc.errors(include_url=False)
+        return "invalid answer: " + "; ".join(
+            (f"{'.'.join(map(str, e['loc']))}: " if e["loc"] else "") + e["msg"] for e in errors
+        )
     text = str(exc)
     return f"{type(exc).__name__}: {text}" if text else type(exc).__name__

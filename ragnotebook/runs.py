@@ -322,7 +322,8 @@ class EvalRunResult:
     scores : dict
         ``{scorer_id: {"mean", "n_scored", "n_error", "n_total", "coverage",
         "metric", "column"}}``. The mean is over items whose status is ``ok``,
-        ``no_context`` or ``no_claims`` (the same rule as
+        ``no_context`` or ``no_claims``, except a ``no_claims`` faithfulness item whose
+        answer is missing or blank (missing data, not a measured 0: the same rule as
         :func:`ragnotebook.summary`); errors (target or scorer) count in
         ``n_error`` and lower ``coverage``, never the mean silently.
     frame : pandas.DataFrame

@@ -33,7 +33,7 @@ import unicodedata
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 __all__ = [
     "REASK",
@@ -231,6 +231,52 @@ class Verdict(BaseModel):
     reason: str = ""
     supporting_chunks: list[int] = Field(default_factory=list)
 
+    # A reply's fields are read one by one, so that one odd field costs its own item a
+    # re-ask, not the whole reply: an index that is no whole number (``true``, ``1.5``,
+    # ``"first"``) is out of range (-1), a verdict that is no string is its JSON text
+    # (``true`` is "true", not an allowed word), a null reason is blank, and chunk
+    # indices that are no whole numbers are dropped.
+
+    @field_validator("index", mode="before")
+    @classmethod
+    def _whole_index(cls, value: Any) -> Any:
+        if value is None:
+            return None
+        whole = _whole_number(value)
+        return -1 if whole is None else whole
+
+    @field_validator("verdict", "reason", mode="before")
+    @classmethod
+    def _as_text(cls, value: Any) -> Any:
+        if value is None:
+            return ""
+        return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+
+    @field_validator("supporting_chunks", mode="before")
+    @classmethod
+    def _chunk_indices(cls, value: Any) -> Any:
+        if value is None:
+            return []
+        if not isinstance(value, list | tuple):
+            value = [value]
+        return [w for w in (_whole_number(v) for v in value) if w is not None]
+
+
+def _whole_number(value: Any) -> int | None:
+    """``value`` as an int when it is a whole number (``3``, ``3.0``, ``"3"``), else None
+    (``True``, ``1.5``, ``"first"``, a list)."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float):
+        return int(value) if value.is_integer() else None
+    if isinstance(value, str):
+        text = value.strip()
+        if text.lstrip("+-").isdigit() and text.isascii():
+            return int(text)
+    return None
+
 
 class Verdicts(BaseModel):
     """Answer to ``attribute_claims``, ``judge_chunks`` and ``verify_claims``."""
@@ -239,9 +285,17 @@ class Verdicts(BaseModel):
 
 
 class Explanation(BaseModel):
-    """Answer to ``explain``: a human-readable reason for a score."""
+    """Answer to ``explain``: a human-readable reason for a score (not blank: a blank
+    explanation is a failed one, and the row keeps its template reason)."""
 
     reason: str
+
+    @field_validator("reason")
+    @classmethod
+    def _not_blank(cls, value: str) -> str:
+        if not value.strip():
+            raise ValueError("the explanation is blank")
+        return value
 
 
 Answer = Claims | Verdicts | Explanation

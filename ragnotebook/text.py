@@ -1524,11 +1524,16 @@ _OPPOSITE_PAIRS: dict[str, tuple[tuple[str, str], ...]] = {
         (
             "increase increased increases increasing rise rises rose risen rising grew grow "
             "grows growing raise raised raises raising expand expanded expands expanding "
-            "widen widened widens widening",
+            "widen widened widens widening hike hiked hikes hiking boost boosted boosts "
+            "boosting soar soared soars soaring surge surged surges surging climb climbed "
+            "climbs climbing jump jumped jumps jumping double doubled doubles doubling",
             "decrease decreased decreases decreasing decline declined declines declining fall "
             "falls fell fallen falling drop dropped drops dropping reduce reduced reduces "
             "shrank shrink shrinks shrinking lowered lowers lowering cut cuts cutting "
-            "contracted narrowed narrows narrowing",
+            "contracted narrowed narrows narrowing slash slashed slashes slashing trim "
+            "trimmed trims trimming halve halved halves halving plunge plunged plunges "
+            "plunging plummet plummeted plummets plummeting slump slumped slumps slumping "
+            "sank sink sinks sinking tumble tumbled tumbles tumbling dip dipped dips dipping",
         ),
         ("win wins won winning victory gain gained gains", "lose loses lost losing loss losses"),
         ("higher highest", "lower lowest"),

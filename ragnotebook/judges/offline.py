@@ -123,7 +123,7 @@ _MIN_PAIRS = 3
 _LONG_SENTENCES = 20
 _LONG_WORDING_MIN = 0.35
 
-_VERSION = "offline-v21"
+_VERSION = "offline-v22"
 #: The shipped setting of each switchable verdict rule (see ``OfflineJudge``).
 _DEFAULT_RULES: dict[str, bool | int] = {
     "negation_scope": True,
@@ -1012,7 +1012,7 @@ class OfflineJudge:
 
     @property
     def judge_id(self) -> str:
-        """Stable identifier of this judge: ``"offline-v21"`` (its rules' version).
+        """Stable identifier of this judge: ``"offline-v22"`` (its rules' version).
 
         Returns
         -------
@@ -1022,7 +1022,7 @@ class OfflineJudge:
         --------
         >>> from ragnotebook import OfflineJudge
         >>> OfflineJudge().judge_id
-        'offline-v21'
+        'offline-v22'
         """
         return _VERSION
 
@@ -1032,13 +1032,13 @@ class OfflineJudge:
         Returns
         -------
         dict
-            ``{"judge": "offline-v21", ...thresholds}``.
+            ``{"judge": "offline-v22", ...thresholds}``.
 
         Examples
         --------
         >>> from ragnotebook import OfflineJudge
         >>> OfflineJudge().identity()["judge"]
-        'offline-v21'
+        'offline-v22'
         """
         out: dict[str, Any] = {
             "judge": _VERSION,
@@ -4293,7 +4293,7 @@ _RISE_FALL_PAIR = 0
 #: "the road narrowed", "expanded on the idea"): a rise or a fall only where the other
 #: side's verb acts on the same word (:func:`_same_target`).
 _LOOSE_RISE_FALL = frozenset(
-    [
+    {
         "raise",
         "raised",
         "raises",
@@ -4316,7 +4316,74 @@ _LOOSE_RISE_FALL = frozenset(
         "narrowed",
         "narrows",
         "narrowing",
-    ]
+        # verbs of motion or of other things before amounts ("hiked the trail", "climbed
+        # the stairs", "doubles as a studio", "trimmed the hedge", "the ferry sank", "plunged
+        # into the lake", "a power surge")
+        "hike",
+        "hiked",
+        "hikes",
+        "hiking",
+        "boost",
+        "boosted",
+        "boosts",
+        "boosting",
+        "soar",
+        "soared",
+        "soars",
+        "soaring",
+        "surge",
+        "surged",
+        "surges",
+        "surging",
+        "climb",
+        "climbed",
+        "climbs",
+        "climbing",
+        "jump",
+        "jumped",
+        "jumps",
+        "jumping",
+        "double",
+        "doubled",
+        "doubles",
+        "doubling",
+        "slash",
+        "slashed",
+        "slashes",
+        "slashing",
+        "trim",
+        "trimmed",
+        "trims",
+        "trimming",
+        "halve",
+        "halved",
+        "halves",
+        "halving",
+        "plunge",
+        "plunged",
+        "plunges",
+        "plunging",
+        "plummet",
+        "plummeted",
+        "plummets",
+        "plummeting",
+        "slump",
+        "slumped",
+        "slumps",
+        "slumping",
+        "sank",
+        "sink",
+        "sinks",
+        "sinking",
+        "tumble",
+        "tumbled",
+        "tumbles",
+        "tumbling",
+        "dip",
+        "dipped",
+        "dips",
+        "dipping",
+    }
 )
 #: Words a verb's object may start with that name nothing ("raised its guidance", "cut by
 #: 5%", "widened to 40 basis points").

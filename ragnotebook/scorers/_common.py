@@ -460,7 +460,10 @@ def verdict_row(
         row["verdict"] = verdict.verdict
         row["reason"] = verdict.reason
         if with_support:
-            row["supporting_chunks"] = sorted({int(i) for i in verdict.supporting_chunks})
+            # the chunks that support a `yes` (the spec records them for each `yes`): a
+            # judge listing chunks with a `no` names the ones it read, not support
+            support = verdict.supporting_chunks if verdict.verdict == "yes" else ()
+            row["supporting_chunks"] = sorted({int(i) for i in support})
         if positional and index in positional:
             row["aligned_by_position"] = positional[index]
     else:

@@ -563,7 +563,16 @@ def _create(metric: str, doc_example: str) -> Callable[..., RagScorer]:
 
     create.__name__ = f"create_{metric}_scorer"
     create.__qualname__ = create.__name__
-    create.__doc__ = _CREATE_DOC.format(title=_TITLES[metric]) + doc_example
+    title = _TITLES[metric]
+    faith = metric == "faithfulness"
+    create.__doc__ = (
+        _CREATE_DOC.format(
+            title=title,
+            raises="" if faith else _NEEDS_CONTEXT.format(title=title),
+            context_note=_NO_CONTEXT_NEEDED if faith else "",
+        )
+        + doc_example
+    )
     return create
 
 
@@ -575,7 +584,7 @@ _CREATE_DOC = """Create a {title} scorer (the reference's ``create*Scorer``, in 
         litellm model string, ``"offline"`` or a judge object (default: see
         :func:`ragnotebook.get_default_model`).
     context : list of str, optional
-        Static chunks used for every run.
+        Static chunks used for every run.{context_note}
     context_extractor : callable, optional
         ``fn(input, output) -> list[str] | None``; a returned list is the
         context, None falls back to ``context``.
@@ -601,10 +610,16 @@ _CREATE_DOC = """Create a {title} scorer (the reference's ``create*Scorer``, in 
     Raises
     ------
     ValueError
-        ``"Either context or context_extractor is required for {title} scoring"``
-        (recall and precision), ``"Context array cannot be empty if provided"``
-        for ``context=[]``, ``scale <= 0``, or an unknown option value.
+        {raises}``"Context array cannot be empty if provided"`` for ``context=[]``,
+        ``scale <= 0``, or an unknown option value.
 """
+
+_NEEDS_CONTEXT = """``"Either context or context_extractor is required for {title} scoring"``
+        when neither is given, """
+#: Faithfulness needs neither: without them it reads the context from the output.
+_NO_CONTEXT_NEEDED = """
+        Faithfulness needs neither this nor ``context_extractor``: without them the
+        context is read from the output (:func:`contexts_from_output`)."""
 
 create_context_recall_scorer = _create(
     "context_recall",

@@ -86,9 +86,9 @@ def extract(text: str) -> list[str]:
 
 def test_identity_and_id() -> None:
     judge = OfflineJudge()
-    assert judge.judge_id == "offline-v21"
+    assert judge.judge_id == "offline-v22"
     ident = judge.identity()
-    assert ident["judge"] == "offline-v21"
+    assert ident["judge"] == "offline-v22"
     assert ident["support_threshold"] == judge.support_threshold
     assert OfflineJudge(support_threshold=0.9).identity() != ident
 
@@ -1785,7 +1785,7 @@ def test_claim_naming_someone_else_in_the_matching_sentence_is_not_yes() -> None
     off = OfflineJudge(swapped_names=False)
     v = verify(["Sydney is the capital of Australia."], chunks, judge=off)
     assert v.verdicts[0].verdict == "yes"
-    assert OfflineJudge().identity()["judge"] == "offline-v21"
+    assert OfflineJudge().identity()["judge"] == "offline-v22"
     assert OfflineJudge(swapped_names=False).identity()["rules"] == {"swapped_names": False}
 
 
@@ -4961,6 +4961,44 @@ def test_raised_lowered_expanded_contracted_are_a_rise_and_a_fall() -> None:
     claim = "The company raised its full-year revenue guidance to $17 billion."
     v = verify([claim], ["The company increased its full-year revenue guidance to $17 billion."])
     assert v.verdicts[0].verdict == "yes", v.verdicts[0].reason
+
+
+def test_hiked_slashed_soared_plunged_are_a_rise_and_a_fall_of_the_same_thing() -> None:
+    pairs = [
+        (
+            "The airline hiked its fares by 10% in June.",
+            "In June the airline slashed its fares by 10%.",
+        ),
+        ("Shares of Acme soared after the report.", "Shares of Acme plummeted after the report."),
+        ("Profits doubled last year.", "Profits halved last year."),
+        ("Sales dipped in March.", "Sales jumped in March."),
+        ("The bank boosted its dividend.", "The bank trimmed its dividend."),
+    ]
+    for claim, ctx in pairs:
+        for a, b in ((claim, ctx), (ctx, claim)):
+            v = verify([a], [b]).verdicts[0]
+            assert v.verdict == "no", (a, b, v.reason)
+    v = verify(["The airline hiked its fares."], ["The airline slashed its fares."]).verdicts[0]
+    assert "the claim says 'hiked' where the chunk says 'slashed'" in v.reason
+    # other senses, or the other verb acting on something else: no opposite
+    for claim, ctx in (
+        (
+            "The team hiked the Pacific Crest Trail in May.",
+            "In May the team cut the ribbon and hiked the Pacific Crest Trail.",
+        ),
+        (
+            "He climbed Mount Rainier in 2019.",
+            "He climbed Mount Rainier in 2019 after his income dipped.",
+        ),
+        ("The ferry sank in 1912.", "The ferry sank in 1912; ticket prices had climbed that year."),
+        (
+            "The bank trimmed its dividend.",
+            "The bank trimmed its dividend and boosted its buyback.",
+        ),
+        ("The garage doubles as a studio.", "The garage doubles as a studio and the rent dipped."),
+    ):
+        v = verify([claim], [ctx]).verdicts[0]
+        assert v.verdict == "yes", (claim, v.reason)
 
 
 def test_an_amount_in_another_unit_of_its_kind_is_the_same_amount() -> None:

@@ -223,3 +223,30 @@ def test_contexts_from_chat_without_tool_results_is_none_and_arrays_split():
         input="Where?", output=[*chat[:1], {"role": "assistant", "content": "On Pier 4."}]
     )
     assert r.status == "ok"
+
+
+def test_a_blank_llm_explanation_keeps_the_template_reason_and_is_a_failure():
+    judge = rn.MockJudge(extract_claims=[["A"]], attribute_claims=[["yes"]], explain=["   "])
+    scorer = rn.create_context_recall_scorer(model=judge, context=["c"], reason="llm")
+    result = scorer.run(input="q", ground_truth="g")
+    assert result.score == 1.0
+    assert result.reason == (
+        "The score is 1 because the one ground-truth claim is supported by the retrieved "
+        "context. (The judge's explanation failed, invalid answer: reason: Value error, the "
+        "explanation is blank; this is the template reason.)"
+    )
+
+
+def test_supporting_chunks_are_recorded_for_yes_verdicts_only():
+    judge = rn.MockJudge(
+        extract_claims=[["A", "B"]],
+        attribute_claims=[
+            [
+                {"index": 0, "verdict": "yes", "supporting_chunks": [1]},
+                {"index": 1, "verdict": "no", "supporting_chunks": [0]},
+            ]
+        ],
+    )
+    scorer = rn.create_context_recall_scorer(model=judge, context=["c0", "c1"])
+    verdicts = scorer.run(input="q", ground_truth="g").analyze_step_result["verdicts"]
+    assert [v["supporting_chunks"] for v in verdicts] == [[1], []]

@@ -222,3 +222,37 @@ def test_bad_options_raise():
         ScorerConfig(reference="truth")
     with pytest.raises(ValueError, match="max_chunks_per_call"):
         ScorerConfig(max_chunks_per_call=0)
+
+
+def test_an_index_that_is_no_whole_number_is_out_of_range_and_reasked():
+    # a JSON ``true`` is no index 1, nor ``1.5`` an index at all: out of range (-1), so
+    # that item is asked again, while a verdict's other odd fields cost nothing else
+    written = [
+        {"index": 0, "verdict": "yes"},
+        {"index": True, "verdict": "yes"},
+        {"index": 1.5, "verdict": "no"},
+        {"index": "2", "verdict": "no", "reason": None, "supporting_chunks": ["1", 2.0, "x"]},
+        {"index": 3.0, "verdict": True},
+    ]
+    answer = Verdicts.model_validate({"verdicts": written})
+    assert [v.index for v in answer.verdicts] == [0, -1, -1, 2, 3]
+    assert answer.verdicts[3].reason == "" and answer.verdicts[3].supporting_chunks == [1, 2]
+    assert answer.verdicts[4].verdict == "true"  # no allowed word: re-asked, not "yes"
+    items = [Item(0, "a"), Item(1, "b"), Item(2, "c"), Item(3, "d")]
+    good, missing, invalid, positional = align_verdicts(items, answer, ("yes", "no"))
+    assert {i: v.verdict for i, v in good.items()} == {0: "yes", 2: "no"}
+    assert missing == [1] and invalid == [3] and positional is None
+
+
+def test_a_reply_with_one_odd_field_is_parsed_not_thrown_away():
+    from ragnotebook.judges._parse import parse_reply
+
+    reply = (
+        '{"verdicts": [{"index": 0, "verdict": "yes", "supporting_chunks": 1}, '
+        '{"index": 1.5, "verdict": "no", "reason": null}]}'
+    )
+    answer = parse_reply(reply, Verdicts)
+    assert [(v.index, v.verdict, v.supporting_chunks) for v in answer.verdicts] == [
+        (0, "yes", [1]),
+        (-1, "no", []),
+    ]
