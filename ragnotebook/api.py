@@ -841,6 +841,7 @@ def _warn_unjudged(run: _Run, out: pd.DataFrame) -> None:
             (row, res)
             for row in run.rows
             if (res := results.get((row.position, m))) is not None
+            and res.status == "ok"  # (a row with no valid verdict at all is an error)
             and res.missing_verdicts + res.invalid_verdicts
         ]
         if hit:

@@ -53,7 +53,7 @@ import sys
 import textwrap
 import time
 import warnings
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Literal, TextIO
 
@@ -893,8 +893,11 @@ _SUMMARY_COLUMNS = [
 ]
 
 
-def quickstart(out: Path | None, model: str, n_worst: int) -> int:
-    """Evaluate the bundled sample and print the summary and the worst rows."""
+def quickstart(
+    out: Path | None, model: str, n_worst: int, options: Mapping[str, Any] | None = None
+) -> int:
+    """Evaluate the bundled sample and print the summary and the worst rows (``options``:
+    the judge's, from ``--api-base``, ``--timeout``, ``--num-retries``)."""
     import pandas as pd
 
     import ragnotebook as rn
@@ -903,6 +906,7 @@ def quickstart(out: Path | None, model: str, n_worst: int) -> int:
     if n_worst < 0:
         raise UsageError(f"--worst: expected 0 or more rows, got {n_worst}")
     _check_out(out)
+    offline = model.strip().lower() == "offline"
     t0 = time.perf_counter()
     df = rn.load_sample("quickstart")
     print(
@@ -925,9 +929,14 @@ def quickstart(out: Path | None, model: str, n_worst: int) -> int:
         + (" (deterministic heuristic: no API key, no network)" if model == "offline" else "")
     )
     with warnings.catch_warnings():
-        warnings.simplefilter("ignore", UserWarning)
+        if offline:  # (the judge is named above; its notice would only repeat it)
+            warnings.simplefilter("ignore", UserWarning)
+        # failed rows get a line per metric with the first error (below)
+        warnings.filterwarnings("ignore", message="ragnotebook: rows failed")
         try:
-            scored = rn.evaluate(df, model=model, progress=sys.stderr.isatty())
+            scored = rn.evaluate(
+                df, model=model, progress=sys.stderr.isatty(), **dict(options or {})
+            )
         except ValueError as exc:  # a model litellm cannot place: the input, as in evaluate
             raise DataError(_as_options(str(exc))) from exc
     elapsed = time.perf_counter() - t0
@@ -944,6 +953,10 @@ def quickstart(out: Path | None, model: str, n_worst: int) -> int:
             "(no_answer: the no_claims rows whose answer is missing; they are not scored. "
             "The other no_claims rows are answers that make no claim, a measured 0.)"
         )
+    line = _usage_line(summary, _shared(scored))
+    if line:
+        print(line)
+    _print_failures(scored, summary.index)
     worst = worst_rows(scored, n_worst)
     if len(worst):
         print(
@@ -984,6 +997,14 @@ def quickstart(out: Path | None, model: str, n_worst: int) -> int:
         "scored = df.rag.evaluate(model='openai/gpt-4o-mini')  # needs OPENAI_API_KEY; "
         "model='offline' needs none" + _import_trap()
     )
+    if not any(scored_mask(scored, m).any() for m in metrics):
+        # (a judge that failed on every row: the run measured nothing)
+        print(
+            "ragnotebook quickstart: no row could be scored: every row failed (the first "
+            "error of each metric is above)",
+            file=sys.stderr,
+        )
+        return EXIT_RUNTIME
     return EXIT_OK
 
 
@@ -1248,21 +1269,30 @@ def _shown(value: float, limit: float, decimals: int = 3) -> str:
     return text
 
 
-def _print_summary(summary: Any, title: str, usage: bool = True) -> None:
+def _shared(scored: Any) -> int:
+    """Tasks of the run answered by an identical task of the same run (counted among the
+    summary's cache hits, with the cache off too)."""
+    metrics = ((scored.attrs.get("ragnotebook") or {}).get("metrics")) or {}
+    return sum(int(m.get("shared") or 0) for m in metrics.values() if isinstance(m, dict))
+
+
+def _print_summary(summary: Any, title: str, usage: bool = True, shared: int = 0) -> None:
     import pandas as pd
 
     cols = ["mean", "scored", "coverage", *_SUMMARY_COLUMNS[2:], "missing_verdicts"]
     with pd.option_context("display.width", 160, "display.max_columns", 30):
         print(title)
         print(_half_up(summary[[c for c in cols if c in summary.columns]], 3).to_string())
-    line = _usage_line(summary) if usage else ""
+    line = _usage_line(summary, shared) if usage else ""
     if line:
         print(line)
 
 
-def _usage_line(summary: Any) -> str:
+def _usage_line(summary: Any, shared: int = 0) -> str:
     """What the run spent, over all metrics: judge requests, cache hits, tokens and USD
-    ("" for a judge that made no request and read no cache, such as the offline one)."""
+    ("" for a judge that made no request and read no cache, such as the offline one).
+    ``shared`` of the cache hits were identical tasks of the run asked once, said apart
+    (they happen with the cache off too)."""
     import pandas as pd
 
     def total(col: str) -> Any:
@@ -1274,7 +1304,10 @@ def _usage_line(summary: Any) -> str:
     requests, hits = total("requests"), total("cache_hits")
     if not requests and not hits:
         return ""
-    parts = [f"{int(requests or 0)} request(s)", f"{int(hits or 0)} cache hit(s)"]
+    shared = min(shared, int(hits or 0))
+    parts = [f"{int(requests or 0)} request(s)", f"{int(hits or 0) - shared} cache hit(s)"]
+    if shared:
+        parts.append(f"{shared} task(s) shared with an identical one of the run")
     tokens = [total("prompt_tokens"), total("completion_tokens")]
     if all(t is not None for t in tokens):
         parts.append(f"{int(tokens[0])} prompt + {int(tokens[1])} completion tokens")
@@ -1803,22 +1836,7 @@ def evaluate_command(args: argparse.Namespace) -> int:
             raise UsageError(str(exc)) from exc
     _check_out(args.out)
     model = args.model or rn.get_default_model()
-    options: dict[str, Any] = {}
-    llm_only = {
-        "--api-base": ("api_base", args.api_base),
-        "--timeout": ("timeout", args.timeout),
-        "--num-retries": ("num_retries", args.num_retries),
-    }
-    for flag, (name, value) in llm_only.items():
-        if value is None or value == "":
-            continue
-        if isinstance(model, str) and model.strip().lower() == "offline":
-            raise UsageError(f"{flag} applies to LLM models, not the offline judge")
-        options[name] = value
-    if args.timeout is not None and args.timeout <= 0:
-        raise UsageError("--timeout must be > 0 seconds")
-    if args.num_retries is not None and args.num_retries < 0:
-        raise UsageError("--num-retries must be >= 0")
+    options = _llm_options(model, args.api_base, args.timeout, args.num_retries)
     if args.no_cache:
         options["cache"] = False
 
@@ -1928,25 +1946,12 @@ def evaluate_command(args: argparse.Namespace) -> int:
     # must not throw it away (docs/cli.md, exit code 130)
     with _complete_despite_ctrl_c():
         summary = rn.summary(scored)
-        _print_summary(summary, "Summary (mean over scored rows; 'scored' = measured / total):")
-        for m in summary.index:
-            errors = scored[f"{m}_error"].dropna()
-            if len(errors):
-                first = _as_options(str(errors.iloc[0]))
-                if "api_key=" in first:
-                    # keys are never command-line options (docs/cli.md)
-                    first += (
-                        " [on the command line: set the provider's key in the environment, e.g. "
-                        "OPENAI_API_KEY=... (any string for a server without authentication)]"
-                    )
-                label = errors.index.tolist()[0]
-                print(
-                    places.rewrite(
-                        f"ragnotebook: {m}: {len(errors)} row(s) failed; first error (row "
-                        f"{label!r}): {first}"
-                    ),
-                    file=sys.stderr,
-                )
+        _print_summary(
+            summary,
+            "Summary (mean over scored rows; 'scored' = measured / total):",
+            shared=_shared(scored),
+        )
+        _print_failures(scored, summary.index, places.rewrite)
         if args.out is not None:
             try:
                 path = _write_frame(scored, args.out)
@@ -1997,6 +2002,55 @@ def evaluate_command(args: argparse.Namespace) -> int:
             )
             return EXIT_CHECKS_FAILED
         return EXIT_OK
+
+
+def _print_failures(
+    scored: Any, metrics: Iterable[str], rewrite: Callable[[str], str] = str
+) -> None:
+    """One stderr line per metric with failed rows: how many, and the first row's error
+    (with the command-line spelling of options, and where a key goes)."""
+    for m in metrics:
+        errors = scored[f"{m}_error"].dropna()
+        if len(errors):
+            first = _as_options(str(errors.iloc[0]))
+            if "api_key=" in first:
+                # keys are never command-line options (docs/cli.md)
+                first += (
+                    " [on the command line: set the provider's key in the environment, e.g. "
+                    "OPENAI_API_KEY=... (any string for a server without authentication)]"
+                )
+            label = errors.index.tolist()[0]
+            print(
+                rewrite(
+                    f"ragnotebook: {m}: {len(errors)} row(s) failed; first error (row "
+                    f"{label!r}): {first}"
+                ),
+                file=sys.stderr,
+            )
+
+
+def _llm_options(
+    model: Any, api_base: str | None, timeout: float | None, num_retries: int | None
+) -> dict[str, Any]:
+    """The judge options of ``--api-base``, ``--timeout`` and ``--num-retries``, checked:
+    they apply to LLM models only, a timeout is > 0 seconds, retries >= 0."""
+    options: dict[str, Any] = {}
+    llm_only = {
+        "--api-base": ("api_base", api_base),
+        "--timeout": ("timeout", timeout),
+        "--num-retries": ("num_retries", num_retries),
+    }
+    for flag, (name, value) in llm_only.items():
+        if value is None or value == "":
+            continue
+        if isinstance(model, str) and model.strip().lower() == "offline":
+            raise UsageError(f"{flag} applies to LLM models, not the offline judge")
+        options[name] = value
+    if timeout is not None and timeout <= 0:
+        raise UsageError("--timeout must be > 0 seconds")
+    if num_retries is not None and num_retries < 0:
+        raise UsageError("--num-retries must be >= 0")
+    return options
 
 
 @contextlib.contextmanager
@@ -2149,6 +2203,21 @@ def _parser() -> argparse.ArgumentParser:
         help="where to write the scored frame (.parquet / .pq or .jsonl / .ndjson, which may end in .gz, .bz2, .xz)",
     )
     qs.add_argument("--model", default="offline", help="judge model (default: offline)")
+    qs.add_argument("--api-base", default=None, help="base URL of an OpenAI-compatible server")
+    qs.add_argument(
+        "--timeout",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="LLM models: seconds to wait for one reply (default 60)",
+    )
+    qs.add_argument(
+        "--num-retries",
+        type=int,
+        default=None,
+        metavar="N",
+        help="LLM models: retries of a failed call (default 4; 429s have their own budget)",
+    )
     qs.add_argument(
         "--worst", type=int, default=5, help="how many low-scoring rows to show (default: 5)"
     )
@@ -2426,7 +2495,8 @@ def _main(argv: list[str] | None) -> int:
         who = f"ragnotebook {args.command}"
         with _plain_warnings(args.command):
             if args.command == "quickstart":
-                return quickstart(args.out, args.model, args.worst)
+                options = _llm_options(args.model, args.api_base, args.timeout, args.num_retries)
+                return quickstart(args.out, args.model, args.worst, options)
             if args.command == "evaluate":
                 return evaluate_command(args)
             if args.command == "report":

@@ -237,6 +237,9 @@ _CALL_TIMEOUT = "the judge call took longer than"
 #: replies): one call probes through its retries and the others wait; if it gives up,
 #: the run stops instead of spending every row's retry budget.
 _UNREACHABLE = frozenset({"connection_error", "timeout"})
+#: How a 404's message starts (``JudgeError`` text: the error class, as both transports
+#: and litellm name it).
+_NOT_FOUND = ("NotFoundError", "litellm.NotFoundError")
 #: Failures that, when every one of the run's last ``_FAILURE_STREAK`` attempts ended
 #: with one of them (and none succeeded in between), say the server is failing for good
 #: (a model still loading answers 503 for minutes, a quota answers 429 to everything):
@@ -354,6 +357,9 @@ class Engine:
         self.done = 0
         self.stats = RunStats()
         self.auth_failure: JudgeError | None = None
+        # a 404 before any call of the run succeeded: a wrong api_base path or model name,
+        # the same for every call, so the run stops as after an auth failure
+        self.not_found: JudgeError | None = None
         self.unreachable: JudgeError | None = None
         self._succeeded = False
         # attempts in a row (run-wide) answered 5xx / 429, with no success in between
@@ -663,7 +669,11 @@ class Engine:
             assert exc is not None
             if not self.policy.should_retry(exc, retries["other"], retries["rate"]):
                 return True
-            if self.auth_failure is not None or self.unreachable is not None:
+            if (
+                self.auth_failure is not None
+                or self.not_found is not None
+                or self.unreachable is not None
+            ):
                 return True
             if isinstance(exc, JudgeError) and exc.code in _REPEATABLE:
                 # the same request got the same unusable reply twice (a deterministic
@@ -831,6 +841,13 @@ class Engine:
                 stats.timeouts += 1
             elif exc.code == "auth_error" and self.auth_failure is None:
                 self.auth_failure = exc
+            elif (
+                exc.code == "bad_request"
+                and not self._succeeded
+                and self.not_found is None
+                and str(exc.args[0] if exc.args else "").startswith(_NOT_FOUND)
+            ):
+                self.not_found = exc
             raise
         finally:
             limiter.release()
@@ -892,6 +909,13 @@ class Engine:
                 f"({self.auth_failure.args[0]})",
                 code="auth_error",
             )
+        if self.not_found is not None:
+            raise JudgeError(
+                "skipped: the judge's server answered 404 Not Found and no call of this run "
+                "got through, so no more calls are made (a wrong api_base path or model "
+                f"name is the same for every call; {self.not_found.args[0]})",
+                code="bad_request",
+            )
         if self.unreachable is not None:
             first = self.unreachable
             if first.code in _UNAVAILABLE:
@@ -914,10 +938,17 @@ class Engine:
                     f"raise {option}",
                     code="timeout",
                 )
+            cut_off = "closed the connection before its reply" in first.args[0]
             raise JudgeError(
-                "skipped: the judge's server could not be reached (every retry of an earlier "
-                "call failed and no call of this run got through), so no more calls are made "
-                f"({first.args[0]})",
+                (
+                    "skipped: the judge's server cut off its replies (every retry of an "
+                    "earlier call lost the connection mid-reply and no call of this run got "
+                    f"through), so no more calls are made ({first.args[0]})"
+                    if cut_off
+                    else "skipped: the judge's server could not be reached (every retry of an "
+                    "earlier call failed and no call of this run got through), so no more "
+                    f"calls are made ({first.args[0]})"
+                ),
                 code="connection_error",
             )
 

@@ -197,6 +197,29 @@ class Claims(BaseModel):
 
     claims: list[str] = Field(default_factory=list)
 
+    @field_validator("claims", mode="before")
+    @classmethod
+    def _claim_texts(cls, value: Any) -> Any:
+        # small models write claims as objects ({"claim": "..."}) or numbered
+        # ({"id": 1, "text": "..."}): their text is the claim
+        if not isinstance(value, list):
+            return value
+        return [_claim_text(item) if isinstance(item, dict) else item for item in value]
+
+
+#: Keys a claim written as an object keeps its text under.
+_CLAIM_KEYS = ("claim", "text", "statement", "content", "fact")
+
+
+def _claim_text(item: dict[str, Any]) -> Any:
+    """The text of a claim written as an object: under a usual key, else its only string
+    value; the object itself (invalid) when there is neither."""
+    for key in _CLAIM_KEYS:
+        if isinstance(item.get(key), str):
+            return item[key]
+    texts = [v for v in item.values() if isinstance(v, str)]
+    return texts[0] if len(texts) == 1 else item
+
 
 def _index_required(schema: dict[str, Any]) -> None:
     """Keep ``index`` a required integer in the schema sent to providers (structured

@@ -69,7 +69,7 @@ __all__ = [
 ]
 
 #: Keys accepted in :attr:`LLMServer.faults` besides any HTTP status code written as digits.
-FAULT_KINDS = ("malformed", "truncated", "timeout")
+FAULT_KINDS = ("malformed", "truncated", "timeout", "disconnect")
 
 _DEFAULT_ERRORS: dict[int, tuple[str, str, str | None]] = {
     400: ("Bad request.", "invalid_request_error", None),
@@ -108,8 +108,9 @@ class Fault:
     kind : str
         ``"error"`` (a non-200 reply with an OpenAI-style error body), ``"malformed"``
         (200 with broken JSON content), ``"truncated"`` (200 with the content cut in
-        half and ``finish_reason="length"``) or ``"timeout"`` (a normal reply sent
-        only after a long sleep).
+        half and ``finish_reason="length"``), ``"timeout"`` (a normal reply sent
+        only after a long sleep) or ``"disconnect"`` (the reply's first bytes, then the
+        connection closed).
     status : int
         HTTP status of an ``"error"`` fault.
     message, error_type, code, param : str or None
@@ -212,6 +213,17 @@ class Fault:
         return cls(kind="truncated")
 
     @classmethod
+    def disconnect(cls) -> Fault:
+        """Send the status line, headers and the reply's first bytes, then close the
+        connection (a server or proxy that dies mid-reply).
+
+        Returns
+        -------
+        Fault
+        """
+        return cls(kind="disconnect")
+
+    @classmethod
     def timeout(cls, seconds: float | None = None) -> Fault:
         """Answer normally but only after ``seconds`` (default :attr:`LLMServer.slow_seconds`).
 
@@ -237,6 +249,8 @@ def _fault_from_key(key: str | int) -> Fault:
         return Fault.truncated()
     if key == "timeout":
         return Fault.timeout()
+    if key == "disconnect":
+        return Fault.disconnect()
     raise ValueError(f"unknown fault kind {key!r}; use an HTTP status or one of {FAULT_KINDS}")
 
 
@@ -1170,6 +1184,14 @@ class LLMServer:
             return web.json_response(_error_body(fault), status=fault.status, headers=headers)
         if fault is not None and fault.kind == "timeout":
             await asyncio.sleep(self.slow_seconds if fault.delay is None else fault.delay)
+        if fault is not None and fault.kind == "disconnect":
+            cut = web.StreamResponse(status=200, headers={"Content-Type": "application/json"})
+            cut.content_length = 4096  # promised, never sent in full
+            await cut.prepare(request)
+            await cut.write(b'{"id": "chatcmpl-cut", "choices": [')
+            if request.transport is not None:
+                request.transport.close()
+            return cut
 
         # the latency is the time from here to the reply: computing the reply counts
         # toward it, so a busy server still answers in `latency` seconds

@@ -827,6 +827,26 @@ def test_fail_under_against_the_test_server(tmp_path, llm_server, monkeypatch, c
 
 
 @pytest.mark.server
+def test_tasks_shared_within_a_run_are_no_cache_hits(tmp_path, llm_server, monkeypatch, capsys):
+    # the same row twice with the cache off: its tasks are asked once and shared, which
+    # the usage line says apart from cache hits (there is no cache)
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
+    llm_server.responder = judge_by_task
+    data = write_jsonl(tmp_path / "rows.jsonl", [GOOD[0], GOOD[0]])
+    server = ("--model", "openai/test-model", "--api-base", llm_server.url, "--no-cache")
+    code, out, err = main_in_process(
+        str(data), *server, "--metrics", "faithfulness", "--concurrency", "1", capsys=capsys
+    )
+    assert code == 0, out + err
+    requests = len(llm_server.log)
+    assert requests == 2  # one extraction, one verification
+    assert (
+        f"Judge usage: {requests} request(s), 0 cache hit(s), 2 task(s) shared with an "
+        "identical one of the run" in out
+    )
+
+
+@pytest.mark.server
 def test_default_responder_and_server_errors(tmp_path, llm_server, monkeypatch, capsys):
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
     data = write_jsonl(tmp_path / "rows.jsonl", GOOD[:2])
@@ -847,6 +867,36 @@ def test_default_responder_and_server_errors(tmp_path, llm_server, monkeypatch, 
     code, out, err = main_in_process(*args, "--num-retries", "0", "--timeout", "5", capsys=capsys)
     assert code == 1, out + err
     assert llm_server.requests - before == 2  # one try per row
+
+
+@pytest.mark.server
+def test_quickstart_with_an_llm_judge_names_its_failures(tmp_path, llm_server, monkeypatch, capsys):
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
+    out = tmp_path / "qs.jsonl"
+    args = ["quickstart", "--model", "openai/test-model", "--api-base", llm_server.url]
+    args += ["--out", str(out), "--worst", "1", "--num-retries", "0"]
+    # a judge that fails on every row: the first error per metric, and no success
+    llm_server.responder = lambda request: {"status": 400, "error": "the model is not loaded"}
+    code = cli.main(args)
+    captured = capsys.readouterr()
+    assert code == 4, captured.out + captured.err
+    for m in ("context_recall", "context_precision", "faithfulness"):
+        assert (
+            f"ragnotebook: {m}: " in captured.err and "row(s) failed; first error" in captured.err
+        )
+    assert "the model is not loaded" in captured.err
+    assert "no row could be scored: every row failed" in captured.err
+    assert out.is_file()  # written all the same, to be looked at
+    # a working server: what the run spent is printed, and the run succeeds
+    llm_server.responder = judge_by_task
+    code = cli.main([*args, "--timeout", "10"])
+    captured = capsys.readouterr()
+    assert code == 0, captured.out + captured.err
+    assert "Judge usage: " in captured.out and "row(s) failed" not in captured.err
+    # the LLM options are refused for the offline judge, as in evaluate
+    code = cli.main(["quickstart", "--api-base", llm_server.url, "--out", str(out)])
+    assert code == 2
+    assert "--api-base applies to LLM models, not the offline judge" in capsys.readouterr().err
 
 
 @pytest.mark.server

@@ -194,6 +194,8 @@ def _not_found_hint(api_base: str | None) -> str:
      (POST http://127.0.0.1:8000/chat/completions answered 404 Not Found; OpenAI-compatible servers (vLLM, llama.cpp, LM Studio, Ollama) serve the API under /v1: try api_base='http://127.0.0.1:8000/v1')
     >>> print(_not_found_hint("http://127.0.0.1:8000/v1/"))
      (POST http://127.0.0.1:8000/v1/chat/completions answered 404 Not Found; check the model name: GET http://127.0.0.1:8000/v1/models lists the ones the server has)
+    >>> print(_not_found_hint("http://127.0.0.1:8000/v2"))
+     (POST http://127.0.0.1:8000/v2/chat/completions answered 404 Not Found; check the model name (GET http://127.0.0.1:8000/v2/models lists the ones the server has) and the path: OpenAI-compatible servers (vLLM, llama.cpp, LM Studio, Ollama) serve the API under /v1, not /v2)
     >>> _not_found_hint(None)
     ''
     """
@@ -201,8 +203,14 @@ def _not_found_hint(api_base: str | None) -> str:
         return ""
     base = api_base.rstrip("/")
     said = f" (POST {base}/chat/completions answered 404 Not Found; "
-    if re.search(r"/v\d+$", base):
+    if re.search(r"/v1$", base):
         return said + f"check the model name: GET {base}/models lists the ones the server has)"
+    if re.search(r"/v\d+$", base):
+        return (
+            said + f"check the model name (GET {base}/models lists the ones the server has) "
+            "and the path: OpenAI-compatible servers (vLLM, llama.cpp, LM Studio, Ollama) "
+            f"serve the API under /v1, not {base[base.rfind('/') :]})"
+        )
     return (
         said + "OpenAI-compatible servers (vLLM, llama.cpp, LM Studio, Ollama) serve the API "
         f"under /v1: try api_base={base + '/v1'!r})"
@@ -235,6 +243,12 @@ def _map_error(exc: BaseException, redact: Any, api_base: str | None = None) -> 
         )
     if name in ("Timeout", "APITimeoutError", "TimeoutError") or status == 408:
         return JudgeError(message, code="timeout", retryable=True)
+    if name == "NotJSONReplyError":
+        # a page instead of the API's JSON: repeated by the same request, so it ends its
+        # retries as an unparseable reply does (engine: two identical replies)
+        return JudgeError(
+            message, code="parse_error", retryable=True, raw=getattr(exc, "body", None)
+        )
     if name == "APIConnectionError" or (
         (status is None or status == 500) and _caused_by_connection(exc)
     ):

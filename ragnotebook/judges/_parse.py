@@ -98,16 +98,14 @@ def _coerce(data: Any, model: type[BaseModel]) -> BaseModel | None:
 
     A dict must carry at least one of the model's field names (so ``{}`` or an
     unrelated object never passes as an empty answer). A dict wrapping such a
-    dict under one key is unwrapped, and a bare list is accepted for models with
-    a single list field (``{"claims": [...]}``, ``{"verdicts": [...]}``).
+    dict under one key is unwrapped, a bare list is accepted for models with
+    a single list field (``{"claims": [...]}``, ``{"verdicts": [...]}``), and so is a
+    non-empty list under a name of the same meaning (``{"results": [...]}``,
+    ``{"statements": [...]}``; ``_LIST_SYNONYMS``).
     """
     fields = set(model.model_fields)
     if isinstance(data, list):
-        list_fields = [
-            name
-            for name, info in model.model_fields.items()
-            if getattr(info.annotation, "__origin__", None) is list
-        ]
+        list_fields = _list_fields(model)
         if len(list_fields) != 1 or not data:
             return None
         data = {list_fields[0]: data}
@@ -115,14 +113,66 @@ def _coerce(data: Any, model: type[BaseModel]) -> BaseModel | None:
         return None
     if not fields & set(data):
         inner = [v for v in data.values() if isinstance(v, dict) and fields & set(v)]
-        if len(data) != 1 or len(inner) != 1:
+        named = [
+            (field, v)
+            for k, v in data.items()
+            if isinstance(v, list) and v and (field := _LIST_SYNONYMS.get(str(k).lower()))
+            if field in fields
+        ]
+        if len(data) == 1 and len(inner) == 1:
+            data = inner[0]
+        elif len(data) == 1 and len(named) == 1:
+            # the list under a name of the same meaning ({"results": [...]} for
+            # "verdicts"); not any list: {"errors": ["overloaded"]} is no claim
+            data = {named[0][0]: named[0][1]}
+        else:
             return None
-        data = inner[0]
     try:
         # a lone surrogate ("\\ud83d" in the reply's JSON) would fail every later encode
         return model.model_validate(clean_value(data))
     except ValidationError:
         return None
+
+
+_ELLIPSES = frozenset(["...", "\u2026", ""])
+
+
+def _placeholder(answer: BaseModel) -> bool:
+    """Whether ``answer`` is a prompt's format example (its texts all "..."), not an answer:
+    ``{"claims": ["...", "..."]}``, verdicts whose reasons are all "...", ``{"reason": "..."}``."""
+    claims = getattr(answer, "claims", None)
+    if claims is not None:
+        return bool(claims) and all(c.strip() in _ELLIPSES for c in claims)
+    verdicts = getattr(answer, "verdicts", None)
+    if verdicts is not None:
+        return bool(verdicts) and all(v.reason.strip() in _ELLIPSES - {""} for v in verdicts)
+    reason = getattr(answer, "reason", None)
+    return isinstance(reason, str) and reason.strip() in _ELLIPSES - {""}
+
+
+#: The answer each model expects, as a parse error names it.
+_SHAPES = {
+    "Claims": '{"claims": ["<claim>", ...]}',
+    "Verdicts": '{"verdicts": [{"index": <int>, "verdict": "<word>", "reason": "<text>"}, ...]}',
+    "Explanation": '{"reason": "<text>"}',
+}
+#: Names small models give the answer's list, by the field they mean.
+_LIST_SYNONYMS = {
+    **dict.fromkeys(("claim", "statements", "facts", "atomic_claims"), "claims"),
+    **dict.fromkeys(
+        ("verdict", "results", "judgments", "judgements", "evaluations", "assessments"),
+        "verdicts",
+    ),
+}
+
+
+def _list_fields(model: type[BaseModel]) -> list[str]:
+    """The fields of ``model`` that hold a list (``claims``, ``verdicts``)."""
+    return [
+        name
+        for name, info in model.model_fields.items()
+        if getattr(info.annotation, "__origin__", None) is list
+    ]
 
 
 def parse_reply(text: str | None, model: type[BaseModel]) -> BaseModel:
@@ -139,9 +189,11 @@ def parse_reply(text: str | None, model: type[BaseModel]) -> BaseModel:
     verdicts: indices, verdict words and supporting chunks; the verdicts' reasons may
     differ): a repeated answer is taken, but a reply that holds different answers is
     a retryable ``parse_error``. Neither the first nor the last block is trusted
-    there, because the other may be a draft, the prompt's format example echoed back,
-    or JSON quoted from a chunk (an injected ``{"verdicts": [...]}`` that a model
-    mentions after its own answer would otherwise become the verdict).
+    there, because the other may be a draft or JSON quoted from a chunk (an injected
+    ``{"verdicts": [...]}`` that a model mentions after its own answer would otherwise
+    become the verdict). A block that is the prompt's format example echoed back (its
+    texts all "...": ``{"claims": ["...", "..."]}``) is no answer and is left out when
+    another block validates.
 
     Parameters
     ----------
@@ -177,6 +229,9 @@ def parse_reply(text: str | None, model: type[BaseModel]) -> BaseModel:
     Traceback (most recent call last):
     ...
     ragnotebook.judges.base.JudgeError: parse_error: the reply holds 2 different answers ...
+    >>> echo = 'Format: {"claims": ["...", "..."]}. Answer: {"claims": ["Paris is in France."]}'
+    >>> parse_reply(echo, Claims).claims  # the format example echoed is no answer
+    ['Paris is in France.']
     >>> parse_reply("<think>Is it {a}?</think> {'claims': ['Paris is in France.']}", Claims).claims
     ['Paris is in France.']
     >>> parse_reply("I cannot evaluate this.", Claims)
@@ -219,9 +274,16 @@ def parse_reply(text: str | None, model: type[BaseModel]) -> BaseModel:
             raw=text,
         )
     answers = [a for a in (_coerce(_load(block), model) for block in blocks) if a is not None]
+    real = [a for a in answers if not _placeholder(a)]
+    if real:
+        # the prompt's format example echoed before the answer ({"claims": ["...", "..."]})
+        # is no second answer
+        answers = real
     if not answers:
+        shape = _SHAPES.get(model.__name__)
         raise JudgeError(
-            f"no JSON object in the reply matches {model.__name__}",
+            f"no JSON object in the reply matches {model.__name__}"
+            + (f" (expected {shape})" if shape else ""),
             code="parse_error",
             retryable=True,
             raw=text,

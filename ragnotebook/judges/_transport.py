@@ -200,6 +200,23 @@ class APIConnectionError(Exception):
     """The server could not be reached or dropped the connection (no HTTP status)."""
 
 
+class NotJSONReplyError(Exception):
+    """A 2xx reply whose body is no JSON object (a web UI's page, a proxy's notice): as
+    unusable as a reply that cannot be parsed, and as likely to come again.
+
+    Parameters
+    ----------
+    message : str
+        What was received and where.
+    body : str
+        The reply's text.
+    """
+
+    def __init__(self, message: str, body: str) -> None:
+        super().__init__(message)
+        self.body = body
+
+
 class MissingCredentialsError(Exception):
     """No API key to send (none given, no ``OPENAI_API_KEY``); nothing was sent."""
 
@@ -413,6 +430,12 @@ class OpenAICompatibleTransport:
                     reply_headers = {k.lower(): v for k, v in response.headers.items()}
             except TimeoutError:
                 raise
+            except (aiohttp.ServerDisconnectedError, aiohttp.ClientPayloadError) as exc:
+                # reached, then cut off: not a server that cannot be reached
+                raise APIConnectionError(
+                    f"Connection error: {self.url} closed the connection before its reply "
+                    f"was complete ({type(exc).__name__}: {exc})"
+                ) from exc
             except aiohttp.ClientError as exc:
                 cause = getattr(exc, "os_error", None) or exc
                 raise APIConnectionError(
@@ -431,8 +454,11 @@ class OpenAICompatibleTransport:
                 message = inner
             raise error_for_status(status, message or text[:500], err, reply_headers)
         if not isinstance(payload, dict):
-            raise InternalServerError(
-                status, f"the reply is not a JSON object: {text[:200]!r}", None, reply_headers
+            raise NotJSONReplyError(
+                f"the server answered {status} with a body that is not a JSON object "
+                f"({text[:200]!r}); is {self.url} the server's API (its base usually ends "
+                "in /v1), not a web page or a proxy's?",
+                text,
             )
         return _Namespace(payload)
 

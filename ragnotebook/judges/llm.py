@@ -262,6 +262,36 @@ def _is_secret_option(name: str) -> bool:
 LOCAL_PLACEHOLDER_KEY: Final = "no-key"
 
 
+#: The path a client adds to ``api_base`` itself; pasted with the server's URL, it doubles.
+_ENDPOINT_PATH = re.compile(r"/(?:chat/)?completions/*$", re.IGNORECASE)
+
+
+def _endpoint_base(api_base: str | None) -> str | None:
+    """``api_base`` without a trailing ``/chat/completions`` (or ``/completions``), with a
+    notice: the endpoint's full URL, copied from a server's docs, is the commonest wrong
+    ``api_base``, and both litellm and the direct transport add that path themselves
+    (``…/v1/chat/completions/chat/completions`` answers 404).
+
+    Examples
+    --------
+    >>> import warnings
+    >>> with warnings.catch_warnings(record=True):
+    ...     warnings.simplefilter("always")
+    ...     _endpoint_base("http://127.0.0.1:8000/v1/chat/completions/")
+    'http://127.0.0.1:8000/v1'
+    >>> _endpoint_base("http://127.0.0.1:8000/v1")
+    'http://127.0.0.1:8000/v1'
+    """
+    if not api_base or _ENDPOINT_PATH.search(api_base.strip()) is None:
+        return api_base
+    base = _ENDPOINT_PATH.sub("", api_base.strip())
+    notify(
+        f"ragnotebook: api_base {api_base!r} ends in the endpoint's path, which the judge "
+        f"adds itself; using api_base={base!r}"
+    )
+    return base
+
+
 def _keyless_local_server(model: str, api_base: str | None) -> bool:
     """Whether ``model`` talks to an OpenAI-compatible server on this machine with no key
     set in the environment.
@@ -419,7 +449,8 @@ class LiteLLMJudge:
         for retry_name in ("max_retries",):
             litellm_kwargs.pop(retry_name, None)  # the engine owns retries
         self.model = model.strip()
-        self.api_base = api_base
+        self.api_base = _endpoint_base(api_base)
+        api_base = self.api_base
         if api_key is None and _keyless_local_server(self.model, api_base):
             # a server on this machine (vLLM, llama.cpp, LM Studio) mostly asks for no
             # key, but the OpenAI client refuses to send without one: send a placeholder
@@ -443,6 +474,7 @@ class LiteLLMJudge:
         self._gates: dict[str, asyncio.Lock] = {}
         self._gate_loop: asyncio.AbstractEventLoop | None = None
         self._cost_unknown = False
+        self._usage_missing = False  # a reply without token usage was seen (noticed once)
         self._output_limit: int | bool | None = False  # False: not looked up yet
         self.transport = resolve_transport(
             transport, self.model, self.api_base, self.litellm_kwargs
@@ -995,7 +1027,19 @@ class LiteLLMJudge:
         completion_tokens = int(getattr(usage, "completion_tokens", 0) or 0)
         tally.prompt_tokens += prompt_tokens
         tally.completion_tokens += completion_tokens
-        cost = self._cost(response)
+        if not (prompt_tokens or completion_tokens):
+            # a server or proxy that reports no usage (or zeros): its cost is unknown, not
+            # $0 (pricing 0 tokens would say it was free)
+            tally.cost_known = False
+            if not self._usage_missing:
+                self._usage_missing = True
+                notify(
+                    f"ragnotebook: {self.model}: the server's replies report no token usage, "
+                    "so this run counts their tokens as 0 and their cost as unknown"
+                )
+            cost = None
+        else:
+            cost = self._cost(response)
         if cost is None:
             tally.cost_known = False
         else:

@@ -654,8 +654,14 @@ def finish(
     item: str = "claim",
     counts_as: str,
     positional: dict[int, str] | None = None,
+    asked: int | None = None,
 ) -> Generator[list[Task], list[Answer], MetricResult]:
     """Sub-plan: the ``ok`` result, its reason written as ``config.reason`` asks.
+
+    When no item of the ``asked`` ones (default: every verdict; precision leaves out
+    blank chunks, which are not sent) got a valid verdict, even on the re-ask, the result
+    is an ``error`` instead: the judge failed on the row (a model answering "supported"
+    to every claim), and its 0 would be no measurement. The verdicts stay in the result.
 
     ``text`` is the template reason; a note on the items that got no valid verdict
     (``"2 claim(s) got no valid verdict ... and count as <counts_as>."``) is added to
@@ -666,6 +672,33 @@ def finish(
     with ``None`` there is no reason.
     """
     n_unjudged = len(missing) + len(invalid)
+    n_asked = len(verdicts) if asked is None else asked
+    if n_asked and n_unjudged >= n_asked:
+        words = "yes, no or unsure" if metric == "faithfulness" else "yes or no"
+        parts = [
+            f"{n} {what}"
+            for n, what in (
+                (len(invalid), f"with a verdict word other than {words}"),
+                (len(missing), "without a verdict (or with more than one)"),
+            )
+            if n
+        ]
+        return MetricResult(
+            metric,
+            math.nan,
+            "error",
+            verdicts=verdicts,
+            claims=claims,
+            error=(
+                f"no_valid_verdicts: the judge gave no usable verdict for any of the "
+                f"{n_asked} {item}(s), even when asked again ({', '.join(parts)}); its "
+                f"answers are in the verdicts column. Check that the model follows the "
+                f"prompt's answer format (one verdict per index, the words {words})."
+            ),
+            missing_verdicts=len(missing),
+            invalid_verdicts=len(invalid),
+            positional_verdicts=len(positional or {}),
+        )
     if n_unjudged:
         text += (
             f" {n_unjudged} {item}(s) got no valid verdict from the judge and count as {counts_as}."

@@ -204,5 +204,6 @@ def context_precision_plan(
             item="chunk",
             counts_as="not relevant",
             positional=positional,
+            asked=len(items),
         )
     )

@@ -626,21 +626,40 @@ def test_a_reply_without_every_verdict_is_asked_again_and_never_cached(llm_serve
     assert n_claims == 3 and truth["faithfulness"].iloc[0] == 1.0
     llm_server.responder = faulty
     llm_server.reset()
-    with pytest.warns(UserWarning, match="the judge's output was unusable") as caught:
-        first = rn.faithfulness(df, **llm(llm_server, cache=cache))
     missing = n_claims if fault == "none" else 1
-    assert any(
-        f"faithfulness: {missing} claim verdict(s) in 1 of 1 rows" in str(w.message) for w in caught
-    )
+    if fault == "none":
+        # no claim got a verdict: the judge failed on the row, whose 0 would be no measurement
+        with pytest.warns(UserWarning, match="rows failed") as caught:
+            first = rn.faithfulness(df, **llm(llm_server, cache=cache))
+        assert first["faithfulness_status"].iloc[0] == "error"
+        assert pd.isna(first["faithfulness"].iloc[0])
+        assert (
+            first["faithfulness_error"]
+            .iloc[0]
+            .startswith(
+                "no_valid_verdicts: the judge gave no usable verdict for any of the 3 claim(s), even "
+                "when asked again (3 without a verdict (or with more than one))"
+            )
+        )
+        assert len(first["faithfulness_verdicts"].iloc[0]) == 3  # kept, each marked missing
+        assert all(v["missing"] for v in first["faithfulness_verdicts"].iloc[0])
+    else:
+        with pytest.warns(UserWarning, match="the judge's output was unusable") as caught:
+            first = rn.faithfulness(df, **llm(llm_server, cache=cache))
+        assert any(
+            f"faithfulness: {missing} claim verdict(s) in 1 of 1 rows" in str(w.message)
+            for w in caught
+        )
     verify = [r for r in llm_server.log if task_from_request(r).kind == "verify_claims"]
     assert len(verify) == 2  # the first ask and the one re-ask
     assert "This is a second request" not in message_text(verify[0])
     assert "This is a second request: your previous reply" in message_text(verify[1])
     asked_again = task_from_request(verify[1]).items
     assert len(asked_again) == missing
-    assert first["faithfulness"].iloc[0] == rn.scorers._common.round_half_up(
-        (n_claims - missing) / n_claims
-    )
+    if fault != "none":
+        assert first["faithfulness"].iloc[0] == rn.scorers._common.round_half_up(
+            (n_claims - missing) / n_claims
+        )
     meta = first.attrs["ragnotebook"]["metrics"]["faithfulness"]
     assert meta["missing_verdicts"] + meta["invalid_verdicts"] == missing
     assert meta["shared"] == 0

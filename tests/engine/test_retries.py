@@ -213,6 +213,39 @@ def test_auth_failure_stops_scheduling():
     assert out["faithfulness_error"].str.contains("auth_error").all()
 
 
+def test_a_404_before_any_success_stops_scheduling():
+    # a wrong api_base path or model name: every call would get the same 404
+    missing = rn.JudgeError(
+        "NotFoundError: Error code: 404 - model 'llama3' not found", code="bad_request"
+    )
+    judge = rn.MockJudge(extract_claims=lambda t: missing, latency=0.01)
+    out = run(rows(20), judge, concurrency=1)
+    errors = out["faithfulness_error"].tolist()
+    assert (out["faithfulness_status"] == "error").all()
+    assert len(judge.tasks) == 1
+    assert (
+        sum(
+            e.startswith(
+                "bad_request: skipped: the judge's server answered 404 Not Found and no "
+                "call of this run got through"
+            )
+            for e in errors
+        )
+        == 19
+    )
+    # another bad request (one row's input) stops nothing
+    other = rn.JudgeError("BadRequestError: invalid image", code="bad_request")
+    judge = rn.MockJudge(extract_claims=lambda t: other, latency=0.01)
+    out = run(rows(5), judge, concurrency=1)
+    assert len(judge.tasks) == 5
+    # nor does a 404 after a call got through (that one row's own failure)
+    replies = iter([["c"], missing, missing])
+    judge = rn.MockJudge(extract_claims=lambda t: next(replies), verify_claims=[["yes"]])
+    out = run(rows(3), judge, concurrency=1)
+    assert out["faithfulness_status"].tolist() == ["ok", "error", "error"]
+    assert "skipped" not in " ".join(out["faithfulness_error"].dropna())
+
+
 def test_an_unreachable_judge_stops_scheduling_after_one_retry_budget():
     refused = rn.JudgeError("Connection refused", code="connection_error", retryable=True)
     judge = rn.MockJudge(extract_claims=lambda t: refused, latency=0.01)
@@ -223,6 +256,23 @@ def test_an_unreachable_judge_stops_scheduling_after_one_retry_budget():
     skipped = [e for e in errors if "skipped: the judge's server could not be reached" in e]
     assert len(skipped) == 19  # the other rows waited for the first one's probe
     assert len(judge.tasks) == 3  # 1 try + 2 retries; every row retrying would be 60
+
+
+def test_a_server_that_cuts_off_every_reply_is_named_so_when_the_run_stops():
+    cut = rn.JudgeError(
+        "Connection error: http://127.0.0.1:8000/v1/chat/completions closed the connection "
+        "before its reply was complete (ClientPayloadError: ...)",
+        code="connection_error",
+        retryable=True,
+    )
+    judge = rn.MockJudge(extract_claims=lambda t: cut, latency=0.01)
+    out = run(rows(5), judge, concurrency=1, max_retries=1)
+    skipped = [e for e in out["faithfulness_error"] if "skipped:" in e]
+    assert len(skipped) == 4 and all(
+        "skipped: the judge's server cut off its replies (every retry of an earlier call lost "
+        "the connection mid-reply" in e
+        for e in skipped
+    )
 
 
 def test_a_server_that_never_answers_stops_the_run_after_one_retry_budget():

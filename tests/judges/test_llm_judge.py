@@ -181,6 +181,44 @@ def test_known_model_gets_a_cost(loop, server):
     assert usage.cost_usd > 0
 
 
+def test_a_reply_without_usage_has_an_unknown_cost_not_zero(loop, server, transport):
+    healthy = server.responder
+
+    def no_usage(request):
+        content = healthy(request)
+        choice = {"index": 0, "message": {"role": "assistant", "content": content}}
+        return {
+            "body": {
+                "id": "c1",
+                "object": "chat.completion",
+                "created": 0,
+                "model": "m",
+                "choices": [choice | {"finish_reason": "stop"}],
+            }
+        }
+
+    for responder in (
+        no_usage,
+        lambda r: {
+            "content": ls.default_responder(r),
+            "usage": {"prompt_tokens": 0, "completion_tokens": 0},
+        },
+    ):
+        server.responder = responder
+        judge = judge_for(server, model="openai/gpt-4o-mini", transport=transport)
+        with pytest.warns(UserWarning, match="report no token usage") as caught:
+            answer, usage = call(loop, judge, claims_task())
+            call(loop, judge, claims_task())  # noticed once per judge
+        assert answer.claims  # read as usual
+        assert (usage.requests, usage.prompt_tokens, usage.cost_usd) == (1, 0, None)
+        print([str(w.message)[:200] for w in caught])
+        assert len(caught) == 1
+        assert (
+            "openai/gpt-4o-mini: the server's replies report no token usage, so this run "
+            "counts their tokens as 0 and their cost as unknown" in str(caught[0].message)
+        )
+
+
 def test_prose_fence_and_trailing_comma_through_the_server(loop, server):
     server.responder = lambda r: (
         'Here you go:\n```json\n{"verdicts": [{"index": 0, "verdict": "yes",},'
@@ -528,6 +566,25 @@ def test_a_404_names_the_url_and_suggests_v1(loop, server, transport):
     assert faithfulness(answer) == 0.5
 
 
+def test_an_api_base_ending_in_the_endpoint_path_is_cut_to_its_base(loop, server, transport):
+    # the endpoint's full URL, pasted from a server's docs: the client adds the path itself
+    for pasted in (f"{server.url}/chat/completions", f"{server.url}/chat/completions/"):
+        with pytest.warns(UserWarning, match="ends in the endpoint's path") as caught:
+            judge = LiteLLMJudge(MODEL, api_base=pasted, api_key=KEY, transport=transport)
+        assert f"using api_base='{server.url}'" in str(caught[0].message)
+        assert judge.api_base == server.url and judge.identity()["api_base"] == server.url
+        answer, _ = call(loop, judge, PARIS)
+        assert faithfulness(answer) == 0.5
+
+
+def test_a_404_on_another_version_names_the_path(loop, server):
+    base = server.url[: -len("/v1")] + "/v2"
+    server.rule = ls.path_prefix_rule("/v1")
+    err = failure(loop, LiteLLMJudge(MODEL, api_base=base, api_key=KEY), PARIS)
+    assert err.code == "bad_request"
+    assert "serve the API under /v1, not /v2)" in str(err)
+
+
 def test_a_404_under_v1_points_at_the_model_name(loop, server):
     server.script_statuses = [404]
     err = failure(loop, judge_for(server), PARIS)
@@ -557,6 +614,21 @@ def test_connection_refused(loop, transport):
     )
     err = failure(loop, judge, PARIS)
     assert (err.code, err.retryable) == ("connection_error", True)
+
+
+def test_a_reply_cut_off_mid_way_is_a_connection_error_that_says_so(loop, server, transport):
+    server.script_statuses = [ls.Fault.disconnect()]
+    err = failure(loop, judge_for(server, transport=transport), PARIS)
+    assert (err.code, err.retryable) == ("connection_error", True)
+    if transport == "openai":  # (litellm words it its own way)
+        assert (
+            f"{server.url}/chat/completions closed the connection before its reply was "
+            "complete" in str(err)
+        )
+        assert "cannot reach" not in str(err)
+    # the next request is answered
+    answer, _ = call(loop, judge_for(server, transport=transport), PARIS)
+    assert faithfulness(answer) == 0.5
 
 
 # ------------------------------------------------------------------ identity and secrets

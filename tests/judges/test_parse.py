@@ -78,12 +78,19 @@ def test_blocks_that_agree_are_one_answer():
     assert parse_reply(f"{claims} {claims}", Claims).claims == ["Paris is in France."]
 
 
-def test_a_format_example_echoed_after_the_answer_is_a_disagreement():
-    reply = (
-        '{"verdicts": [{"index": 0, "verdict": "no", "reason": "absent"}]}\n'
-        'Format: {"verdicts": [{"index": 0, "verdict": "yes", "reason": "..."}]}'
-    )
-    assert error_of(reply).code == "parse_error"
+def test_the_format_example_echoed_before_or_after_the_answer_is_no_answer():
+    # the prompt's example (its texts all "...") is dropped; the answer is taken
+    answer = '{"verdicts": [{"index": 0, "verdict": "no", "reason": "absent"}]}'
+    example = 'Format: {"verdicts": [{"index": 0, "verdict": "yes", "reason": "..."}]}'
+    for reply in (f"{answer}\n{example}", f"{example}\n{answer}"):
+        parsed = parse_reply(reply, Verdicts)
+        assert [(v.index, v.verdict, v.reason) for v in parsed.verdicts] == [(0, "no", "absent")]
+    claims = 'Format: {"claims": ["...", "..."]}\n{"claims": ["It opened in 1998."]}'
+    assert parse_reply(claims, Claims).claims == ["It opened in 1998."]
+    # an example alone stays what it was (a claim "..."), and two real answers still disagree
+    assert parse_reply('{"claims": ["..."]}', Claims).claims == ["..."]
+    two = f"{answer}\n" + answer.replace('"no"', '"yes"')
+    assert error_of(two).code == "parse_error"
 
 
 def test_verdicts_without_index_are_read_with_index_none():
@@ -251,3 +258,18 @@ def test_missing_credentials_is_a_permanent_auth_error():
     exc = RuntimeError("OpenAIException - Missing credentials. Please pass an `api_key`")
     err = _map_error(exc, lambda text: text)
     assert (err.code, err.retryable) == ("auth_error", False)
+
+
+def test_claims_written_as_objects_and_lists_under_a_synonym_are_read():
+    reply = '{"claims": [{"claim": "It opened in 1998."}, {"id": 2, "text": "It is on Pier 4."}]}'
+    assert parse_reply(reply, Claims).claims == ["It opened in 1998.", "It is on Pier 4."]
+    assert parse_reply('{"statements": ["It opened in 1998."]}', Claims).claims == [
+        "It opened in 1998."
+    ]
+    results = parse_reply('{"results": [{"index": 0, "verdict": "yes"}]}', Verdicts)
+    assert [(v.index, v.verdict) for v in results.verdicts] == [(0, "yes")]
+    # any other list is no answer: an error message is not a claim, nor an empty list one
+    for reply in ('{"errors": ["the model is overloaded"]}', '{"results": []}'):
+        assert error_of(reply).code == "parse_error"
+    # an object with no text to take stays invalid
+    assert error_of('{"claims": [{"id": 1, "score": 0.5}]}').code == "parse_error"

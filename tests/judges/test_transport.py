@@ -191,11 +191,21 @@ def test_a_server_on_this_machine_gets_a_placeholder_key_when_none_is_set(
     assert seen[-1] == "Bearer sk-from-env"
 
 
-def test_a_reply_that_is_not_json_is_a_retryable_server_error(loop, server):
-    server.responder = lambda request: {"raw": "<html>502 Bad Gateway</html>"}
+def test_a_reply_that_is_not_json_is_a_retryable_parse_error(loop, server):
+    # a 200 page (a web UI at api_base, a proxy's notice): retried, but as an unparseable
+    # reply is (two identical ones end the retries), and the message asks about api_base
+    server.responder = lambda request: {"raw": "<html>Welcome to LM Studio</html>"}
     err = failure(loop, judge(server, "openai"))
-    assert (err.code, err.retryable) == ("server_error", True)
-    assert "not a JSON object" in str(err)
+    assert (err.code, err.retryable, err.raw) == (
+        "parse_error",
+        True,
+        "<html>Welcome to LM Studio</html>",
+    )
+    assert str(err).startswith(
+        "parse_error: NotJSONReplyError: the server answered 200 with a body that is not a JSON object "
+        f"('<html>Welcome to LM Studio</html>'); is {server.url}/chat/completions the "
+        "server's API (its base usually ends in /v1), not a web page or a proxy's?"
+    )
 
 
 def test_error_status_body_and_retry_after_are_read(loop, server):

@@ -250,3 +250,31 @@ def test_supporting_chunks_are_recorded_for_yes_verdicts_only():
     scorer = rn.create_context_recall_scorer(model=judge, context=["c0", "c1"])
     verdicts = scorer.run(input="q", ground_truth="g").analyze_step_result["verdicts"]
     assert [v["supporting_chunks"] for v in verdicts] == [[1], []]
+
+
+def test_a_row_without_one_valid_verdict_is_an_error_not_a_measured_zero():
+    # a small model answering "supported" to every claim, twice: no measurement
+    judge = rn.MockJudge(
+        extract_claims=[["A", "B"]],
+        verify_claims=[["supported", "supported"], ["supported", "not supported"]],
+    )
+    scorer = rn.create_faithfulness_scorer(model=judge, context=["c"])
+    r = scorer.run(input="q", output="A. B.")
+    assert r.status == "error" and math.isnan(r.score)
+    assert r.error == (
+        "no_valid_verdicts: the judge gave no usable verdict for any of the 2 claim(s), even "
+        "when asked again (2 with a verdict word other than yes, no or unsure); its answers "
+        "are in the verdicts column. Check that the model follows the prompt's answer format "
+        "(one verdict per index, the words yes, no or unsure)."
+    )
+    assert [v["invalid"] for v in r.analyze_step_result["verdicts"]] == [True, True]
+    # precision: a blank chunk is not asked, so the two asked chunks decide
+    judge = rn.MockJudge(judge_chunks=[["relevant", "relevant"], ["relevant", "relevant"]])
+    scorer = rn.create_context_precision_scorer(model=judge, context=["a", " ", "b"])
+    r = scorer.run(input="q", output="x", ground_truth="g")
+    assert r.status == "error" and "any of the 2 chunk(s)" in r.error
+    # one valid verdict is a measurement: the other item counts against it
+    judge = rn.MockJudge(judge_chunks=[["relevant", "yes"], ["relevant"]])
+    scorer = rn.create_context_precision_scorer(model=judge, context=["a", "b"])
+    r = scorer.run(input="q", output="x", ground_truth="g")
+    assert (r.status, r.score) == ("ok", 0.5)
