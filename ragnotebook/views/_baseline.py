@@ -420,7 +420,8 @@ def _drops_html(against: Against, df: pd.DataFrame, shown: set[int], top: int) -
         listed = drops[:top]
         if len(listed) < len(drops):
             title = (
-                f"{label}: the {len(listed)} rows that dropped most, of {len(drops)} that went down"
+                f"{label}: the {_rows(len(listed))} that dropped most, of {len(drops)} that "
+                "went down"
             )
         else:
             title = f"{label}: the {_rows(len(drops))} that went down, largest drop first"
