@@ -289,8 +289,13 @@ class RagAccessor:
             charts need a network connection), ``columns`` (the text columns, as given
             to ``evaluate()``, for a frame read back from JSON Lines or CSV) and ``by`` (a
             column grouping the rows, e.g. ``"system"``: a table of each group's means,
-            each row's group, a menu showing one group) and ``max_k`` (ranks in the
-            precision@k chart, 20 by default; ``None`` for all).
+            each row's group, a menu showing one group), ``max_k`` (ranks in the
+            precision@k chart, 20 by default; ``None`` for all), and ``baseline`` (an
+            earlier run's scored frame: a section "Against the baseline" after the
+            summary, with each metric's means, change and p-value as
+            :func:`ragnotebook.compare` gives them, and the rows that dropped most) with
+            ``on`` (the column pairing the rows, ``"question"`` by default, as for
+            ``compare``).
 
         Returns
         -------
@@ -300,7 +305,8 @@ class RagAccessor:
         Raises
         ------
         ValueError
-            A name that does not end in ``.html`` or ``.htm``.
+            A name that does not end in ``.html`` or ``.htm``; a ``baseline`` with none
+            of the frame's metrics, or none of whose rows pairs up on ``on``.
         IsADirectoryError
             ``path`` is an existing folder.
         NotADirectoryError
@@ -314,6 +320,17 @@ class RagAccessor:
         >>> out = scored.rag.report(pathlib.Path(tempfile.mkdtemp()) / "report.html")
         >>> out.name, out.stat().st_size > 1_000_000
         ('report.html', True)
+
+        Compared with a baseline, here the same run (the sample asks some questions
+        twice, so its rows pair by their index labels, ``on=None``):
+
+        >>> again = scored.rag.report(pathlib.Path(tempfile.mkdtemp()) / "vs.html",
+        ...                           baseline=scored, on=None)
+        >>> page = again.read_text(encoding="utf-8")
+        >>> "<h2>Against the baseline</h2>" in page
+        True
+        >>> "faithfulness: no compared row went down." in page
+        True
         """
         from ragnotebook.views._report import report
 

@@ -8,7 +8,8 @@
     and, for CI, gate on thresholds (``--fail-under``, ``--min-coverage``) and
     on a significant drop against a previous scored file (``--baseline``).
 ``report SCORED``
-    Write the HTML report of a scored file.
+    Write the HTML report of a scored file; with ``--baseline``, compared with an
+    earlier run's scored file.
 
 Results go to stdout; progress bars, warnings and errors to stderr.
 
@@ -27,7 +28,8 @@ Exit codes
 3
     Input or data error: a file that is missing, unreadable or of an unknown
     format, a column that is missing or malformed (the ``--on`` column included),
-    a ``--baseline`` without any evaluated metric.
+    a ``--baseline`` without any evaluated metric (for ``report``, any metric of the
+    scored file) or none of whose rows pairs up.
 4
     Runtime error: the report module or an optional dependency is not
     available, or an unexpected failure.
@@ -1389,15 +1391,22 @@ def parse_max_drop(value: float) -> float:
     return value
 
 
-def _check_baseline_file(path: Path, baseline: Any, metrics: Sequence[str]) -> None:
-    """Before any scoring: refuse a baseline without any evaluated metric, and warn
-    about one that is the partial file of an interrupted run."""
+def _check_baseline_file(
+    path: Path,
+    baseline: Any,
+    metrics: Sequence[str],
+    what: str = "the evaluated metrics",
+    command: str = "evaluate",
+) -> None:
+    """Before any scoring (or any report): refuse a baseline without any of ``metrics``
+    (``what`` names them in the message), and warn about one that is the partial file
+    of an interrupted run."""
     from ragnotebook.frame import scored_metrics
 
     have = scored_metrics(baseline)
     if not any(m in have for m in metrics):
         raise DataError(
-            f"--baseline {path}: the file has none of the evaluated metrics "
+            f"--baseline {path}: the file has none of {what} "
             f"({', '.join(metrics)}); it has "
             + (", ".join(have) if have else "no ragnotebook scores")
             + ". Pass a file written by 'ragnotebook evaluate --out'"
@@ -1413,7 +1422,8 @@ def _check_baseline_file(path: Path, baseline: Any, metrics: Sequence[str]) -> N
         _warning(
             f"--baseline {path.name} looks like the partial file of an interrupted run "
             f"({why}): its unfinished rows are errors, not scores, so this run is compared "
-            "with an incomplete baseline"
+            "with an incomplete baseline",
+            command,
         )
 
 
@@ -1443,7 +1453,11 @@ def _check_pairs(
 
 
 def _pairing_columns(
-    on: str, baseline: Any, data: Any, columns: Mapping[str, str] | None
+    on: str,
+    baseline: Any,
+    data: Any,
+    columns: Mapping[str, str] | None,
+    data_side: str = "the data file",
 ) -> tuple[str, str]:
     """The ``--on`` column of the baseline and of the data, checked before any scoring.
 
@@ -1451,6 +1465,8 @@ def _pairing_columns(
     ``--column`` or by the role's usual names), else the column called ``on``. The
     baseline's is the data's column when it has one by that name (a baseline written by
     the same command), else the column called ``on``, else the role's column.
+
+    ``data_side`` names the data in messages (``report`` reads a scored file).
 
     Raises
     ------
@@ -1470,7 +1486,7 @@ def _pairing_columns(
     mapped = (columns or {}).get(on)
     if mapped is not None:
         if mapped not in data.columns:
-            raise missing("the data file", data)
+            raise missing(data_side, data)
         data_col = mapped
     elif on in data.columns:
         data_col = on
@@ -1480,10 +1496,10 @@ def _pairing_columns(
         except ValueError as exc:
             raise DataError(f"--on {on!r}: {exc}") from None
         if found is None:
-            raise missing("the data file", data)
+            raise missing(data_side, data)
         data_col = found
     else:
-        raise missing("the data file", data)
+        raise missing(data_side, data)
     if data_col in baseline.columns:
         return data_col, data_col
     try:
@@ -1517,29 +1533,35 @@ def _id_column(baseline: Any, scored: Any, on: str) -> str | None:
     return None
 
 
+def _warn_repeated_on(
+    baseline: Any, scored: Any, on: str | None, label: str = "", command: str = "evaluate"
+) -> None:
+    """Warn when the ``--on`` column repeats values in either file, proposing an id-like
+    column with one value per row in both (or how to get one)."""
+    if on is None or not (_repeats(baseline, on) or _repeats(scored, on)):
+        return
+    better = _id_column(baseline, scored, on)
+    _warning(
+        f"{label}rows are paired by {on!r}, which repeats values, so a row may be compared with "
+        "another row that has the same value; "
+        + (
+            f"pass --on {better} (one value per row in both files)"
+            if better
+            else "give the rows an id column and pass --on id (the JSON Lines files "
+            "'ragnotebook evaluate --out' writes keep rows' labels in a first column)"
+        ),
+        command,
+    )
+
+
 def _warn_other_judge(baseline: Any, scored: Any) -> None:
     """Warn when the baseline was scored by another judge, model or prompt version than
     this run: a difference in scores may then come from the judge, not the system."""
-    before = baseline.attrs.get("ragnotebook") or {}
-    now = scored.attrs.get("ragnotebook") or {}
-    if not before:
-        return  # no run metadata (a CSV): nothing to compare; report warns about that
-    changed = []
-    for key in ("judge", "model"):
-        if before.get(key) != now.get(key):
-            changed.append(f"{key} {before.get(key)!r} -> {now.get(key)!r}")
-    old_prompts = before.get("prompt_versions") or {}
-    new_prompts = now.get("prompt_versions") or {}
-    for kind in sorted(set(old_prompts) & set(new_prompts)):
-        if old_prompts[kind] != new_prompts[kind]:
-            changed.append(f"prompt {kind} {old_prompts[kind]!r} -> {new_prompts[kind]!r}")
+    from ragnotebook.comparison import judge_changes, other_judge_message
+
+    changed = judge_changes(baseline, scored)
     if changed:
-        _warning(
-            "the baseline was scored by another judge than this run ("
-            + "; ".join(changed)
-            + "): a difference may come from the judge, not the system; score both runs "
-            "with the same judge to compare systems"
-        )
+        _warning(other_judge_message(changed))
 
 
 def _baseline_checks(
@@ -1581,16 +1603,6 @@ def _baseline_checks(
     if gone:
         _warning(f"--by {by!r}: only in the baseline, not compared: {', '.join(gone)}")
     return failures
-
-
-def _as_runs(text: str) -> str:
-    """A message of :func:`ragnotebook.compare` with its frames A and B named "the
-    baseline" and "this run" (systems are often called A and B too)."""
-    text = re.sub(r"\bcoverage A (\S+) vs B (\S+)", r"coverage: baseline \1, this run \2", text)
-    for side, name in (("A", "the baseline"), ("B", "this run")):
-        text = re.sub(rf"\bframe {side}\b", name, text)
-        text = re.sub(rf"\bin {side}\b", f"in {name}", text)
-    return text
 
 
 def check_baseline(
@@ -1636,7 +1648,7 @@ def check_baseline(
     """
     import pandas as pd
 
-    from ragnotebook.comparison import compare
+    from ragnotebook.comparison import as_runs, compare
     from ragnotebook.frame import scored_metrics
 
     shared = [m for m in metrics if m in scored_metrics(baseline)]
@@ -1649,20 +1661,9 @@ def check_baseline(
         warnings.simplefilter("always")
         table = compare(baseline, scored, on=on, metrics=shared)
     for w in caught:
-        text = _as_runs(str(w.message).removeprefix("ragnotebook.compare: "))
+        text = as_runs(str(w.message).removeprefix("ragnotebook.compare: "))
         _warning(f"{label}against the baseline: {text}")
-    if on is not None and (_repeats(baseline, on) or _repeats(scored, on)):
-        better = _id_column(baseline, scored, on)
-        _warning(
-            f"{label}rows are paired by {on!r}, which repeats values, so a row may be compared with "
-            "another row that has the same value; "
-            + (
-                f"pass --on {better} (one value per row in both files)"
-                if better
-                else "give the rows an id column and pass --on id (the JSON Lines files "
-                "'ragnotebook evaluate --out' writes keep rows' labels in a first column)"
-            )
-        )
+    _warn_repeated_on(baseline, scored, on, label)
     cols = [
         "n_pairs",
         "mean_a",
@@ -2131,6 +2132,30 @@ def report_command(args: argparse.Namespace) -> int:
         raise UsageError(f"--max-rows: expected 0 or more rows, got {args.max_rows}")
     if args.top < 1:
         raise UsageError(f"--top: expected a whole number of at least 1, got {args.top}")
+    baseline = None
+    on: str | None = None
+    if args.baseline is not None:
+        # checked as evaluate checks its baseline: before any page is built (exit 3)
+        have = scored_metrics(scored)
+        baseline = read_table(args.baseline)
+        _check_baseline_file(
+            args.baseline, baseline, have, f"the metrics of {args.scored.name}", "report"
+        )
+        meta = scored.attrs.get("ragnotebook") or {}
+        mapping = meta.get("columns") if isinstance(meta, dict) else None
+        columns = {
+            role: col
+            for role, col in (mapping if isinstance(mapping, dict) else {}).items()
+            if isinstance(col, str)
+        }
+        base_col, on = _pairing_columns(args.on, baseline, scored, columns, "the scored file")
+        _check_pairs(args.baseline, baseline, base_col, args.scored, scored, on)
+        if base_col != on:  # e.g. "q" here, "question" in the baseline
+            baseline = baseline.rename(columns={base_col: on})
+        skipped = [m for m in have if m not in scored_metrics(baseline)]
+        if skipped:
+            print(f"baseline: not scored on {', '.join(skipped)}; not compared", file=sys.stderr)
+        _warn_repeated_on(baseline, scored, on, command="report")
     if "ragnotebook" not in scored.attrs:
         side = _run_file_read(args.scored)
         if _format(args.scored) not in _JSONL:
@@ -2154,7 +2179,9 @@ def report_command(args: argparse.Namespace) -> int:
     }
     if args.title is not None:
         options["title"] = args.title
-    labelled = with_row_labels(scored, keep=[args.by] if args.by else [])
+    if baseline is not None:
+        options["baseline"], options["on"] = baseline, on
+    labelled = with_row_labels(scored, keep=[c for c in (args.by, on) if c])
     path = labelled.rag.report(args.out, plotly_js=args.plotly_js, **options)
     print(f"Report written to {path}")
     return EXIT_OK
@@ -2376,6 +2403,18 @@ def _parser() -> argparse.ArgumentParser:
         metavar="N",
         help="rows in the missed-claims chart, worst first (default 20; a whole number of "
         "at least 1)",
+    )
+    rp.add_argument(
+        "--baseline",
+        type=Path,
+        default=None,
+        help="an earlier run's scored file: the page compares this run with it (means, "
+        "changes, p-values, the rows that dropped most)",
+    )
+    rp.add_argument(
+        "--on",
+        default="question",
+        help="column pairing rows with --baseline (default: question)",
     )
     rp.add_argument(
         "--plotly-js",

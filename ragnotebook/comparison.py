@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -561,6 +562,109 @@ def no_pairs_message(on: str | None, sizes: tuple[int, int] | None = None) -> st
             "pass on='question' (or another column) to pair by a column"
         )
     return f"the two frames share no value of {on!r}, so no row pairs up"
+
+
+def as_runs(text: str) -> str:
+    """A message of :func:`compare` with its frames A and B named "the baseline" and
+    "this run" (systems are often called A and B too).
+
+    Parameters
+    ----------
+    text : str
+        A message of :func:`compare` (a warning or an error) about frames A and B.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> as_runs("coverage A 1.00 vs B 0.50; 4 row(s) only in A")
+    'coverage: baseline 1.00, this run 0.50; 4 row(s) only in the baseline'
+    >>> as_runs("'question' repeats 1 value (on 2 rows) in frame B")
+    "'question' repeats 1 value (on 2 rows) in this run"
+    """
+    text = re.sub(r"\bcoverage A (\S+) vs B (\S+)", r"coverage: baseline \1, this run \2", text)
+    for side, name in (("A", "the baseline"), ("B", "this run")):
+        text = re.sub(rf"\bframe {side}\b", name, text)
+        text = re.sub(rf"\bin {side}\b", f"in {name}", text)
+    return text
+
+
+def judge_changes(baseline: pd.DataFrame, scored: pd.DataFrame) -> list[str]:
+    """What differs between the judges that scored a baseline and this run.
+
+    Read from each frame's run metadata (``attrs["ragnotebook"]``): the judge, the model
+    and the version of each prompt both runs used. A score that moved between two runs
+    scored by different judges may have moved because of the judge, not the system.
+
+    Parameters
+    ----------
+    baseline, scored : pandas.DataFrame
+        The baseline (an earlier run) and this run.
+
+    Returns
+    -------
+    list of str
+        One entry per difference (``"judge 'offline-v15' -> 'offline-v16'"``), in the
+        order judge, model, prompts by kind; empty when they agree or when either frame
+        has no run metadata (a CSV, a JSON Lines file without its ``.run.json``), as
+        nothing can then be compared.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> a, b = pd.DataFrame(), pd.DataFrame()
+    >>> a.attrs["ragnotebook"] = {"judge": "mock-a", "model": "mock",
+    ...                           "prompt_versions": {"verify_claims": "v2"}}
+    >>> b.attrs["ragnotebook"] = {"judge": "mock-b", "model": "mock",
+    ...                           "prompt_versions": {"verify_claims": "v3"}}
+    >>> judge_changes(a, b)
+    ["judge 'mock-a' -> 'mock-b'", "prompt verify_claims 'v2' -> 'v3'"]
+    >>> judge_changes(a, pd.DataFrame())
+    []
+    """
+    before = baseline.attrs.get("ragnotebook") if isinstance(baseline.attrs, dict) else None
+    now = scored.attrs.get("ragnotebook") if isinstance(scored.attrs, dict) else None
+    if not isinstance(before, dict) or not isinstance(now, dict) or not before or not now:
+        return []
+    changed = []
+    for key in ("judge", "model"):
+        if before.get(key) != now.get(key):
+            changed.append(f"{key} {before.get(key)!r} -> {now.get(key)!r}")
+    old_prompts = before.get("prompt_versions") or {}
+    new_prompts = now.get("prompt_versions") or {}
+    for kind in sorted(set(old_prompts) & set(new_prompts)):
+        if old_prompts[kind] != new_prompts[kind]:
+            changed.append(f"prompt {kind} {old_prompts[kind]!r} -> {new_prompts[kind]!r}")
+    return changed
+
+
+def other_judge_message(changes: Sequence[str]) -> str:
+    """The warning given when a baseline was scored by another judge than this run.
+
+    Parameters
+    ----------
+    changes : sequence of str
+        :func:`judge_changes`' entries (at least one).
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> other_judge_message(["judge 'mock-a' -> 'mock-b'"])  # doctest: +NORMALIZE_WHITESPACE
+    "the baseline was scored by another judge than this run (judge 'mock-a' -> 'mock-b'): a
+    difference may come from the judge, not the system; score both runs with the same judge
+    to compare systems"
+    """
+    return (
+        "the baseline was scored by another judge than this run ("
+        + "; ".join(changes)
+        + "): a difference may come from the judge, not the system; score both runs "
+        "with the same judge to compare systems"
+    )
 
 
 def warn_coverage(table: Sequence[dict[str, Any]], who: str) -> None:

@@ -1849,6 +1849,167 @@ def test_report_options_and_a_note_without_run_metadata(tmp_path, capsys):
         assert message in capsys.readouterr().err
 
 
+def _runs(tmp_path: Path, old_rows: list[dict[str, Any]], new_rows: list[dict[str, Any]]):
+    """``old.jsonl`` and ``new.jsonl``: the rows scored by ``evaluate`` (offline judge)."""
+    paths = []
+    for name, rows in (("old", old_rows), ("new", new_rows)):
+        data = write_jsonl(tmp_path / f"{name}_rows.jsonl", rows)
+        out = tmp_path / f"{name}.jsonl"
+        args = ["evaluate", str(data), "--model", "offline", "--no-progress", "--out", str(out)]
+        assert cli.main(args) == 0
+        paths.append(out)
+    return paths
+
+
+def test_report_against_a_baseline_file(tmp_path, capsys):
+    pytest.importorskip("plotly")
+    # the last four answers turn unsupported: faithfulness 1.0 -> 0.0 on those rows
+    old, new = _runs(tmp_path, GOOD, GOOD[:4] + WORSE[4:])
+    capsys.readouterr()
+    html = tmp_path / "out" / "r.html"
+    args = ["report", str(new), "--baseline", str(old), "--out", str(html), "--plotly-js", "cdn"]
+    assert cli.main(args) == 0
+    captured = capsys.readouterr()
+    assert captured.out == f"Report written to {html}\n"
+    assert "warning" not in captured.err
+    page = html.read_text(encoding="utf-8")
+    # compare()'s numbers on the same files, as evaluate --baseline prints them: 4 rows
+    # down, so the exact sign-flip test's p is 2 / 2**4
+    faith = rn.compare(cli.read_table(old), cli.read_table(new)).loc["faithfulness"]
+    assert float(faith.p_value) == 0.125
+    assert (
+        '<tr data-metric="faithfulness"><td>faithfulness</td><td>1.00</td><td>0.50</td>'
+        "<td>-0.50</td>" in page
+    )
+    assert "<td>0.1250</td><td>8</td><td>0</td><td>4</td><td>4</td><td>0</td></tr>" in page
+    assert (
+        '<tr data-metric="context_recall"><td>context recall</td><td>1.00</td><td>1.00</td>' in page
+    )
+    assert "8 rows of this run paired with the baseline on &#x27;question&#x27;" in page
+    # the rows whose score dropped: the same drop, so in row order, each linked
+    assert re.findall(r'<li data-row="(\d+)"><a class="rnb-to-row" href="#row-(\d+)"', page) == [
+        ("4", "4"),
+        ("5", "5"),
+        ("6", "6"),
+        ("7", "7"),
+    ]
+    assert "baseline 1.00 → this run 0.00 (-1.00)" in page
+
+
+def test_report_baseline_errors_exit_3_before_writing(tmp_path, capsys):
+    old, new = _runs(tmp_path, GOOD, GOOD)
+    unscored = write_jsonl(tmp_path / "rows.jsonl", GOOD)
+    other = write_jsonl(
+        tmp_path / "other.jsonl",
+        [
+            {**json.loads(line), "question": f"Other {i}?"}
+            for i, line in enumerate(old.read_text(encoding="utf-8").splitlines())
+        ],
+    )
+    with_qid = write_jsonl(
+        tmp_path / "qid.jsonl",
+        [{**json.loads(line), "qid": i} for i, line in enumerate(new.read_text().splitlines())],
+    )
+    html = tmp_path / "r.html"
+    cases = [
+        (
+            [str(new), "--baseline", str(unscored)],
+            f"ragnotebook report: input error: --baseline {unscored}: the file has none of the "
+            "metrics of new.jsonl (context_recall, context_precision, faithfulness); it has no "
+            "ragnotebook scores",
+        ),
+        (
+            [str(new), "--baseline", str(old), "--on", "nope"],
+            "ragnotebook report: input error: --on 'nope' is not a column of the scored file "
+            "(its columns: question, ",
+        ),
+        (
+            [str(with_qid), "--baseline", str(old), "--on", "qid"],
+            "ragnotebook report: input error: --on 'qid' is not a column of the baseline file "
+            "(its columns: question, ",
+        ),
+        (
+            [str(new), "--baseline", str(other)],
+            "ragnotebook report: input error: --baseline other.jsonl: no row pairs up: no value "
+            "of its column 'question' is in the column 'question' of new.jsonl (pass --on "
+            "COLUMN naming a column whose values both files share, e.g. a question id)",
+        ),
+        (
+            [str(new), "--baseline", str(tmp_path / "gone.jsonl")],
+            "ragnotebook report: input error: ",
+        ),
+    ]
+    for extra, message in cases:
+        capsys.readouterr()
+        assert cli.main(["report", *extra, "--out", str(html)]) == 3, extra
+        captured = capsys.readouterr()
+        assert message in captured.err, (extra, captured.err)
+        assert captured.out == "" and not html.exists()
+
+
+def test_report_baseline_of_another_judge_is_warned_about(tmp_path, capsys):
+    pytest.importorskip("plotly")
+    old, new = _runs(tmp_path, GOOD[:4], GOOD[:4])
+    run_file = tmp_path / "old.jsonl.run.json"
+    meta = json.loads(run_file.read_text(encoding="utf-8"))
+    meta["attrs"]["judge"] = "offline-v1"  # as an older version would have written it
+    run_file.write_text(json.dumps(meta), encoding="utf-8")
+    capsys.readouterr()
+    html = tmp_path / "r.html"
+    args = ["report", str(new), "--baseline", str(old), "--out", str(html), "--plotly-js", "cdn"]
+    assert cli.main(args) == 0
+    err = capsys.readouterr().err
+    assert (
+        "ragnotebook report: warning: report(): the baseline was scored by another judge than "
+        "this run (judge 'offline-v1' -> 'offline-v"
+    ) in err
+    assert 'id="rnb-other-judge"' in html.read_text(encoding="utf-8")
+
+
+def test_report_baseline_pairs_as_evaluate_does(tmp_path, capsys):
+    pytest.importorskip("plotly")
+    # scored with --column question=q: the default --on is the column read as the question
+    data = _mapped_rows(tmp_path, "mapped.jsonl")
+    common = ["--column", "question=q", "--model", "offline", "--no-progress"]
+    old, new = tmp_path / "old.jsonl", tmp_path / "new.jsonl"
+    for out in (old, new):
+        assert cli.main(["evaluate", str(data), *common, "--out", str(out)]) == 0
+    html = tmp_path / "r.html"
+    base = ["report", str(new), "--baseline", str(old), "--out", str(html), "--plotly-js", "cdn"]
+    capsys.readouterr()
+    assert cli.main(base) == 0
+    assert "paired with the baseline on &#x27;q&#x27;" in html.read_text(encoding="utf-8")
+    # a --on that repeats values: warned about, with the id column to pair on instead
+    old, new = _runs(tmp_path, *[[{"id": f"r{i}", **GOOD[i % 4]} for i in range(8)]] * 2)
+    capsys.readouterr()
+    base = ["report", str(new), "--baseline", str(old), "--out", str(html), "--plotly-js", "cdn"]
+    assert cli.main(base) == 0
+    err = capsys.readouterr().err
+    assert (
+        "ragnotebook report: warning: rows are paired by 'question', which repeats values, so "
+        "a row may be compared with another row that has the same value; pass --on id (one "
+        "value per row in both files)"
+    ) in err
+    assert (
+        "ragnotebook report: warning: report(): against the baseline: 'question' repeats 4 "
+        "values (on 8 rows) in the baseline; repeated values are paired in order of appearance"
+    ) in err
+    assert cli.main([*base, "--on", "id"]) == 0
+    assert "warning" not in capsys.readouterr().err
+    assert "paired with the baseline on &#x27;id&#x27;" in html.read_text(encoding="utf-8")
+    # a baseline scored on fewer metrics: the others are named, not compared
+    recall = tmp_path / "recall.jsonl"
+    rows = str(tmp_path / "old_rows.jsonl")
+    args = ["evaluate", rows, "--metrics", "recall", "--no-progress", "--out", str(recall)]
+    assert cli.main(args) == 0
+    capsys.readouterr()
+    assert cli.main([*base[:3], str(recall), *base[4:], "--on", "id"]) == 0
+    assert "baseline: not scored on context_precision, faithfulness; not compared" in (
+        capsys.readouterr().err
+    )
+    assert 'id="rnb-not-compared"' in html.read_text(encoding="utf-8")
+
+
 def test_evaluate_id_keeps_the_file_line_in_messages_about_a_row(tmp_path, capsys):
     path = tmp_path / "rows.csv"
     pd.DataFrame(

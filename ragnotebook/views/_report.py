@@ -38,6 +38,13 @@ from ragnotebook._textsafe import atomic_write_text
 from ragnotebook._version import __version__
 from ragnotebook.frame import require_scored
 from ragnotebook.views import _detail as D
+from ragnotebook.views._baseline import (
+    BASELINE_CSS,
+    BASELINE_JS,
+    Against,
+    against_baseline,
+    baseline_html,
+)
 from ragnotebook.views._data import (
     METRIC_LABELS,
     ViewCall,
@@ -783,6 +790,8 @@ def report(
     columns: Mapping[str, str | None] | None = None,
     by: str | None = None,
     max_k: int | None = 20,
+    baseline: pd.DataFrame | None = None,
+    on: str | None = "question",
 ) -> Path:
     """Write one self-contained HTML file with the summary, charts and row drill-down.
 
@@ -798,6 +807,19 @@ def report(
     context recall or faithfulness); a chart the frame has no scores for is replaced by a
     one-line note saying why ("Chart left out, precision@k by rank: context precision was
     not run on this frame ...").
+
+    With ``baseline=`` (the scored frame of an earlier run of the same questions), a
+    section "Against the baseline" follows the summary. It names the judge, model and
+    prompt versions of each run, with a warning when they differ (a change may then
+    come from the judge, not the system), and says how many rows paired on ``on`` and
+    how many have no partner in the other run. Per metric scored in both, it shows
+    :func:`ragnotebook.compare`'s numbers (the baseline as A, as ``ragnotebook evaluate
+    --baseline`` compares): the baseline's and this run's means over the rows paired
+    and scored in both, the change, its 95% CI, the p-value of the paired sign-flip
+    test, how many rows went up, down or stayed, and the paired rows left out as
+    unscored on one side. Then, per metric, the ``top`` rows whose score dropped most,
+    largest drop first, each with its question, both scores and a link to its
+    drill-down.
 
     Parameters
     ----------
@@ -849,6 +871,16 @@ def report(
         every rank). One row with 150 chunks would otherwise stretch the chart to rank
         150; when rows have chunks past ``max_k``, the chart's subtitle says how many and
         how deep they go. Each row's own curve in the drill-down shows all its chunks.
+    baseline : pandas.DataFrame, optional
+        An earlier run's scored frame to compare this one with (read only); it needs at
+        least one of this frame's metrics and a row that pairs up. Without it the page
+        is the same as before the option existed.
+    on : str or None, default "question"
+        The column pairing this frame's rows with the baseline's, as
+        :func:`ragnotebook.compare`'s ``on``: a role name (``"question"``) that is not
+        a column is found as the scoring found it; None pairs by the index labels.
+        Repeated values pair in order of appearance, with a warning. Used only with
+        ``baseline``.
 
     Returns
     -------
@@ -866,7 +898,14 @@ def report(
         ``sort_by`` is not a scored metric ("unknown metric ..." for a name that is no
         metric), ``max_rows`` is negative, ``top`` or ``max_k`` is not a whole number of
         at least 1, ``plotly_js`` is neither ``"inline"`` nor ``"cdn"``, ``columns``
-        names an unknown role or a column not in the frame, or ``by`` is not a column.
+        names an unknown role or a column not in the frame, or ``by`` is not a column;
+        or if ``baseline`` has none of the frame's scored metrics, or no row of it pairs
+        with one of the frame (the message names the reason and ``on``). Every check is
+        made before any HTML is built.
+    KeyError
+        If ``on`` is neither a column nor a role found in the frame or in ``baseline``.
+    TypeError
+        If ``baseline`` is given and is not a DataFrame.
     ImportError
         Without plotly (the ``[plot]`` extra); the message says what to install.
 
@@ -880,6 +919,11 @@ def report(
         Once, when a text column is not found in a frame without run metadata (read back
         from JSON Lines or CSV): it names them and the ``columns=`` to pass.
 
+    UserWarning
+        With ``baseline``: when the pairing values repeat or coverage differs (the
+        warnings of :func:`ragnotebook.compare`, naming "the baseline" and "this run"),
+        and when the baseline was scored by another judge, model or prompt version.
+
     Examples
     --------
     >>> import pathlib, tempfile, ragnotebook
@@ -892,6 +936,25 @@ def report(
     3
     >>> small = report(s, pathlib.Path(tempfile.mkdtemp()) / "mail.html", plotly_js="cdn")
     >>> small.stat().st_size < 1_000_000 < p.stat().st_size
+    True
+
+    Against a baseline scored with a :class:`~ragnotebook.MockJudge` (so every number is
+    known): the second row's faithfulness fell from 1.0 to 0.5.
+
+    >>> import pandas as pd
+    >>> rows = pd.DataFrame({"question": ["q1", "q2"], "answer": ["A. B.", "C. D."],
+    ...                      "contexts": [["x"], ["y"]]})
+    >>> def run(verdicts):
+    ...     judge = ragnotebook.MockJudge(extract_claims=[["a", "b"], ["c", "d"]],
+    ...                                   verify_claims=verdicts)
+    ...     return rows.rag.faithfulness(model=judge, progress=False)
+    >>> old = run([["yes", "yes"], ["yes", "yes"]])
+    >>> new = run([["yes", "yes"], ["yes", "no"]])
+    >>> page = report(new, pathlib.Path(tempfile.mkdtemp()) / "vs.html", baseline=old,
+    ...               plotly_js="cdn").read_text(encoding="utf-8")
+    >>> "<td>faithfulness</td><td>1.00</td><td>0.75</td><td>-0.25</td>" in page
+    True
+    >>> "baseline 1.00 → this run 0.50 (-0.50)" in page
     True
     """
     out = report_path(path)
@@ -912,6 +975,7 @@ def report(
     max_k = check_count(max_k, "max_k", 1, allow_none=True)
     groups = group_keys(df, by, "report()")
     df = with_columns(df, columns, "report()")
+    against = None if baseline is None else against_baseline(df, baseline, on, "report()")
     if limit is None and len(df) > LARGE_REPORT_ROWS:
         from ragnotebook._warn import warn_user
 
@@ -925,7 +989,16 @@ def report(
         )
     with ViewCall("report()", df):
         page = _page(
-            df, title, _order(df, sort_by, limit), sort_by, top, plotly_js, by, groups, max_k
+            df,
+            title,
+            _order(df, sort_by, limit),
+            sort_by,
+            top,
+            plotly_js,
+            by,
+            groups,
+            max_k,
+            against,
         )
     out.parent.mkdir(parents=True, exist_ok=True)  # as `ragnotebook report --out` does
     # written beside the target and renamed: an error never leaves a partial file
@@ -942,8 +1015,10 @@ def _page(
     by: str | None = None,
     groups: list[str] | None = None,
     max_k: int | None = 20,
+    against: Against | None = None,
 ) -> str:
-    """The report's HTML."""
+    """The report's HTML; with ``against``, the "Against the baseline" section after the
+    summary (its link in the menu, its styles and script beside the page's own)."""
     figs = _figures(df, top, by, max_k)
     table = score_table(df)
     # the legend explains the status codes the rows shown have, not every code
@@ -969,6 +1044,11 @@ def _page(
     if by is not None and groups is not None:
         by_table = f"<h3>By {escape(by)}</h3>{summary_by_html(df, by, groups)}"
         select = _group_select(by, groups)
+    baseline_link = baseline_section = baseline_css = baseline_js = ""
+    if against is not None:
+        baseline_link = '<a href="#baseline">Against the baseline</a>'
+        baseline_section = "\n" + baseline_html(against, df, positions, top).rstrip("\n")
+        baseline_css, baseline_js = BASELINE_CSS, BASELINE_JS
     online = (
         " The charts load plotly.js from cdn.plot.ly, so they need a network connection."
         if plotly_js == "cdn"
@@ -978,9 +1058,9 @@ def _page(
 <header><h1 dir="auto">{escape(title)}</h1>
 <p class="meta">{len(df)} rows · judge {escape(judge)} · model {escape(model)} ·
 {escape(_spend(df))}ragnotebook {escape(__version__)} · written {escape(when)}</p>
-<nav><a href="#summary">Summary</a><a href="#charts">Charts</a><a href="#rows">Rows</a></nav>
+<nav><a href="#summary">Summary</a>{baseline_link}<a href="#charts">Charts</a><a href="#rows">Rows</a></nav>
 </header>
-<section id="summary"><h2>Summary</h2>{summary_html(df)}{by_table}{_help_html(df)}</section>
+<section id="summary"><h2>Summary</h2>{summary_html(df)}{by_table}{_help_html(df)}</section>{baseline_section}
 <section id="charts"><h2>Charts</h2>
 <noscript>The charts need JavaScript; the summary and rows below do not.</noscript>
 <p class="help">Hover the charts for details; drag to zoom, double-click to reset.{online}</p>
@@ -1001,10 +1081,10 @@ their summary lines show.</noscript>
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
         f'<meta name="generator" content="ragnotebook {escape(__version__)}">'
         f"<title>{escape(title)}</title>"
-        f"<style>{_PAGE_CSS}{DETAIL_CSS}{STATIC_CSS}</style></head><body>{body}\n"
+        f"<style>{_PAGE_CSS}{DETAIL_CSS}{STATIC_CSS}{baseline_css}</style></head><body>{body}\n"
         f"{_plotly_script(plotly_js)}\n"
         f'<script type="application/json" id="rnb-data">{script_json(payload, compact=True)}'
         "</script>\n"
-        f"<script>{_BOOT_JS}</script>\n</body></html>\n"
+        f"<script>{_BOOT_JS}{baseline_js}</script>\n</body></html>\n"
     )
     return page
