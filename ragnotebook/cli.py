@@ -1541,15 +1541,23 @@ def _warn_repeated_on(
     if on is None or not (_repeats(baseline, on) or _repeats(scored, on)):
         return
     better = _id_column(baseline, scored, on)
+    if better:
+        advice = f"pass --on {better} (one value per row in both files)"
+    elif on == "id":
+        # --on id was passed: the ids themselves repeat
+        where = [
+            n for n, f in (("the baseline", baseline), ("the data", scored)) if _repeats(f, on)
+        ]
+        verb = "repeat" if len(where) > 1 else "repeats"
+        advice = f"give each row its own id ({' and '.join(where)} {verb} some)"
+    else:
+        advice = (
+            "give the rows an id column and pass --on id (the JSON Lines files "
+            "'ragnotebook evaluate --out' writes keep rows' labels in a first column)"
+        )
     _warning(
         f"{label}rows are paired by {on!r}, which repeats values, so a row may be compared with "
-        "another row that has the same value; "
-        + (
-            f"pass --on {better} (one value per row in both files)"
-            if better
-            else "give the rows an id column and pass --on id (the JSON Lines files "
-            "'ragnotebook evaluate --out' writes keep rows' labels in a first column)"
-        ),
+        f"another row that has the same value; {advice}",
         command,
     )
 

@@ -143,9 +143,47 @@ def _keys(df: pd.DataFrame, on: str | None, side: str) -> list[Hashable | None]:
         what = "the index" if on is None else repr(on)
         warn_user(
             f"{what} repeats {repeat_counts(seen.values())} in frame {side}; repeated values "
-            "are paired in order of appearance"
+            "are paired by row label where both frames give a value's rows the same labels, "
+            "else in order of appearance"
+            + (
+                ""
+                if on is None
+                else "; pair on a column with one value per row (on='id') or "
+                "on the index (on=None) to be sure"
+            )
         )
     return keys
+
+
+def _by_label(
+    keys_a: list[Hashable | None],
+    keys_b: list[Hashable | None],
+    labels_a: Sequence[Hashable],
+    labels_b: Sequence[Hashable],
+) -> list[Hashable | None]:
+    """``keys_b`` with each repeated value's rows numbered as A numbers the rows of the
+    same label, where both frames give that value's rows the same distinct labels (a
+    reordered copy of a frame pairs row with row, not first with first)."""
+    rows_a: dict[Hashable, list[int]] = {}
+    rows_b: dict[Hashable, list[int]] = {}
+    for i, k in enumerate(keys_a):
+        if k is not None:
+            rows_a.setdefault(k[0], []).append(i)  # type: ignore[index]
+    for j, k in enumerate(keys_b):
+        if k is not None:
+            rows_b.setdefault(k[0], []).append(j)  # type: ignore[index]
+    out = list(keys_b)
+    for value, js in rows_b.items():
+        is_ = rows_a.get(value, [])
+        if len(js) < 2 or len(is_) != len(js):
+            continue
+        la = [_hashable(labels_a[i]) for i in is_]
+        lb = [_hashable(labels_b[j]) for j in js]
+        if None in la or len(set(la)) != len(la) or set(la) != set(lb):
+            continue
+        for j, label in zip(js, lb, strict=True):
+            out[j] = keys_a[is_[la.index(label)]]
+    return out
 
 
 def repeat_counts(counts: Iterable[int]) -> str:
@@ -209,8 +247,10 @@ class Pairing:
 def pair_rows(a: pd.DataFrame, b: pd.DataFrame, on: str | None) -> Pairing:
     """Pair the rows of ``a`` and ``b`` by the values of ``on`` (None: the index).
 
-    Repeated values pair first-with-first (with a :class:`UserWarning`); rows with a
-    missing key are unmatched. ``on`` may be a role name, as in :func:`compare`.
+    Repeated values pair by row label where both frames give a value's rows the same
+    distinct labels (a reordered copy pairs row with row), else first-with-first; either
+    way with a :class:`UserWarning`. Rows with a missing key are unmatched. ``on`` may be
+    a role name, as in :func:`compare`.
 
     Examples
     --------
@@ -220,8 +260,16 @@ def pair_rows(a: pd.DataFrame, b: pd.DataFrame, on: str | None) -> Pairing:
     >>> p = pair_rows(a, b, "question")
     >>> p.matched, p.only_a, p.only_b
     ([(1, 0)], [0, 2], [1])
+    >>> import warnings
+    >>> a = pd.DataFrame({"question": ["q", "q"]}, index=["x-faithful", "x-hallucinated"])
+    >>> with warnings.catch_warnings():
+    ...     warnings.simplefilter("ignore")
+    ...     pair_rows(a, a.iloc[::-1], "question").matched  # a reordered copy: row with row
+    [(0, 1), (1, 0)]
     """
     keys_a, keys_b = _keys(a, on, "A"), _keys(b, on, "B")
+    if on is not None:
+        keys_b = _by_label(keys_a, keys_b, list(a.index), list(b.index))
     pos_b = {k: i for i, k in enumerate(keys_b) if k is not None}
     pos_a = {k: i for i, k in enumerate(keys_a) if k is not None}
     union: list[tuple[int | None, int | None]] = [
@@ -388,8 +436,9 @@ def compare(
         The column whose values pair rows. A role name (``"question"``) that
         is not a column is looked up in ``attrs["ragnotebook"]["columns"]`` and
         then by the usual aliases (``input``, ``user_input``...); None pairs by
-        the index. Repeated values pair first-with-first (with a warning);
-        rows with a missing key are unmatched.
+        the index. Repeated values pair by row label where both frames give
+        them the same labels, else first-with-first (with a warning); rows with a
+        missing key are unmatched.
     metrics : str or list of str, optional
         Metric columns to compare, by name or by the aliases
         :func:`ragnotebook.evaluate` accepts (``"recall"``, ``"precision"``,

@@ -354,7 +354,8 @@ def test_repeated_pairing_values_are_warned_about_with_an_id_to_pair_on(tmp_path
     err = capsys.readouterr().err
     assert (
         "ragnotebook evaluate: warning: against the baseline: 'question' repeats 4 values "
-        "(on 8 rows) in the baseline; repeated values are paired in order of appearance"
+        "(on 8 rows) in the baseline; repeated values are paired by row label where both "
+        "frames give a value's rows the same labels, else in order of appearance"
     ) in err
     assert (
         "ragnotebook evaluate: warning: rows are paired by 'question', which repeats values, "
@@ -372,6 +373,18 @@ def test_repeated_pairing_values_are_warned_about_with_an_id_to_pair_on(tmp_path
     plain = write_jsonl(tmp_path / "plain.jsonl", [GOOD[i % 4] for i in range(8)])
     assert cli.main(["evaluate", str(plain), "--baseline", str(baseline), "--no-progress"]) == 0
     assert "give the rows an id column and pass --on id" in capsys.readouterr().err
+    # --on id given, but the data's ids repeat: say that, not "pass --on id"
+    dup = write_jsonl(
+        tmp_path / "dup.jsonl", [{"id": f"r{i % 4}", **GOOD[i % 4]} for i in range(8)]
+    )
+    args = ["evaluate", str(dup), "--baseline", str(baseline), "--on", "id", "--no-progress"]
+    assert cli.main(args) == 0
+    err = capsys.readouterr().err
+    assert (
+        "rows are paired by 'id', which repeats values, so a row may be compared with another "
+        "row that has the same value; give each row its own id (the data repeats some)"
+    ) in err
+    assert "pass --on id" not in err
 
 
 def test_the_coverage_warning_of_the_comparison_is_shown(tmp_path, good, capsys):
@@ -1992,7 +2005,8 @@ def test_report_baseline_pairs_as_evaluate_does(tmp_path, capsys):
     ) in err
     assert (
         "ragnotebook report: warning: report(): against the baseline: 'question' repeats 4 "
-        "values (on 8 rows) in the baseline; repeated values are paired in order of appearance"
+        "values (on 8 rows) in the baseline; repeated values are paired by row label where "
+        "both frames give a value's rows the same labels, else in order of appearance"
     ) in err
     assert cli.main([*base, "--on", "id"]) == 0
     assert "warning" not in capsys.readouterr().err

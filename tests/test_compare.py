@@ -294,3 +294,37 @@ def test_two_frames_without_rows_say_so_not_which_column_to_pair_on():
         rn.compare(empty, empty)
     with pytest.raises(ValueError, match=r"^frame B has no rows, so no row pairs up$"):
         rn.compare(scored, empty, on="question")
+
+
+def test_a_reordered_copy_pairs_repeated_questions_row_with_row():
+    # the bundled sample asks questions twice (a faithful and a hallucinated answer): a run
+    # scoring the same rows in another order must compare each row with itself
+    import warnings
+
+    import ragnotebook as rn
+
+    a = pd.DataFrame(
+        {
+            "question": ["q1", "q1", "q2", "q2"],
+            "faithfulness": pd.array([1.0, 0.0, 1.0, 0.0], dtype="Float64"),
+            "faithfulness_status": ["ok"] * 4,
+        },
+        index=["q1-faithful", "q1-hallucinated", "q2-faithful", "q2-hallucinated"],
+    )
+    b = a.iloc[[3, 1, 2, 0]]
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        out = rn.compare(a, b)
+    row = out.loc["faithfulness"]
+    assert (row["n_pairs"], row["n_better"], row["n_worse"], row["mean_diff"]) == (4, 0, 0, 0.0)
+    assert any(
+        "repeated values are paired by row label where both frames give a value's rows the "
+        "same labels, else in order of appearance; pair on a column with one value per row "
+        "(on='id') or on the index (on=None) to be sure" in str(w.message)
+        for w in caught
+    )
+    # labels that differ: first with first, as before
+    c = b.set_axis(["x1", "x2", "x3", "x4"])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert rn.compare(a, c).loc["faithfulness", "n_worse"] == 2

@@ -75,6 +75,7 @@ from ragnotebook.text import (
     _unit_amounts,
     content_tokens,
     counted_amounts,
+    demonym_tokens,
     detect_language,
     durations,
     expand_state_codes,
@@ -313,8 +314,9 @@ def _sent(text: str, lang: str, *, claim: bool = False) -> _Sent:
             wording |= _word_pairs(of_form)
     tokens = frozenset(content_tokens(text, lang))
     if not claim and not is_cjk(lang):
-        # "Monday to Thursday" says Tuesday and Wednesday too
+        # "Monday to Thursday" says Tuesday and Wednesday too; "in Tanzania" "Tanzanian"
         tokens |= _range_tokens(text, lang)
+        tokens |= demonym_tokens(tokens)
     excepted = bool(cues) and not is_cjk(lang) and _NOT_UNLESS.search(text) is not None
     return _Sent(tokens, negated, targets, opp, wording, text, alt, excepted)
 
@@ -463,6 +465,7 @@ def _analyse(text: str, lang: str) -> _Doc:
     toks = frozenset(content_tokens(text, lang))
     if not is_cjk(lang):
         toks |= _range_tokens(text, lang)
+        toks |= demonym_tokens(toks)
     if lang in ("zh", "ja"):
         # a one-character run of a claim or reference ("1998年", "在东京") is a one-character
         # token; the chunk's bigrams ("年开") never equal it, so its characters count too
@@ -4650,8 +4653,27 @@ def _count_binding_conflict(claim: str, docs: Sequence[_Doc], lang: str) -> tupl
         if word in before and number not in before[word]:
             if _rounded_from(number, frozenset(before[word])) is not None:
                 continue  # "40 metres" for "40.2 metres": the figure rounded
-            return form, next(iter(before[word].values()))
+            other = next(iter(before[word].values()))
+            if not _said_of_the_claim(claim, other, docs, lang):
+                # "240 people had to leave" against "the evacuation of 240 residents …
+                # Fire crews rescued 35 people": the other count is of something else
+                continue
+            return form, other
     return None
+
+
+def _said_of_the_claim(claim: str, form: str, docs: Sequence[_Doc], lang: str) -> bool:
+    """Whether a sentence of the context holding ``form`` ("35 people") is about what the
+    claim says: it has at least half of the claim's content words other than numbers."""
+    words = frozenset(content_tokens(claim, lang)) - frozenset(numbers(claim))
+    if not words:
+        return True
+    low = form.lower()
+    for d in docs:
+        for s in d.sentences:
+            if low in s.text.lower() and 2 * len(words & s.tokens) >= len(words):
+                return True
+    return False
 
 
 #: Ordinal words by rank (shared by the ordinal rule and :func:`_number_instance`).

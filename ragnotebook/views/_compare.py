@@ -120,8 +120,9 @@ def compare_table(
     on : str or None, default "question"
         Column pairing the rows, or ``None`` to pair by the index. A role name that is
         not a column is found as :func:`ragnotebook.compare` finds it. Repeated values
-        are paired in order of appearance (first with first, ...), with a warning;
-        rows with a missing value have no partner.
+        are paired by row label where both frames give them the same labels, else in
+        order of appearance (first with first, ...), with a warning; rows with a
+        missing value have no partner.
     n_boot : int, default 2000
         Bootstrap resamples of the pairs (a whole number of at least 0; 0 draws none, so
         the interval is the mean itself, as in :func:`ragnotebook.compare`).

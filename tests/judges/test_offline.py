@@ -5192,3 +5192,102 @@ def test_a_scale_short_form_after_a_currency_sign_is_its_word() -> None:
     assert v.verdict == "no" and "says 'billion' where the chunk says 'million'" in v.reason
     v = verify(["The deal was worth $2.3 billion."], ["The deal was worth $2,300m."]).verdicts[0]
     assert v.verdict == "yes" and "$2.3 billion is $2,300 million" in v.reason
+
+
+def test_a_count_of_dozens_decades_or_centuries_is_its_value() -> None:
+    from ragnotebook.text import numbers
+
+    assert numbers("He scored two dozen league goals.") == {"24"}  # was 2 and 12
+    assert numbers("The bakery closed after three decades.") == {"30"}
+    assert numbers("The bridge stood for half a century.") == {"50"}
+    # no count, or a count of one (a round figure): nothing is read
+    assert numbers("Dozens of people came in the last decade, for over a century.") == set()
+    same = [
+        ("Okafor scored two dozen league goals.", "Okafor scored 24 league goals."),
+        ("The bakery closed after three decades.", "The bakery closed after 30 years."),
+        ("The bakery closed after 30 years.", "The bakery closed after three decades."),
+    ]
+    for claim, ctx in same:
+        v = verify([claim], [ctx]).verdicts[0]
+        assert v.verdict == "yes", (claim, v.reason)
+    v = verify(["The bakery closed after two decades."], ["The bakery closed after 30 years."])
+    assert v.verdicts[0].verdict == "no" and "number 20 not found" in v.verdicts[0].reason
+
+
+def test_a_country_adjective_is_found_where_the_chunk_names_the_country() -> None:
+    for claim, ctx in (
+        ("A Tanzanian trial enrolled 400 mothers.", "A trial in Tanzania enrolled 400 mothers."),
+        ("The Finnish firm cut 200 jobs.", "The firm, based in Finland, cut 200 jobs."),
+        ("He has offers from Belgian clubs.", "He has offers from clubs in Belgium."),
+    ):
+        v = verify([claim], [ctx]).verdicts[0]
+        assert v.verdict == "yes" and "not found" not in v.reason, (claim, v.reason)
+    # one way only: a chunk's adjective does not place anything in the country
+    v = verify(
+        ["The society was founded in Italy."],
+        ["The Italian society was founded in Melbourne."],
+    ).verdicts[0]
+    assert v.verdict != "yes", v.reason
+
+
+def test_a_count_of_another_thing_is_no_conflict_of_the_claims_count() -> None:
+    # "35 people" is said of the rescued, not of the 240 evacuated residents
+    v = verify(
+        ["The firm employs 2,300 people."],
+        ["The firm employs 2,300 staff. Fire crews rescued 35 people."],
+    ).verdicts[0]
+    assert v.verdict == "yes", v.reason
+    # the other count in a sentence about the claim's thing still conflicts
+    v = verify(
+        ["Children may take 12 tablets a day."],
+        ["Not for children under 12 years. Children may take not more than 8 tablets a day."],
+    ).verdicts[0]
+    assert v.verdict == "no" and "the claim says '12 tablets' where the chunk says '8 tablets'" in (
+        v.reason
+    )
+
+
+def test_comparatives_of_the_same_scale_are_opposites() -> None:
+    pairs = [
+        ("The new Z90 is heavier than the Z80.", "The new Z90 is lighter than the Z80."),
+        (
+            "Regional trains performed worse than last year.",
+            "Regional trains performed better than last year.",
+        ),
+        ("The winter was colder than average.", "The winter was warmer than average."),
+        ("She ran faster in the final.", "She ran slower in the final."),
+        ("The euro grew stronger in May.", "The euro grew weaker in May."),
+    ]
+    for claim, ctx in pairs:
+        for a, b in ((claim, ctx), (ctx, claim)):
+            v = verify([a], [b]).verdicts[0]
+            assert v.verdict == "no", (a, b, v.reason)
+    v = verify(
+        ["The team played better after the break."],
+        ["The team played better after the break, though its defence looked weaker."],
+    ).verdicts[0]
+    assert v.verdict == "yes", v.reason
+
+
+def test_a_share_of_a_group_is_not_all_of_it() -> None:
+    for claim, ctx, said in (
+        (
+            "Every artist made a loss on their show.",
+            "A survey found that 58% of artists had made a loss on their show.",
+            "the claim says 'every' where the chunk says '58% of'",
+        ),
+        (
+            "All of the staff received a bonus.",
+            "40 percent of the staff received a bonus.",
+            "the claim says 'all' where the chunk says '40 percent of'",
+        ),
+    ):
+        v = verify([claim], [ctx]).verdicts[0]
+        assert v.verdict == "no" and said in v.reason, (claim, v.reason)
+    # a share is implied by "most", and a sentence that says "all" too backs "all"
+    for claim, ctx in (
+        ("Most artists made a loss.", "58% of artists made a loss."),
+        ("All shops closed at 5 pm.", "All shops closed at 5 pm, and 20% of them reopened later."),
+    ):
+        v = verify([claim], [ctx]).verdicts[0]
+        assert v.verdict == "yes", (claim, v.reason)

@@ -624,7 +624,7 @@ def test_compare_names_the_metrics_scored_in_one_frame_only(scored):
 
 
 def test_compare_on_a_column_with_repeats_warns_and_pairs_in_order(scored):
-    with pytest.warns(UserWarning, match="repeated values are paired in order") as caught:
+    with pytest.warns(UserWarning, match="repeated values are paired by row label") as caught:
         t = compare_table(scored, scored, on="question")
     # the warning points at the caller's line, not at ragnotebook's internals
     assert {w.filename for w in caught} == {__file__}

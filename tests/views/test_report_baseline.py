@@ -350,7 +350,9 @@ def test_repeated_pairing_values_are_warned_about_and_noted(tmp_path):
     after = scored_run({"q1": 0.5, "q2": 1.0}, questions=["q1", "q1", "q2"])
     message = (
         "report(): against the baseline: 'question' repeats 1 value (on 2 rows) in the "
-        "baseline; repeated values are paired in order of appearance"
+        "baseline; repeated values are paired by row label where both frames give a value's "
+        "rows the same labels, else in order of appearance; pair on a column with one value "
+        "per row (on='id') or on the index (on=None) to be sure"
     )
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
