@@ -336,10 +336,11 @@ def _pairing_html(against: Against, n_rows: int) -> str:
     empty_a = sum(k is None for k in p.keys_a)
     empty_b = sum(k is None for k in p.keys_b)
     empty = ""
-    if against.on is not None and (empty_a or empty_b):
+    if empty_a or empty_b:
+        what = "label" if against.on is None else f"value of {on}"
         empty = (
-            f" (of them, {empty_a} in the baseline and {empty_b} in this run have no value of "
-            f"{on}, which pairs with nothing)"
+            f" (of them, {empty_a} in the baseline and {empty_b} in this run have no {what}, "
+            "which pairs with nothing)"
         )
     return (
         f'<p id="rnb-pairing">{escape(_rows(len(p.matched)))} of this run paired with the '

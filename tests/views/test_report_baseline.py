@@ -329,6 +329,21 @@ def test_rows_that_do_not_pair_are_counted(tmp_path):
     assert metric_rows(sec)["faithfulness"][5] == "4"
 
 
+def test_rows_without_an_index_label_are_counted_as_such(tmp_path):
+    # on=None pairs by the index: a missing label pairs with nothing, and the page says so
+    before = scored_run({"q1": 1.0, "q2": 1.0}, index=["r1", None])
+    after = scored_run({"q1": 1.0, "q2": 1.0}, index=["r1", "r2"])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # coverage differs
+        path = report(after, tmp_path / "r.html", baseline=before, on=None, plotly_js="cdn")
+    assert " ".join(section(path).paragraphs["rnb-pairing"].split()) == (
+        "1 row of this run paired with the baseline on their index labels (this run has 2, "
+        "the baseline 2). Not compared, as they have no partner: 1 row only in the baseline, "
+        "1 only in this run (of them, 1 in the baseline and 0 in this run have no label, which "
+        "pairs with nothing)."
+    )
+
+
 def test_paired_rows_unscored_on_one_side_are_left_out_and_counted(old, tmp_path):
     after = scored_run(NEW_FAITH, NEW_RECALL, fail=("q3",))  # q3 fails in this run
     with pytest.warns(UserWarning, match="1 row\\(s\\) scored in the baseline are unscored"):
