@@ -1540,6 +1540,7 @@ class OfflineJudge:
                 or _number_of_another_case(cdoc, docs, lang)
                 or _number_of_another_subject(cdoc, docs, w, lang)
                 or _word_of_another_name(cdoc, docs, lang)
+                or _words_of_another_speaker(claim, docs, lang)
             )
             if bound:
                 return support, "unsure", supporting, f"{reason}; {bound}"
@@ -2891,6 +2892,68 @@ def _number_of_another_name(cdoc: _Doc, docs: Sequence[_Doc], lang: str) -> str:
                             "in a sentence of the same build"
                         )
     return ""
+
+
+_SPEECH_VERB = (
+    r"(?:said|says|told|stated|added|warned|announced|explained|noted|argued|claimed|"
+    r"insisted|wrote|writes)"
+)
+#: A name of up to five capitalised words, joined by "of", "the", "de", "van" and the like
+#: ("Professor Daniel Chen of MIT", "the University of Cambridge").
+_NAME_RUN = (
+    r"[A-Z][\w'’.-]+(?:\s+(?:(?:of|the|de|van|von|der|del|da|la|le|al|bin)\s+)*"
+    r"[A-Z][\w'’.-]+){0,4}"
+)
+#: Who a sentence gives its words to: "X said", "said X", "according to X".
+_SPEAKER = re.compile(
+    rf"(?P<a>{_NAME_RUN})\s*,?\s+(?:has\s+|had\s+)?{_SPEECH_VERB}\b"
+    rf"|\b{_SPEECH_VERB}\s+(?P<b>{_NAME_RUN})"
+    rf"|\b[Aa]ccording\s+to\s+(?P<c>{_NAME_RUN})"
+)
+
+
+def _speakers(text: str, lang: str) -> list[tuple[str, frozenset[str]]]:
+    """(name as written, its content tokens) of each speaker ``text`` names."""
+    out = []
+    for m in _SPEAKER.finditer(text):
+        name = m["a"] or m["b"] or m["c"] or ""
+        toks = frozenset(content_tokens(name, lang))
+        if toks:
+            out.append((name, toks))
+    return out
+
+
+def _words_of_another_speaker(claim: str, docs: Sequence[_Doc], lang: str) -> str:
+    """A claim that gives words to someone ("Aisha Rahman said costs had come down",
+    "According to Mayor Weinberger, …") whose best sentence gives them to another named
+    person ("… chief executive Martin Crowe said"), and does not name the claim's: the
+    words are found, their speaker is not."""
+    said = list(_SPEAKER.finditer(claim))
+    if len(said) != 1:
+        return ""
+    m = said[0]
+    name = m["a"] or m["b"] or m["c"] or ""
+    who = frozenset(content_tokens(name, lang))
+    # what the speaker says: after "X said" / "according to X,", before "…, said X"
+    content = claim[: m.start()] if m["b"] else claim[m.end() :]
+    rest = frozenset(content_tokens(content, lang)) - who
+    if not who or len(rest) < 3:
+        return ""
+    best: tuple[float, int, str] | None = None
+    for rank, d in enumerate(docs):
+        for sent in d.sentences:
+            share = len(rest & sent.tokens) / len(rest)
+            if best is None or share > best[0]:
+                best = (share, rank, sent.text)
+    if best is None or best[0] < 0.6:
+        return ""
+    share, rank, text = best
+    if who & frozenset(content_tokens(text, lang)):
+        return ""  # the claim's speaker is named there
+    others = [n for n, toks in _speakers(text, lang) if not toks & who]
+    if not others:
+        return ""
+    return f"the chunk at rank {rank + 1} gives these words to '{others[0]}', not to '{name}'"
 
 
 def _word_of_another_name(cdoc: _Doc, docs: Sequence[_Doc], lang: str) -> str:

@@ -5291,3 +5291,38 @@ def test_a_share_of_a_group_is_not_all_of_it() -> None:
     ):
         v = verify([claim], [ctx]).verdicts[0]
         assert v.verdict == "yes", (claim, v.reason)
+
+
+def test_words_given_to_another_named_speaker_are_unsure() -> None:
+    ctx = [
+        "Mayor Miro Weinberger welcomed the plan. School board chair Clare Wool said the new "
+        "school would open in autumn 2025."
+    ]
+    v = verify(["According to Mayor Miro Weinberger, the school will open in autumn 2025."], ctx)
+    assert v.verdicts[0].verdict == "unsure"
+    assert (
+        "the chunk at rank 1 gives these words to 'Clare Wool', not to 'Mayor Miro Weinberger'"
+        in v.verdicts[0].reason
+    )
+    v = verify(["According to Clare Wool, the new school will open in autumn 2025."], ctx)
+    assert v.verdicts[0].verdict == "yes", v.verdicts[0].reason
+    quote = [
+        "Finance director Aisha Rahman presented the accounts. 'Our costs finally came down,' "
+        "chief executive Martin Crowe said."
+    ]
+    v = verify(["Finance director Aisha Rahman said costs had finally come down."], quote)
+    assert v.verdicts[0].verdict == "unsure" and "to 'Martin Crowe'" in v.verdicts[0].reason
+    # the same person under a longer name, or a pronoun for the speaker: no other speaker
+    for claim, chunk in (
+        (
+            "Professor Daniel Chen of MIT said the planet was probably too hot for liquid water.",
+            "Co-author Professor Daniel Chen of the Massachusetts Institute of Technology said "
+            "the planet was probably too hot for liquid water.",
+        ),
+        (
+            "Fiona Marsh said the bridge would reopen in May.",
+            "Fiona Marsh runs the council's roads team. The bridge would reopen in May, she said.",
+        ),
+    ):
+        v = verify([claim], [chunk]).verdicts[0]
+        assert v.verdict == "yes", (claim, v.reason)
