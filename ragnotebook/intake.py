@@ -549,7 +549,9 @@ def missing_columns_message(
         remedy = f"rename a column or pass columns={{{role!r}: {pick!r}}}"
         plural = None if likely else _list_alike(df, role, used)
         if likely:
-            remedy = f"{', '.join(map(repr, likely[:3]))} looks like it: {remedy}"
+            shown = likely[:3]
+            looks = "looks" if len(shown) == 1 else "look"
+            remedy = f"{', '.join(map(repr, shown))} {looks} like it: {remedy}"
         elif plural is not None:
             remedy = _join_recipe(role, plural)
         entries.append((role, "; ".join([tried, *taken]), need, remedy))

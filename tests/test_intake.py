@@ -994,3 +994,13 @@ def test_the_missing_column_error_also_names_a_question_look_alike() -> None:
             model="offline", columns={**mapping, "question": "user_question"}, progress=False
         )
     assert out["context_recall_status"].tolist() == ["ok"]
+
+
+def test_two_look_alike_columns_are_named_with_a_plural_verb():
+    import ragnotebook as rn
+
+    df = pd.DataFrame(
+        {"question": ["q"], "answer": ["a"], "docs": [["c"]], "context_titles": [["t"]]}
+    )
+    with pytest.raises(ValueError, match="'docs', 'context_titles' look like it: rename a column"):
+        rn.faithfulness(df, model="offline", progress=False)

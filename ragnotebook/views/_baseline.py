@@ -473,9 +473,10 @@ def baseline_html(against: Against, df: pd.DataFrame, positions: list[int], top:
     skipped = ""
     if against.skipped:
         names = ", ".join(METRIC_LABELS[m] for m in against.skipped)
+        them = "it" if len(against.skipped) == 1 else "them"
         skipped = (
             f'<p class="help" id="rnb-not-compared">Not compared: {names} (the baseline was '
-            "not scored on it).</p>"
+            f"not scored on {them}).</p>"
         )
     # the coverage notes say what the pairing line and the "left out" column show
     shown = [n for n in against.notes if not n.startswith("coverage differs")]

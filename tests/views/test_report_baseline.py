@@ -609,3 +609,26 @@ def test_the_link_opens_the_row_in_a_browser(old, new, tmp_path):
             ctx.close()
         finally:
             browser.close()
+
+
+def test_two_metrics_the_baseline_lacks_are_named_with_a_plural(tmp_path):
+    rows = pd.DataFrame(
+        {
+            "question": ["q1", "q2"],
+            "answer": ["It is so."] * 2,
+            "contexts": [["A chunk."]] * 2,
+            "ground_truth": ["It is so."] * 2,
+        }
+    )
+    judge = ragnotebook.MockJudge(
+        extract_claims=lambda task: ["c1"],
+        verify_claims=lambda task: ["yes"],
+        attribute_claims=lambda task: ["yes"],
+        judge_chunks=lambda task: ["yes"],
+    )
+    every = rows.rag.evaluate(model=judge, progress=False)
+    faith_only = rows.rag.evaluate(model=judge, metrics=["faithfulness"], progress=False)
+    path = report(every, tmp_path / "r.html", baseline=faith_only, plotly_js="cdn")
+    assert section(path).paragraphs["rnb-not-compared"] == (
+        "Not compared: context recall, context precision (the baseline was not scored on them)."
+    )
