@@ -237,9 +237,6 @@ _CALL_TIMEOUT = "the judge call took longer than"
 #: replies): one call probes through its retries and the others wait; if it gives up,
 #: the run stops instead of spending every row's retry budget.
 _UNREACHABLE = frozenset({"connection_error", "timeout"})
-#: How a 404's message starts (``JudgeError`` text: the error class, as both transports
-#: and litellm name it).
-_NOT_FOUND = ("NotFoundError", "litellm.NotFoundError")
 #: Failures that, when every one of the run's last ``_FAILURE_STREAK`` attempts ended
 #: with one of them (and none succeeded in between), say the server is failing for good
 #: (a model still loading answers 503 for minutes, a quota answers 429 to everything):
@@ -841,12 +838,7 @@ class Engine:
                 stats.timeouts += 1
             elif exc.code == "auth_error" and self.auth_failure is None:
                 self.auth_failure = exc
-            elif (
-                exc.code == "bad_request"
-                and not self._succeeded
-                and self.not_found is None
-                and str(exc.args[0] if exc.args else "").startswith(_NOT_FOUND)
-            ):
+            elif exc.status == 404 and not self._succeeded and self.not_found is None:
                 self.not_found = exc
             raise
         finally:

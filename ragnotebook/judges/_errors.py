@@ -267,7 +267,8 @@ def _map_error(exc: BaseException, redact: Any, api_base: str | None = None) -> 
     if name == "ContentPolicyViolationError":
         return JudgeError(message, code="content_filter")
     if name == "NotFoundError" or status == 404:
-        return JudgeError(message + redact(_not_found_hint(api_base)), code="bad_request")
+        hint = redact(_not_found_hint(api_base))
+        return JudgeError(message + hint, code="bad_request", status=404)
     if _is_bad_request(exc, info):
         return JudgeError(message, code="bad_request")
     return JudgeError(message, code="error")

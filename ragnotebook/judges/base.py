@@ -110,6 +110,9 @@ class JudgeError(Exception):
         The raw reply text, kept for diagnosis (shown in ``m_error``).
     retry_after : float or None
         Seconds the provider asked to wait before retrying (``Retry-After``).
+    status : int or None
+        The HTTP status of the reply, when the failure was one (404: the engine stops a
+        run whose first calls all get it, as after an authentication failure).
 
     Examples
     --------
@@ -127,12 +130,14 @@ class JudgeError(Exception):
         retryable: bool = False,
         raw: str | None = None,
         retry_after: float | None = None,
+        status: int | None = None,
     ) -> None:
         super().__init__(message)
         self.code = code
         self.retryable = retryable
         self.raw = raw
         self.retry_after = retry_after
+        self.status = status
 
     def __str__(self) -> str:
         msg = f"{self.code}: {self.args[0]}"

@@ -2912,14 +2912,16 @@ _SPEAKER = re.compile(
 )
 
 
-def _speakers(text: str, lang: str) -> list[tuple[str, frozenset[str]]]:
-    """(name as written, its content tokens) of each speaker ``text`` names."""
+def _speakers(text: str, lang: str) -> list[tuple[re.Match[str], str, frozenset[str]]]:
+    """(match, name as written, its content tokens) of each speaker ``text`` names ("X
+    said", "said X", "according to X"); a pronoun ("she said") has no tokens and is left
+    out."""
     out = []
     for m in _SPEAKER.finditer(text):
         name = m["a"] or m["b"] or m["c"] or ""
         toks = frozenset(content_tokens(name, lang))
         if toks:
-            out.append((name, toks))
+            out.append((m, name, toks))
     return out
 
 
@@ -2928,32 +2930,30 @@ def _words_of_another_speaker(claim: str, docs: Sequence[_Doc], lang: str) -> st
     "According to Mayor Weinberger, …") whose best sentence gives them to another named
     person ("… chief executive Martin Crowe said"), and does not name the claim's: the
     words are found, their speaker is not."""
-    said = list(_SPEAKER.finditer(claim))
+    said = _speakers(claim, lang)
     if len(said) != 1:
         return ""
-    m = said[0]
-    name = m["a"] or m["b"] or m["c"] or ""
-    who = frozenset(content_tokens(name, lang))
+    m, name, who = said[0]
     # what the speaker says: after "X said" / "according to X,", before "…, said X"
     content = claim[: m.start()] if m["b"] else claim[m.end() :]
     rest = frozenset(content_tokens(content, lang)) - who
-    if not who or len(rest) < 3:
+    if len(rest) < 3:
         return ""
-    best: tuple[float, int, str] | None = None
-    for rank, d in enumerate(docs):
-        for sent in d.sentences:
-            share = len(rest & sent.tokens) / len(rest)
-            if best is None or share > best[0]:
-                best = (share, rank, sent.text)
-    if best is None or best[0] < 0.6:
-        return ""
-    share, rank, text = best
-    if who & frozenset(content_tokens(text, lang)):
-        return ""  # the claim's speaker is named there
-    others = [n for n, toks in _speakers(text, lang) if not toks & who]
+    share, rank, best = max(
+        (
+            (len(rest & sent.tokens) / len(rest), -rank, sent)
+            for rank, d in enumerate(docs)
+            for sent in d.sentences
+        ),
+        key=lambda found: found[:2],
+        default=(0.0, 0, None),
+    )
+    if best is None or share < 0.6 or who & best.tokens:
+        return ""  # not found there, or the claim's speaker is named there
+    others = [n for _, n, toks in _speakers(best.text, lang) if not toks & who]
     if not others:
         return ""
-    return f"the chunk at rank {rank + 1} gives these words to '{others[0]}', not to '{name}'"
+    return f"the chunk at rank {1 - rank} gives these words to '{others[0]}', not to '{name}'"
 
 
 def _word_of_another_name(cdoc: _Doc, docs: Sequence[_Doc], lang: str) -> str:

@@ -216,7 +216,9 @@ def test_auth_failure_stops_scheduling():
 def test_a_404_before_any_success_stops_scheduling():
     # a wrong api_base path or model name: every call would get the same 404
     missing = rn.JudgeError(
-        "NotFoundError: Error code: 404 - model 'llama3' not found", code="bad_request"
+        "NotFoundError: Error code: 404 - model 'llama3' not found",
+        code="bad_request",
+        status=404,
     )
     judge = rn.MockJudge(extract_claims=lambda t: missing, latency=0.01)
     out = run(rows(20), judge, concurrency=1)

@@ -554,7 +554,7 @@ def test_a_404_names_the_url_and_suggests_v1(loop, server, transport):
     server.rule = ls.path_prefix_rule("/v1")
     judge = LiteLLMJudge(MODEL, api_base=server.base_url, api_key=KEY, transport=transport)
     err = failure(loop, judge, PARIS)
-    assert (err.code, err.retryable) == ("bad_request", False)
+    assert (err.code, err.retryable, err.status) == ("bad_request", False, 404)
     assert err.args[0].endswith(
         f" (POST {server.base_url}/chat/completions answered 404 Not Found; "
         "OpenAI-compatible servers (vLLM, llama.cpp, LM Studio, Ollama) serve the API under "
