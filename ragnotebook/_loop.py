@@ -41,7 +41,18 @@ class _LoopThread:
                 def runner() -> None:
                     asyncio.set_event_loop(loop)
                     loop.call_soon(ready.set)
-                    loop.run_forever()
+                    while True:
+                        try:
+                            loop.run_forever()
+                            return
+                        except (KeyboardInterrupt, SystemExit):
+                            # raised by code a task ran (a judge callable, a context
+                            # extractor): asyncio re-raises these out of the loop after
+                            # storing them in the task. The loop goes on serving, so the
+                            # task's awaiters see the exception and the waiting call
+                            # returns (a KeyboardInterrupt keeps the finished rows, as a
+                            # Ctrl-C does) instead of waiting forever on a dead thread.
+                            continue
 
                 thread = threading.Thread(target=runner, name="ragnotebook-loop", daemon=True)
                 thread.start()

@@ -808,6 +808,9 @@ class Engine:
                 result = await call
         except TimeoutError as exc:
             stats.timeouts += 1
+            # an LLM judge's abandoned call hangs its usage on the cancellation: the
+            # requests it sent reached the server (and are billed) all the same
+            self._account(stats, getattr(exc.__cause__, "usage", None), success=False)
             if scope is not None and scope.expired():
                 raise JudgeError(
                     f"{_CALL_TIMEOUT} {self.call_timeout:g} s",
@@ -821,6 +824,9 @@ class Engine:
                 code="timeout",
                 retryable=True,
             ) from exc
+        except asyncio.CancelledError as exc:  # interrupted: count what was sent
+            self._account(stats, getattr(exc, "usage", None), success=False)
+            raise
         except JudgeError as exc:
             self._account(stats, getattr(exc, "usage", None), success=False)
             if exc.code in _UNAVAILABLE:

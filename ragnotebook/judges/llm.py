@@ -259,6 +259,56 @@ def _is_secret_option(name: str) -> bool:
 
 
 #: the key sent to an OpenAI-compatible server on this machine when none is given
+#: Request options a misspelling is checked against (``temprature=0.5`` would reach the
+#: provider as an unknown field: a local server ignores it, so the user believes the
+#: temperature was set, and OpenAI answers 400 on every row).
+_KNOWN_OPTIONS: Final = (
+    "api_base",
+    "api_key",
+    "temperature",
+    "max_tokens",
+    "timeout",
+    "num_retries",
+    "structured_output",
+    "transport",
+    "top_p",
+    "seed",
+    "stop",
+    "max_completion_tokens",
+    "response_format",
+    "presence_penalty",
+    "frequency_penalty",
+    "reasoning_effort",
+    "extra_headers",
+    "extra_body",
+    "api_version",
+)
+#: Provider options close in spelling to a known one, but options of their own.
+_OTHER_OPTIONS: Final = frozenset({"top_k", "min_p", "top_a", "seeds", "stop_sequences"})
+
+
+def _check_option_names(options: Mapping[str, Any]) -> None:
+    """Raise TypeError for an option that reads as a misspelt known one.
+
+    Examples
+    --------
+    >>> _check_option_names({"top_k": 40, "temperature": 0.2})
+    >>> _check_option_names({"temprature": 0.5})
+    Traceback (most recent call last):
+    ...
+    TypeError: unknown judge option 'temprature': did you mean temperature=? (the provider would receive it as it is, and most ignore fields they do not know)
+    """
+    for key in options:
+        if key in _KNOWN_OPTIONS or key in _OTHER_OPTIONS:
+            continue
+        close = difflib.get_close_matches(key, _KNOWN_OPTIONS, n=1, cutoff=0.85)
+        if close:
+            raise TypeError(
+                f"unknown judge option {key!r}: did you mean {close[0]}=? (the provider would "
+                "receive it as it is, and most ignore fields they do not know)"
+            )
+
+
 LOCAL_PLACEHOLDER_KEY: Final = "no-key"
 
 
@@ -443,6 +493,7 @@ class LiteLLMJudge:
             raise ValueError(f"timeout must be > 0, got {timeout}")
         if int(num_retries) < 0:
             raise ValueError(f"num_retries must be >= 0, got {num_retries}")
+        _check_option_names(litellm_kwargs)
         for reserved in ("model", "messages", "stream", "n"):
             if reserved in litellm_kwargs:
                 raise TypeError(f"{reserved!r} cannot be passed as a litellm option")
@@ -738,7 +789,8 @@ class LiteLLMJudge:
             ``code`` / ``retryable``: ``rate_limited`` (yes, with ``retry_after``),
             ``server_error`` (yes), ``timeout`` (yes), ``connection_error`` (yes),
             ``parse_error`` (yes, ``raw`` kept), ``empty_content`` (yes),
-            ``truncated`` (yes), ``context_too_long`` (no), ``auth_error`` (no),
+            ``truncated`` (yes; no once a reply filled even the larger budget),
+            ``context_too_long`` (no), ``auth_error`` (no),
             ``quota_exceeded`` (no), ``content_filter`` (no), ``bad_request`` (no).
             The error's ``usage`` attribute holds the :class:`Usage` spent before
             the failure.
@@ -763,12 +815,18 @@ class LiteLLMJudge:
         except JudgeError as err:
             err.usage = tally.usage()  # type: ignore[attr-defined]
             raise
+        except asyncio.CancelledError as err:
+            # abandoned (the engine's call_timeout, an interrupt): the requests already
+            # sent reached the server; the engine counts them from here
+            err.usage = tally.usage()  # type: ignore[attr-defined]
+            raise
         return answer, tally.usage()
 
     async def _solve(self, task: Task, tally: _Tally, depth: int, budget: int) -> Answer:
         """Ask, re-asking with a larger budget or split items when the reply is cut off."""
         answer_model = ANSWER_MODELS[task.kind]
         grown = False
+        first_budget = budget
         while True:
             content, finish, completion_tokens = await self._request(task, budget, tally)
             if finish == "content_filter":
@@ -816,6 +874,19 @@ class LiteLLMJudge:
                 bigger = self._grow(budget)
                 if grown or bigger <= budget:
                     err.code = "truncated"
+                    if completion_tokens >= 0.9 * budget:
+                        # the model wrote its whole budget: asking the same again (the
+                        # engine's retry) would only pay for the same cut-off reply
+                        err.retryable = False
+                        err.args = (
+                            f"{err.args[0]}; the reply needs more than {budget} tokens"
+                            + (
+                                f" (asked again with {budget} after {first_budget}): pass a "
+                                "larger max_tokens="
+                                if grown
+                                else ", the model's output limit"
+                            ),
+                        )
                     raise
                 logger.info(
                     "ragnotebook: %s reply to a %s task was cut off at %d tokens; asking again "

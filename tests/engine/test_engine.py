@@ -120,6 +120,64 @@ def test_ctrl_c_keeps_finished_rows():
     assert (again["faithfulness_status"] == "ok").all()
 
 
+_RAISING_JUDGE = """
+import json, sys, warnings
+import pandas as pd
+import ragnotebook as rn
+
+exc = {"KeyboardInterrupt": KeyboardInterrupt, "SystemExit": SystemExit}[sys.argv[1]]
+calls = {"n": 0}
+
+def extract(task):
+    calls["n"] += 1
+    if calls["n"] == 5:
+        raise exc
+    return ["c"]
+
+df = pd.DataFrame({"question": ["q"] * 10, "answer": [f"a{i}" for i in range(10)],
+                   "contexts": [["c"]] * 10})
+judge = rn.MockJudge(extract_claims=extract, verify_claims=lambda t: ["yes"])
+seen = {}
+warnings.simplefilter("ignore")
+try:
+    out = rn.faithfulness(df, model=judge, progress=False, concurrency=1)
+    seen["status"] = out["faithfulness_status"].value_counts().to_dict()
+    seen["errors"] = sorted(set(out["faithfulness_error"].dropna().str[:9]))
+except BaseException as e:
+    seen["raised"] = type(e).__name__
+again = rn.faithfulness(df.head(2), model="offline", progress=False)
+seen["again"] = again["faithfulness_status"].tolist()
+print(json.dumps(seen))
+"""
+
+
+@pytest.mark.parametrize("exc", ["KeyboardInterrupt", "SystemExit"])
+def test_a_judge_raising_keyboardinterrupt_or_systemexit_does_not_hang_the_call(exc):
+    # asyncio re-raises these two out of the event loop; the private loop's thread
+    # died with them and the sync call waited forever (a user's cell stuck)
+    import json
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, "-c", _RAISING_JUDGE, exc],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "Exception in thread" not in done.stderr
+    seen = json.loads(done.stdout.strip().splitlines()[-1])
+    if exc == "KeyboardInterrupt":  # as a Ctrl-C: finished rows kept, the rest cancelled
+        assert "raised" not in seen
+        assert seen["status"]["ok"] >= 4 and seen["status"]["error"] >= 1
+        assert sum(seen["status"].values()) == 10
+        assert seen["errors"] == ["cancelled"]
+    else:  # SystemExit reaches the caller
+        assert seen["raised"] == "SystemExit"
+    assert seen["again"] == ["ok", "ok"]  # the engine serves the next call
+
+
 def test_rows_finish_in_order_so_an_interrupt_keeps_whole_rows():
     # an interrupt after 20 calls: with every row started at once, those would be 20
     # claim extractions and no finished row; jobs start in order, at most 2 x concurrency

@@ -286,6 +286,44 @@ def test_case8_429_once_then_200_takes_two(llm_server):
     assert llm_server.requests == 3  # extract: 429 + 200; verify: 200
 
 
+def test_a_reply_too_long_for_the_larger_budget_costs_two_requests_not_six(llm_server):
+    llm_server.responder = lambda r: {
+        "content": '{"claims": ["The Bergen depot is on',
+        "finish_reason": "length",
+        "usage": {"completion_tokens": r["max_tokens"]},
+    }
+    df = pd.DataFrame(
+        {
+            "question": ["q"],
+            "answer": ["The depot is on Pier 4."],
+            "contexts": [["The depot is on Pier 4."]],
+        }
+    )
+    out = rn.faithfulness(df, **llm(llm_server, max_tokens=256))
+    assert out.loc[0, "faithfulness_status"] == "error"
+    assert out.loc[0, "faithfulness_error"].startswith("truncated: ")
+    assert "needs more than 512 tokens" in out.loc[0, "faithfulness_error"]
+    assert [r["max_tokens"] for r in llm_server.log] == [256, 512]  # no engine retry
+
+
+def test_requests_abandoned_by_call_timeout_are_counted_as_sent(llm_server):
+    # the server received them (a paid API bills them): "requests" said 0
+    llm_server.responder = offline_responder()
+    llm_server.latency = 1.0
+    df = pd.DataFrame(
+        {"question": ["q"], "answer": ["The depot is on Pier 4."], "contexts": [["Pier 4."]]}
+    )
+    out = rn.faithfulness(df, **llm(llm_server, call_timeout=0.3, max_retries=1))
+    assert out.loc[0, "faithfulness_status"] == "error"
+    meta = out.attrs["ragnotebook"]["metrics"]["faithfulness"]
+    assert (meta["attempts"], meta["timeouts"]) == (2, 2)
+    deadline = time.monotonic() + 5
+    while llm_server.requests < 2 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert llm_server.requests == 2
+    assert meta["requests"] == 2
+
+
 def test_mixed_faults_every_row_ends_ok(llm_server):
     df = rn.load_sample("quickstart").iloc[::3]  # 16 rows of all three sources
     llm_server.responder = offline_responder()

@@ -14,8 +14,10 @@ from typing import Any
 
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 
+import pandas as pd
 import pytest
 
+import ragnotebook  # noqa: F401  (the df.rag accessor)
 from ragnotebook import prompts
 from ragnotebook.judges.base import JudgeError
 from ragnotebook.judges.llm import LiteLLMJudge, Usage, _settle_litellm_logging
@@ -383,6 +385,36 @@ def test_budget_exhausted_twice_is_an_error_not_an_empty_answer(loop, server):
     err = failure(loop, judge_for(server, max_tokens=100), PARIS)
     assert err.code == "truncated" and err.retryable
     assert [r["max_tokens"] for r in server.log] == [100, 200]
+
+
+def test_a_reply_that_fills_the_larger_budget_too_is_final_not_retried(loop, server):
+    # the model writes its whole budget twice: an engine retry would pay for the same
+    # two cut-off replies again (a user saw 6 requests for one task)
+    def responder(request):
+        return {
+            "content": '{"claims": ["Paris is in France", "Paris ha',
+            "finish_reason": "length",
+            "usage": {"completion_tokens": request["max_tokens"]},
+        }
+
+    server.responder = responder
+    err = failure(loop, judge_for(server, max_tokens=300), claims_task())
+    assert (err.code, err.retryable) == ("truncated", False)
+    assert "needs more than 600 tokens (asked again with 600 after 300)" in str(err)
+    assert "max_tokens=" in str(err)
+    assert [r["max_tokens"] for r in server.log] == [300, 600]
+
+
+def test_a_cut_well_under_the_budget_stays_retryable(loop, server):
+    # "length" with few tokens written is no budget problem (a proxy cutting the
+    # stream): the engine may ask again
+    server.responder = lambda r: {
+        "content": '{"claims": ["Paris',
+        "finish_reason": "length",
+        "usage": {"completion_tokens": 12},
+    }
+    err = failure(loop, judge_for(server, max_tokens=300), claims_task())
+    assert (err.code, err.retryable) == ("truncated", True)
 
 
 def test_unfinished_reasoning_at_the_budget_with_stop_is_asked_again(loop, server):
@@ -766,3 +798,20 @@ def test_a_server_that_accepts_and_never_replies_stops_the_run(transport):
     assert sum("answered no call in time" in e for e in errors) >= 10
     # the two calls in flight and the probe's retry; not 12 rows x 2 attempts
     assert out.attrs["ragnotebook"]["metrics"]["faithfulness"]["attempts"] <= 4
+
+
+@pytest.mark.parametrize(
+    ("option", "meant"),
+    [("temprature", "temperature"), ("max_token", "max_tokens"), ("api_bse", "api_base")],
+)
+def test_a_misspelt_judge_option_is_an_error_naming_the_option_meant(option, meant):
+    with pytest.raises(TypeError, match=rf"'{option}': did you mean {meant}=\?"):
+        LiteLLMJudge("openai/x", api_base="http://127.0.0.1:9/v1", **{option: 1})
+    df = pd.DataFrame({"question": ["q"], "answer": ["The depot."], "contexts": [["c"]]})
+    with pytest.raises(TypeError, match=rf"did you mean {meant}=\?"):
+        df.rag.faithfulness(model="openai/x", api_base="http://127.0.0.1:9/v1", **{option: 1})
+
+
+def test_provider_options_near_a_known_name_pass_through():
+    judge = LiteLLMJudge("openai/x", top_k=40, min_p=0.1, top_p=0.9, seed=7)
+    assert judge.litellm_kwargs == {"top_k": 40, "min_p": 0.1, "top_p": 0.9, "seed": 7}
