@@ -1200,7 +1200,8 @@ def _partial(out: Path) -> Path:
 
 def _check_writable(path: Path, option: str = "--out", example: str = "scored.jsonl") -> None:
     """Refuse, before any row is scored, an output path that is a folder or whose folder
-    cannot be made or written to (the folder is made, as the write would make it).
+    cannot be made or written to. Missing folders are made for the test and removed
+    again: the write makes them, so a command that fails later leaves none behind.
 
     Raises
     ------
@@ -1211,6 +1212,7 @@ def _check_writable(path: Path, option: str = "--out", example: str = "scored.js
 
     if path.is_dir():
         raise UsageError(f"{option}: {path} is a folder; give a file name in it ({path / example})")
+    missing = [p for p in (path.parent, *path.parent.parents) if not p.exists()]
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         with tempfile.NamedTemporaryFile(dir=path.parent, prefix=f".{path.name}.", suffix=".check"):
@@ -1218,6 +1220,10 @@ def _check_writable(path: Path, option: str = "--out", example: str = "scored.js
     except OSError as exc:
         why = exc.strerror or type(exc).__name__
         raise UsageError(f"{option}: cannot write {path} ({why}: {path.parent})") from None
+    finally:
+        for folder in missing:  # deepest first
+            with contextlib.suppress(OSError):
+                folder.rmdir()
 
 
 def _check_out(path: Path | None) -> None:
@@ -2177,7 +2183,6 @@ def report_command(args: argparse.Namespace) -> int:
             "unknown' and names rows by position unless the file has their labels",
             "report",
         )
-    args.out.parent.mkdir(parents=True, exist_ok=True)  # as evaluate --out does
     options: dict[str, Any] = {
         "by": args.by,
         "sort_by": sort_by,
@@ -2370,9 +2375,15 @@ def _parser() -> argparse.ArgumentParser:
     rp = sub.add_parser(
         "report",
         help="write the HTML report of a scored file",
-        description="Write the self-contained HTML report of a scored .parquet or .jsonl file.",
+        description="Write the self-contained HTML report of a scored file (.parquet or .jsonl "
+        "keep every verdict; .csv and .json are read too).",
     )
-    rp.add_argument("scored", type=Path, help="a scored .parquet or .jsonl file")
+    rp.add_argument(
+        "scored",
+        type=Path,
+        help="a scored .parquet, .jsonl, .csv or .json file (text formats may end in .gz, "
+        ".bz2, .xz)",
+    )
     rp.add_argument("--out", type=Path, required=True, help="the .html file to write")
     rp.add_argument(
         "--by",

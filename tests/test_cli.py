@@ -1241,6 +1241,27 @@ def test_report_out_must_be_html_and_may_be_in_a_new_folder(tmp_path, good):
     assert nested.read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
 
 
+def test_a_failing_report_leaves_no_new_folder_behind(tmp_path, good, capsys):
+    # the folders of --out are made with the page: a usage or input error makes none
+    scored = tmp_path / "scored.jsonl"
+    cli.write_jsonl(
+        rn.evaluate(pd.read_json(good, lines=True), model="offline", progress=False), scored
+    )
+    bad_by = [
+        "report",
+        str(scored),
+        "--by",
+        "nosuchcol",
+        "--out",
+        str(tmp_path / "a" / "b" / "r.html"),
+    ]
+    assert cli.main(bad_by) == 2
+    no_baseline = ["report", str(scored), "--baseline", str(tmp_path / "nope.jsonl")]
+    assert cli.main([*no_baseline, "--out", str(tmp_path / "c" / "r.html")]) == 3
+    assert not (tmp_path / "a").exists() and not (tmp_path / "c").exists()
+    capsys.readouterr()
+
+
 # ------------------------------------------------------------------ reading inputs
 
 

@@ -242,15 +242,17 @@ def compare(
     ticks = []
     for m, row in table.iterrows():
         flag = " ⚠" if row["coverage_flag"] else ""
+        # short lines under a horizontal label: at a notebook's width (~800 px) one long
+        # line per metric made plotly tilt the labels and drop the last one
         unmatched = (
-            f"<br><sup>rows with no partner: only in {la}: {row['unmatched_a']}, "
-            f"only in {lb}: {row['unmatched_b']}</sup>"
+            f"<br><sup>no partner: {la} {row['unmatched_a']} · {lb} {row['unmatched_b']}</sup>"
             if row["unmatched_a"] or row["unmatched_b"]
             else ""
         )
         ticks.append(
-            f"{METRIC_LABELS[str(m)]}{flag}<br><sup>{row['n_pairs']} pairs; scored only in "
-            f"{la}: {row['scored_only_a']}, only in {lb}: {row['scored_only_b']}</sup>" + unmatched
+            f"{METRIC_LABELS[str(m)]}{flag}<br><sup>{row['n_pairs']} pairs</sup><br><sup>"
+            f"scored only in {la} {row['scored_only_a']} · {lb} {row['scored_only_b']}</sup>"
+            + unmatched
         )
     xs, ys, hovers = [], [], []
     rng = np.random.default_rng(seed)
@@ -310,19 +312,23 @@ def compare(
     fig.add_hline(y=0, line={"color": "rgba(128,128,128,0.8)", "width": 1, "dash": "dash"})
     title = (
         f"Paired differences {lb} − {la} per metric (rows paired by {plotly_text(on) if on else 'index'})"
-        f"<br><sup>{ci:.0%} bootstrap CI of the mean ({n_boot} resamples, seed {seed}); "
-        "⚠ = coverage differs: pairs scored in one frame only, or rows with no partner</sup>"
+        f"<br><sup>{ci:.0%} bootstrap CI of the mean ({n_boot} resamples, seed {seed})</sup>"
+        "<br><sup>⚠ = coverage differs: pairs scored in one frame only, or rows with no "
+        "partner</sup>"
     )
-    style_figure(fig, title, theme, height=480)
+    style_figure(fig, title, theme, height=540)
     fig.update_xaxes(
         tickvals=list(range(len(table))),
         ticktext=ticks,
+        tickangle=0,
         range=[-0.6, len(table) - 0.4],
         showgrid=False,
     )
-    fig.update_yaxes(title_text=f"score difference {lb} − {la} (−1 to 1)", range=[-1.05, 1.05])
+    fig.update_yaxes(title_text=f"score difference<br>{lb} − {la}", range=[-1.05, 1.05])
+    # the title block on top, the legend under it (beside it, a long subtitle ran into it)
     fig.update_layout(
-        legend={"orientation": "h", "y": 1.02, "yanchor": "bottom", "x": 1, "xanchor": "right"},
-        margin={"b": 90},
+        title={"y": 0.96, "yanchor": "top"},
+        legend={"orientation": "h", "y": 1.01, "yanchor": "bottom", "x": 0, "xanchor": "left"},
+        margin={"t": 125, "b": 100},
     )
     return fig

@@ -325,16 +325,17 @@ _BOOT_JS = """
 })();
 """
 
-_HELP = """
-<dl class="help">
-<dt>context recall</dt><dd>Share of the ground-truth claims that some retrieved chunk supports:
-did retrieval fetch what the reference answer needs?</dd>
-<dt>context precision</dt><dd>Average precision of the relevant chunks by rank: were the chunks
+#: What each metric measures, for the report's help (only the metrics the frame has).
+_METRIC_HELP = {
+    "context_recall": """<dt>context recall</dt><dd>Share of the ground-truth claims that some retrieved chunk supports:
+did retrieval fetch what the reference answer needs?</dd>""",
+    "context_precision": """<dt>context precision</dt><dd>Average precision of the relevant chunks by rank: were the chunks
 relevant to the ground truth (for a row without one, to the answer) ranked early? precision@k
-is the share of relevant chunks among the first k.</dd>
-<dt>faithfulness</dt><dd>Share of the answer's claims the retrieved chunks support
-(<i>contradicted</i> and <i>not verifiable</i> claims count against).</dd>
-"""
+is the share of relevant chunks among the first k.</dd>""",
+    "faithfulness": """<dt>faithfulness</dt><dd>Share of the answer's claims the retrieved chunks support
+(<i>contradicted</i> and <i>not verifiable</i> claims count against).</dd>""",
+}
+
 
 #: What the help says of each status, in the order it says it.
 _STATUS_HELP = {
@@ -410,8 +411,9 @@ def _status_help(df: pd.DataFrame) -> str:
 
 
 def _help_html(df: pd.DataFrame) -> str:
-    """The summary's help: what each metric measures, and the statuses of this frame."""
-    return f"{_HELP}{_status_help(df)}\n</dl>\n"
+    """The summary's help: what each metric of this frame measures, and its statuses."""
+    metrics = "\n".join(_METRIC_HELP[m] for m in require_scored(df))
+    return f'\n<dl class="help">\n{metrics}\n{_status_help(df)}\n</dl>\n'
 
 
 def _cell(df: pd.DataFrame, column: str, pos: int) -> str:
@@ -1023,7 +1025,8 @@ def _page(
     table = score_table(df)
     # the legend explains the status codes the rows shown have, not every code
     legend = row_legend(
-        short_score(*score_at(table, m, p)) for m in require_scored(df) for p in positions
+        (short_score(*score_at(table, m, p)) for m in require_scored(df) for p in positions),
+        metrics=require_scored(df),
     )
     payload = {
         "figures": [_figure_payload(key, light, dark) for key, light, dark in figs],

@@ -41,7 +41,7 @@ _CODE_MEANINGS = {
 }
 
 
-def row_legend(codes: Iterable[str] | None = None) -> str:
+def row_legend(codes: Iterable[str] | None = None, metrics: Iterable[str] | None = None) -> str:
     """What the codes of a row's summary line mean, for the codes that occur.
 
     Parameters
@@ -50,6 +50,9 @@ def row_legend(codes: Iterable[str] | None = None) -> str:
         The row cells shown (``short_score`` values such as ``"0.50"``, ``"n/gt"``,
         ``"ERR"``); a status code among them is explained, a score is not. ``None``
         (default): every code.
+    metrics : iterable of str, optional
+        The metrics the rows show (``"context_recall"``, ...): only their letters are
+        explained. ``None`` (default): all three.
 
     Returns
     -------
@@ -63,12 +66,22 @@ def row_legend(codes: Iterable[str] | None = None) -> str:
     'R = context recall, P = context precision, F = faithfulness; ERR error.'
     >>> row_legend(["1.00"])
     'R = context recall, P = context precision, F = faithfulness.'
+    >>> row_legend(["1.00"], metrics=["context_precision"])
+    'P = context precision.'
     """
     found = None if codes is None else set(codes)
     said = [text for code, text in _CODE_MEANINGS.items() if found is None or code in found]
-    head = "R = context recall, P = context precision, F = faithfulness"
+    shown = set(_LETTERS) if metrics is None else set(metrics)
+    head = ", ".join(f"{letter} = {name}" for m, (letter, name) in _LETTERS.items() if m in shown)
     return head + ("; " + ", ".join(said) if said else "") + "."
 
+
+#: The letter of each metric in a row's summary line, and its name.
+_LETTERS = {
+    "context_recall": ("R", "context recall"),
+    "context_precision": ("P", "context precision"),
+    "faithfulness": ("F", "faithfulness"),
+}
 
 #: What the codes in a row's summary line mean (all of them: the explorer's rows change
 #: with its filters).

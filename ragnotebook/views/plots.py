@@ -299,7 +299,8 @@ def _precision_figure(
         "Precision@k by rank"
         f"<br><sup>{n_rows} of {len(plain)} rows scored with context precision; "
         f"band: {band_name}"
-        + ("; per group: line = mean, band, bars = share of relevant chunks" if by else "")
+        # its own line: at a notebook's width (~800 px) one line was cut off
+        + ("<br>per group: line = mean, band, bars = share of relevant chunks" if by else "")
         + (
             f"<br>ranks 1–{max_k} shown: {beyond} {_plural(beyond, 'row')} "
             f"{'has' if beyond == 1 else 'have'} more chunks (up to {deepest}), left out "
@@ -310,8 +311,19 @@ def _precision_figure(
         + "</sup>"
     )
     style_figure(fig, title, theme, height=460)
-    if beyond:
-        fig.update_layout(margin={"t": 100})  # room for the third title line
+    if beyond or by:
+        fig.update_layout(margin={"t": 100 + 15 * bool(beyond and by)})  # more title lines
+    if not n_rows:
+        fig.add_annotation(
+            text="No row could be scored with context precision: "
+            "see the statuses in summary() or plot.scores()",
+            xref="paper",
+            yref="paper",
+            x=0.5,
+            y=0.5,
+            showarrow=False,
+            font={"size": 14, "color": GREY},
+        )
     max_rank = int(ch["position"].max()) if len(ch) else 1
     legend: dict[str, Any] = {"orientation": "h", "y": -0.22}
     if by is not None:
@@ -428,7 +440,24 @@ def _scores_figure(df: pd.DataFrame, metrics: list[str], kind: str, bins: int, t
     shown: set[str] = set()
     for col, m in enumerate(metrics, start=1):
         score, status = table[m].to_numpy(), table[f"{m}_status"]
-        for si, s in enumerate(SCORED_STATUSES):
+        # the strip's rows: the scored statuses this metric's rows hold ("ok" always),
+        # not every scored status of any metric (precision is never "no claims")
+        held = [
+            s
+            for s in SCORED_STATUSES
+            if s == "ok" or ((status == s).to_numpy() & ~np.isnan(score)).any()
+        ]
+        if np.isnan(score).all():
+            fig.add_annotation(
+                text="no row scored:<br>see the statuses below",
+                x=0.5,
+                y=0.5 if kind == "histogram" else (len(held) - 1) / 2,
+                showarrow=False,
+                font={"size": 13, "color": GREY},
+                row=1,
+                col=col,
+            )
+        for si, s in enumerate(held):
             mask = (status == s).to_numpy() & ~np.isnan(score)
             if not mask.any():
                 continue
@@ -496,9 +525,9 @@ def _scores_figure(df: pd.DataFrame, metrics: list[str], kind: str, bins: int, t
         fig.update_xaxes(title_text="status", row=2, col=col)
         if kind == "strip":
             fig.update_yaxes(
-                tickvals=list(range(len(SCORED_STATUSES))),
-                ticktext=[STATUS_LABELS[s] for s in SCORED_STATUSES],
-                range=[-0.6, len(SCORED_STATUSES) - 0.4],
+                tickvals=list(range(len(held))),
+                ticktext=[STATUS_LABELS[s] for s in held],
+                range=[-0.6, len(held) - 0.4],
                 row=1,
                 col=col,
             )

@@ -246,6 +246,52 @@ def test_scores_strip_and_metric_selection(hostile):
         scores(hostile, metrics=["relevancy"])
 
 
+def test_the_strip_lists_only_statuses_a_metric_holds_scored_rows_in():
+    # one row with no chunks: recall and faithfulness have a scored no_context row,
+    # precision (NaN there) does not, and no metric here has a no_claims row
+    df = pd.DataFrame(
+        {
+            "question": ["Where is the depot?", "Where is the museum?"],
+            "answer": ["The depot is on Pier 4.", "The museum is on Pier 9."],
+            "contexts": [["The depot is on Pier 4."], []],
+            "ground_truth": ["The depot is on Pier 4.", "The museum is on Pier 9."],
+        }
+    )
+    s = df.rag.evaluate(model="offline", progress=False)
+    fig = scores(s, kind="strip")
+    ticks = [fig.layout[k].ticktext for k in ("yaxis", "yaxis2", "yaxis3")]
+    assert ticks == [("ok", "no context"), ("ok",), ("ok", "no context")]
+    dots = [t for t in fig.data if t.type == "scatter"]
+    assert [t.name for t in dots] == ["ok", "no context", "ok", "ok", "no context"]
+    for trace in dots:  # each dot sits on its own status's line
+        assert {round(y) for y in trace.y} == {("ok", "no context").index(trace.name)}
+
+
+def test_charts_with_no_scored_row_say_so(scored):
+    def down(task):
+        raise RuntimeError("judge down")
+
+    judge = ragnotebook.MockJudge(extract_claims=down, judge_chunks=down)
+    failed = pd.DataFrame(
+        {
+            "question": ["Where is the depot?"] * 2,
+            "answer": ["The depot is on Pier 4."] * 2,
+            "contexts": [["The depot is on Pier 4."]] * 2,
+            "ground_truth": ["The depot is on Pier 4."] * 2,
+        }
+    )
+    with pytest.warns(UserWarning):
+        failed = failed.rag.evaluate(model=judge, progress=False)
+    notes = [a.text for a in precision_at_k(failed).layout.annotations]
+    assert notes == [
+        "No row could be scored with context precision: see the statuses in summary() or "
+        "plot.scores()"
+    ]
+    notes = [a.text for a in scores(failed).layout.annotations]
+    assert notes.count("no row scored:<br>see the statuses below") == 3
+    assert not [a for a in precision_at_k(scored).layout.annotations]  # only when empty
+
+
 def test_scores_accept_the_metric_aliases_evaluate_accepts(scored, precision_frame):
     titles = [a.text for a in scored.rag.plot.scores(metrics=["recall"]).layout.annotations]
     assert titles == ["context recall"]
@@ -588,9 +634,12 @@ def test_compare_flags_coverage_and_unmatched(scored):
     with pytest.warns(UserWarning, match="1 row\\(s\\) only in A"):
         fig = compare(scored, other, on=None, labels=("BM25", "<dense>"))
     ticks = list(fig.layout.xaxis.ticktext)
+    # horizontal labels of short lines: tilted, plotly dropped the last one at ~800 px
+    assert fig.layout.xaxis.tickangle == 0
+    assert max(len(re.sub("<[^>]+>", "", line)) for t in ticks for line in t.split("<br>")) < 45
     assert ticks[0].startswith("context recall ⚠")
-    assert "scored only in BM25: 1" in ticks[0]
-    assert "rows with no partner: only in BM25: 1, only in &lt;dense&gt;: 0" in ticks[1]
+    assert "scored only in BM25 1 · &lt;dense&gt; 0" in ticks[0]
+    assert "no partner: BM25 1 · &lt;dense&gt; 0" in ticks[1]
     assert "&lt;dense&gt;" in fig.layout.title.text
     assert_pseudo_html_safe(fig)
     mean = fig.data[1]
@@ -652,7 +701,8 @@ def test_compare_by_index_labels_that_only_partly_overlap_warns_and_shows_them(s
     with pytest.warns(UserWarning, match=r"^compare\(\): coverage differs"):
         fig = a.rag.plot.compare(c, on=None)
     for tick in fig.layout.xaxis.ticktext:
-        assert "⚠" in tick and "rows with no partner: only in A: 2, only in B: 2" in tick
+        assert "⚠" in tick and "no partner: A 2 · B 2" in tick
+        assert re.search(r"<sup>\d+ pairs</sup>", tick)
     assert "rows with no partner" in fig.layout.title.text
 
 

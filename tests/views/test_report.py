@@ -379,6 +379,14 @@ def test_report_row_legend_explains_only_the_codes_its_rows_show(scored, tmp_pat
         assert absent not in legend, absent
 
 
+def test_report_explains_only_the_metrics_the_frame_was_scored_with(precision_frame, tmp_path):
+    page = report(precision_frame, tmp_path / "p.html", plotly_js="cdn").read_text("utf-8")
+    assert "<dt>context precision</dt>" in page
+    assert "<dt>context recall</dt>" not in page and "<dt>faithfulness</dt>" not in page
+    assert "P = context precision" in _row_legend(tmp_path / "p.html")
+    assert "R = context recall" not in _row_legend(tmp_path / "p.html")
+
+
 def test_report_row_legend_follows_the_rows_shown(tmp_path):
     import ragnotebook
 
