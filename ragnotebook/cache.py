@@ -28,11 +28,16 @@ Async use
     readable once ``aput`` returns.
 
 A damaged file
-    A file at an explicit path that is not a sqlite database, or a sqlite
-    database without ragnotebook's table, raises :class:`CacheError` naming the
-    path; the file is never touched. At the default path (which only
-    ragnotebook writes), a damaged file is renamed to ``*.corrupt-<time>`` with
-    a warning and a fresh cache is started.
+    A file at a path the user named (``cache=``, a ``RAGNOTEBOOK_CACHE`` file)
+    that is not a sqlite database, or a sqlite database without ragnotebook's
+    table, raises :class:`CacheError` naming the path; the file is never
+    touched. Only a ``judge_cache.sqlite3`` that ragnotebook named (in the
+    user's cache folder, or in the folder ``RAGNOTEBOOK_CACHE_DIR`` or a
+    ``RAGNOTEBOOK_CACHE`` folder gives) that is no sqlite database at all is
+    renamed to ``*.corrupt-<time>`` (with its ``-wal``
+    and ``-shm`` files, renamed alike, never deleted), with a warning, and a
+    fresh cache started; a database of another program, one written by a newer
+    ragnotebook or one locked by another process raises there too.
 
 Examples
 --------
@@ -131,6 +136,10 @@ _SQL_PUT = (
 
 class CacheError(RuntimeError):
     """The cache file cannot be used (not a sqlite database, not ours, unreadable)."""
+
+    #: True when the file is no sqlite database at all (damaged or another kind of file):
+    #: the one case where the built-in default cache is moved aside and started afresh.
+    damaged: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -272,7 +281,8 @@ _OFF_WORDS = ("0", "false", "off", "no", "none")
 def default_cache_path() -> Path:
     """The default cache file.
 
-    ``RAGNOTEBOOK_CACHE`` (a file path) when set, else
+    ``RAGNOTEBOOK_CACHE`` (a file path; an existing folder means
+    ``judge_cache.sqlite3`` in it) when set, else
     ``$RAGNOTEBOOK_CACHE_DIR/judge_cache.sqlite3`` when that is set, else
     ``<user cache dir>/judge_cache.sqlite3`` from
     ``platformdirs.user_cache_dir("ragnotebook")``.
@@ -284,7 +294,9 @@ def default_cache_path() -> Path:
     """
     env_file = os.environ.get("RAGNOTEBOOK_CACHE", "").strip()
     if env_file and env_file.lower() not in _OFF_WORDS:
-        return Path(env_file).expanduser()
+        given = Path(env_file).expanduser()
+        # a folder is the natural guess for "where the cache goes": the file goes in it
+        return given / "judge_cache.sqlite3" if given.is_dir() else given
     env_dir = os.environ.get("RAGNOTEBOOK_CACHE_DIR", "").strip()
     if env_dir:
         return Path(env_dir).expanduser() / "judge_cache.sqlite3"
@@ -382,6 +394,13 @@ class JudgeCache:
 
     def __init__(self, path: str | os.PathLike[str] | None = None) -> None:
         self._is_default = path is None
+        # only a file ragnotebook named (judge_cache.sqlite3 in the user's cache folder or
+        # in a folder the environment names) is its own: a file the user named
+        # (RAGNOTEBOOK_CACHE=notes.db) may hold anything, and is never moved aside
+        env_file = os.environ.get("RAGNOTEBOOK_CACHE", "").strip()
+        self._owned = path is None and not (
+            env_file and Path(env_file).expanduser() == default_cache_path()
+        )
         self.path = Path(default_cache_path() if path is None else path).expanduser()
         self._lock = threading.Lock()
         self._local = threading.local()
@@ -434,8 +453,8 @@ class JudgeCache:
             raise CacheError(f"the judge cache at {self.path} is closed")
         try:
             conn = self._open()
-        except CacheError:
-            if not self._is_default:
+        except CacheError as exc:
+            if not (self._owned and exc.damaged):
                 raise
             self._move_aside()
             conn = self._open()
@@ -488,19 +507,25 @@ class JudgeCache:
             raise
         except sqlite3.DatabaseError as exc:
             conn.close()
-            raise CacheError(
+            if isinstance(exc, sqlite3.OperationalError) and not self.path.is_dir():
+                # locked by another process past the busy timeout, read-only, disk full:
+                # the file may be a live cache, so it is reported, never moved aside
+                raise CacheError(f"cannot use the judge cache {self.path}: {exc}") from exc
+            error = CacheError(
                 f"the judge cache file {self.path} is not a usable sqlite database ({exc}); "
                 "delete or move it, pass another path, or use cache=False"
-            ) from exc
+            )
+            error.damaged = self.path.is_file()
+            raise error from exc
         return conn
 
     def _move_aside(self) -> None:
         target = self.path.with_name(f"{self.path.name}.corrupt-{int(time.time())}")
-        for suffix in ("-wal", "-shm"):
+        os.replace(self.path, target)
+        for suffix in ("-wal", "-shm"):  # kept beside it: they may hold its last writes
             side = self.path.with_name(self.path.name + suffix)
             if side.exists():
-                side.unlink(missing_ok=True)
-        os.replace(self.path, target)
+                os.replace(side, target.with_name(target.name + suffix))
         notify(
             f"ragnotebook: the judge cache {self.path} was damaged; moved it to {target} "
             "and started an empty cache"

@@ -2016,6 +2016,21 @@ def evaluate_command(args: argparse.Namespace) -> int:
                 file=sys.stderr,
             )
             return EXIT_CHECKS_FAILED
+        from ragnotebook.frame import scored_mask
+
+        ran = [m for m in metrics if f"{m}_status" in scored.columns]
+        if not any(scored_mask(scored, m).any() for m in ran) and any(
+            (scored[f"{m}_status"] == "error").any() for m in ran
+        ):
+            # a judge that failed on every row (no key, server down): the run measured
+            # nothing, which a job that only looks at the exit code must not take for a
+            # pass (a failed check, asked for, says exit 1 first)
+            print(
+                "ragnotebook evaluate: no row could be scored: every row failed (the first "
+                "error of each metric is above)",
+                file=sys.stderr,
+            )
+            return EXIT_RUNTIME
         return EXIT_OK
 
 

@@ -270,6 +270,13 @@ def _metric_names(metrics: Iterable[str] | str) -> list[str]:
     return names
 
 
+def _estimate_note(note: str) -> str:
+    """evaluate()'s note on the metrics it leaves out, said of the estimate."""
+    return note.replace("evaluate() left out", "estimate(), as evaluate(), leaves out").replace(
+        ". It scored ", ". It estimates "
+    )
+
+
 def estimate(
     df: pd.DataFrame,
     *,
@@ -294,7 +301,10 @@ def estimate(
         :func:`ragnotebook.get_default_model`. Judges that are not LLMs report
         calls only (0 tokens, cost 0).
     metrics : iterable of str, default all three
-        ``"context_recall"``, ``"context_precision"``, ``"faithfulness"``.
+        ``"context_recall"``, ``"context_precision"``, ``"faithfulness"``. Without
+        it, the metrics :func:`ragnotebook.evaluate` would run: a frame without
+        ground truths (or answers) leaves out the metrics that need them, with the
+        same warning.
     columns : mapping, optional
         ``{role: column}``, as in :func:`ragnotebook.evaluate`.
     reason : {"template", "llm", None}, default "template"
@@ -361,6 +371,12 @@ def estimate(
         raise TypeError(not_a_frame(df))
     if completion_tokens_per_item < 0:
         raise ValueError("completion_tokens_per_item must be >= 0")
+    left_note = None
+    if metrics is _METRICS:  # no metrics=: what evaluate() without metrics= would run
+        from ragnotebook.api import _default_metrics
+
+        kept, left_note = _default_metrics(df, columns)
+        metrics = kept if left_note is not None else metrics
     names = _metric_names(metrics)
     config = ScorerConfig(
         reason=reason, reference=reference, max_chunks_per_call=max_chunks_per_call
@@ -369,6 +385,13 @@ def estimate(
     if "context_precision" in names or "context_recall" in names:
         required = sorted({*required, "contexts"})
     rows, _mapping = read_rows(df, columns, required=required)
+    if left_note is not None:
+        from ragnotebook._warn import warn_user
+
+        warn_user(
+            _estimate_note(left_note),
+            UserWarning,
+        )
     llm_model, label = _resolve_model(model)
     counter = _Counter(llm_model)
 

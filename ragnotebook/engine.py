@@ -560,8 +560,15 @@ class Engine:
                     batch = plan.send(answers)  # type: ignore[arg-type]
             except StopIteration as stop:
                 result: MetricResult = stop.value
-        except asyncio.CancelledError:
-            raise
+        except asyncio.CancelledError as exc:
+            running = asyncio.current_task()
+            if running is None or running.cancelling():
+                raise  # the run is cancelled (Ctrl-C, a caller's timeout)
+            # nobody cancelled this row: the judge's own code raised it (a client that
+            # reports its timeouts so); the row fails, the others go on
+            result = MetricResult.failed(
+                job.metric, f"the judge raised CancelledError{f': {exc}' if str(exc) else ''}"
+            )
         except Exception as exc:  # isolate the row: it gets status "error", others go on
             result = MetricResult.failed(job.metric, _describe(exc))
         finally:

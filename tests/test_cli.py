@@ -880,6 +880,11 @@ def test_default_responder_and_server_errors(tmp_path, llm_server, monkeypatch, 
     code, out, err = main_in_process(*args, "--num-retries", "0", "--timeout", "5", capsys=capsys)
     assert code == 1, out + err
     assert llm_server.requests - before == 2  # one try per row
+    # without a check asked for, a run where every row failed is no success either
+    ungated = [a for a in args if a not in ("--min-coverage", "1")]
+    code, out, err = main_in_process(*ungated, "--num-retries", "0", capsys=capsys)
+    assert code == 4, out + err
+    assert "ragnotebook evaluate: no row could be scored: every row failed" in err
 
 
 @pytest.mark.server

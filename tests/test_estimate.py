@@ -14,6 +14,8 @@ from ragnotebook.costs import estimate
 from ragnotebook.tasks import Item, Task
 from ragnotebook.text import split_sentences
 
+METRICS = ["context_recall", "context_precision", "faithfulness"]
+
 CHUNK = "The Harbor Museum sits on Pier 4 and opens at nine."
 
 
@@ -75,7 +77,10 @@ def test_per_row_calls_of_the_issue(frame):
         "context_precision": 3,
         "faithfulness": 2,
     }
-    assert calls(frame.iloc[[1]]) == {
+    # its one ground truth is blank: as evaluate() without metrics=, recall is left out
+    with pytest.warns(UserWarning, match="leaves out 'context_recall'"):
+        assert calls(frame.iloc[[1]]) == {"context_precision": 1, "faithfulness": 2}
+    assert calls(frame.iloc[[1]], metrics=METRICS) == {
         "context_recall": 0,
         "context_precision": 1,
         "faithfulness": 2,
@@ -116,7 +121,7 @@ def test_blank_answers_and_blank_chunks():
             "ground_truth": ["The museum is on Pier 4.", None],
         }
     )
-    est = estimate(df, model="offline")
+    est = estimate(df, model="offline", metrics=METRICS)  # every answer blank: asked for
     # row 0: recall extracts, then all chunks blank -> no attribution; precision: all blank
     # row 1: no ground truth, no answer -> no reference for precision; no faithfulness call
     assert est["calls"].to_dict() == {
@@ -280,3 +285,20 @@ def test_repeated_rows_are_estimated_once_for_an_llm_judge(frame):
         3 * n for n in estimate(frame, model="offline")["calls"]
     ]
     assert (estimate(three, model="offline")["shared"] == 0).all()
+
+
+def test_without_metrics_it_estimates_what_evaluate_would_run():
+    # production logs without references: evaluate() scores precision and faithfulness,
+    # estimate() raised "no column found for the 'ground_truth' role"
+    df = pd.DataFrame(
+        {"question": ["Where?"], "answer": ["It is on Pier 4."], "contexts": [["Pier 4."]]}
+    )
+    with pytest.warns(
+        UserWarning,
+        match=r"estimate\(\), as evaluate\(\), leaves out 'context_recall'.*It estimates 'context_precision' and 'faithfulness'",
+    ):
+        est = estimate(df, model="offline")
+    assert est.index.tolist() == ["context_precision", "faithfulness", "total"]
+    assert est["calls"].tolist() == [1, 2, 3]
+    with pytest.raises(ValueError, match="ground_truth"):  # asked for explicitly: an error
+        estimate(df, model="offline", metrics=["context_recall"])

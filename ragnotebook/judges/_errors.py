@@ -217,6 +217,23 @@ def _not_found_hint(api_base: str | None) -> str:
     )
 
 
+def _unwrapped(name: str, text: str) -> str:
+    """``text`` without the class names litellm repeats in front of it.
+
+    Examples
+    --------
+    >>> _unwrapped("InternalServerError",
+    ...            "litellm.InternalServerError: InternalServerError: OpenAIException - No key")
+    'OpenAIException - No key'
+    >>> _unwrapped("RateLimitError", "Rate limit reached")
+    'Rate limit reached'
+    """
+    prefix = re.compile(rf"^\s*(?:litellm\.)?{re.escape(name)}:\s*")
+    while prefix.match(text):
+        text = prefix.sub("", text, count=1)
+    return text
+
+
 def _map_error(exc: BaseException, redact: Any, api_base: str | None = None) -> JudgeError:
     """Translate a litellm/OpenAI/httpx exception into a JudgeError with a code.
 
@@ -224,7 +241,7 @@ def _map_error(exc: BaseException, redact: Any, api_base: str | None = None) -> 
     """
     info = _error_info(exc)
     name = type(exc).__name__
-    message = redact(f"{name}: {info.message}" if info.message else name)
+    message = redact(f"{name}: {_unwrapped(name, info.message)}" if info.message else name)
     status = info.status
     if _is_context_error(exc, info):
         return JudgeError(message, code="context_too_long")

@@ -532,6 +532,74 @@ def test_a_damaged_default_cache_is_moved_aside(tmp_path, monkeypatch):
     assert len(moved) == 1 and moved[0].read_bytes() == b"garbage" * 1000
 
 
+def test_a_file_named_by_ragnotebook_cache_is_never_moved_aside(tmp_path, monkeypatch):
+    # RAGNOTEBOOK_CACHE names the user's own file: it was renamed to *.corrupt-<time>
+    notes = tmp_path / "notes.txt"
+    notes.write_text("important\n", encoding="utf-8")
+    monkeypatch.setenv("RAGNOTEBOOK_CACHE", str(notes))
+    with pytest.raises(CacheError, match="not a usable sqlite database") as info:
+        JudgeCache()
+    assert str(notes) in str(info.value)
+    assert notes.read_text(encoding="utf-8") == "important\n"
+    assert [p.name for p in tmp_path.iterdir()] == ["notes.txt"]
+
+
+def test_another_programs_wal_database_keeps_its_rows(tmp_path, monkeypatch):
+    # a committed row still in the -wal file: the -wal was deleted, then the file moved
+    app = tmp_path / "app.db"
+    live = sqlite3.connect(app)
+    live.execute("PRAGMA journal_mode = WAL")
+    live.execute("CREATE TABLE users (name TEXT)")
+    live.execute("INSERT INTO users VALUES ('alice')")
+    live.commit()  # the connection stays open: no checkpoint
+    monkeypatch.setenv("RAGNOTEBOOK_CACHE", str(app))
+    try:
+        with pytest.raises(CacheError, match="not a ragnotebook judge cache"):
+            JudgeCache()
+    finally:
+        live.close()
+    rows = sqlite3.connect(app).execute("SELECT name FROM users").fetchall()
+    assert rows == [("alice",)]
+    assert not list(tmp_path.glob("*.corrupt-*"))
+
+
+def test_a_foreign_database_at_the_default_path_raises_too(tmp_path, monkeypatch):
+    monkeypatch.delenv("RAGNOTEBOOK_CACHE", raising=False)
+    monkeypatch.setenv("RAGNOTEBOOK_CACHE_DIR", str(tmp_path))
+    path = default_cache_path()
+    conn = sqlite3.connect(path)
+    conn.execute("CREATE TABLE users (id INTEGER)")
+    conn.commit()
+    conn.close()
+    with pytest.raises(CacheError, match="not a ragnotebook judge cache"):
+        JudgeCache()
+    assert sqlite3.connect(path).execute("SELECT name FROM sqlite_master").fetchall() == [
+        ("users",)
+    ]
+
+
+def test_ragnotebook_cache_naming_a_folder_puts_the_file_in_it(tmp_path, monkeypatch):
+    folder = tmp_path / "mydata"
+    folder.mkdir()
+    (folder / "results.csv").write_text("a,b\n", encoding="utf-8")
+    monkeypatch.setenv("RAGNOTEBOOK_CACHE", str(folder))
+    assert default_cache_path() == folder / "judge_cache.sqlite3"
+    with JudgeCache() as c:
+        c.put("k", {"reason": "r"}, judge_id="j", model=None, task_kind="explain")
+    assert (folder / "results.csv").read_text(encoding="utf-8") == "a,b\n"
+    assert sorted(p.name for p in folder.iterdir())[0:2] == ["judge_cache.sqlite3", "results.csv"]
+
+
+def test_a_cache_folder_that_is_a_file_is_a_cache_error(tmp_path, monkeypatch):
+    afile = tmp_path / "afile"
+    afile.write_text("x", encoding="utf-8")
+    monkeypatch.delenv("RAGNOTEBOOK_CACHE", raising=False)
+    monkeypatch.setenv("RAGNOTEBOOK_CACHE_DIR", str(afile))
+    with pytest.raises(CacheError, match="cannot create the folder"):
+        JudgeCache()
+    assert afile.read_text(encoding="utf-8") == "x"
+
+
 def test_the_folder_is_created_and_an_empty_file_is_fine(tmp_path):
     deep = tmp_path / "a" / "b" / "c.sqlite3"
     with JudgeCache(deep) as c:

@@ -178,6 +178,28 @@ def test_a_judge_raising_keyboardinterrupt_or_systemexit_does_not_hang_the_call(
     assert seen["again"] == ["ok", "ok"]  # the engine serves the next call
 
 
+def test_a_judge_raising_cancellederror_fails_its_row_not_the_run():
+    # nobody cancelled the run: the judge's own code raised it (the run raised it from a
+    # sync call and every finished row was lost)
+    judge = rn.MockJudge(
+        extract_claims=[["c"], asyncio.CancelledError(), ["c"]], verify_claims=lambda t: ["yes"]
+    )
+    out = rn.faithfulness(rows(3), model=judge, progress=False, concurrency=1)
+    assert out["faithfulness_status"].tolist() == ["ok", "error", "ok"]
+    assert out.loc[1, "faithfulness_error"] == "the judge raised CancelledError"
+    assert out["faithfulness"].tolist()[::2] == [1.0, 1.0]
+
+
+def test_a_cancelled_awaited_run_still_stops():
+    judge = rn.MockJudge(extract_claims=lambda t: ["c"], verify_claims=lambda t: ["yes"], latency=1)
+
+    async def main():
+        await asyncio.wait_for(rn.afaithfulness(rows(4), model=judge, progress=False), 0.2)
+
+    with pytest.raises(TimeoutError):
+        asyncio.run(main())
+
+
 def test_rows_finish_in_order_so_an_interrupt_keeps_whole_rows():
     # an interrupt after 20 calls: with every row started at once, those would be 20
     # claim extractions and no finished row; jobs start in order, at most 2 x concurrency
