@@ -61,6 +61,7 @@ __all__ = [
     "short_name",
     "short_names",
     "status_counts",
+    "status_labels",
     "text_at",
     "text_values",
     "verdicts",
@@ -751,6 +752,39 @@ STATUS_ORDER = (
 )
 
 
+def status_labels(table: pd.DataFrame, metric: str) -> np.ndarray:
+    """Each row's status of one metric as the views name it: ``no_answer`` for a
+    ``no_claims`` row left unscored because its answer is missing.
+
+    ``no_claims`` is then only a measured 0 (an answer with no checkable claim, e.g. a
+    refusal), as :func:`status_counts` counts it and the explorer's **Status** filter
+    selects it; ``not_run`` is a row with no status (:func:`score_table`).
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        A :func:`score_table`.
+    metric : str
+
+    Returns
+    -------
+    numpy.ndarray
+        One status name (str) per row, by position.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from ragnotebook.views._data import score_table, status_labels
+    >>> df = pd.DataFrame({"answer": ["I don't know.", None], "faithfulness": [0.0, 0.0],
+    ...                    "faithfulness_status": ["no_claims", "no_claims"]})
+    >>> status_labels(score_table(df), "faithfulness").tolist()
+    ['no_claims', 'no_answer']
+    """
+    status = table[f"{metric}_status"].astype(str).to_numpy()
+    unscored = np.isnan(table[metric].to_numpy(dtype=float))
+    return np.where((status == "no_claims") & unscored, "no_answer", status)
+
+
 def status_counts(table: pd.DataFrame, metric: str) -> dict[str, int]:
     """Rows per status of one metric, with the unscored ``no_claims`` rows as ``no_answer``.
 
@@ -782,10 +816,7 @@ def status_counts(table: pd.DataFrame, metric: str) -> dict[str, int]:
     >>> status_counts(score_table(df), "faithfulness")
     {'no_claims': 1, 'no_answer': 1}
     """
-    status = table[f"{metric}_status"].astype(str).to_numpy()
-    unscored = np.isnan(table[metric].to_numpy(dtype=float))
-    labels = np.where((status == "no_claims") & unscored, "no_answer", status)
-    counts = pd.Series(labels).value_counts()
+    counts = pd.Series(status_labels(table, metric)).value_counts()
     order = [s for s in STATUS_ORDER if s in counts.index]
     order += sorted(str(s) for s in counts.index if s not in STATUS_ORDER)
     return {s: int(counts[s]) for s in order}

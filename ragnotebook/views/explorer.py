@@ -46,6 +46,7 @@ from ragnotebook.views._data import (
     row_names,
     score_at,
     score_table,
+    status_labels,
     text_values,
     verdicts,
     with_columns,
@@ -63,6 +64,11 @@ from ragnotebook.views._style import STATUS_LABELS, check_theme
 
 __all__ = ["Explorer", "in_kernel", "short_score"]
 
+#: The **Status** filter's statuses: "no answer" (a ``no_claims`` row whose answer is
+#: missing, not scored) right after "no claims" (the measured 0s), "not run" last.
+_STATUS_OPTIONS = tuple(
+    s for st in (*STATUSES, "not_run") for s in ((st, "no_answer") if st == "no_claims" else (st,))
+)
 _MAX_LIST_ROWS = 12
 _MIN_LIST_ROWS = 2
 _QUESTION_CHARS = 70
@@ -262,7 +268,11 @@ class Explorer:
     search, sort_by, metric, score_range, status : ipywidgets
         The controls: words to find (whole words, any case, in the row's index label,
         question, answer and ground truth; see :func:`search_tests`), sort order, the metric
-        the score range and status filters apply to, the range, the status.
+        the score range and status filters apply to, the range, the status: one of the
+        metric's statuses, where ``"no_claims"`` is a measured 0 (an answer with no
+        checkable claim) and ``"no_answer"`` a ``no_claims`` row left unscored because its
+        answer is missing (:func:`ragnotebook.summary`'s ``no_answer``), or ``"not_run"``
+        (no status: the metric never ran on the row).
     group : ipywidgets.Dropdown or None
         With ``by``: "every <by>" (value ``""``, ``Explorer.ALL_GROUPS``) or one group's name
         ("(missing)" for empty cells, as the report names them; :func:`summary` labels
@@ -388,9 +398,10 @@ class Explorer:
         )
         self.status = w.Dropdown(
             description="Status",
-            # not run: no status, the metric never scored the row (summary()'s not_run)
-            options=[("any status", "any")]
-            + [(STATUS_LABELS[s], s) for s in (*STATUSES, "not_run")],
+            # no answer: a no_claims row left unscored as its answer is missing (summary()'s
+            # no_answer), apart from the measured 0s of "no claims"; not run: no status,
+            # the metric never scored the row (summary()'s not_run)
+            options=[("any status", "any")] + [(STATUS_LABELS[s], s) for s in _STATUS_OPTIONS],
             value="any",
             style=wide,
         )
@@ -786,8 +797,8 @@ class Explorer:
                 )
         if self.status.value != "any":
             masks[f"{label} status {STATUS_LABELS[self.status.value]}"] = (
-                self._table[f"{m}_status"] == self.status.value
-            ).to_numpy()
+                status_labels(self._table, m) == self.status.value
+            )
         if self.group is not None and self.group.value and self._groups is not None:
             masks[f"group {self.group.value}"] = np.array(
                 [g == self.group.value for g in self._groups], dtype=bool

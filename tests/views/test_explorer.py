@@ -156,6 +156,32 @@ def test_status_and_score_filters_apply_to_the_chosen_metric(ex, scored):
     assert ex.rows == list(scored.index[(recall >= 0.5) & ok])  # unmeasured rows drop out
 
 
+def test_status_filter_tells_no_claims_from_no_answer(unanswered, scored):
+    # a refusal is a measured 0 (no claims); a missing answer is not scored (no answer),
+    # as summary() counts them (its no_answer) and the report and plot.scores() do
+    ex = Explorer(unanswered)
+    ex.metric.value = "faithfulness"
+    values = [v for _, v in ex.status.options]
+    assert values.index("no_answer") == values.index("no_claims") + 1
+    assert dict(ex.status.options)["no answer"] == "no_answer"
+    ex.status.value = "no_claims"
+    assert ex.rows == [unanswered.index[1]]  # the refusal only
+    ex.status.value = "no_answer"
+    assert ex.rows == [unanswered.index[2]]
+    assert ex.listing.options[0][0].replace("\u00a0", " ").split("│")[1].split()[-1] == "n/ans"
+    assert "faithfulness status no answer" in ex._hidden_note(0).replace("&#x27;", "'")
+    # the sample: its 16 rows with no answer are "no answer", none is a measured 0
+    ex = Explorer(scored)
+    ex.metric.value = "faithfulness"
+    ex.status.value = "no_answer"
+    assert len(ex.rows) == int(scored.rag.summary().loc["faithfulness", "no_answer"]) == 16
+    ex.status.value = "no_claims"
+    assert ex.rows == []
+    ex.metric.value = "context_recall"  # no answer is a faithfulness status only
+    ex.status.value = "no_answer"
+    assert ex.rows == []
+
+
 def test_sorting(ex, scored):
     ex.sort_by.value = "context_precision:asc"
     values = scored["context_precision"].astype(float).loc[ex.rows].tolist()
