@@ -280,7 +280,9 @@ class Explorer:
         many rows each group has. None without ``by``.
     listing : ipywidgets.Select
         The visible page of rows; its value is the selected row's position. Its height
-        follows the number of rows on the page (at most 12 lines, then it scrolls).
+        follows the number of rows on the page (at most 12 lines, then it scrolls). When
+        the filters match no row, nothing is selected; the row selected before is selected
+        again once the filters let it through (a search that matched nothing, cleared).
     prev_row_button, next_row_button : ipywidgets.Button
         Select the previous / next row of the filtered list (crossing pages). They are
         the keyboard way through the rows in JupyterLab, where arrow keys in the list
@@ -366,6 +368,8 @@ class Explorer:
         self._order = np.arange(len(df))
         self._page = 0
         self._selected: int | None = None
+        # the selection the filters dropped by matching no row, until another row is shown
+        self._lost: int | None = None
         self._updating = False
 
         sorts: list[tuple[str, str]] = [("frame order", "order")]
@@ -832,11 +836,17 @@ class Explorer:
             # NaN (unscored) rows last, ties in frame order
             positions = positions[np.lexsort((positions, ordered, np.isnan(score)))]
         self._order = positions
+        if self._selected is None and self._lost is not None and self._lost in positions:
+            # the row selected before the filters matched nothing: selected again (a search
+            # typed word by word can match nothing for a moment)
+            self._show(self._lost)
         if self._selected is not None and self._selected in positions:
             where = int(np.flatnonzero(positions == self._selected)[0])
             self._set_page(where // self._page_size)
             self.header.value = self._heading(self._selected)  # no "hidden" note now
         else:
+            if not len(positions) and self._selected is not None:
+                self._lost = self._selected  # selected again once the filters let it through
             self._selected = None
             self._set_page(0)
             if not len(positions):
@@ -862,7 +872,7 @@ class Explorer:
         )
 
     def _show(self, pos: int) -> None:
-        self._selected = pos
+        self._selected, self._lost = pos, None
         top, rest = row_detail_parts(self._df, pos, table=self._table, curve=False)
         self.header.value, self.detail.value = self._heading(pos), top
         self.chunk_list.value = rest

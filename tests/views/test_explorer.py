@@ -1,6 +1,7 @@
 """Widget state of the explorer, in plain pytest (no kernel, no browser)."""
 
 import re
+from html import unescape
 
 import numpy as np
 import pandas as pd
@@ -202,6 +203,36 @@ def test_selection_survives_filters_that_keep_it(ex, scored):
     ex.sort_by.value = "faithfulness:asc"
     assert ex.selected == scored.index[30]
     assert ex.listing.value == 30
+
+
+def test_selection_comes_back_after_a_search_that_matched_nothing(ex, scored):
+    ex.select(position=5)
+    ex.search.value = "zzyzx"  # no row: nothing selected
+    assert ex.rows == [] and ex.selected is None and ex.listing.value is None
+    ex.search.value = ""
+    assert ex.selected == scored.index[5] and ex.listing.value == 5  # not row 0
+    assert "Hidden by" not in ex.header.value and "Row 6 of 48" in ex.header.value
+    assert scored["question"].iloc[5][:30] in unescape(ex.detail.value)
+    # on a later page too, and through several empty searches in a row
+    ex = Explorer(scored, page_size=20)
+    ex.select(position=33)
+    for text in ("z", "zz", "zzyzx"):
+        ex.search.value = text
+    ex.search.value = "porterhouse"  # rows 18 and 19, not row 33: their first row is selected
+    assert ex.rows and scored.index[33] not in ex.rows
+    first = ex.rows[0]
+    assert ex.selected == first
+    ex.search.value = ""  # the row selected now stays
+    assert ex.selected == first
+    ex.select(position=33)
+    ex.search.value = "zzyzx"
+    ex.search.value = ""
+    assert ex.selected == scored.index[33] and ex.page == 1 and ex.listing.value == 33
+    # a row chosen while the list is empty is the one kept
+    ex.search.value = "zzyzx"
+    ex.select(position=2)
+    ex.search.value = ""
+    assert ex.selected == scored.index[2]
 
 
 def test_paging(scored):
