@@ -44,6 +44,7 @@ from ragnotebook.intake import ALIASES, ROLES, _alias_form, _look_alikes, and_li
 from ragnotebook.views._html import two_places
 
 __all__ = [
+    "ANSWER_MARK",
     "METRIC_LABELS",
     "STATUS_ORDER",
     "TEXT_ROLES",
@@ -54,6 +55,7 @@ __all__ = [
     "fmt_score",
     "resolve_metric",
     "roles",
+    "row_gists",
     "row_labels",
     "row_names",
     "score_at",
@@ -332,6 +334,42 @@ def text_values(df: pd.DataFrame, role: str) -> list[str]:
     if col is None:
         return [""] * len(df)
     return [_text(v) for v in df[col].tolist()]
+
+
+#: What starts a row's one-line text when the row has no question and it shows the start of
+#: the answer instead (:func:`row_gists`).
+ANSWER_MARK = "answer: "
+
+
+def row_gists(df: pd.DataFrame) -> list[str]:
+    """The text that tells each row apart on one line: its question, or its answer.
+
+    A row with no question (a summary, an NLI pair: ``question`` is None) gets its answer
+    instead, marked ``"answer: "`` (:data:`ANSWER_MARK`), so the explorer's list, the
+    static view and the missed-claims chart have something to recognise it by; ``""``
+    when the row has neither. Callers shorten the text.
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+
+    Returns
+    -------
+    list of str
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> df = pd.DataFrame({"question": ["Where?", None, None],
+    ...                    "answer": ["On Pier 4.", "The sky is blue.", None]})
+    >>> row_gists(df)
+    ['Where?', 'answer: The sky is blue.', '']
+    """
+    answers = text_values(df, "answer")
+    return [
+        q if q.strip() else (f"{ANSWER_MARK}{a}" if a.strip() else "")
+        for q, a in zip(text_values(df, "question"), answers, strict=True)
+    ]
 
 
 def text_at(df: pd.DataFrame, role: str, pos: int) -> str:

@@ -42,6 +42,7 @@ from ragnotebook.views._data import (
     check_count,
     group_keys,
     resolve_metric,
+    row_gists,
     row_labels,
     row_names,
     score_at,
@@ -356,6 +357,7 @@ class Explorer:
         self._full = row_labels(df)
         self._name_width = max((text_width(n) for n in self._names), default=1)
         self._questions = text_values(df, "question")
+        self._gists = row_gists(df)
         haystack = zip(
             [str(label) for label in self._full],  # the row's label: "B:q04", "q7"
             self._questions,
@@ -768,7 +770,8 @@ class Explorer:
         )
         label = self._names[pos]
         name = isolate(replace_controls(label)) + " " * (self._name_width - text_width(label))
-        question = isolate(shorten(self._questions[pos], _QUESTION_CHARS))
+        # the question, or for a row without one the start of its answer ("answer: ...")
+        question = isolate(shorten(self._gists[pos], _QUESTION_CHARS))
         if self._groups is not None:
             group = shorten(self._groups[pos], 24)
             pad = " " * (self._group_width - text_width(group))

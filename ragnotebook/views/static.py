@@ -36,13 +36,13 @@ from ragnotebook.views._data import (
     check_count,
     group_keys,
     resolve_metric,
+    row_gists,
     row_labels,
     row_names,
     score_at,
     score_table,
     with_columns,
 )
-from ragnotebook.views._data import text_values as _texts
 from ragnotebook.views._detail import DETAIL_CSS, group_heading, row_detail_html, row_heading
 from ragnotebook.views._html import escape, shorten, two_places
 from ragnotebook.views._row import ROW_LEGEND, in_kernel, short_score
@@ -241,7 +241,7 @@ def rows_html(
     """
     metrics = require_scored(df)
     table = score_table(df)
-    names, questions = row_names(df), _texts(df, "question")
+    names, questions = row_names(df), row_gists(df)  # no question: "answer: ..."
     labels = row_labels(df)
     positions = range(len(df)) if positions is None else positions
     codes = {"context_recall": "R", "context_precision": "P", "faithfulness": "F"}
