@@ -52,6 +52,7 @@ __all__ = [
     "check_count",
     "check_level",
     "chunk_texts",
+    "empty_texts",
     "fmt_score",
     "resolve_metric",
     "roles",
@@ -255,8 +256,69 @@ def missing_texts(df: pd.DataFrame, shown: Sequence[str]) -> dict[str, list[str]
 _OUTPUT_SUFFIXES = ("_reason", "_verdicts", "_status", "_error")
 
 
+def empty_texts(df: pd.DataFrame, shown: Sequence[str]) -> dict[str, tuple[Any, list[str]]]:
+    """Text roles read from a column with the role's usual name that is empty in every row
+    while another column looks like the role.
+
+    A frame scored with ``columns={"question": "q", ...}`` that also has an all-null
+    ``question`` column (as many NLI and summary sets do) loses the mapping when read back
+    from JSON Lines or CSV; the views then find the empty ``question`` column by its name
+    and show every row's question as (none). Only a frame without run metadata naming its
+    columns and without a view's ``columns=`` is checked, as in :func:`missing_texts`; a
+    look-alike column (``q``) must hold some text, so a frame that simply has no questions
+    says nothing.
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        A scored frame.
+    shown : sequence of str
+        The roles whose text the view shows.
+
+    Returns
+    -------
+    dict
+        ``{role: (empty column, look-alike columns with text)}``, in :data:`TEXT_ROLES`
+        order; empty when nothing is amiss.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> df = pd.DataFrame({"question": [None, None], "q": ["Is it true?", "Is it true?"],
+    ...                    "answer": ["a", "b"]})
+    >>> empty_texts(df, TEXT_ROLES)
+    {'question': ('question', ['q'])}
+    >>> empty_texts(df.drop(columns="q"), TEXT_ROLES)    # no other question: nothing to say
+    {}
+    """
+    meta = _meta(df)
+    if not len(df) or _VIEW_COLUMNS in meta:
+        return {}
+    if isinstance(meta.get("columns"), dict) and meta["columns"]:
+        return {}
+    found = roles(df)
+    metrics = scored_metrics(df)
+    outputs = {f"{m}{s}" for m in metrics for s in ("", *_OUTPUT_SUFFIXES)}
+    used = {c for c in found.values() if c is not None} | outputs
+    out: dict[str, tuple[Any, list[str]]] = {}
+    for role in TEXT_ROLES:
+        col = found[role]
+        if role not in shown or role == "contexts" or col is None or _has_text(df[col]):
+            continue
+        likely = [c for c in _look_alikes(df, role, used) if _has_text(df[c])]
+        if likely:
+            out[role] = (col, likely)
+    return out
+
+
+def _has_text(column: pd.Series) -> bool:
+    """Whether any cell of a column holds text (not missing, not blank)."""
+    return any(_text(v).strip() for v in column.tolist())
+
+
 def warn_missing_texts(df: pd.DataFrame, shown: Sequence[str], who: str) -> None:
-    """One warning naming the text columns :func:`missing_texts` finds, and the fix.
+    """One warning naming the text columns :func:`missing_texts` finds, those
+    :func:`empty_texts` finds empty, and the fix.
 
     Parameters
     ----------
@@ -275,31 +337,70 @@ def warn_missing_texts(df: pd.DataFrame, shown: Sequence[str], who: str) -> None
     >>> with warnings.catch_warnings(record=True) as caught:
     ...     warnings.simplefilter("always")
     ...     warn_missing_texts(df, TEXT_ROLES, "explore()")
+    ...     warn_missing_texts(df.assign(question=None), TEXT_ROLES, "explore()")
     >>> print(caught[0].message)  # doctest: +NORMALIZE_WHITESPACE
     explore(): no column was found for the 'question' and 'answer' roles, so their text
     shows as (none): this frame has no run metadata naming its columns (a scored frame read
     back from JSON Lines or CSV loses it) and no column has the usual name. 'q' looks like
-    the question. Pass them as to evaluate(): explore(..., columns={'question': 'q',
-    'answer': '<column name>'}).
+    the question. Name them with columns=, as for evaluate(): explore(...,
+    columns={'question': 'q', 'answer': '<column name>'}).
+    >>> print(caught[1].message)  # doctest: +NORMALIZE_WHITESPACE
+    explore(): no column was found for the 'answer' role, so its text shows as (none), and
+    the 'question' column is empty in every row, so the question shows as (none) too: this
+    frame has no run metadata naming its columns (a scored frame read back from JSON Lines
+    or CSV loses it), so the column with the usual name was read, and no column has the
+    usual name of the answer. 'q' looks like the question. Name them with columns=, as for
+    evaluate(): explore(..., columns={'question': 'q', 'answer': '<column name>'}).
     """
     missing = missing_texts(df, shown)
-    if not missing:
+    empty = empty_texts(df, shown)
+    if not missing and not empty:
         return
+    looks = {**{r: likely for r, (_, likely) in empty.items()}, **missing}
+    looks = {r: looks[r] for r in TEXT_ROLES if r in looks}
     hints = "; ".join(
         f"{likely[0]!r}{f' (or {and_list(likely[1:3])})' if len(likely) > 1 else ''} looks "
         f"like the {role.replace('_', ' ')}"
-        for role, likely in missing.items()
+        for role, likely in looks.items()
         if likely
     )
-    mapping = {role: (likely[0] if likely else "<column name>") for role, likely in missing.items()}
+    mapping = {role: (likely[0] if likely else "<column name>") for role, likely in looks.items()}
     call = who.removesuffix("()")
-    warn_user(
-        f"{who}: no column was found for the {and_list(missing)} "
-        f"{'role, so its' if len(missing) == 1 else 'roles, so their'} text shows as (none): "
+    said = []
+    if missing:
+        said.append(
+            f"no column was found for the {and_list(missing)} "
+            f"{'role, so its' if len(missing) == 1 else 'roles, so their'} text shows as (none)"
+        )
+    if empty:
+        columns = [col for col, _ in empty.values()]
+        texts = and_list((r.replace("_", " ") for r in empty), quote=False)
+        said.append(
+            f"the {and_list(columns)} {'column is' if len(columns) == 1 else 'columns are'} "
+            f"empty in every row, so the {texts} {'shows' if len(empty) == 1 else 'show'} "
+            f"as (none){' too' if missing else ''}"
+        )
+    reason = (
         "this frame has no run metadata naming its columns (a scored frame read back from "
-        "JSON Lines or CSV loses it) and no column has the usual name."
+        "JSON Lines or CSV loses it)"
+    )
+    if empty:
+        reason += (
+            ", so the column with the usual name was read"
+            if len(empty) == 1
+            else ", so the columns with the usual names were read"
+        )
+    if missing:
+        if empty:
+            roles_missing = and_list((r.replace("_", " ") for r in missing), quote=False)
+            reason += f", and no column has the usual name of the {roles_missing}"
+        else:
+            reason += " and no column has the usual name"
+    them = "them" if len(mapping) > 1 else "it"
+    warn_user(
+        f"{who}: {', and '.join(said)}: {reason}."
         + (f" {hints}." if hints else "")
-        + f" Pass them as to evaluate(): {call}(..., columns={mapping!r})."
+        + f" Name {them} with columns=, as for evaluate(): {call}(..., columns={mapping!r})."
     )
 
 

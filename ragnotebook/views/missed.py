@@ -114,6 +114,13 @@ def missed_claims(
         Once, when the verdict columns hold text (a scored frame read back from CSV): they
         are parsed, and the warning says how to keep the types.
 
+    UserWarning
+        Once, when the question or answer column (what the labels show) is not found in a
+        frame without run metadata (read back from JSON Lines or CSV) though the scores
+        need it or a column looks like it, or the column with the usual name is empty in
+        every row while another column looks like it: it names them and the ``columns=``
+        to pass.
+
     Examples
     --------
     >>> import pandas as pd, ragnotebook

@@ -490,7 +490,9 @@ def explore(
     UserWarning
         Once, when the question, answer, contexts or ground-truth column is not found in a
         frame without run metadata (read back from JSON Lines or CSV) though the scores
-        need it or a column looks like it: it names them and the ``columns=`` to pass.
+        need it or a column looks like it, or the column with the usual name is empty in
+        every row while another column looks like it: it names them and the ``columns=``
+        to pass.
 
     Raises
     ------
