@@ -301,7 +301,10 @@ class Explorer:
         The same curve as a plotly figure, built when read (needs plotly), to show or
         save elsewhere; ``None`` as ``curve`` is empty.
     widget : ipywidgets.VBox
-        The whole explorer (what a notebook displays).
+        The whole explorer (what a notebook displays). Displaying the explorer also gives
+        a ``text/html`` read-only copy (the static view of its first 10 rows), which a
+        saved notebook shows where the widget cannot run (GitHub, nbconvert without widget
+        state).
 
     Examples
     --------
@@ -340,17 +343,18 @@ class Explorer:
             ) from exc
         self._metrics = require_scored(df)
         self._groups = group_keys(df, by, "Explorer()")
+        self._by = by
         df = with_columns(df, columns, "Explorer()")
         with ViewCall("Explorer()", df):  # a frame that lost its column names: said
             pass
         self._df = df
         self._theme = check_theme(theme)
         self._page_size = int(check_count(page_size, "page_size", 1))  # type: ignore[arg-type]
-        first_sort = (
-            "order"
-            if sort_by is None
-            else f"{resolve_metric(sort_by, self._metrics, 'sort_by')}:asc"
+        #: the metric the rows start sorted by, worst first (None: frame order)
+        self._first_sort = (
+            None if sort_by is None else resolve_metric(sort_by, self._metrics, "sort_by")
         )
+        first_sort = "order" if self._first_sort is None else f"{self._first_sort}:asc"
         self._table = score_table(df)
         self._labels = list(df.index)
         self._names = row_names(df)
@@ -884,7 +888,33 @@ class Explorer:
         self._update_row_buttons()
 
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:
-        return self.widget._repr_mimebundle_(**kwargs)
+        """The widget's display, with a read-only HTML copy for viewers without widgets.
+
+        ipywidgets' bundle (the ``application/vnd.jupyter.widget-view+json`` reference to
+        the widget, which front ends with a widget manager render) gets a ``text/html``
+        entry: the static view of the first rows
+        (:func:`ragnotebook.views.static.widget_fallback_html`), which a notebook shows
+        where the widget cannot run (GitHub, nbconvert without widget state, a notebook
+        opened without its kernel) instead of the widget's text repr; and a ``text/plain``
+        entry saying what this is.
+        """
+        widget_bundle = self.widget._repr_mimebundle_  # None once the widget is closed
+        bundle = widget_bundle(**kwargs) if widget_bundle is not None else None
+        if not bundle:  # a closed widget: IPython shows the text repr
+            return None
+        bundle = dict(bundle)
+        try:
+            from ragnotebook.views.static import widget_fallback_html
+
+            bundle["text/html"] = widget_fallback_html(
+                self._df, sort_by=self._first_sort, by=self._by
+            )
+        except Exception:  # pragma: no cover - the copy must never stop the widget showing
+            pass
+        bundle["text/plain"] = (
+            f"{self!r} (the interactive explorer: run the cell in Jupyter with ipywidgets)"
+        )
+        return bundle
 
     def __repr__(self) -> str:
         return f"<Explorer: {len(self._order)} of {len(self._labels)} rows shown>"

@@ -1,6 +1,7 @@
 """Widget state of the explorer, in plain pytest (no kernel, no browser)."""
 
 import re
+import warnings
 from html import unescape
 
 import numpy as np
@@ -319,6 +320,38 @@ def test_explore_dispatch(scored, monkeypatch):
 def test_widget_repr_is_a_widget_bundle(ex):
     bundle = ex._repr_mimebundle_()
     assert "application/vnd.jupyter.widget-view+json" in bundle
+    assert bundle["application/vnd.jupyter.widget-view+json"]["model_id"] == ex.widget.model_id
+
+
+def test_widget_display_carries_a_read_only_html_copy(scored, from_csv):
+    # where the widget cannot run (GitHub, nbconvert without widget state) a notebook shows
+    # the text/html entry: the static view of the first rows, not "VBox(children=(HBox(..."
+    from IPython.core.formatters import DisplayFormatter
+
+    ex = Explorer(scored, sort_by="faithfulness")
+    data, _ = DisplayFormatter().format(ex)  # what IPython stores in the notebook
+    assert set(data) == {
+        "application/vnd.jupyter.widget-view+json",
+        "text/html",
+        "text/plain",
+    }
+    html = data["text/html"]
+    assert "read-only copy of the explorer widget" in html and "<script" not in html
+    assert html.count('class="rnb-row"') == 10
+    assert "first 10 of 48 rows, worst faithfulness first" in html
+    worst = StaticExplorer(scored, max_rows=10, sort_by="faithfulness").positions
+    assert re.findall(r'id="row-(\d+)"', html) == [str(p) for p in worst]
+    assert not data["text/plain"].startswith("VBox(")
+    assert data["text/plain"].startswith("<Explorer: 48 of 48 rows shown>")
+    # displaying warns nothing more (the explorer warned once when built), and a closed
+    # widget displays nothing
+    with pytest.warns(UserWarning):
+        back = Explorer(from_csv)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert "text/html" in back._repr_mimebundle_()
+    ex.widget.close()
+    assert not ex._repr_mimebundle_()
 
 
 def test_list_columns_line_up_and_long_questions_end_with_an_ellipsis(scored):
