@@ -44,6 +44,7 @@ from ragnotebook.intake import ALIASES, ROLES, _alias_form, _look_alikes, and_li
 from ragnotebook.views._html import two_places
 
 __all__ = [
+    "ANSWER_MARK",
     "METRIC_LABELS",
     "STATUS_ORDER",
     "TEXT_ROLES",
@@ -51,9 +52,11 @@ __all__ = [
     "check_count",
     "check_level",
     "chunk_texts",
+    "empty_texts",
     "fmt_score",
     "resolve_metric",
     "roles",
+    "row_gists",
     "row_labels",
     "row_names",
     "score_at",
@@ -61,6 +64,7 @@ __all__ = [
     "short_name",
     "short_names",
     "status_counts",
+    "status_labels",
     "text_at",
     "text_values",
     "verdicts",
@@ -252,8 +256,69 @@ def missing_texts(df: pd.DataFrame, shown: Sequence[str]) -> dict[str, list[str]
 _OUTPUT_SUFFIXES = ("_reason", "_verdicts", "_status", "_error")
 
 
+def empty_texts(df: pd.DataFrame, shown: Sequence[str]) -> dict[str, tuple[Any, list[str]]]:
+    """Text roles read from a column with the role's usual name that is empty in every row
+    while another column looks like the role.
+
+    A frame scored with ``columns={"question": "q", ...}`` that also has an all-null
+    ``question`` column (as many NLI and summary sets do) loses the mapping when read back
+    from JSON Lines or CSV; the views then find the empty ``question`` column by its name
+    and show every row's question as (none). Only a frame without run metadata naming its
+    columns and without a view's ``columns=`` is checked, as in :func:`missing_texts`; a
+    look-alike column (``q``) must hold some text, so a frame that simply has no questions
+    says nothing.
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        A scored frame.
+    shown : sequence of str
+        The roles whose text the view shows.
+
+    Returns
+    -------
+    dict
+        ``{role: (empty column, look-alike columns with text)}``, in :data:`TEXT_ROLES`
+        order; empty when nothing is amiss.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> df = pd.DataFrame({"question": [None, None], "q": ["Is it true?", "Is it true?"],
+    ...                    "answer": ["a", "b"]})
+    >>> empty_texts(df, TEXT_ROLES)
+    {'question': ('question', ['q'])}
+    >>> empty_texts(df.drop(columns="q"), TEXT_ROLES)    # no other question: nothing to say
+    {}
+    """
+    meta = _meta(df)
+    if not len(df) or _VIEW_COLUMNS in meta:
+        return {}
+    if isinstance(meta.get("columns"), dict) and meta["columns"]:
+        return {}
+    found = roles(df)
+    metrics = scored_metrics(df)
+    outputs = {f"{m}{s}" for m in metrics for s in ("", *_OUTPUT_SUFFIXES)}
+    used = {c for c in found.values() if c is not None} | outputs
+    out: dict[str, tuple[Any, list[str]]] = {}
+    for role in TEXT_ROLES:
+        col = found[role]
+        if role not in shown or role == "contexts" or col is None or _has_text(df[col]):
+            continue
+        likely = [c for c in _look_alikes(df, role, used) if _has_text(df[c])]
+        if likely:
+            out[role] = (col, likely)
+    return out
+
+
+def _has_text(column: pd.Series) -> bool:
+    """Whether any cell of a column holds text (not missing, not blank)."""
+    return any(_text(v).strip() for v in column.tolist())
+
+
 def warn_missing_texts(df: pd.DataFrame, shown: Sequence[str], who: str) -> None:
-    """One warning naming the text columns :func:`missing_texts` finds, and the fix.
+    """One warning naming the text columns :func:`missing_texts` finds, those
+    :func:`empty_texts` finds empty, and the fix.
 
     Parameters
     ----------
@@ -272,31 +337,70 @@ def warn_missing_texts(df: pd.DataFrame, shown: Sequence[str], who: str) -> None
     >>> with warnings.catch_warnings(record=True) as caught:
     ...     warnings.simplefilter("always")
     ...     warn_missing_texts(df, TEXT_ROLES, "explore()")
+    ...     warn_missing_texts(df.assign(question=None), TEXT_ROLES, "explore()")
     >>> print(caught[0].message)  # doctest: +NORMALIZE_WHITESPACE
     explore(): no column was found for the 'question' and 'answer' roles, so their text
     shows as (none): this frame has no run metadata naming its columns (a scored frame read
     back from JSON Lines or CSV loses it) and no column has the usual name. 'q' looks like
-    the question. Pass them as to evaluate(): explore(..., columns={'question': 'q',
-    'answer': '<column name>'}).
+    the question. Name them with columns=, as for evaluate(): explore(...,
+    columns={'question': 'q', 'answer': '<column name>'}).
+    >>> print(caught[1].message)  # doctest: +NORMALIZE_WHITESPACE
+    explore(): no column was found for the 'answer' role, so its text shows as (none), and
+    the 'question' column is empty in every row, so the question shows as (none) too: this
+    frame has no run metadata naming its columns (a scored frame read back from JSON Lines
+    or CSV loses it), so the column with the usual name was read, and no column has the
+    usual name of the answer. 'q' looks like the question. Name them with columns=, as for
+    evaluate(): explore(..., columns={'question': 'q', 'answer': '<column name>'}).
     """
     missing = missing_texts(df, shown)
-    if not missing:
+    empty = empty_texts(df, shown)
+    if not missing and not empty:
         return
+    looks = {**{r: likely for r, (_, likely) in empty.items()}, **missing}
+    looks = {r: looks[r] for r in TEXT_ROLES if r in looks}
     hints = "; ".join(
         f"{likely[0]!r}{f' (or {and_list(likely[1:3])})' if len(likely) > 1 else ''} looks "
         f"like the {role.replace('_', ' ')}"
-        for role, likely in missing.items()
+        for role, likely in looks.items()
         if likely
     )
-    mapping = {role: (likely[0] if likely else "<column name>") for role, likely in missing.items()}
+    mapping = {role: (likely[0] if likely else "<column name>") for role, likely in looks.items()}
     call = who.removesuffix("()")
-    warn_user(
-        f"{who}: no column was found for the {and_list(missing)} "
-        f"{'role, so its' if len(missing) == 1 else 'roles, so their'} text shows as (none): "
+    said = []
+    if missing:
+        said.append(
+            f"no column was found for the {and_list(missing)} "
+            f"{'role, so its' if len(missing) == 1 else 'roles, so their'} text shows as (none)"
+        )
+    if empty:
+        columns = [col for col, _ in empty.values()]
+        texts = and_list((r.replace("_", " ") for r in empty), quote=False)
+        said.append(
+            f"the {and_list(columns)} {'column is' if len(columns) == 1 else 'columns are'} "
+            f"empty in every row, so the {texts} {'shows' if len(empty) == 1 else 'show'} "
+            f"as (none){' too' if missing else ''}"
+        )
+    reason = (
         "this frame has no run metadata naming its columns (a scored frame read back from "
-        "JSON Lines or CSV loses it) and no column has the usual name."
+        "JSON Lines or CSV loses it)"
+    )
+    if empty:
+        reason += (
+            ", so the column with the usual name was read"
+            if len(empty) == 1
+            else ", so the columns with the usual names were read"
+        )
+    if missing:
+        if empty:
+            roles_missing = and_list((r.replace("_", " ") for r in missing), quote=False)
+            reason += f", and no column has the usual name of the {roles_missing}"
+        else:
+            reason += " and no column has the usual name"
+    them = "them" if len(mapping) > 1 else "it"
+    warn_user(
+        f"{who}: {', and '.join(said)}: {reason}."
         + (f" {hints}." if hints else "")
-        + f" Pass them as to evaluate(): {call}(..., columns={mapping!r})."
+        + f" Name {them} with columns=, as for evaluate(): {call}(..., columns={mapping!r})."
     )
 
 
@@ -331,6 +435,42 @@ def text_values(df: pd.DataFrame, role: str) -> list[str]:
     if col is None:
         return [""] * len(df)
     return [_text(v) for v in df[col].tolist()]
+
+
+#: What starts a row's one-line text when the row has no question and it shows the start of
+#: the answer instead (:func:`row_gists`).
+ANSWER_MARK = "answer: "
+
+
+def row_gists(df: pd.DataFrame) -> list[str]:
+    """The text that tells each row apart on one line: its question, or its answer.
+
+    A row with no question (a summary, an NLI pair: ``question`` is None) gets its answer
+    instead, marked ``"answer: "`` (:data:`ANSWER_MARK`), so the explorer's list, the
+    static view and the missed-claims chart have something to recognise it by; ``""``
+    when the row has neither. Callers shorten the text.
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+
+    Returns
+    -------
+    list of str
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> df = pd.DataFrame({"question": ["Where?", None, None],
+    ...                    "answer": ["On Pier 4.", "The sky is blue.", None]})
+    >>> row_gists(df)
+    ['Where?', 'answer: The sky is blue.', '']
+    """
+    answers = text_values(df, "answer")
+    return [
+        q if q.strip() else (f"{ANSWER_MARK}{a}" if a.strip() else "")
+        for q, a in zip(text_values(df, "question"), answers, strict=True)
+    ]
 
 
 def text_at(df: pd.DataFrame, role: str, pos: int) -> str:
@@ -751,6 +891,39 @@ STATUS_ORDER = (
 )
 
 
+def status_labels(table: pd.DataFrame, metric: str) -> np.ndarray:
+    """Each row's status of one metric as the views name it: ``no_answer`` for a
+    ``no_claims`` row left unscored because its answer is missing.
+
+    ``no_claims`` is then only a measured 0 (an answer with no checkable claim, e.g. a
+    refusal), as :func:`status_counts` counts it and the explorer's **Status** filter
+    selects it; ``not_run`` is a row with no status (:func:`score_table`).
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        A :func:`score_table`.
+    metric : str
+
+    Returns
+    -------
+    numpy.ndarray
+        One status name (str) per row, by position.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from ragnotebook.views._data import score_table, status_labels
+    >>> df = pd.DataFrame({"answer": ["I don't know.", None], "faithfulness": [0.0, 0.0],
+    ...                    "faithfulness_status": ["no_claims", "no_claims"]})
+    >>> status_labels(score_table(df), "faithfulness").tolist()
+    ['no_claims', 'no_answer']
+    """
+    status = table[f"{metric}_status"].astype(str).to_numpy()
+    unscored = np.isnan(table[metric].to_numpy(dtype=float))
+    return np.where((status == "no_claims") & unscored, "no_answer", status)
+
+
 def status_counts(table: pd.DataFrame, metric: str) -> dict[str, int]:
     """Rows per status of one metric, with the unscored ``no_claims`` rows as ``no_answer``.
 
@@ -782,10 +955,7 @@ def status_counts(table: pd.DataFrame, metric: str) -> dict[str, int]:
     >>> status_counts(score_table(df), "faithfulness")
     {'no_claims': 1, 'no_answer': 1}
     """
-    status = table[f"{metric}_status"].astype(str).to_numpy()
-    unscored = np.isnan(table[metric].to_numpy(dtype=float))
-    labels = np.where((status == "no_claims") & unscored, "no_answer", status)
-    counts = pd.Series(labels).value_counts()
+    counts = pd.Series(status_labels(table, metric)).value_counts()
     order = [s for s in STATUS_ORDER if s in counts.index]
     order += sorted(str(s) for s in counts.index if s not in STATUS_ORDER)
     return {s: int(counts[s]) for s in order}

@@ -42,10 +42,12 @@ from ragnotebook.views._data import (
     check_count,
     group_keys,
     resolve_metric,
+    row_gists,
     row_labels,
     row_names,
     score_at,
     score_table,
+    status_labels,
     text_values,
     verdicts,
     with_columns,
@@ -63,6 +65,11 @@ from ragnotebook.views._style import STATUS_LABELS, check_theme
 
 __all__ = ["Explorer", "in_kernel", "short_score"]
 
+#: The **Status** filter's statuses: "no answer" (a ``no_claims`` row whose answer is
+#: missing, not scored) right after "no claims" (the measured 0s), "not run" last.
+_STATUS_OPTIONS = tuple(
+    s for st in (*STATUSES, "not_run") for s in ((st, "no_answer") if st == "no_claims" else (st,))
+)
 _MAX_LIST_ROWS = 12
 _MIN_LIST_ROWS = 2
 _QUESTION_CHARS = 70
@@ -262,7 +269,11 @@ class Explorer:
     search, sort_by, metric, score_range, status : ipywidgets
         The controls: words to find (whole words, any case, in the row's index label,
         question, answer and ground truth; see :func:`search_tests`), sort order, the metric
-        the score range and status filters apply to, the range, the status.
+        the score range and status filters apply to, the range, the status: one of the
+        metric's statuses, where ``"no_claims"`` is a measured 0 (an answer with no
+        checkable claim) and ``"no_answer"`` a ``no_claims`` row left unscored because its
+        answer is missing (:func:`ragnotebook.summary`'s ``no_answer``), or ``"not_run"``
+        (no status: the metric never ran on the row).
     group : ipywidgets.Dropdown or None
         With ``by``: "every <by>" (value ``""``, ``Explorer.ALL_GROUPS``) or one group's name
         ("(missing)" for empty cells, as the report names them; :func:`summary` labels
@@ -270,7 +281,9 @@ class Explorer:
         many rows each group has. None without ``by``.
     listing : ipywidgets.Select
         The visible page of rows; its value is the selected row's position. Its height
-        follows the number of rows on the page (at most 12 lines, then it scrolls).
+        follows the number of rows on the page (at most 12 lines, then it scrolls). When
+        the filters match no row, nothing is selected; the row selected before is selected
+        again once the filters let it through (a search that matched nothing, cleared).
     prev_row_button, next_row_button : ipywidgets.Button
         Select the previous / next row of the filtered list (crossing pages). They are
         the keyboard way through the rows in JupyterLab, where arrow keys in the list
@@ -288,7 +301,10 @@ class Explorer:
         The same curve as a plotly figure, built when read (needs plotly), to show or
         save elsewhere; ``None`` as ``curve`` is empty.
     widget : ipywidgets.VBox
-        The whole explorer (what a notebook displays).
+        The whole explorer (what a notebook displays). Displaying the explorer also gives
+        a ``text/html`` read-only copy (the static view of its first 10 rows), which a
+        saved notebook shows where the widget cannot run (GitHub, nbconvert without widget
+        state).
 
     Examples
     --------
@@ -327,23 +343,25 @@ class Explorer:
             ) from exc
         self._metrics = require_scored(df)
         self._groups = group_keys(df, by, "Explorer()")
+        self._by = by
         df = with_columns(df, columns, "Explorer()")
         with ViewCall("Explorer()", df):  # a frame that lost its column names: said
             pass
         self._df = df
         self._theme = check_theme(theme)
         self._page_size = int(check_count(page_size, "page_size", 1))  # type: ignore[arg-type]
-        first_sort = (
-            "order"
-            if sort_by is None
-            else f"{resolve_metric(sort_by, self._metrics, 'sort_by')}:asc"
+        #: the metric the rows start sorted by, worst first (None: frame order)
+        self._first_sort = (
+            None if sort_by is None else resolve_metric(sort_by, self._metrics, "sort_by")
         )
+        first_sort = "order" if self._first_sort is None else f"{self._first_sort}:asc"
         self._table = score_table(df)
         self._labels = list(df.index)
         self._names = row_names(df)
         self._full = row_labels(df)
         self._name_width = max((text_width(n) for n in self._names), default=1)
         self._questions = text_values(df, "question")
+        self._gists = row_gists(df)
         haystack = zip(
             [str(label) for label in self._full],  # the row's label: "B:q04", "q7"
             self._questions,
@@ -356,6 +374,8 @@ class Explorer:
         self._order = np.arange(len(df))
         self._page = 0
         self._selected: int | None = None
+        # the selection the filters dropped by matching no row, until another row is shown
+        self._lost: int | None = None
         self._updating = False
 
         sorts: list[tuple[str, str]] = [("frame order", "order")]
@@ -388,9 +408,10 @@ class Explorer:
         )
         self.status = w.Dropdown(
             description="Status",
-            # not run: no status, the metric never scored the row (summary()'s not_run)
-            options=[("any status", "any")]
-            + [(STATUS_LABELS[s], s) for s in (*STATUSES, "not_run")],
+            # no answer: a no_claims row left unscored as its answer is missing (summary()'s
+            # no_answer), apart from the measured 0s of "no claims"; not run: no status,
+            # the metric never scored the row (summary()'s not_run)
+            options=[("any status", "any")] + [(STATUS_LABELS[s], s) for s in _STATUS_OPTIONS],
             value="any",
             style=wide,
         )
@@ -753,7 +774,8 @@ class Explorer:
         )
         label = self._names[pos]
         name = isolate(replace_controls(label)) + " " * (self._name_width - text_width(label))
-        question = isolate(shorten(self._questions[pos], _QUESTION_CHARS))
+        # the question, or for a row without one the start of its answer ("answer: ...")
+        question = isolate(shorten(self._gists[pos], _QUESTION_CHARS))
         if self._groups is not None:
             group = shorten(self._groups[pos], 24)
             pad = " " * (self._group_width - text_width(group))
@@ -786,8 +808,8 @@ class Explorer:
                 )
         if self.status.value != "any":
             masks[f"{label} status {STATUS_LABELS[self.status.value]}"] = (
-                self._table[f"{m}_status"] == self.status.value
-            ).to_numpy()
+                status_labels(self._table, m) == self.status.value
+            )
         if self.group is not None and self.group.value and self._groups is not None:
             masks[f"group {self.group.value}"] = np.array(
                 [g == self.group.value for g in self._groups], dtype=bool
@@ -821,11 +843,17 @@ class Explorer:
             # NaN (unscored) rows last, ties in frame order
             positions = positions[np.lexsort((positions, ordered, np.isnan(score)))]
         self._order = positions
+        if self._selected is None and self._lost is not None and self._lost in positions:
+            # the row selected before the filters matched nothing: selected again (a search
+            # typed word by word can match nothing for a moment)
+            self._show(self._lost)
         if self._selected is not None and self._selected in positions:
             where = int(np.flatnonzero(positions == self._selected)[0])
             self._set_page(where // self._page_size)
             self.header.value = self._heading(self._selected)  # no "hidden" note now
         else:
+            if not len(positions) and self._selected is not None:
+                self._lost = self._selected  # selected again once the filters let it through
             self._selected = None
             self._set_page(0)
             if not len(positions):
@@ -851,7 +879,7 @@ class Explorer:
         )
 
     def _show(self, pos: int) -> None:
-        self._selected = pos
+        self._selected, self._lost = pos, None
         top, rest = row_detail_parts(self._df, pos, table=self._table, curve=False)
         self.header.value, self.detail.value = self._heading(pos), top
         self.chunk_list.value = rest
@@ -860,7 +888,33 @@ class Explorer:
         self._update_row_buttons()
 
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:
-        return self.widget._repr_mimebundle_(**kwargs)
+        """The widget's display, with a read-only HTML copy for viewers without widgets.
+
+        ipywidgets' bundle (the ``application/vnd.jupyter.widget-view+json`` reference to
+        the widget, which front ends with a widget manager render) gets a ``text/html``
+        entry: the static view of the first rows
+        (:func:`ragnotebook.views.static.widget_fallback_html`), which a notebook shows
+        where the widget cannot run (GitHub, nbconvert without widget state, a notebook
+        opened without its kernel) instead of the widget's text repr; and a ``text/plain``
+        entry saying what this is.
+        """
+        widget_bundle = self.widget._repr_mimebundle_  # None once the widget is closed
+        bundle = widget_bundle(**kwargs) if widget_bundle is not None else None
+        if not bundle:  # a closed widget: IPython shows the text repr
+            return None
+        bundle = dict(bundle)
+        try:
+            from ragnotebook.views.static import widget_fallback_html
+
+            bundle["text/html"] = widget_fallback_html(
+                self._df, sort_by=self._first_sort, by=self._by
+            )
+        except Exception:  # pragma: no cover - the copy must never stop the widget showing
+            pass
+        bundle["text/plain"] = (
+            f"{self!r} (the interactive explorer: run the cell in Jupyter with ipywidgets)"
+        )
+        return bundle
 
     def __repr__(self) -> str:
         return f"<Explorer: {len(self._order)} of {len(self._labels)} rows shown>"

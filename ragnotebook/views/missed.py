@@ -20,14 +20,15 @@ import pandas as pd
 from ragnotebook import frame
 from ragnotebook.frame import require_scored
 from ragnotebook.views._data import (
+    ANSWER_MARK,
     METRIC_LABELS,
     ViewCall,
     check_count,
     group_keys,
+    row_gists,
     row_labels,
     row_names,
     score_table,
-    text_values,
     with_columns,
 )
 from ragnotebook.views._html import hover_lines, hover_text, isolate, plotly_text, shorten
@@ -88,7 +89,10 @@ def missed_claims(
     plotly.graph_objects.Figure
         Three bar traces (one per kind of problem, always present, possibly empty);
         ``y`` holds the row labels (``name · question``, with ``by`` ``name · [group] ·
-        question``), top to bottom. The subtitle counts the rows shown, and ends with a line
+        question``), top to bottom; a row without a question shows the start of its
+        answer, ``name · answer: ...``, and one with neither only its name. The y axis
+        title names what the labels show ("row · question", "row · question (or
+        answer)", "row · answer" or "row", with ``by`` "group" after "row"). The subtitle counts the rows shown, and ends with a line
         per metric that did not check every row, counting those rows by why
         (:func:`unchecked_lines`: "faithfulness: 1 of 3 rows not checked (1 errored)"): no
         bar can show their claims. When no row
@@ -109,6 +113,13 @@ def missed_claims(
     UserWarning
         Once, when the verdict columns hold text (a scored frame read back from CSV): they
         are parsed, and the warning says how to keep the types.
+
+    UserWarning
+        Once, when the question or answer column (what the labels show) is not found in a
+        frame without run metadata (read back from JSON Lines or CSV) though the scores
+        need it or a column looks like it, or the column with the usual name is empty in
+        every row while another column looks like it: it names them and the ``columns=``
+        to pass.
 
     Examples
     --------
@@ -131,7 +142,8 @@ def missed_claims(
         raise ValueError("missed_claims needs context_recall or faithfulness scores")
     groups = group_keys(df, by, "missed_claims()")
     df = with_columns(df, columns, "missed_claims()")
-    with ViewCall("missed_claims()", df, ["context_recall", "faithfulness"], texts=("question",)):
+    texts = ("question", "answer")  # a row without a question shows its answer
+    with ViewCall("missed_claims()", df, ["context_recall", "faithfulness"], texts=texts):
         return _missed_figure(df, top, theme, groups)
 
 
@@ -155,13 +167,20 @@ def _missed_figure(df: pd.DataFrame, top: int, theme: str, groups: list[str] | N
     total = counts.sum(axis=0)
     order = sorted(np.flatnonzero(total > 0), key=lambda r: (-total[r], -counts[0][r], r))
     shown = order[:top]
-    names, questions = row_names(df), text_values(df, "question")
+    # a row without a question shows the start of its answer, marked "answer: "
+    names, questions = row_names(df), row_gists(df)
     full = row_labels(df)
-    tags = ["" if groups is None else f"[{isolate(shorten(groups[r], 24))}] · " for r in range(n)]
     # an axis label is one line of plain text: each data field is isolated, so an override
-    # or Arabic text in the row label cannot reorder the question after it
+    # or Arabic text in the row label cannot reorder the question after it; a row with
+    # neither question nor answer shows no " · " after its name
     labels = [
-        plotly_text(f"{isolate(names[r])} · {tags[r]}{isolate(shorten(questions[r], 48))}")
+        plotly_text(
+            " · ".join(
+                [isolate(names[r])]
+                + ([] if groups is None else [f"[{isolate(shorten(groups[r], 24))}]"])
+                + ([isolate(shorten(questions[r], 48))] if questions[r] else [])
+            )
+        )
         for r in shown
     ]
     # one bar per row: a label two rows share (a repeated index label and question, or two
@@ -216,7 +235,7 @@ def _missed_figure(df: pd.DataFrame, top: int, theme: str, groups: list[str] | N
         margin={"t": 150 + extra},
     )
     fig.update_yaxes(
-        title_text="row · question",
+        title_text=_axis_title([questions[r] for r in shown], groups is not None),
         autorange="reversed",
         categoryorder="array",
         categoryarray=labels,
@@ -247,6 +266,24 @@ def _missed_figure(df: pd.DataFrame, top: int, theme: str, groups: list[str] | N
             font={"size": 15},
         )
     return fig
+
+
+def _axis_title(texts: list[str], grouped: bool) -> str:
+    """The y axis title, naming what the bars' labels show after the row's name: the
+    question, the answer (rows without a question, marked "answer: "), both, or
+    neither."""
+    asked = any(t and not t.startswith(ANSWER_MARK) for t in texts)
+    answered = any(t.startswith(ANSWER_MARK) for t in texts)
+    text = (
+        "question (or answer)"
+        if asked and answered
+        else "question"
+        if asked
+        else "answer"
+        if answered
+        else ""
+    )
+    return " · ".join(["row"] + (["group"] if grouped else []) + ([text] if text else []))
 
 
 #: What each claim-level metric checks, for the note of a chart with no problem claim.

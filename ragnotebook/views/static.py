@@ -19,6 +19,7 @@ Examples
 from __future__ import annotations
 
 import importlib.util
+import warnings
 from collections.abc import Mapping
 from typing import Any
 
@@ -36,18 +37,25 @@ from ragnotebook.views._data import (
     check_count,
     group_keys,
     resolve_metric,
+    row_gists,
     row_labels,
     row_names,
     score_at,
     score_table,
     with_columns,
 )
-from ragnotebook.views._data import text_values as _texts
 from ragnotebook.views._detail import DETAIL_CSS, group_heading, row_detail_html, row_heading
 from ragnotebook.views._html import escape, shorten, two_places
 from ragnotebook.views._row import ROW_LEGEND, in_kernel, short_score
 
-__all__ = ["ROW_LEGEND", "StaticExplorer", "explore", "rows_html", "summary_html"]
+__all__ = [
+    "ROW_LEGEND",
+    "StaticExplorer",
+    "explore",
+    "rows_html",
+    "summary_html",
+    "widget_fallback_html",
+]
 
 #: Styles of the summary table and the collapsible rows (on top of ``DETAIL_CSS``).
 STATIC_CSS = """
@@ -241,7 +249,7 @@ def rows_html(
     """
     metrics = require_scored(df)
     table = score_table(df)
-    names, questions = row_names(df), _texts(df, "question")
+    names, questions = row_names(df), row_gists(df)  # no question: "answer: ..."
     labels = row_labels(df)
     positions = range(len(df)) if positions is None else positions
     codes = {"context_recall": "R", "context_precision": "P", "faithfulness": "F"}
@@ -354,6 +362,7 @@ class StaticExplorer:
         self.positions = [int(p) for p in order[: self.max_rows]]
         self.sort_by = sort_by
         self.widgets_missing = bool(widgets_missing)
+        self._stands_in = False  # the explorer widget's text/html copy (widget_fallback_html)
 
     def to_html(self) -> str:
         """The view as an HTML fragment (styles included, no scripts).
@@ -380,15 +389,26 @@ class StaticExplorer:
             note = f"first {shown} of {n} rows{order}"
         else:
             note = f"all {n} rows{order}"
-        why = (
-            "ipywidgets is not installed, so this is a read-only view: click a row to open "
-            "it. <code>pip install 'ragnotebook[widgets]'</code> and restart the kernel for "
-            "the interactive explorer"
-            if self.widgets_missing
-            else "No widget front end was found, so this is a read-only view: click a row "
-            "to open it. In Jupyter with ipywidgets, <code>df.rag.explore()</code> gives the "
-            "interactive explorer"
-        )
+        if self.widgets_missing:
+            why = (
+                "ipywidgets is not installed, so this is a read-only view: click a row to "
+                "open it. <code>pip install 'ragnotebook[widgets]'</code> and restart the "
+                "kernel for the interactive explorer"
+            )
+        elif self._stands_in:
+            why = (
+                "This is the read-only copy of the explorer widget, shown where the widget "
+                "cannot run (a saved notebook opened without its kernel or widget state, "
+                "GitHub, a notebook converted to HTML): click a row to open it. Run the cell "
+                "again for the interactive explorer, or "
+                "<code>df.rag.explore(mode='static', max_rows=None)</code> for every row"
+            )
+        else:
+            why = (
+                "No widget front end was found, so this is a read-only view: click a row "
+                "to open it. In Jupyter with ipywidgets, <code>df.rag.explore()</code> gives "
+                "the interactive explorer"
+            )
         return (
             f"<style>{DETAIL_CSS}{STATIC_CSS}</style><div class='rnb'>"
             "<h3 style='margin:4px 0'>ragnotebook explorer (static view)</h3>"
@@ -425,6 +445,54 @@ class StaticExplorer:
                 lines.append(f"  {shorten(key, 24):<24}  {cells}")
         lines.append("Display it in a notebook for the HTML view, or call .to_html().")
         return "\n".join(lines)
+
+
+#: Rows the explorer widget's read-only copy lists (:func:`widget_fallback_html`): enough
+#: to read, few enough to keep a saved notebook small (a row carries its chunks).
+FALLBACK_ROWS = 10
+
+
+def widget_fallback_html(
+    df: pd.DataFrame, *, sort_by: str | None = None, by: str | None = None
+) -> str:
+    """The explorer widget's read-only copy, for the ``text/html`` entry of its display.
+
+    A notebook keeps every entry of an output's display: where the widget cannot run (a
+    saved notebook on GitHub, converted by nbconvert without widget state, opened without
+    its kernel) the viewer shows this HTML instead of the widget's text repr; front ends
+    that run the widget (JupyterLab, Notebook 7, VS Code) show the widget. It is the
+    static view (:class:`StaticExplorer`) of the first :data:`FALLBACK_ROWS` rows, worst
+    first by ``sort_by``, saying it stands in for the widget. Nothing is warned: the
+    explorer warned when it was built.
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        The explorer's frame (its ``columns=`` applied).
+    sort_by : str, optional
+        A scored metric: rows worst first by it.
+    by : str, optional
+        The explorer's grouping column.
+
+    Returns
+    -------
+    str
+        An HTML fragment (styles included, no scripts).
+
+    Examples
+    --------
+    >>> import ragnotebook
+    >>> s = ragnotebook.load_sample("quickstart").rag.evaluate(model="offline",
+    ...                                                        progress=False)
+    >>> html = widget_fallback_html(s)
+    >>> html.count('class="rnb-row"'), "read-only copy of the explorer widget" in html
+    (10, True)
+    """
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        view = StaticExplorer(df, max_rows=FALLBACK_ROWS, sort_by=sort_by, by=by)
+        view._stands_in = True
+        return view.to_html()
 
 
 def _widgets_available() -> bool:
@@ -490,7 +558,9 @@ def explore(
     UserWarning
         Once, when the question, answer, contexts or ground-truth column is not found in a
         frame without run metadata (read back from JSON Lines or CSV) though the scores
-        need it or a column looks like it: it names them and the ``columns=`` to pass.
+        need it or a column looks like it, or the column with the usual name is empty in
+        every row while another column looks like it: it names them and the ``columns=``
+        to pass.
 
     Raises
     ------

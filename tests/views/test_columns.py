@@ -91,27 +91,90 @@ def test_without_columns_a_warning_names_the_missing_texts_and_the_fix(scored_cu
         "explore(): no column was found for the 'question', 'answer' and 'ground_truth' roles, "
         "so their text shows as (none): this frame has no run metadata naming its columns (a "
         "scored frame read back from JSON Lines or CSV loses it) and no column has the usual "
-        "name. 'q' looks like the question; 'gold' looks like the ground truth. Pass them as "
-        "to evaluate(): explore(..., columns={'question': 'q', 'answer': '<column name>', "
-        "'ground_truth': 'gold'})."
+        "name. 'q' looks like the question; 'gold' looks like the ground truth. Name them "
+        "with columns=, as for evaluate(): explore(..., columns={'question': 'q', 'answer': "
+        "'<column name>', 'ground_truth': 'gold'})."
     ]
     assert caught[0].filename == __file__
     assert "(none)" in ex.detail_html  # the scores still show; the texts cannot
-    # each view names itself, once per call (the report's charts add nothing)
-    for view, who in (
-        (lambda: missed_claims(back), "missed_claims()"),
-        (lambda: scores(back, kind="strip"), "scores()"),
+    # each view names itself, once per call (the report's charts add nothing); the
+    # missed-claims chart shows a row's answer where it has no question
+    with pytest.warns(UserWarning) as caught:
+        missed_claims(back)
+    said = [str(w.message) for w in caught if "no column was found" in str(w.message)]
+    assert said == [
+        "missed_claims(): no column was found for the 'question' and 'answer' roles, so "
+        "their text shows as (none): this frame has no run metadata naming its columns (a "
+        "scored frame read back from JSON Lines or CSV loses it) and no column has the usual "
+        "name. 'q' looks like the question. Name them with columns=, as for evaluate(): "
+        "missed_claims(..., columns={'question': 'q', 'answer': '<column name>'})."
+    ]
+    with pytest.warns(UserWarning) as caught:
+        scores(back, kind="strip")
+    said = [str(w.message) for w in caught if "no column was found" in str(w.message)]
+    assert said == [
+        "scores(): no column was found for the 'question' role, so its text shows as "
+        "(none): this frame has no run metadata naming its columns (a scored frame read "
+        "back from JSON Lines or CSV loses it) and no column has the usual name. 'q' "
+        "looks like the question. Name it with columns=, as for evaluate(): scores(..., "
+        "columns={'question': 'q'})."
+    ]
+
+
+def test_an_empty_question_column_beside_the_mapped_one_is_said(scored_custom, tmp_path):
+    # scored with columns={"question": "q", ...} on a frame that also has an all-null
+    # "question" column (as NLI and summary sets do), then read back from JSON Lines: the
+    # views found the empty column by its name and said nothing
+    df = scored_custom.assign(
+        question=None, answer=scored_custom["a"], ground_truth=scored_custom["gold"]
+    )
+    df["contexts"] = df["docs"]
+    back = jsonl_round_trip(df)
+    expected = (
+        "{who}: the 'question' column is empty in every row, so the question shows as "
+        "(none): this frame has no run metadata naming its columns (a scored frame read back "
+        "from JSON Lines or CSV loses it), so the column with the usual name was read. 'q' "
+        "looks like the question. Name it with columns=, as for evaluate(): {call}(..., "
+        "columns={{'question': 'q'}})."
+    )
+    for who, view in (
+        ("explore()", lambda: explore(back, mode="widget")),
+        ("report()", lambda: report(back, tmp_path / "r.html")),
+        ("missed_claims()", lambda: missed_claims(back)),
     ):
         with pytest.warns(UserWarning) as caught:
             view()
-        said = [str(w.message) for w in caught if "no column was found" in str(w.message)]
-        assert said == [
-            f"{who}: no column was found for the 'question' role, so its text shows as "
-            "(none): this frame has no run metadata naming its columns (a scored frame read "
-            "back from JSON Lines or CSV loses it) and no column has the usual name. 'q' "
-            f"looks like the question. Pass them as to evaluate(): {who[:-2]}(..., "
-            "columns={'question': 'q'})."
-        ]
+        said = [str(w.message) for w in caught if "empty in every row" in str(w.message)]
+        assert said == [expected.format(who=who, call=who[:-2])], who  # once per call
+    # with columns= (or the run metadata, in memory) nothing is said, and the question shows
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        ex = explore(back, mode="widget", columns={"question": "q"})
+        explore(df, mode="static")
+    ex.select("r1")
+    assert "Where is the Harbor Museum?" in ex.detail_html
+    # a frame with no question at all (no look-alike holding text) is not nagged
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        explore(back.drop(columns="q"), mode="static")
+        explore(back.assign(q=None), mode="static")
+
+
+def test_an_empty_column_and_a_missing_one_are_said_in_one_warning(scored_custom):
+    back = jsonl_round_trip(scored_custom.assign(question=None))
+    with pytest.warns(UserWarning) as caught:
+        explore(back, mode="static")
+    said = [str(w.message) for w in caught if "(none)" in str(w.message)]
+    assert said == [
+        "explore(): no column was found for the 'answer' and 'ground_truth' roles, so their "
+        "text shows as (none), and the 'question' column is empty in every row, so the "
+        "question shows as (none) too: this frame has no run metadata naming its columns (a "
+        "scored frame read back from JSON Lines or CSV loses it), so the column with the "
+        "usual name was read, and no column has the usual name of the answer and ground "
+        "truth. 'q' looks like the question; 'gold' looks like the ground truth. Name them "
+        "with columns=, as for evaluate(): explore(..., columns={'question': 'q', 'answer': "
+        "'<column name>', 'ground_truth': 'gold'})."
+    ]
 
 
 def test_no_warning_where_the_texts_are_found(scored_custom, tmp_path):

@@ -1,6 +1,8 @@
 """Widget state of the explorer, in plain pytest (no kernel, no browser)."""
 
 import re
+import warnings
+from html import unescape
 
 import numpy as np
 import pandas as pd
@@ -156,6 +158,32 @@ def test_status_and_score_filters_apply_to_the_chosen_metric(ex, scored):
     assert ex.rows == list(scored.index[(recall >= 0.5) & ok])  # unmeasured rows drop out
 
 
+def test_status_filter_tells_no_claims_from_no_answer(unanswered, scored):
+    # a refusal is a measured 0 (no claims); a missing answer is not scored (no answer),
+    # as summary() counts them (its no_answer) and the report and plot.scores() do
+    ex = Explorer(unanswered)
+    ex.metric.value = "faithfulness"
+    values = [v for _, v in ex.status.options]
+    assert values.index("no_answer") == values.index("no_claims") + 1
+    assert dict(ex.status.options)["no answer"] == "no_answer"
+    ex.status.value = "no_claims"
+    assert ex.rows == [unanswered.index[1]]  # the refusal only
+    ex.status.value = "no_answer"
+    assert ex.rows == [unanswered.index[2]]
+    assert ex.listing.options[0][0].replace("\u00a0", " ").split("│")[1].split()[-1] == "n/ans"
+    assert "faithfulness status no answer" in ex._hidden_note(0).replace("&#x27;", "'")
+    # the sample: its 16 rows with no answer are "no answer", none is a measured 0
+    ex = Explorer(scored)
+    ex.metric.value = "faithfulness"
+    ex.status.value = "no_answer"
+    assert len(ex.rows) == int(scored.rag.summary().loc["faithfulness", "no_answer"]) == 16
+    ex.status.value = "no_claims"
+    assert ex.rows == []
+    ex.metric.value = "context_recall"  # no answer is a faithfulness status only
+    ex.status.value = "no_answer"
+    assert ex.rows == []
+
+
 def test_sorting(ex, scored):
     ex.sort_by.value = "context_precision:asc"
     values = scored["context_precision"].astype(float).loc[ex.rows].tolist()
@@ -176,6 +204,36 @@ def test_selection_survives_filters_that_keep_it(ex, scored):
     ex.sort_by.value = "faithfulness:asc"
     assert ex.selected == scored.index[30]
     assert ex.listing.value == 30
+
+
+def test_selection_comes_back_after_a_search_that_matched_nothing(ex, scored):
+    ex.select(position=5)
+    ex.search.value = "zzyzx"  # no row: nothing selected
+    assert ex.rows == [] and ex.selected is None and ex.listing.value is None
+    ex.search.value = ""
+    assert ex.selected == scored.index[5] and ex.listing.value == 5  # not row 0
+    assert "Hidden by" not in ex.header.value and "Row 6 of 48" in ex.header.value
+    assert scored["question"].iloc[5][:30] in unescape(ex.detail.value)
+    # on a later page too, and through several empty searches in a row
+    ex = Explorer(scored, page_size=20)
+    ex.select(position=33)
+    for text in ("z", "zz", "zzyzx"):
+        ex.search.value = text
+    ex.search.value = "porterhouse"  # rows 18 and 19, not row 33: their first row is selected
+    assert ex.rows and scored.index[33] not in ex.rows
+    first = ex.rows[0]
+    assert ex.selected == first
+    ex.search.value = ""  # the row selected now stays
+    assert ex.selected == first
+    ex.select(position=33)
+    ex.search.value = "zzyzx"
+    ex.search.value = ""
+    assert ex.selected == scored.index[33] and ex.page == 1 and ex.listing.value == 33
+    # a row chosen while the list is empty is the one kept
+    ex.search.value = "zzyzx"
+    ex.select(position=2)
+    ex.search.value = ""
+    assert ex.selected == scored.index[2]
 
 
 def test_paging(scored):
@@ -262,6 +320,38 @@ def test_explore_dispatch(scored, monkeypatch):
 def test_widget_repr_is_a_widget_bundle(ex):
     bundle = ex._repr_mimebundle_()
     assert "application/vnd.jupyter.widget-view+json" in bundle
+    assert bundle["application/vnd.jupyter.widget-view+json"]["model_id"] == ex.widget.model_id
+
+
+def test_widget_display_carries_a_read_only_html_copy(scored, from_csv):
+    # where the widget cannot run (GitHub, nbconvert without widget state) a notebook shows
+    # the text/html entry: the static view of the first rows, not "VBox(children=(HBox(..."
+    from IPython.core.formatters import DisplayFormatter
+
+    ex = Explorer(scored, sort_by="faithfulness")
+    data, _ = DisplayFormatter().format(ex)  # what IPython stores in the notebook
+    assert set(data) == {
+        "application/vnd.jupyter.widget-view+json",
+        "text/html",
+        "text/plain",
+    }
+    html = data["text/html"]
+    assert "read-only copy of the explorer widget" in html and "<script" not in html
+    assert html.count('class="rnb-row"') == 10
+    assert "first 10 of 48 rows, worst faithfulness first" in html
+    worst = StaticExplorer(scored, max_rows=10, sort_by="faithfulness").positions
+    assert re.findall(r'id="row-(\d+)"', html) == [str(p) for p in worst]
+    assert not data["text/plain"].startswith("VBox(")
+    assert data["text/plain"].startswith("<Explorer: 48 of 48 rows shown>")
+    # displaying warns nothing more (the explorer warned once when built), and a closed
+    # widget displays nothing
+    with pytest.warns(UserWarning):
+        back = Explorer(from_csv)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert "text/html" in back._repr_mimebundle_()
+    ex.widget.close()
+    assert not ex._repr_mimebundle_()
 
 
 def test_list_columns_line_up_and_long_questions_end_with_an_ellipsis(scored):
