@@ -323,7 +323,9 @@ def warn_text_verdicts(df: pd.DataFrame, metrics: Sequence[str], what: str) -> N
         and any(isinstance(v, str) for v in df[f"{m}_verdicts"].tolist())
     ]
     if text:
-        names = " and ".join(repr(c) for c in text)
+        from ragnotebook.intake import and_list
+
+        names = and_list(text)
         warn_user(
             f"{what}: {'columns' if len(text) > 1 else 'column'} {names} "
             f"{'hold' if len(text) > 1 else 'holds'} text, as in a scored frame read back "

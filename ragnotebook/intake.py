@@ -420,7 +420,7 @@ def resolve_columns(
             if isinstance(c, str) and c not in claimed and _alias_form(c) in aliases
         ]
         if len(candidates) > 1:
-            names = " and ".join(repr(c) for c in candidates)
+            names = and_list(candidates)
             # suggest the one that holds text when the other does not (ids, scores)
             texty = [c for c in candidates if _holds_role(df, c, role)]
             pick = texty[0] if len(texty) == 1 else candidates[0]

@@ -51,7 +51,7 @@ from ragnotebook.comparison import (
     row_changes,
 )
 from ragnotebook.frame import require_scored, scored_metrics
-from ragnotebook.views._data import METRIC_LABELS, row_labels, row_names, text_values
+from ragnotebook.views._data import METRIC_LABELS, row_gists, row_labels, row_names
 from ragnotebook.views._html import escape, shorten, two_places
 
 __all__ = ["BASELINE_CSS", "BASELINE_JS", "Against", "against_baseline", "baseline_html"]
@@ -408,7 +408,7 @@ def _table_html(against: Against) -> str:
 def _drops_html(against: Against, df: pd.DataFrame, shown: set[int], top: int) -> str:
     """Per metric, the ``top`` rows whose score dropped most, each linked to its detail."""
     names, labels = row_names(df), row_labels(df)
-    questions = text_values(df, "question")
+    questions = row_gists(df)  # the answer where there is no question
     parts = []
     for m in against.metrics:
         drops = against.drops[m]

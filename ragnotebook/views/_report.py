@@ -53,12 +53,12 @@ from ragnotebook.views._data import (
     fmt_score,
     group_keys,
     resolve_metric,
+    row_gists,
     row_labels,
     row_names,
     score_at,
     score_table,
     text_at,
-    text_values,
     verdicts,
     with_columns,
 )
@@ -536,7 +536,7 @@ def _rows_summaries(
     With ``groups``, a row carries its group in ``data-group`` (the group filter's key,
     the group's number in sorted order) and shows it after its name."""
     metrics = require_scored(df)
-    names, questions = row_names(df), text_values(df, "question")
+    names, questions = row_names(df), row_gists(df)  # the answer where there is no question
     labels = row_labels(df)
     codes = {"context_recall": "R", "context_precision": "P", "faithfulness": "F"}
     width = max((len(names[p]) for p in positions), default=1)

@@ -198,6 +198,9 @@ def _missed_figure(df: pd.DataFrame, top: int, theme: str, groups: list[str] | N
                 x=[int(counts[ki][shown[i]]) for i in keep],
                 y=[labels[i] for i in keep],
                 name=kind_name,
+                # the legend lists the kinds that occur, even one alone (plotly hides a
+                # legend of one trace, and the colour's meaning was only in the hover)
+                showlegend=bool(keep),
                 marker={"color": color},
                 hoverinfo="text",
                 hovertext=[
@@ -225,6 +228,7 @@ def _missed_figure(df: pd.DataFrame, top: int, theme: str, groups: list[str] | N
     style_figure(fig, title, theme, height=max(330, 190 + extra + 30 * len(shown)))
     fig.update_layout(
         barmode="stack",
+        showlegend=True,
         legend={
             "orientation": "h",
             "y": 1.0,

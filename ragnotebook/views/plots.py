@@ -566,10 +566,11 @@ def _status_note(status: str, metric: str) -> str:
 
 
 def _row_labels(df: pd.DataFrame) -> list[str]:
-    """``label · question`` of each row for a hover (the full label: a hover has room)."""
-    from ragnotebook.views._data import row_labels, text_values
+    """``label · question`` of each row for a hover (the full label: a hover has room);
+    the answer where there is no question, the label alone where there is neither."""
+    from ragnotebook.views._data import row_gists, row_labels
 
     return [
-        f"{isolate(n)} · {isolate(shorten(q, 80))}"
-        for n, q in zip(row_labels(df), text_values(df, "question"), strict=True)
+        f"{isolate(n)} · {isolate(shorten(q, 80))}" if q else isolate(n)
+        for n, q in zip(row_labels(df), row_gists(df), strict=True)
     ]

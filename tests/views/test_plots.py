@@ -346,6 +346,15 @@ def test_missed_claims_counts_order_and_hover(scored):
     assert len(missed_claims(scored, top=3).layout.yaxis.categoryarray) == 3
 
 
+def test_missed_claims_keeps_its_legend_with_one_kind_of_problem(scored):
+    # recall only: one trace with bars, and plotly hid a legend of one visible trace
+    only_recall = scored.drop(columns=[c for c in scored.columns if c.startswith("faithful")])
+    fig = missed_claims(only_recall)
+    assert fig.layout.showlegend is True
+    legend = [t.name for t in fig.data if t.showlegend]
+    assert legend == ["ground-truth claim not found in chunks"]
+
+
 def test_missed_claims_hover_is_escaped(hostile):
     fig = missed_claims(hostile)
     assert_pseudo_html_safe(fig)
