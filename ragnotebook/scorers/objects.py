@@ -696,8 +696,10 @@ _CREATE_DOC = """Create a {title} scorer (the reference's ``create*Scorer``, in 
     model : str or Judge, optional
         litellm model string, ``"offline"`` or a judge object (default: see
         :func:`ragnotebook.get_default_model`).
-    context : list of str, optional
-        Static chunks used for every run.{context_note}
+    context : list of str, str, tuple or 1-D array, optional
+        Static chunks used for every run, read as a frame's contexts cell: one string
+        is one chunk (a list written as text, ``'["a", "b"]'``, is read as one), a
+        tuple or 1-D NumPy array a list.{context_note}
     context_extractor : callable, optional
         ``fn(input, output) -> list[str] | None``; a returned list is the
         context, None falls back to ``context``.
@@ -724,7 +726,11 @@ _CREATE_DOC = """Create a {title} scorer (the reference's ``create*Scorer``, in 
     ------
     ValueError
         {raises}``"Context array cannot be empty if provided"`` for ``context=[]``,
-        ``scale <= 0``, or an unknown option value.
+        a non-string chunk, ``scale <= 0``, or an unknown option value. Options are
+        checked first: ``reference="gt"`` is named even when the context is missing.
+    TypeError
+        For a ``context`` that is no list, string, tuple or array (a dict: with the way to
+        take its text), or an option of the wrong type (``decimals=1.5``).
 """
 
 _NEEDS_CONTEXT = """``"Either context or context_extractor is required for {title} scoring"``
