@@ -42,7 +42,7 @@ from ragnotebook.intake import (
 )
 from ragnotebook.judges import resolve_judge
 from ragnotebook.judges.base import Judge
-from ragnotebook.scorers._common import MetricResult, Plan, ScorerConfig, is_blank
+from ragnotebook.scorers._common import MetricResult, Plan, ScorerConfig, check_count, is_blank
 from ragnotebook.scorers.plans import metric_plan
 
 __all__ = [
@@ -185,15 +185,59 @@ def set_default_model(model: Any) -> None:
         A litellm model string (``"openai/gpt-4o-mini"``), ``"offline"``, a judge
         object, or ``None`` to clear it.
 
+    Raises
+    ------
+    TypeError
+        For a ``model`` that is no string, judge object or None.
+    ValueError
+        For an empty string, or one close to ``"offline"`` (``"offlin"``) that litellm
+        cannot tell the provider of.
+
+    Warns
+    -----
+    UserWarning
+        For another model string whose provider litellm cannot tell
+        (``"bogus-model-xyz"``, ``"gpt4o"`` without ``openai/``): the same check
+        :func:`evaluate` makes, said here, at the line that set it. It is a warning, not an
+        error, because a call's own options (``custom_llm_provider=``, an ``api_base``
+        of a known provider) can still make the model usable there.
+
     Examples
     --------
     >>> import ragnotebook
     >>> ragnotebook.set_default_model("offline")
     >>> ragnotebook.get_default_model()
     'offline'
+    >>> ragnotebook.set_default_model("offlin")
+    Traceback (most recent call last):
+    ...
+    ValueError: model 'offlin': litellm cannot tell its provider (LLM Provider NOT provided. Pass in the LLM provider you are trying to call. You passed model=offlin); did you mean model='offline' (the offline judge)?
     >>> ragnotebook.set_default_model(None)
     """
     global _default_model
+    if isinstance(model, str):
+        name = model.strip()
+        if not name:
+            raise ValueError("model is an empty string")
+        if name.lower() != "offline":
+            # the check evaluate() makes when it builds the judge (litellm, no network)
+            from ragnotebook.judges.llm import _check_provider
+
+            try:
+                _check_provider(name, None, {})
+            except ValueError as exc:
+                if "did you mean model='offline'" in str(exc):
+                    raise
+                warn_user(
+                    f"set_default_model: {exc}; scoring with it fails unless each call "
+                    "names the provider",
+                    UserWarning,
+                )
+    elif model is not None and not (hasattr(model, "acomplete") and hasattr(model, "judge_id")):
+        raise TypeError(
+            "model must be a litellm model string, 'offline', a judge object or None, got "
+            f"{type(model).__name__}"
+        )
     _default_model = model
 
 
@@ -241,6 +285,39 @@ def model_or_default(model: Any) -> Any:
             "ragnotebook.set_default_model(...), or set RAGNOTEBOOK_MODEL."
         )
     return chosen
+
+
+def warn_if_offline_llm_reason(judge: Judge) -> None:
+    """Warn that ``reason="llm"`` gives no LLM explanation with the offline judge.
+
+    The offline judge answers the ``explain`` task itself, with the first sentence of
+    the template reason: no model writes it, although ``attrs`` record the option given
+    (``reason_mode: "llm"``).
+
+    Parameters
+    ----------
+    judge : Judge
+        The run's judge; nothing is said for any other than the offline judge.
+
+    Examples
+    --------
+    >>> import warnings
+    >>> from ragnotebook import OfflineJudge
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     warn_if_offline_llm_reason(OfflineJudge())
+    >>> "offline judge" in str(caught[0].message)
+    True
+    """
+    from ragnotebook.judges.offline import OfflineJudge
+
+    if isinstance(judge, OfflineJudge):
+        warn_user(
+            "ragnotebook: reason='llm' asks the judge to explain each score, but the offline "
+            "judge is no LLM: its explanation is the first sentence of the template reason. "
+            "Use reason='template' with it (the full template reason), or an LLM model.",
+            UserWarning,
+        )
 
 
 def _resolve_cache(cache: Any, judge: Judge) -> Any:
@@ -403,6 +480,11 @@ class _Run:
             metrics = (metrics,)
         names: list[str] = []
         for m in metrics:
+            if not isinstance(m, str):
+                raise TypeError(
+                    f"metrics must hold metric names (any of {', '.join(map(repr, METRICS))}), "
+                    f"got {m!r} in it"
+                )
             name = _metric_name(m)
             if name not in names:
                 names.append(name)
@@ -410,6 +492,7 @@ class _Run:
             raise ValueError("metrics is empty; pass at least one of " + ", ".join(METRICS))
         self.metrics = names
         self.df = df
+        check_count(concurrency, "concurrency")
         config = ScorerConfig(
             scale=scale,
             decimals=decimals,
@@ -441,6 +524,8 @@ class _Run:
         _check_misspelt_options(options)
         engine_options = {k: options.pop(k) for k in _ENGINE_OPTIONS if k in options}
         self.judge: Judge = resolve_judge(chosen, **options)
+        if reason == "llm":
+            warn_if_offline_llm_reason(self.judge)
         self.model_label = chosen if isinstance(chosen, str) else self.judge.judge_id
         cache = _resolve_cache(engine_options.pop("cache", None), self.judge)
         self.engine = Engine(self.judge, concurrency=concurrency, cache=cache, **engine_options)
@@ -1001,6 +1086,12 @@ def _run_for(args: Mapping[str, Any], metric: str | None = None) -> _Run:
         metrics, note = _default_metrics(df, options.get("columns"))
         left_out = tuple(m for m in METRICS if m not in metrics)
     if not isinstance(metrics, str):
+        if metrics is None or not isinstance(metrics, Iterable) or isinstance(metrics, Mapping):
+            raise TypeError(
+                "metrics must be a metric name or a list of them (any of "
+                f"{', '.join(map(repr, METRICS))}), got {metrics!r}; leave metrics= out for "
+                "the default (every metric the frame has the columns for)"
+            )
         metrics = tuple(metrics)
     return _Run(
         df, metrics, judge_options=judge_options, left_out=left_out, left_out_note=note, **options

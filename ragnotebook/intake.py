@@ -355,6 +355,8 @@ def resolve_columns(
 
     Raises
     ------
+    TypeError
+        If ``columns`` is not a mapping (a list of column names, say).
     ValueError
         If ``columns`` or ``required`` names an unknown role, a mapped column is
         not in the frame, ``columns`` maps one column to two roles, two columns match
@@ -375,6 +377,13 @@ def resolve_columns(
     >>> resolve_columns(pd.DataFrame({"Question ": ["q"], "Ground Truth": ["g"]}))
     {'question': 'Question ', 'answer': None, 'contexts': None, 'ground_truth': 'Ground Truth'}
     """
+    if columns is not None and not isinstance(columns, Mapping):
+        raise TypeError(
+            "columns must be a mapping of role to column name, e.g. columns={'question': "
+            "'prompt', 'contexts': 'docs'} "
+            f"(the roles are {', '.join(map(repr, ROLES))}), "
+            f"got {type(columns).__name__}"
+        )
     explicit = dict(columns or {})
     required = tuple(required)
     for role in (*explicit, *required):
@@ -908,6 +917,59 @@ def normalize_text(
     raise _fail(row, column, position, f"expected a string, got {_type_name(value)}{hint}")
 
 
+def argument_text(value: Any, name: str) -> str | None:
+    """One text given as an argument (a scorer's ``ground_truth``, an answer under
+    ``output['answer']``): the same rule as a frame cell (:func:`normalize_text`), with the
+    argument's name in the message instead of a row and column.
+
+    Parameters
+    ----------
+    value : object
+        The value given.
+    name : str
+        The argument, as the message names it (``"ground_truth"``, ``"output['answer']"``).
+
+    Returns
+    -------
+    str or None
+        The string; ``None`` for a missing value (``None``, NaN, ``pd.NA``); the text of
+        a number.
+
+    Raises
+    ------
+    ValueError
+        For anything else: a list (or tuple, array) of texts, with the way to join them;
+        a dict or document object, with the way to take its text; a boolean.
+
+    Examples
+    --------
+    >>> from ragnotebook.intake import argument_text
+    >>> argument_text("It is on Pier 4.", "ground_truth"), argument_text(1879, "ground_truth")
+    ('It is on Pier 4.', '1879')
+    >>> argument_text(["It is on Pier 4.", "Pier 4"], "ground_truth")
+    Traceback (most recent call last):
+    ...
+    ValueError: ground_truth: expected a string, got list; one text per ground_truth: join the items (' '.join(items)) or keep one
+    """
+    if isinstance(value, str):
+        return str(value)
+    if _is_missing(value):
+        return None
+    if isinstance(value, bool | np.bool_):
+        raise ValueError(f"{name}: expected a string, got a boolean ({value!r})")
+    text = number_text(value)
+    if text is not None:
+        return text
+    hint = ""
+    if isinstance(value, list | tuple | np.ndarray):
+        hint = f"; one text per {name}: join the items (' '.join(items)) or keep one"
+    else:
+        path = _text_path(value)
+        if path is not None:
+            hint = f"; take its text first, e.g. {name}={path}"
+    raise ValueError(f"{name}: expected a string, got {_type_name(value)}{hint}")
+
+
 def number_text(value: Any) -> str | None:
     """The text of a number cell (a whole float without its ``.0``), or None if not a number.
 
@@ -1027,7 +1089,7 @@ def _python_tuple(text: str) -> tuple[Any, ...] | None:
 def _could_be_a_chunk(item: Any) -> bool:
     """Whether a parsed list item is, or holds, a chunk's text: a string, a dict, or a
     ``(text, score)`` pair (what a list of numbers or words like ``"[see 2]"`` is not)."""
-    if isinstance(item, str | dict):
+    if isinstance(item, str | dict) or _chunk_list(item):
         return True
     return (
         isinstance(item, tuple | list)
@@ -1035,6 +1097,33 @@ def _could_be_a_chunk(item: Any) -> bool:
         and isinstance(item[0], str)
         and isinstance(item[1], int | float)
     )
+
+
+def _chunk_list(item: Any) -> bool:
+    """Whether ``item`` is a list (tuple, 1-D array) of texts: one retrieval's chunks in
+    a list of them (multi-query retrieval), to be flattened."""
+    if isinstance(item, np.ndarray):
+        return item.ndim == 1 and len(item) > 0 and all(isinstance(x, str) for x in item)
+    return (
+        isinstance(item, list | tuple) and len(item) > 0 and all(isinstance(x, str) for x in item)
+    )
+
+
+def _printed_document(text: str) -> str | None:
+    """The path to the text (``"d['text']"``) when ``text`` is a document-like dict written
+    as text (``"{'text': '...'}"``, what ``to_csv`` writes for a dict cell, or its JSON),
+    else None; a dict with no text field (a JSON record as a chunk) is no document."""
+    stripped = text.strip()
+    if not (stripped.startswith("{") and stripped.endswith("}")):
+        return None
+    try:
+        parsed = json.loads(stripped)
+    except ValueError:
+        try:
+            parsed = ast.literal_eval(stripped)
+        except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+            return None
+    return _text_path(parsed) if isinstance(parsed, dict) else None
 
 
 #: the start of a list of strings written as text: ``['``, ``["`` (blanks allowed)
@@ -1161,6 +1250,11 @@ def _item_problem(item: Any, i: int, *, in_string: bool = False) -> str:
         problem += (
             f" ({what}; {fix}take the text, e.g. df[col] = df[col].map(lambda {var}: {expr}))"
         )
+    elif _chunk_list(item):
+        problem += (
+            f" (a list of chunk lists, as multi-query retrieval gives; {fix}flatten it, e.g. "
+            "df[col] = df[col].map(lambda parts: [c for part in parts for c in part]))"
+        )
     return problem
 
 
@@ -1263,6 +1357,7 @@ def normalize_contexts(
     column: Hashable,
     warn_state: ContextParseState | None = None,
     position: int | None = None,
+    where: str | None = None,
 ) -> list[str]:
     """Normalise one contexts cell to a list of chunk strings.
 
@@ -1280,6 +1375,9 @@ def normalize_contexts(
         :func:`read_rows`). Without it, parsing a string warns immediately.
     position : int, optional
         The row's 0-based position, added to error messages when given.
+    where : str, optional
+        What the value is, in place of ``row ..., column ...`` at the start of an error
+        message (``"context"`` for a scorer's ``context=`` argument).
 
     Returns
     -------
@@ -1323,6 +1421,12 @@ def normalize_contexts(
     >>> state.parsed_rows, state.unparsed_rows
     (2, 1)
     """
+
+    def fail(problem: str) -> ValueError:
+        if where is not None:
+            return ValueError(f"{where}: {problem}")
+        return _fail(row, column, position, problem)
+
     if isinstance(value, str):
         if value.strip() in MISSING_TEXTS:  # "nan" from map(str): a missing cell
             return []
@@ -1333,10 +1437,7 @@ def normalize_contexts(
             return [str(value)]
         if parsed is None:
             if _NUMPY_SHORTENED.match(value):
-                raise _fail(
-                    row,
-                    column,
-                    position,
+                raise fail(
                     "this string is a NumPy array printed with '...' in place of most of its "
                     "items (more than 1,000 chunks), so the chunks are lost; write the file "
                     "from lists (df[col].map(list)) or as Parquet / JSON Lines",
@@ -1344,14 +1445,18 @@ def normalize_contexts(
             printed = _printed_objects(value)
             if printed is not None:
                 path = _PRINTED_TEXT.get(printed.rsplit(".", 1)[-1], "d.<its text>")
-                raise _fail(
-                    row,
-                    column,
-                    position,
+                raise fail(
                     f"this string is the printed form of a list of {printed} objects (what "
                     "to_csv writes for objects), not chunk texts, and cannot be read back "
                     "safely; take the texts before saving, e.g. df[col] = df[col].map(lambda "
                     f"docs: [{path} for d in docs]), or save as Parquet / JSON Lines",
+                )
+            doc = _printed_document(value)
+            if doc is not None:
+                raise fail(
+                    "this string is a document dict written as text (what to_csv writes for a "
+                    "dict), not a list of chunk texts (a document object; before saving the "
+                    f"file, take the text, e.g. df[col] = df[col].map(lambda d: [{doc}]))"
                 )
             if _looks_like_a_list(value):
                 _tally(warn_state, "unparsed", row, column)
@@ -1359,22 +1464,27 @@ def normalize_contexts(
         for i, item in enumerate(parsed):
             if not isinstance(item, str):
                 problem = _item_problem(item, i, in_string=True)
-                raise _fail(row, column, position, problem)
+                raise fail(problem)
         parsed = [str(item) for item in parsed]
         _tally(warn_state, "parsed", row, column)
         return parsed
     if isinstance(value, np.ndarray):
         if value.ndim != 1:
-            raise _fail(
-                row, column, position, f"expected a 1-D array of strings, got {value.ndim}-D"
-            )
+            raise fail(f"expected a 1-D array of strings, got {value.ndim}-D")
         value = value.tolist()
     elif isinstance(value, tuple):
         value = list(value)
     elif not isinstance(value, list):
         if _is_missing(value):
             return []
-        raise _fail(row, column, position, f"expected a list of strings, got {_type_name(value)}")
+        problem = f"expected a list of strings, got {_type_name(value)}"
+        cell_path = _text_path(value)  # one document object or dict where a list of them goes
+        if cell_path is not None:
+            problem += (
+                f" (a document object; take the text, e.g. df[col] = df[col].map(lambda d: "
+                f"[{cell_path}]))"
+            )
+        raise fail(problem)
     out: list[str] = []
     for i, item in enumerate(value):
         if type(item) is str:
@@ -1382,7 +1492,7 @@ def normalize_contexts(
         elif isinstance(item, str):
             out.append(str(item))
         else:
-            raise _fail(row, column, position, _item_problem(item, i))
+            raise fail(_item_problem(item, i))
     return out
 
 

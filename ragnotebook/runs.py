@@ -55,13 +55,14 @@ from ragnotebook._loop import run_sync
 from ragnotebook._version import __version__
 from ragnotebook._warn import warn_user
 from ragnotebook.engine import CANCELLED_MESSAGE, Engine, Job
-from ragnotebook.intake import and_list
+from ragnotebook.intake import and_list, argument_text
 from ragnotebook.judges.base import Judge
-from ragnotebook.scorers._common import MetricResult
+from ragnotebook.scorers._common import MetricResult, check_count
 from ragnotebook.scorers.objects import (
     ANSWER_KEYS,
     ScorerResult,
     answer_from_output,
+    answer_problem,
     contexts_from_output,
     question_from_input,
 )
@@ -186,6 +187,11 @@ def _items(data: Any) -> list[_Item]:
         truth = rec.get(gkey) if gkey is not None else None
         if _missing(truth):
             truth = None
+        else:  # one text, as in a frame's cell: a list of them is no missing ground truth
+            try:
+                argument_text(truth, repr(gkey))
+            except ValueError as exc:
+                raise ValueError(f"item {pos}, {exc}") from None
         items.append(_Item(pos, label, rec, rec[ikey], truth))
     return items
 
@@ -215,6 +221,11 @@ def _scorers(scorers: Any) -> list[_Scorer]:
     """
     if not isinstance(scorers, list | tuple):
         scorers = [scorers]
+    if not scorers:
+        raise ValueError(
+            "scorers is empty, so nothing would be scored; pass at least one, e.g. "
+            "scorers=[ragnotebook.create_faithfulness_scorer(model=...)]"
+        )
     out: list[_Scorer] = []
     seen_ids: dict[str, int] = {}
     used_columns: set[str] = set()
@@ -275,14 +286,21 @@ def _memo_for(target: Any, cache_target: Any) -> MutableMapping[str, Any] | None
 
 
 def _check_output(value: Any) -> None:
-    if value is None or isinstance(value, str | Mapping):
+    if value is None:
+        raise TypeError(
+            "the target returned None; did it forget to return? expected a string, a dict "
+            "with 'answer' (or 'output') and 'contexts', or a list of chat messages"
+        )
+    if isinstance(value, str | Mapping):
         return
     if isinstance(value, list) and all(
         isinstance(m, Mapping) and "role" in m and "content" in m for m in value
     ):
         return
+    name = type(value).__name__
+    article = "an" if name[:1].lower() in "aeiou" else "a"
     raise TypeError(
-        f"the target returned a {type(value).__name__}; expected a string, a dict with "
+        f"the target returned {article} {name}; expected a string, a dict with "
         "'answer' (or 'output') and 'contexts', or a list of chat messages"
     )
 
@@ -455,8 +473,7 @@ class _Run:
             raise TypeError(f"target must be callable, got {type(target).__name__}")
         if on_item_complete is not None and not callable(on_item_complete):
             raise TypeError("on_item_complete must be callable")
-        if isinstance(concurrency, bool) or not isinstance(concurrency, int) or concurrency < 1:
-            raise ValueError(f"concurrency must be an integer >= 1, got {concurrency!r}")
+        check_count(concurrency, "concurrency")
         self.items = _items(data)
         self.scorers = _scorers(scorers)
         self.target = target
@@ -902,8 +919,9 @@ def _finish(run: _Run) -> EvalRunResult:
 
 def _warn_no_answer(result: EvalRunResult, metrics: set[str]) -> None:
     """Warn once when every target output that is a dict holds no answer under the keys
-    read (a target returning ``{"reply": ...}``): faithfulness would be missing data on
-    every row, which is a set-up mistake, not a measurement."""
+    read (a target returning ``{"reply": ...}``), or holds it as no text
+    (``{"answer": [...]}``): faithfulness would have no answer on any row, which is a
+    set-up mistake, not a measurement."""
     frame = result.frame
     if "faithfulness" not in metrics or "target_output" not in frame or not len(frame):
         return
@@ -911,6 +929,15 @@ def _warn_no_answer(result: EvalRunResult, metrics: set[str]) -> None:
     if not dicts or len(dicts) != int(frame["target_status"].eq("ok").sum()):
         return
     if frame["answer"].notna().any():
+        return
+    wrong = next((p for p in map(answer_problem, dicts) if p is not None), None)
+    if wrong is not None:  # the key is there, its value is no text
+        warn_user(
+            "run_evals: no target output holds its answer as a string, so faithfulness has "
+            f"no answer to judge on any row (status error); the first: {wrong}. Return the "
+            "answer as one text.",
+            UserWarning,
+        )
         return
     keys = sorted({str(k) for o in dicts for k in o})[:8]
     keys_said = ", ".join(map(repr, ANSWER_KEYS[:-1])) + f" or {ANSWER_KEYS[-1]!r}"

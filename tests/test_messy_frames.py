@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import warnings
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -209,3 +210,121 @@ def test_the_migration_guides_phoenix_example_runs_as_written() -> None:
     assert scored.loc["t1", "contexts"] == ["The museum is on Pier 4."]
     assert scored.loc["t1", "faithfulness"] == 1.0 and scored.loc["t1", "context_precision"] == 1.0
     assert "context_recall" not in scored.columns
+
+
+# ------------------------------------------------------------------ options of the wrong type
+
+
+def _one_row() -> pd.DataFrame:
+    return pd.DataFrame(
+        {
+            "question": ["Where?"],
+            "answer": ["It is on Pier 4."],
+            "contexts": [["The museum is on Pier 4.", "Noise"]],
+            "ground_truth": ["The museum is on Pier 4."],
+        }
+    )
+
+
+@pytest.mark.parametrize(
+    ("option", "error", "message"),
+    [
+        ({"decimals": 1.5}, TypeError, "decimals must be an integer >= 0 or None, got 1.5"),
+        ({"decimals": True}, TypeError, "decimals must be an integer >= 0 or None, got True"),
+        ({"decimals": "2"}, TypeError, "decimals must be an integer >= 0 or None, got '2'"),
+        ({"decimals": -1}, ValueError, "decimals must be an integer >= 0 or None, got -1"),
+        ({"concurrency": "4"}, TypeError, "concurrency must be an integer >= 1, got '4'"),
+        ({"concurrency": 2.5}, TypeError, "concurrency must be an integer >= 1, got 2.5"),
+        ({"concurrency": 0}, ValueError, "concurrency must be an integer >= 1, got 0"),
+        (
+            {"max_chunks_per_call": "20"},
+            TypeError,
+            "max_chunks_per_call must be an integer >= 1, got '20'",
+        ),
+    ],
+)
+def test_a_count_option_of_the_wrong_type_is_named(option, error, message):
+    with pytest.raises(error) as caught:
+        _one_row().rag.evaluate(model="offline", progress=False, **option)
+    assert str(caught.value) == message
+
+
+def test_numpy_decimals_still_round():
+    out = _one_row().rag.evaluate(model="offline", progress=False, decimals=np.int64(1))
+    assert out.attrs["ragnotebook"]["metrics"]["context_precision"]["decimals"] == 1
+    assert float(out.loc[0, "context_precision"]) == 1.0
+
+
+def test_metrics_none_and_columns_as_a_list_are_named():
+    df = _one_row()
+    with pytest.raises(
+        TypeError,
+        match=r"^metrics must be a metric name or a list of them .*"
+        r"got None; leave metrics= out for the default",
+    ):
+        df.rag.evaluate(model="offline", progress=False, metrics=None)
+    with pytest.raises(TypeError, match=r"^metrics must hold metric names .* got 3 in it$"):
+        df.rag.evaluate(model="offline", progress=False, metrics=["faithfulness", 3])
+    with pytest.raises(TypeError, match=r"^columns must be a mapping of role to column name"):
+        df.rag.evaluate(model="offline", progress=False, columns=["question"])
+
+
+def test_reason_llm_with_the_offline_judge_warns():
+    with pytest.warns(UserWarning, match="reason='llm' .* the offline judge is no LLM"):
+        out = _one_row().rag.faithfulness(model="offline", progress=False, reason="llm")
+    assert out.loc[0, "faithfulness_status"] == "ok"
+
+
+def test_set_default_model_checks_the_string_at_once():
+    try:
+        with pytest.raises(ValueError, match="did you mean model='offline'"):
+            rn.set_default_model("offlin")
+        with pytest.raises(TypeError, match="got int"):
+            rn.set_default_model(3)
+        with pytest.raises(ValueError, match="empty string"):
+            rn.set_default_model("  ")
+        with pytest.warns(UserWarning, match="set_default_model: model 'bogus-model-xyz'"):
+            rn.set_default_model("bogus-model-xyz")
+        assert rn.get_default_model() == "bogus-model-xyz"  # a warning: still set
+    finally:
+        rn.set_default_model(None)
+
+
+# ------------------------------------------------------------------ contexts cells, nits
+
+
+def _with_contexts(cell) -> pd.DataFrame:
+    df = _one_row()
+    df["contexts"] = pd.Series([cell], dtype=object)
+    return df
+
+
+def test_a_printed_dict_cell_is_refused_with_the_recipe():
+    for cell in ("{'text': 'The museum is on Pier 4.'}", '{"page_content": "Pier 4."}'):
+        with pytest.raises(ValueError) as caught:
+            _with_contexts(cell).rag.evaluate(model="offline", progress=False)
+        assert "this string is a document dict written as text" in str(caught.value)
+        assert "before saving the file, take the text" in str(caught.value)
+    # a dict with no text field (a JSON record as the chunk) stays one chunk
+    out = _with_contexts('{"museum": "Harbor", "pier": 4}').rag.context_precision(
+        model="offline", progress=False
+    )
+    assert out.loc[0, "context_precision_status"] == "ok"
+
+
+def test_a_dict_cell_and_nested_lists_get_a_recipe():
+    with pytest.raises(ValueError) as caught:
+        _with_contexts({"text": "The museum is on Pier 4."}).rag.evaluate(
+            model="offline", progress=False
+        )
+    assert str(caught.value) == (
+        "row 0, column 'contexts': expected a list of strings, got dict (a document object; "
+        "take the text, e.g. df[col] = df[col].map(lambda d: [d['text']]))"
+    )
+    nested = [["The museum is on Pier 4.", "Noise"], ["More."]]
+    for cell in (nested, str(nested)):
+        with pytest.raises(ValueError) as caught:
+            _with_contexts(cell).rag.evaluate(model="offline", progress=False)
+        assert "chunk 0" in str(caught.value)
+        assert "a list of chunk lists, as multi-query retrieval gives;" in str(caught.value)
+        assert "[c for part in parts for c in part]" in str(caught.value)

@@ -305,7 +305,48 @@ def test_a_target_returning_an_unusable_type_is_a_target_error():
     scorer = rn.create_faithfulness_scorer(model="offline")
     res = rn.run_evals(["q"], scorers=[scorer], target=lambda q: 42, progress=False)
     assert res.frame.loc[0, "target_status"] == "error"
-    assert "returned a int" in res.frame.loc[0, "target_error"]
+    assert "the target returned an int; expected a string" in res.frame.loc[0, "target_error"]
+
+
+def test_a_target_returning_none_is_a_target_error():
+    scorer = rn.create_faithfulness_scorer(model="offline")
+    res = rn.run_evals(["q"], scorers=[scorer], target=lambda q: None, progress=False)
+    f = res.frame
+    assert f.loc[0, "target_status"] == "error"
+    assert "the target returned None; did it forget to return?" in f.loc[0, "target_error"]
+    assert f.loc[0, "faithfulness_status"] == "error"
+
+
+def test_a_list_ground_truth_in_the_data_is_refused():
+    scorer = rn.create_context_recall_scorer(model="offline", context=["It is on Pier 4."])
+    data = [{"input": "Where?", "ground_truth": ["It is on Pier 4.", "Pier 4"]}]
+    with pytest.raises(ValueError) as caught:
+        rn.run_evals(data, scorers=[scorer], target=str, progress=False)
+    assert str(caught.value) == (
+        "item 0, 'ground_truth': expected a string, got list; one text per 'ground_truth': "
+        "join the items (' '.join(items)) or keep one"
+    )
+    data = [{"input": "Where?", "reference": {"text": "It is on Pier 4."}}]
+    with pytest.raises(ValueError, match=r"^item 0, 'reference': expected a string, got dict"):
+        rn.run_evals(data, scorers=[scorer], target=str, progress=False)
+
+
+def test_a_list_answer_from_the_target_is_an_error_and_the_warning_says_why():
+    scorer = rn.create_faithfulness_scorer(model="offline")
+    with pytest.warns(UserWarning) as caught:
+        res = rn.run_evals(
+            ["Where?"],
+            scorers=[scorer],
+            target=lambda q: {"answer": ["It is on Pier 4."], "contexts": ["It is on Pier 4."]},
+            progress=False,
+        )
+    f = res.frame
+    assert f.loc[0, "faithfulness_status"] == "error"
+    assert "output['answer']: expected a string, got list" in f.loc[0, "faithfulness_error"]
+    said = [str(w.message) for w in caught if "run_evals" in str(w.message)]
+    assert len(said) == 1
+    assert said[0].startswith("run_evals: no target output holds its answer as a string")
+    assert "their keys" not in said[0]
 
 
 def test_bad_arguments_raise():
@@ -320,6 +361,10 @@ def test_bad_arguments_raise():
         rn.run_evals(["q"], scorers=[scorer], target="app")
     with pytest.raises(ValueError, match="concurrency"):
         rn.run_evals(["q"], scorers=[scorer], target=str, concurrency=0)
+    with pytest.raises(TypeError, match=r"^concurrency must be an integer >= 1, got 2.5$"):
+        rn.run_evals(["q"], scorers=[scorer], target=str, concurrency=2.5)
+    with pytest.raises(ValueError, match=r"^scorers is empty, so nothing would be scored"):
+        rn.run_evals(["q"], scorers=[], target=str)
 
 
 # ------------------------------------------------------------------ chat outputs

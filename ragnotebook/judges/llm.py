@@ -314,6 +314,8 @@ LOCAL_PLACEHOLDER_KEY: Final = "no-key"
 
 #: The path a client adds to ``api_base`` itself; pasted with the server's URL, it doubles.
 _ENDPOINT_PATH = re.compile(r"/(?:chat/)?completions/*$", re.IGNORECASE)
+#: What an ``api_base`` starts with: the requests are HTTP.
+_SCHEME = re.compile(r"https?://", re.IGNORECASE)
 
 
 def _endpoint_base(api_base: str | None) -> str | None:
@@ -331,7 +333,20 @@ def _endpoint_base(api_base: str | None) -> str | None:
     'http://127.0.0.1:8000/v1'
     >>> _endpoint_base("http://127.0.0.1:8000/v1")
     'http://127.0.0.1:8000/v1'
+    >>> _endpoint_base("127.0.0.1:8000/v1")
+    Traceback (most recent call last):
+    ...
+    ValueError: api_base must start with http:// or https://, got '127.0.0.1:8000/v1' (did you mean api_base='http://127.0.0.1:8000/v1'?)
     """
+    if api_base is not None and not isinstance(api_base, str):
+        raise TypeError(f"api_base must be a URL string, got {type(api_base).__name__}")
+    if api_base and not _SCHEME.match(api_base.strip()):
+        # without a scheme every request fails as a connection error, after the retries
+        guess = "http://" + api_base.strip().split("://", 1)[-1].lstrip("/")
+        raise ValueError(
+            f"api_base must start with http:// or https://, got {api_base!r} "
+            f"(did you mean api_base={guess!r}?)"
+        )
     if not api_base or _ENDPOINT_PATH.search(api_base.strip()) is None:
         return api_base
     base = _ENDPOINT_PATH.sub("", api_base.strip())
@@ -436,7 +451,8 @@ class LiteLLMJudge:
         non-positive ``max_tokens`` or ``timeout``, a negative ``num_retries``, or
         ``transport="openai"`` without an ``openai/<name>`` model and ``api_base``; a
         model whose provider litellm cannot tell (``"offlin"``, ``"my-model"`` without
-        ``provider/``), at once rather than on every row.
+        ``provider/``), at once rather than on every row; an ``api_base`` that does not
+        start with ``http://`` or ``https://`` (``"127.0.0.1:8000/v1"``).
     TypeError
         ``model``, ``messages``, ``stream`` or ``n`` passed as an option.
 

@@ -14,6 +14,8 @@ from collections.abc import Generator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
+import numpy as np
+
 from ragnotebook.tasks import (
     REASK,
     Answer,
@@ -77,6 +79,50 @@ def round_half_up(x: float, decimals: int | None = 2) -> float:
     return math.floor((x + _EPSILON) * factor + 0.5) / factor
 
 
+def check_count(value: Any, name: str, *, minimum: int = 1, or_none: bool = False) -> int:
+    """``value`` as a Python int, refused unless it is an integer >= ``minimum``.
+
+    Parameters
+    ----------
+    value : object
+        The option's value (a NumPy integer is accepted).
+    name : str
+        The option, named in the message.
+    minimum : int, default 1
+        The smallest value allowed.
+    or_none : bool, default False
+        Whether the message says None is allowed too (the caller handles None).
+
+    Returns
+    -------
+    int
+
+    Raises
+    ------
+    TypeError
+        For a value that is not an integer: a float (``2.5``, even ``2.0``), a string
+        (``"4"``), a bool.
+    ValueError
+        For an integer below ``minimum``.
+
+    Examples
+    --------
+    >>> from ragnotebook.scorers._common import check_count
+    >>> check_count(4, "concurrency")
+    4
+    >>> check_count("4", "concurrency")
+    Traceback (most recent call last):
+    ...
+    TypeError: concurrency must be an integer >= 1, got '4'
+    """
+    what = f"an integer >= {minimum}" + (" or None" if or_none else "")
+    if isinstance(value, bool | np.bool_) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"{name} must be {what}, got {value!r}")
+    if value < minimum:
+        raise ValueError(f"{name} must be {what}, got {value!r}")
+    return int(value)
+
+
 @dataclass(frozen=True, slots=True)
 class ScorerConfig:
     """Options shared by the three scorers.
@@ -99,11 +145,22 @@ class ScorerConfig:
     Raises
     ------
     TypeError
-        For a ``scale`` that is not a real number (a bool, a string); NumPy numbers
-        are accepted and stored as Python ones.
+        For a ``scale`` that is not a real number (a bool, a string), or a ``decimals``
+        or ``max_chunks_per_call`` that is not an integer (``1.5``, ``"2"``, ``True``);
+        NumPy numbers are accepted and stored as Python ones.
     ValueError
-        For ``scale <= 0``, an unknown ``reason`` or ``reference``, or
-        ``max_chunks_per_call < 1``.
+        For ``scale <= 0``, an unknown ``reason`` or ``reference``,
+        ``max_chunks_per_call < 1`` or ``decimals < 0``.
+
+    Examples
+    --------
+    >>> from ragnotebook.scorers._common import ScorerConfig
+    >>> ScorerConfig(decimals=3).decimals
+    3
+    >>> ScorerConfig(decimals=1.5)
+    Traceback (most recent call last):
+    ...
+    TypeError: decimals must be an integer >= 0 or None, got 1.5
     """
 
     scale: float = 1.0
@@ -126,10 +183,15 @@ class ScorerConfig:
             raise ValueError(
                 f"reference must be 'auto', 'ground_truth' or 'answer', got {self.reference!r}"
             )
-        if self.max_chunks_per_call < 1:
-            raise ValueError("max_chunks_per_call must be >= 1")
-        if self.decimals is not None and self.decimals < 0:
-            raise ValueError("decimals must be >= 0 or None")
+        object.__setattr__(
+            self,
+            "max_chunks_per_call",
+            check_count(self.max_chunks_per_call, "max_chunks_per_call"),
+        )
+        if self.decimals is not None:
+            # 1.5 would scale by 10**1.5 and put a perfect score above 1; True is no count
+            decimals = check_count(self.decimals, "decimals", minimum=0, or_none=True)
+            object.__setattr__(self, "decimals", decimals)
 
 
 @dataclass(slots=True)

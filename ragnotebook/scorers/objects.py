@@ -13,8 +13,16 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+
 from ragnotebook.engine import Engine, Job, run_sync
-from ragnotebook.intake import chunk_fix, number_text
+from ragnotebook.intake import (
+    _text_path,
+    argument_text,
+    chunk_fix,
+    normalize_contexts,
+    number_text,
+)
 from ragnotebook.judges import resolve_judge
 from ragnotebook.judges.base import Judge
 from ragnotebook.scorers._common import MetricResult, Plan, ScorerConfig
@@ -24,6 +32,7 @@ __all__ = [
     "RagScorer",
     "ScorerResult",
     "answer_from_output",
+    "answer_problem",
     "contexts_from_output",
     "create_context_precision_scorer",
     "create_context_recall_scorer",
@@ -240,6 +249,67 @@ def answer_from_output(value: Any) -> str | None:
     return _text_of(value, ANSWER_KEYS, "assistant")
 
 
+def answer_problem(output: Any) -> str | None:
+    """Why ``output`` holds no answer text although it holds an answer, or None.
+
+    Parameters
+    ----------
+    output : object
+        A run output for which :func:`answer_from_output` found no text.
+
+    Returns
+    -------
+    str or None
+        The message for an answer of the wrong type: a dict whose first answer key
+        (``answer``, ``output``, ...) holds a list or a dict, or an output that is a list
+        of strings, each with the way to make it one text. None when the answer is
+        simply missing or blank (no answer key, None, ``""``): that is status
+        ``no_claims``, not an error.
+
+    Examples
+    --------
+    >>> from ragnotebook.scorers.objects import answer_problem
+    >>> answer_problem({"answer": ["Pier 4.", "Since 1998."]})
+    "output['answer']: expected a string, got list; one text per output['answer']: join the items (' '.join(items)) or keep one"
+    >>> answer_problem({"answer": None}) is None
+    True
+    """
+    if isinstance(output, Mapping):
+        for key in ANSWER_KEYS:
+            if key in output:
+                try:
+                    argument_text(output[key], f"output[{key!r}]")
+                except ValueError as exc:
+                    return str(exc)
+        return None
+    if isinstance(output, str) or output is None or _is_chat(output):
+        return None
+    try:
+        argument_text(output, "output")
+    except ValueError as exc:
+        return str(exc)
+    return None
+
+
+def _static_context(context: Any) -> list[str]:
+    """A scorer's ``context=`` as a list of chunks, by the rules of a frame's contexts
+    cell: a string is one chunk (a list written as text is read as one), a tuple or 1-D
+    array is a list; every item must be a string."""
+    if isinstance(context, str):
+        return normalize_contexts(context, row=0, column="context", where="context")
+    if isinstance(context, np.ndarray):
+        if context.ndim != 1:
+            raise ValueError(f"context: expected a 1-D array of strings, got {context.ndim}-D")
+        context = context.tolist()
+    if isinstance(context, Mapping) or not isinstance(context, Sequence):
+        problem = f"context must be a list of strings, got {type(context).__name__}"
+        path = _text_path(context)
+        if path is not None:
+            problem += f" (a document object; pass its text in a list, e.g. context=[{path}])"
+        raise TypeError(problem)
+    return chunk_texts(context, "context")
+
+
 def contexts_from_output(input: Any, output: Any) -> list[str] | None:
     """Extract retrieved chunks from common output shapes (usable as a ``context_extractor``).
 
@@ -342,6 +412,11 @@ def chunk_texts(values: Sequence[Any], where: str) -> list[str]:
             problem += f" ({found[0]}; return the texts, e.g. {found[1]})"
         elif value is None:
             problem += " (a missing chunk; leave it out, or return '' to keep the positions)"
+        elif isinstance(value, list | tuple) and value and all(isinstance(v, str) for v in value):
+            problem += (
+                " (a list of chunk lists, as multi-query retrieval gives; flatten it, e.g. "
+                "[c for part in parts for c in part])"
+            )
         raise ValueError(problem)
     return out
 
@@ -407,22 +482,7 @@ class RagScorer:
         judge_options: Mapping[str, Any],
     ) -> None:
         title = _TITLES[metric]
-        if context is not None:
-            if isinstance(context, str) or not isinstance(context, Sequence):
-                raise TypeError("context must be a list of strings")
-            if len(context) == 0:
-                raise ValueError("Context array cannot be empty if provided")
-            bad = [i for i, c in enumerate(context) if not isinstance(c, str)]
-            if bad:
-                raise ValueError(f"context item {bad[0]} is not a string")
-        if context_extractor is not None and not callable(context_extractor):
-            raise TypeError("context_extractor must be callable: fn(input, output) -> list[str]")
-        if metric != "faithfulness" and context is None and context_extractor is None:
-            raise ValueError(f"Either context or context_extractor is required for {title} scoring")
-        self.metric = metric
-        self.id = _IDS[metric]
-        self.context = list(context) if context is not None else None
-        self.context_extractor = context_extractor
+        # the options first: a bad option is named whatever else is missing
         self.config = ScorerConfig(
             scale=scale,
             decimals=decimals,
@@ -430,11 +490,27 @@ class RagScorer:
             reference=reference,
             max_chunks_per_call=max_chunks_per_call,
         )
+        if context is not None:
+            context = _static_context(context)
+            if len(context) == 0:
+                raise ValueError("Context array cannot be empty if provided")
+        if context_extractor is not None and not callable(context_extractor):
+            raise TypeError("context_extractor must be callable: fn(input, output) -> list[str]")
+        if metric != "faithfulness" and context is None and context_extractor is None:
+            raise ValueError(f"Either context or context_extractor is required for {title} scoring")
+        self.metric = metric
+        self.id = _IDS[metric]
+        self.context = context
+        self.context_extractor = context_extractor
         if model is None:
             from ragnotebook.api import model_or_default
 
             model = model_or_default(None)
         self.judge: Judge = resolve_judge(model, **dict(judge_options))
+        if reason == "llm":
+            from ragnotebook.api import warn_if_offline_llm_reason
+
+            warn_if_offline_llm_reason(self.judge)
 
     def __repr__(self) -> str:
         return f"<RagScorer {self.id} judge={self.judge.judge_id}>"
@@ -461,8 +537,12 @@ class RagScorer:
     def plan(self, input: Any, output: Any, ground_truth: Any) -> Plan:
         """The scorer plan for one run (see :mod:`ragnotebook.scorers._common`)."""
         question = question_from_input(input)
+        truth = argument_text(ground_truth, "ground_truth")
         answer = answer_from_output(output)
-        truth = ground_truth if isinstance(ground_truth, str) else answer_from_output(ground_truth)
+        if answer is None and self._reads_answer(truth):
+            problem = answer_problem(output)
+            if problem is not None:  # an answer of the wrong type is no missing answer
+                raise ValueError(problem)
         chunks = self.resolve_context(input, output)
         if chunks is None:
             if self.metric != "faithfulness":
@@ -480,6 +560,15 @@ class RagScorer:
             ground_truth=truth,
             contexts=chunks,
             config=self.config,
+        )
+
+    def _reads_answer(self, truth: str | None) -> bool:
+        """Whether this scorer judges the answer of a run whose ground truth is ``truth``."""
+        if self.metric == "faithfulness":
+            return True
+        reference = self.config.reference
+        return self.metric == "context_precision" and (
+            reference == "answer" or (reference == "auto" and truth is None)
         )
 
     def _result(self, res: MetricResult, run_id: str) -> ScorerResult:
@@ -502,14 +591,29 @@ class RagScorer:
         output : str, dict or list of chat messages, optional
             The system's output (the answer; a dict may carry ``contexts``).
         ground_truth : str, optional
-            The reference answer.
+            The reference answer: one text (a number is read as its text; None or NaN
+            is no ground truth).
         run_id : str, optional
             Recorded in the result; a UUID4 by default.
 
         Returns
         -------
         ScorerResult
-            A judge failure gives status ``error`` rather than raising.
+            A judge failure gives status ``error`` rather than raising, and so does
+            input of the wrong type: a ``ground_truth`` that is a list or a dict, or an
+            answer that is one (``output={"answer": [...]}``), is status ``error`` with
+            the way to make it one text, never scored as missing.
+
+        Examples
+        --------
+        >>> import asyncio
+        >>> from ragnotebook import create_context_recall_scorer
+        >>> scorer = create_context_recall_scorer(model="offline", context=["It is on Pier 4."])
+        >>> asyncio.run(scorer.arun(input="Where?", ground_truth="It is on Pier 4.")).score
+        1.0
+        >>> r = asyncio.run(scorer.arun(input="Where?", ground_truth=["It is on Pier 4."]))
+        >>> r.status, r.error
+        ('error', "ground_truth: expected a string, got list; one text per ground_truth: join the items (' '.join(items)) or keep one")
         """
         rid = run_id or str(uuid.uuid4())
         engine = Engine(self.judge, concurrency=16)
@@ -531,6 +635,15 @@ class RagScorer:
         """Score one run (sync; works inside Jupyter and running event loops).
 
         See :meth:`arun` for parameters and the result.
+
+        Examples
+        --------
+        >>> from ragnotebook import create_faithfulness_scorer
+        >>> scorer = create_faithfulness_scorer(model="offline")
+        >>> r = scorer.run(input="Where?", output={"answer": ["It is on Pier 4."],
+        ...                                       "contexts": ["It is on Pier 4."]})
+        >>> r.status, r.error
+        ('error', "output['answer']: expected a string, got list; one text per output['answer']: join the items (' '.join(items)) or keep one")
         """
         return run_sync(lambda: self.arun(input, output, ground_truth, run_id=run_id))
 
@@ -583,8 +696,10 @@ _CREATE_DOC = """Create a {title} scorer (the reference's ``create*Scorer``, in 
     model : str or Judge, optional
         litellm model string, ``"offline"`` or a judge object (default: see
         :func:`ragnotebook.get_default_model`).
-    context : list of str, optional
-        Static chunks used for every run.{context_note}
+    context : list of str, str, tuple or 1-D array, optional
+        Static chunks used for every run, read as a frame's contexts cell: one string
+        is one chunk (a list written as text, ``'["a", "b"]'``, is read as one), a
+        tuple or 1-D NumPy array a list.{context_note}
     context_extractor : callable, optional
         ``fn(input, output) -> list[str] | None``; a returned list is the
         context, None falls back to ``context``.
@@ -611,7 +726,11 @@ _CREATE_DOC = """Create a {title} scorer (the reference's ``create*Scorer``, in 
     ------
     ValueError
         {raises}``"Context array cannot be empty if provided"`` for ``context=[]``,
-        ``scale <= 0``, or an unknown option value.
+        a non-string chunk, ``scale <= 0``, or an unknown option value. Options are
+        checked first: ``reference="gt"`` is named even when the context is missing.
+    TypeError
+        For a ``context`` that is no list, string, tuple or array (a dict: with the way to
+        take its text), or an option of the wrong type (``decimals=1.5``).
 """
 
 _NEEDS_CONTEXT = """``"Either context or context_extractor is required for {title} scoring"``

@@ -609,6 +609,27 @@ def test_an_api_base_ending_in_the_endpoint_path_is_cut_to_its_base(loop, server
         assert faithfulness(answer) == 0.5
 
 
+def test_an_api_base_without_a_scheme_fails_at_once(server):
+    # without http:// every request is a connection error, retried for seconds
+    bare = server.url.removeprefix("http://")
+    t0 = time.perf_counter()
+    with pytest.raises(ValueError) as caught:
+        LiteLLMJudge(MODEL, api_base=bare, api_key=KEY)
+    assert time.perf_counter() - t0 < 1
+    assert str(caught.value) == (
+        f"api_base must start with http:// or https://, got {bare!r} "
+        f"(did you mean api_base={server.url!r}?)"
+    )
+    assert server.status_counts == {}
+    with pytest.raises(ValueError, match="api_base must start with http:// or https://"):
+        pd.DataFrame({"question": ["q"], "answer": ["a."], "contexts": [["a."]]}).rag.evaluate(
+            model=MODEL,
+            api_base="localhost:8000/v1",
+            progress=False,
+        )
+    assert LiteLLMJudge(MODEL, api_base="HTTPS://example.com/v1", api_key=KEY).api_base
+
+
 def test_a_404_on_another_version_names_the_path(loop, server):
     base = server.url[: -len("/v1")] + "/v2"
     server.rule = ls.path_prefix_rule("/v1")

@@ -3,6 +3,7 @@
 import asyncio
 import math
 
+import numpy as np
 import pytest
 
 import ragnotebook as rn
@@ -27,8 +28,90 @@ def test_construction_errors_match_the_reference():
         with pytest.raises(ValueError, match="scale"):
             create(model="offline", context=["x"], scale=0)
     rn.create_faithfulness_scorer(model="offline")  # faithfulness needs no context
-    with pytest.raises(TypeError):
-        rn.create_faithfulness_scorer(model="offline", context="one string")
+    with pytest.raises(TypeError, match="context must be a list of strings, got int"):
+        rn.create_faithfulness_scorer(model="offline", context=42)
+
+
+def test_context_takes_what_a_frame_cell_takes():
+    # a plain string is one chunk, a tuple or 1-D array a list, as in df["contexts"]
+    for given in ("The museum is on Pier 4.", ("The museum is on Pier 4.",)):
+        scorer = rn.create_context_recall_scorer(model="offline", context=given)
+        assert scorer.context == ["The museum is on Pier 4."]
+    arr = np.array(["The museum is on Pier 4.", "Noise."])
+    scorer = rn.create_context_precision_scorer(model="offline", context=arr)
+    assert scorer.context == ["The museum is on Pier 4.", "Noise."]
+    assert all(type(c) is str for c in scorer.context)
+    r = scorer.run(input="Where?", ground_truth="The museum is on Pier 4.")
+    assert (r.status, r.score) == ("ok", 1.0)
+    # a list written as text is read as one, as from a CSV cell
+    with pytest.warns(UserWarning, match="parsed into chunks"):
+        scorer = rn.create_context_recall_scorer(model="offline", context='["a.", "b."]')
+    assert scorer.context == ["a.", "b."]
+    with pytest.raises(ValueError, match=r"^context: expected a 1-D array of strings, got 2-D$"):
+        rn.create_context_recall_scorer(model="offline", context=np.array([["a"], ["b"]]))
+    with pytest.raises(TypeError, match=r"got dict \(a document object; .*context=\[d\['text'\]\]"):
+        rn.create_context_recall_scorer(model="offline", context={"text": "a."})
+    with pytest.raises(ValueError, match=r"^context: chunk 1 is int, expected str$"):
+        rn.create_context_recall_scorer(model="offline", context=("a.", 3))
+
+
+def test_a_bad_option_is_named_before_a_missing_context():
+    # spec/scorers.md fixes no order between construction errors: the option comes first
+    with pytest.raises(
+        ValueError, match=r"^reference must be 'auto', 'ground_truth' or 'answer', got 'gt'$"
+    ):
+        rn.create_context_precision_scorer(model="offline", reference="gt")
+    with pytest.raises(TypeError, match=r"^decimals must be an integer >= 0 or None, got 1.5$"):
+        rn.create_context_recall_scorer(model="offline", decimals=1.5)
+    with pytest.raises(ValueError, match="Context Recall scoring"):
+        rn.create_context_recall_scorer(model="offline", reference="auto")
+
+
+def test_a_list_or_dict_ground_truth_is_an_error_not_a_missing_one():
+    scorer = rn.create_context_recall_scorer(
+        model="offline", context=["Einstein was born in 1879 in Ulm."]
+    )
+    r = scorer.run(input="Who?", ground_truth=["Einstein was born in 1879."])
+    assert r.status == "error" and math.isnan(r.score)
+    assert r.error == (
+        "ground_truth: expected a string, got list; one text per ground_truth: join the "
+        "items (' '.join(items)) or keep one"
+    )
+    r = scorer.run(input="Who?", ground_truth={"text": "Einstein was born in 1879."})
+    assert r.status == "error"
+    assert r.error == (
+        "ground_truth: expected a string, got dict; take its text first, e.g. "
+        "ground_truth=d['text']"
+    )
+    # a number is its text, a missing one is missing
+    assert scorer.run(input="When?", ground_truth=1879).status == "ok"
+    assert scorer.run(input="Who?", ground_truth=float("nan")).status == "no_ground_truth"
+
+
+def test_a_list_answer_is_an_error_not_an_empty_answer():
+    ctx = ["Einstein was born in 1879 in Ulm."]
+    fa = rn.create_faithfulness_scorer(model="offline")
+    r = fa.run(input="Who?", output={"answer": ["Einstein was born in 1879."], "contexts": ctx})
+    assert r.status == "error"
+    assert r.error == (
+        "output['answer']: expected a string, got list; one text per output['answer']: join "
+        "the items (' '.join(items)) or keep one"
+    )
+    r = fa.run(input="Who?", output=["Einstein was born in 1879."])
+    assert r.status == "error" and r.error.startswith("output: expected a string, got list")
+    # precision judging against the answer refuses it too; with a ground truth it needs none
+    pr = rn.create_context_precision_scorer(model="offline", context=ctx)
+    assert pr.run(input="Who?", output={"answer": ["Einstein."]}).status == "error"
+    ok = pr.run(input="Who?", output={"answer": ["Einstein."]}, ground_truth="Born in 1879.")
+    assert ok.status == "ok"
+    # a missing or blank answer is still no_claims, not an error
+    assert fa.run(input="Who?", output={"answer": None, "contexts": ctx}).status == "no_claims"
+    assert fa.run(input="Who?", output={"reply": "x", "contexts": ctx}).status == "no_claims"
+
+
+def test_reason_llm_with_the_offline_judge_warns():
+    with pytest.warns(UserWarning, match="the offline judge is no LLM"):
+        rn.create_faithfulness_scorer(model="offline", reason="llm")
 
 
 def test_recall_worked_example_with_mock():
