@@ -1104,7 +1104,7 @@ class LiteLLMJudge:
         notify(
             f"ragnotebook: {self.model} rejected structured output mode {mode!r} "
             f"({self._redact(info.message)[:300]}); using {following!r} for this judge "
-            "from now on"
+            "from now on (later runs start with it when the judge cache is on)"
         )
         return True
 

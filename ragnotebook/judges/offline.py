@@ -1825,15 +1825,18 @@ class OfflineJudge:
         # and is headquartered in Oslo."): a fact of the reference, whatever its punctuation
         pieces: list[tuple[str, frozenset[str]]] = []
         sentences = split_sentences(task.text or "", lang)
+        # the reasons name what the chunks were judged against: the answer, for a row
+        # without a ground truth (the score's reason says "relevant to the answer")
+        noun = "answer" if dict(task.extra).get("reference") == "answer" else "reference"
         for i, x in enumerate(sentences, start=1):
-            label = f"reference sentence {i}'s"
+            label = f"{noun} sentence {i}'s"
             pieces.append((label, frozenset(content_tokens(x, lang))))
             clauses = [] if is_cjk(lang) else _REF_CLAUSE.split(x)
             if len(clauses) > 1:
                 label = (
-                    f"a clause of reference sentence {i}"
+                    f"a clause of {noun} sentence {i}"
                     if len(sentences) > 1
-                    else "a clause of the reference"
+                    else f"a clause of the {noun}"
                 )
                 subject = frozenset(content_tokens(clauses[0], lang)[:1])
                 for k, c in enumerate(clauses):
@@ -1857,7 +1860,7 @@ class OfflineJudge:
         for d in docs:
             lead = d.sentences[0].tokens if d.sentences else d.tokens
             r_cov = sum(wr[t] for t in ref & d.tokens) / tr if tr else None
-            of_ref = "the reference's"
+            of_ref = f"the {noun}'s"
             if r_cov is not None and parts:
                 covs = [sum(wr[t] for t in x & d.tokens) / sum(wr[t] for t in x) for x in parts]
                 k = max(range(len(covs)), key=lambda i: (covs[i], -i))
@@ -1886,8 +1889,8 @@ class OfflineJudge:
             elif r_cov is not None:
                 why = (
                     f"chunk covers {r:.0%} of {of_ref} weighted content words; the chunk's "
-                    f"first sentence has {topic:.0%} of the reference's (the question has no "
-                    "content word beyond the reference's)"
+                    f"first sentence has {topic:.0%} of the {noun}'s (the question has no "
+                    f"content word beyond the {noun}'s)"
                 )
             elif q_cov is not None:
                 why = (

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import asyncio
 
+import pandas as pd
 import pytest
 
+import ragnotebook
 from ragnotebook.judges.offline import OfflineJudge, _abbreviates
 from ragnotebook.tasks import Claims, Explanation, Item, Task, Verdicts
 from ragnotebook.text import (
@@ -418,6 +420,21 @@ def test_judge_chunks_a_chunk_giving_one_reference_sentence_is_relevant() -> Non
         "chunk covers 100% of reference sentence 2's weighted content words"
     )
     assert out.verdicts[1].reason.startswith("chunk covers 0% of the reference's weighted")
+
+
+def test_judge_chunks_reasons_name_the_answer_when_it_is_the_reference() -> None:
+    # a row without a ground truth: the score's reason says "relevant to the answer", the
+    # chunk's said "the reference's"
+    df = pd.DataFrame(
+        {
+            "question": ["Where is the depot?"],
+            "answer": ["The depot is in Leeds."],
+            "contexts": [["The depot is in Leeds.", "Penguins eat krill."]],
+        }
+    )
+    chunks = df.rag.context_precision(model="offline", progress=False).rag.chunks()
+    assert chunks["reason"].str.contains("of the answer's weighted content words").all()
+    assert not chunks["reason"].str.contains("reference").any()
 
 
 @pytest.mark.parametrize(
@@ -1721,8 +1738,6 @@ def test_structured_keys_clock_times_and_am_pm() -> None:
 def test_offline_chunk_verdicts_do_not_depend_on_batching() -> None:
     # word weights are taken over the row's chunks, not over one call's batch
     import pandas as pd
-
-    import ragnotebook
 
     chunks = [
         "The Harbor Museum is a museum on Pier 4 in Porto.",
@@ -5083,8 +5098,6 @@ def test_mockjudge_fallback_warns_once_when_a_list_script_runs_out() -> None:
     import warnings
 
     import pandas as pd
-
-    import ragnotebook
 
     frame = pd.DataFrame(
         {
