@@ -504,7 +504,11 @@ class _Run:
         # every missing column in one error, before any warning (left_out: metrics that
         # evaluate() dropped for a missing column, named there too)
         _check_columns(df, columns, names, left_out, reference)
-        required = sorted({role for m in names for role in _NEEDS[m]})
+        required = sorted(
+            {role for m in names for role in _NEEDS[m]}
+            # precision told what to judge chunks against needs that column
+            | ({reference} if "context_precision" in names and reference != "auto" else set())
+        )
         roles = sorted({role for m in names for role in _reads(m, reference)})
         self.rows, self.columns = read_rows(df, columns, required=required, roles=roles)
         if not self.rows:  # the command line refuses such input; Python returns 0 rows
@@ -516,7 +520,7 @@ class _Run:
             )
         #: said once the run has scored the metrics it names (see _default_metrics)
         self.left_out_note = left_out_note
-        _warn_empty_inputs(self.rows, self.columns, names, df)
+        _warn_empty_inputs(self.rows, self.columns, names, df, reference)
         if "context_precision" in names and reference == "auto":
             _warn_mixed_references(self.rows)
         chosen = model_or_default(model)
@@ -620,8 +624,11 @@ def _warn_empty_inputs(
     columns: Mapping[str, str | None],
     metrics: Sequence[str],
     df: pd.DataFrame | None = None,
+    reference: str = "auto",
 ) -> None:
-    """Warn once when the answer or ground-truth column a metric needs has no value at all,
+    """Warn once when the answer or ground-truth column a metric needs has no value at all
+    (context precision with ``reference="ground_truth"`` / ``"answer"`` needs that one;
+    with ``"auto"``, one of the two),
     once when no row has a retrieved chunk, and once when some rows' contexts cell is
     missing (``None``/``NaN``, as a left merge with retrieval logs leaves it), which is
     scored as no chunks."""
@@ -667,21 +674,32 @@ def _warn_empty_inputs(
                 UserWarning,
             )
     empty: dict[str, list[str]] = {}
+    blank = {
+        role: columns.get(role) is None or all(_no_text(getattr(r, role)) for r in rows)
+        for role in ("answer", "ground_truth")
+    }
     for role in ("answer", "ground_truth"):
         column = columns.get(role)
         needing = [m for m in metrics if role in _NEEDS[m]]
+        if "context_precision" in metrics and (
+            reference == role or (reference == "auto" and all(blank.values()))
+        ):
+            # what precision judges chunks against: with neither, every row is
+            # no_reference (a CI job read a NaN mean and exit 0)
+            needing.append("context_precision")
         if column is None or not needing:
             continue
-        if all(_no_text(getattr(r, role)) for r in rows):
+        if blank[role]:
             empty[role] = needing
     if not empty:
         return
-    hit = [m for ms in empty.values() for m in ms]
+    hit = list(dict.fromkeys(m for ms in empty.values() for m in ms))
     rest = [m for m in metrics if m not in hit]
     said = "; ".join(
         f"the {_column_of(role, columns[role])} is empty in every row, so {and_list(ms)} "
         f"{'has' if len(ms) == 1 else 'have'} nothing to score: every row is missing data "
-        f"({_EMPTY_STATUS[role]}, none enters the mean)"
+        f"({', '.join(_EMPTY_STATUS[m if m == 'context_precision' else role] for m in ms)}, "
+        "none enters the mean)"
         for role, ms in empty.items()
     )
     tail = f"; score the rest with metrics={rest!r}" if rest else ""
@@ -719,6 +737,7 @@ def _column_of(role: str, column: Any) -> str:
 _EMPTY_STATUS = {
     "answer": "status no_claims, counted in no_answer",
     "ground_truth": "no_ground_truth",
+    "context_precision": "no_reference",
 }
 
 

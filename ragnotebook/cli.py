@@ -589,7 +589,13 @@ def _read_located(path: Path) -> tuple[Any, _RowPlaces]:
     lines: list[int] | None = None
     try:
         if suffix == ".csv":
-            df = pd.read_csv(path, encoding="utf-8-sig", sep=_csv_separator(path))
+            try:
+                df = pd.read_csv(path, encoding="utf-8-sig", sep=_csv_separator(path))
+            except pd.errors.EmptyDataError:
+                # a 0-byte file (an export that wrote nothing): as an empty one is said
+                raise DataError(
+                    f"{path}: no rows to score (the file is empty: not even a header line)"
+                ) from None
         elif suffix in _PARQUET:
             df = pd.read_parquet(path)
         else:
@@ -2076,6 +2082,11 @@ def _llm_options(
         if isinstance(model, str) and model.strip().lower() == "offline":
             raise UsageError(f"{flag} applies to LLM models, not the offline judge")
         options[name] = value
+    if api_base and not re.match(r"(?i)https?://", api_base.strip()):
+        raise UsageError(
+            f"--api-base must start with http:// or https://, got {api_base!r} (did you mean "
+            f"--api-base http://{api_base.strip()}?)"
+        )
     if timeout is not None and timeout <= 0:
         raise UsageError("--timeout must be > 0 seconds")
     if num_retries is not None and num_retries < 0:

@@ -646,6 +646,8 @@ _NOT_TEXT_WORDS: Final[frozenset[str]] = frozenset(
     {"id", "ids", "idx", "index", "score", "scores", "label", "labels", "rank", "ranks"}
     | {"count", "counts", "num", "len", "length", "flag", "flags", "url", "urls", "ts"}
     | {"token", "tokens", "cost", "latency"}  # completion_tokens, answer_cost
+    # a class of the row, not its text: answer_kind ("right" / "hallucinated"), answer_type
+    | {"kind", "type", "class", "category", "status", "verdict", "correct", "valid"}
 )
 
 
@@ -669,6 +671,9 @@ def _holds_role(df: pd.DataFrame, column: Any, role: str) -> bool:
         )
     if all(isinstance(v, bool | np.bool_) for v in cells):
         return False
+    texts = [v for v in cells if isinstance(v, str)]
+    if len(texts) >= 10 and len(set(texts)) <= 3 and all(len(v.split()) <= 2 for v in texts):
+        return False  # a label column ("right" / "hallucinated"), not answers
     return all(isinstance(v, str | int | float | np.integer | np.floating) for v in cells) and (
         any(isinstance(v, str) for v in cells)
         # whole numbers may be answers ("1879"), fractions are scores

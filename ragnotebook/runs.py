@@ -912,9 +912,33 @@ def _finish(run: _Run) -> EvalRunResult:
             index=failed.index,
         )
     result = run.result()
+    _warn_target_failures(result)
     _warn_no_context(result)
     _warn_no_answer(result, {s.scorer.metric for s in run.scorers})
     return result
+
+
+def _warn_target_failures(result: EvalRunResult) -> None:
+    """Warn once when the target raised (or returned what cannot be read) on some items,
+    as a run whose judge failed does: a nightly job whose app is down read NaN means with
+    no word (the statuses said it, no one looked)."""
+    frame = result.frame
+    if "target_status" not in frame or not len(frame):
+        return
+    failed = frame["target_status"].eq("error").fillna(False).to_numpy(bool)
+    n = int(failed.sum())
+    if not n:
+        return
+    pos = int(failed.argmax())
+    error = frame["target_error"].iloc[pos]
+    text = "" if pd.isna(error) else str(error)
+    text = text[:300] + "..." if len(text) > 300 else text.rstrip().rstrip(".")
+    warn_user(
+        f"ragnotebook: rows failed (the target, on {n} of {len(frame)} items); first error "
+        f"(item {frame.index.tolist()[pos]!r}): {text}. Their scores have status 'error' and "
+        "are left out of the means; target_error says why.",
+        UserWarning,
+    )
 
 
 def _warn_no_answer(result: EvalRunResult, metrics: set[str]) -> None:

@@ -289,7 +289,8 @@ _NEG_WORDS: frozenset[str] = frozenset(
 #: words (不注意, 不具合, 不動産) name things, 別 means "separate", 未満 is a bound,
 #: 無料 ("free") is the opposite of 有料.
 #: Korean: 않 / 없 / 못 / 아니 (아닙니다, 아님; "다름 아닌", "none other than", is no
-#: denial) / 안, and 불가 (불가능) and 안 written against its verb (안됩니다).
+#: denial) / 안, and 불가 (불가능) and 안 written against its verb (안됩니다); 안 is a word of
+#: its own, never the end of one (해안 "coast", 서해안, 제안 are no denials).
 _CJK_NEG = {
     "zh": re.compile(
         r"不(?![过過仅僅少错錯断斷久])|没|沒|無|无|非(?!常)|未(?![来來])"
@@ -300,7 +301,9 @@ _CJK_NEG = {
         r"|(?:対象|範囲|適用|保証|対応|時間|規格|想定)外"
         r"|不(?:可|要|能|適|許可|承認|対応|使用|参加|採用|合格)"
     ),
-    "ko": re.compile(r"않|없|못|아니|아닙|아님|(?<!다름 )(?<!다름)아닌|안 |안[되됩돼됐될]|불가"),
+    "ko": re.compile(
+        r"않|없|못|아니|아닙|아님|(?<!다름 )(?<!다름)아닌|(?<![가-힣])안(?: |[되됩돼됐될])|불가"
+    ),
 }
 
 #: Words of :data:`_NUMBER_WORDS` that are rarely a count of something.

@@ -595,6 +595,34 @@ def test_default_metrics_treat_a_column_empty_in_every_row_as_missing():
     )
     with pytest.warns(rn.api.EmptyColumnWarning, match=r"'reference' column \(the ground "):
         rn.evaluate(no_refs, metrics=["recall"], model="offline", progress=False)
+    # precision told to judge against the ground truth has nothing either (it gave a NaN
+    # mean without a word, and the command line exit 0)
+    with pytest.warns(rn.api.EmptyColumnWarning) as caught:
+        rn.evaluate(
+            no_refs,
+            metrics=["precision"],
+            reference="ground_truth",
+            model="offline",
+            progress=False,
+        )
+    assert [str(w.message) for w in caught] == [
+        "the 'reference' column (the ground truth) is empty in every row, so "
+        "'context_precision' has nothing to score: every row is missing data (no_reference, "
+        "none enters the mean). Fill the column."
+    ]
+    # with reference="auto" the answers are there to judge against: no warning
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", rn.api.EmptyColumnWarning)
+        rn.evaluate(no_refs, metrics=["precision"], model="offline", progress=False)
+    # told to judge against answers the frame does not have: the missing column is named
+    with pytest.raises(ValueError, match="no column found for the 'answer' role"):
+        rn.evaluate(
+            no_refs.drop(columns="answer"),
+            metrics=["precision"],
+            reference="answer",
+            model="offline",
+            progress=False,
+        )
 
 
 @pytest.mark.parametrize(

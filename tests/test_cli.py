@@ -521,6 +521,35 @@ def test_input_errors_exit_3(tmp_path, good, capsys):
     assert "columns=" not in proc.stderr
 
 
+def test_an_empty_csv_and_an_api_base_without_scheme_are_said_plainly(tmp_path, capsys):
+    empty = tmp_path / "empty.csv"
+    empty.write_bytes(b"")
+    assert cli.main(["evaluate", str(empty), "--model", "offline"]) == 3
+    err = capsys.readouterr().err
+    assert "no rows to score (the file is empty: not even a header line)" in err
+    assert "EmptyDataError" not in err
+    rows = write_jsonl(tmp_path / "rows.jsonl", GOOD[:1])
+    args = ["evaluate", str(rows), "--model", "openai/x", "--api-base", "127.0.0.1:8000/v1"]
+    assert cli.main(args) == 2  # a usage error, before any row is read or scored
+    err = capsys.readouterr().err
+    assert "--api-base must start with http:// or https://" in err
+    assert "did you mean --api-base http://127.0.0.1:8000/v1?" in err
+
+
+def test_precision_against_an_empty_ground_truth_fails_the_command(tmp_path, capsys):
+    # it printed a NaN mean, 0/2 no_reference, and exited 0
+    rows = [
+        {"question": "Where?", "answer": "Pier 4.", "contexts": ["Pier 4."], "ground_truth": None}
+    ]
+    data = write_jsonl(tmp_path / "no_refs.jsonl", rows * 2)
+    args = ["evaluate", str(data), "--model", "offline", "--no-progress", "--metrics", "precision"]
+    code = cli.main([*args, "--reference", "ground_truth"])
+    err = capsys.readouterr().err
+    assert code == 3, err
+    assert "so 'context_precision' has nothing to score" in err and "(no_reference" in err
+    assert cli.main(args) == 0  # reference auto: judged against the answers
+
+
 def test_a_column_empty_in_every_row_fails_the_command(tmp_path, capsys):
     rows = [{"question": "Where?", "answer": None, "contexts": ["Pier 4."], "ground_truth": "4"}]
     data = write_jsonl(tmp_path / "no_answers.jsonl", rows * 2)

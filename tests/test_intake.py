@@ -1004,3 +1004,22 @@ def test_two_look_alike_columns_are_named_with_a_plural_verb():
     )
     with pytest.raises(ValueError, match="'docs', 'context_titles' look like it: rename a column"):
         rn.faithfulness(df, model="offline", progress=False)
+
+
+def test_a_label_column_named_like_a_role_is_not_offered_for_it():
+    # "answer_kind" holding "right" / "hallucinated" was proposed as the answer column
+    df = pd.DataFrame(
+        {
+            "q": ["Where?"] * 12,
+            "bot": ["It is on Pier 4."] * 12,
+            "contexts": [["Pier 4."]] * 12,
+            "answer_kind": ["right", "hallucinated"] * 6,
+        }
+    )
+    import ragnotebook as rn
+
+    with pytest.raises(ValueError) as info:
+        rn.faithfulness(df, model="offline", progress=False)
+    assert "columns={'answer': 'answer_kind'}" not in str(info.value)
+    assert "'answer_kind' looks like it" not in str(info.value)
+    assert "no column found for the 'answer' role" in str(info.value)

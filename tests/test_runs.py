@@ -239,7 +239,16 @@ def flaky(question: str) -> dict[str, Any]:
 
 
 def test_a_target_that_raises_is_recorded_and_the_run_goes_on():
-    res = rn.run_evals(DATA, scorers=offline_scorers(), target=flaky, progress=False)
+    # one warning, as a run whose judge failed gives (a nightly job whose app was down
+    # read NaN means without a word)
+    with pytest.warns(UserWarning, match="rows failed") as caught:
+        res = rn.run_evals(DATA, scorers=offline_scorers(), target=flaky, progress=False)
+    said = [str(w.message) for w in caught if "rows failed" in str(w.message)]
+    assert said == [
+        "ragnotebook: rows failed (the target, on 1 of 3 items); first error (item 1): "
+        "ConnectionError: vector store timed out. Their scores have status 'error' and are "
+        "left out of the means; target_error says why."
+    ]
     f = res.frame
     assert f["target_status"].tolist() == ["ok", "error", "ok"]
     assert f.loc[1, "target_error"] == "ConnectionError: vector store timed out"

@@ -451,6 +451,73 @@ def _tables_as_sentences(text: str) -> tuple[str, bool]:
 _LATIN_NAME = re.compile(r"(?<![A-Za-z])[A-Z][A-Za-z]+")
 
 
+_ORDINAL_UNITS = {
+    "first": 1,
+    "second": 2,
+    "third": 3,
+    "fourth": 4,
+    "fifth": 5,
+    "sixth": 6,
+    "seventh": 7,
+    "eighth": 8,
+    "ninth": 9,
+}
+_ORDINAL_ALONE = {
+    **{k: v for k, v in _ORDINAL_UNITS.items() if v >= 3},  # "first" / "second": too common
+    "tenth": 10,
+    "eleventh": 11,
+    "twelfth": 12,
+    "thirteenth": 13,
+    "fourteenth": 14,
+    "fifteenth": 15,
+    "sixteenth": 16,
+    "seventeenth": 17,
+    "eighteenth": 18,
+    "nineteenth": 19,
+    "twentieth": 20,
+    "thirtieth": 30,
+    "fortieth": 40,
+    "fiftieth": 50,
+    "sixtieth": 60,
+    "seventieth": 70,
+    "eightieth": 80,
+    "ninetieth": 90,
+    "hundredth": 100,
+}
+_TENS_VALUE = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50}
+_TENS_VALUE |= {"sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90}
+#: An ordinal in words: "seventh", "twenty-first", "fiftieth".
+_ORDINAL_WORD = re.compile(
+    rf"\b(?:({'|'.join(_TENS_VALUE)})[-\s]({'|'.join(_ORDINAL_UNITS)})|({'|'.join(_ORDINAL_ALONE)}))\b",
+    re.IGNORECASE,
+)
+
+
+def _ordinal_values(text: str) -> frozenset[str]:
+    """The numbers of the ordinals ``text`` writes in words, for a chunk only: "for the
+    seventh consecutive year" gives the 7 of "seven consecutive years" ("first" and
+    "second" alone are left out: "at first", "a second").
+
+    Examples
+    --------
+    >>> sorted(_ordinal_values("the seventh year and the twenty-first edition"), key=int)
+    ['7', '21']
+    >>> _ordinal_values("At first, it took a second.")
+    frozenset()
+    """
+    low = text.lower()
+    if "th" not in low and "first" not in low and "second" not in low and "third" not in low:
+        return frozenset()
+    out = set()
+    for m in _ORDINAL_WORD.finditer(text):
+        if m.group(3):
+            out.add(str(_ORDINAL_ALONE[m.group(3).lower()]))
+        else:
+            tens, unit = _TENS_VALUE[m.group(1).lower()], _ORDINAL_UNITS[m.group(2).lower()]
+            out.add(str(tens + unit))
+    return frozenset(out)
+
+
 @lru_cache(maxsize=16384)
 def _analyse(text: str, lang: str) -> _Doc:
     # "60.39万辆" is read as 603900, and states "60.39" as written too (a reference may
@@ -517,7 +584,9 @@ def _analyse(text: str, lang: str) -> _Doc:
     denials, stated = _denials(sents) if not (is_cjk(lang) or structured) else ((), frozenset())
     return _Doc(
         toks | written,
-        frozenset(numbers(text)) | written,
+        frozenset(numbers(text))
+        | written
+        | (frozenset() if is_cjk(lang) else _ordinal_values(text)),
         sents,
         (),
         chars,
@@ -566,11 +635,14 @@ def _clause_subject(text: str, lang: str) -> frozenset[str]:
     return frozenset(content_tokens(text[: end.start()], "en"))
 
 
-#: Where a sentence turns to another subject: ", but", "; ", ", while", ", whereas", with
-#: a closing quote allowed after the comma ('… by somebody he knew," but said …'). (Not
-#: inside brackets: "Albert Brooks (born Albert Einstein; July 22, 1947)".)
+#: Where a sentence turns to another subject: ", but", "; ", ", while", ", whereas",
+#: ", although", ", though", ", whilst", with a closing quote allowed after the comma
+#: ('… by somebody he knew," but said …'). (Not inside brackets: "Albert Brooks (born
+#: Albert Einstein; July 22, 1947)".)
 _CONTRAST = re.compile(
-    r"(?:,[\"'”’]?\s+but\s+|;\s+|,[\"'”’]?\s+(?:while|whereas)\s+)(?![^(]*\))", re.IGNORECASE
+    r"(?:,[\"'”’]?\s+but\s+|;\s+|,[\"'”’]?\s+(?:while|whereas|whilst|although|though)\s+)"
+    r"(?![^(]*\))",
+    re.IGNORECASE,
 )
 
 
@@ -1887,10 +1959,14 @@ class OfflineJudge:
                     f"{topic:.0%} of those question words"
                 )
             elif r_cov is not None:
+                beyond = (
+                    f"the question has no content word beyond the {noun}'s"
+                    if (task.question or "").strip()
+                    else "the row has no question"
+                )
                 why = (
                     f"chunk covers {r:.0%} of {of_ref} weighted content words; the chunk's "
-                    f"first sentence has {topic:.0%} of the {noun}'s (the question has no "
-                    f"content word beyond the {noun}'s)"
+                    f"first sentence has {topic:.0%} of the {noun}'s ({beyond})"
                 )
             elif q_cov is not None:
                 why = (
@@ -1925,6 +2001,10 @@ class OfflineJudge:
         out = []
         for it, (score, why) in zip(task.items, scored, strict=True):
             verdict = "yes" if score >= self.relevance_threshold else "no"
+            # the score the shares make and the bar it is held to: the shares alone did
+            # not say why one chunk was relevant and the next not
+            shown = f"{math.floor(score * 100)}%" if verdict == "no" else f"{score:.0%}"
+            why = f"{why}; relevance {shown} ({self.relevance_threshold:.0%} needed)"
             out.append(Verdict(index=it.index, verdict=verdict, reason=why))
         return out
 
@@ -2326,6 +2406,8 @@ def _lead_name(text: str, docs: Sequence[_Doc], lang: str) -> dict[str, str]:
         return {}
     word = m.group(1)
     low = word.lower()
+    if low in _NEG_WORDS:
+        return {}  # "No pets are allowed": a denial's cue, no name (it hid the denial)
     if any(low in _lowercase_words(d.text) for d in docs):
         return {}
     return {t: word for t in content_tokens(word, lang)}
@@ -4873,9 +4955,10 @@ def _annotated(
         shown = f"{support:.0%}"
         if short and shown == f"{threshold:.0%}":
             shown = f"{math.floor(support * 1000) / 10:.1f}%"  # "54.9% (55% needed)"
-        reason = _SHARE.sub(
-            lambda m: f"{shown}{m.group(1)} ({threshold:.0%} needed)", reason, count=1
-        )
+        # met, the lower bar of character pairs is said as met: a bare "(35% needed)" on a
+        # supported claim read like a failure
+        bar = f"{threshold:.0%} needed" + ("" if short else ", met")
+        reason = _SHARE.sub(lambda m: f"{shown}{m.group(1)} ({bar})", reason, count=1)
     if not (contradicted and verdict == "no"):
         return reason
     if short:

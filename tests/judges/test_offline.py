@@ -106,8 +106,8 @@ def test_chinese_row_end_to_end() -> None:
     assert v.verdicts[0].supporting_chunks == [0]
     # character pairs match less often than words: the reason gives the lower bar
     assert v.verdicts[0].reason == (
-        "52% of the claim's weighted content words appear in the chunk at rank 1 (35% needed); "
-        "number 120 found"
+        "52% of the claim's weighted content words appear in the chunk at rank 1 (35% needed, "
+        "met); number 120 found"
     )
     gt = extract("每年120元。")
     a = attribute(gt, ["年度会员费为120元。"])
@@ -414,7 +414,7 @@ def test_judge_chunks_a_chunk_giving_one_reference_sentence_is_relevant() -> Non
     assert out.verdicts[0].reason == (
         "chunk covers 100% of reference sentence 1's weighted content words; the chunk's "
         "first sentence has 33% of the reference's (the question has no content word beyond "
-        "the reference's)"
+        "the reference's); relevance 78% (32% needed)"
     )
     assert out.verdicts[2].reason.startswith(
         "chunk covers 100% of reference sentence 2's weighted content words"
@@ -435,6 +435,12 @@ def test_judge_chunks_reasons_name_the_answer_when_it_is_the_reference() -> None
     chunks = df.rag.context_precision(model="offline", progress=False).rag.chunks()
     assert chunks["reason"].str.contains("of the answer's weighted content words").all()
     assert not chunks["reason"].str.contains("reference").any()
+    # each reason ends with the score the shares make and its bar
+    assert chunks["reason"].str.contains(r"; relevance \d+% \(32% needed\)$").all()
+    no_question = df.assign(question=None).rag.context_precision(model="offline", progress=False)
+    reasons = no_question.rag.chunks()["reason"]
+    assert "(the row has no question)" in reasons.iloc[0]
+    assert not reasons.str.contains("the question has no content word").any()
 
 
 @pytest.mark.parametrize(
@@ -974,7 +980,7 @@ def test_korean_negation_with_character_pair_coverage() -> None:
     assert (v.verdict, v.reason) == (
         "no",
         "contradicted: 49% of the claim's weighted content words appear in the chunk at rank 1 "
-        "(35% needed); "
+        "(35% needed, met); "
         "negation in the claim only",
     )
 
@@ -5339,3 +5345,55 @@ def test_words_given_to_another_named_speaker_are_unsure() -> None:
     ):
         v = verify([claim], [chunk]).verdicts[0]
         assert v.verdict == "yes", (claim, v.reason)
+
+
+@pytest.mark.parametrize(
+    ("claim", "chunk"),
+    [
+        ("No pets are allowed in the hotel.", "Pets are allowed in the hotel."),
+        ("No refunds are given after 30 days.", "Refunds are given after 30 days."),
+        ("Nobody was injured in the crash.", "Three people were injured in the crash."),
+    ],
+)
+def test_a_claim_opening_with_no_is_a_denial_not_a_name(claim, chunk) -> None:
+    # "No" opening the claim was taken for a name the chunk does not give, and a
+    # sentence "of another name" cannot contradict: the denial passed as yes
+    v = verify([claim], [chunk]).verdicts[0]
+    assert v.verdict == "no"
+    assert "negation in the claim only" in v.reason
+    assert verify([claim], [claim]).verdicts[0].verdict == "yes"
+
+
+def test_korean_an_ending_a_word_is_no_negation() -> None:
+    # 해안 ("coast") ends in 안, which alone is a negation word: a faithful claim was "no"
+    assert (
+        verify(["부산은 해안 도시이다."], ["부산은 한국 남동쪽 해안에 있는 도시이다."])
+        .verdicts[0]
+        .verdict
+        == "yes"
+    )
+    v = verify(
+        ["정부가 공항 터미널을 발주했다."],
+        ["아프리카 서해안 국가의 정부가 공항 터미널을 발주했다."],
+    )
+    assert v.verdicts[0].verdict == "yes"
+    assert verify(["그는 학교에 안 갔다."], ["그는 학교에 갔다."]).verdicts[0].verdict == "no"
+
+
+def test_a_clause_after_although_keeps_its_own_polarity() -> None:
+    chunk = (
+        "The original recipe uses cream that has not been whipped, although drinks made with "
+        "whipped cream are often sold as Irish coffee."
+    )
+    claim = "Drinks made with whipped cream are often sold as Irish coffee."
+    assert verify([claim], [chunk]).verdicts[0].verdict == "yes"
+    denied = "The original recipe uses cream that has been whipped."
+    assert verify([denied], [chunk]).verdicts[0].verdict == "no"
+
+
+def test_a_chunks_ordinal_in_words_is_its_number() -> None:
+    chunk = "The team reached the finals for the seventh year in a row."
+    v = verify(["They reached the finals seven years in a row."], [chunk]).verdicts[0]
+    assert v.verdict == "yes" and "number 7 found" in v.reason
+    wrong = verify(["They reached the finals eight years in a row."], [chunk]).verdicts[0]
+    assert wrong.verdict != "yes" and "number 8 not found" in wrong.reason
