@@ -1952,16 +1952,28 @@ def evaluate_command(args: argparse.Namespace) -> int:
     if last_run.get("interrupted") and _unfinished(scored, metrics):
         # the library keeps the finished rows and returns; a CI job must not read that as a
         # finished run: no checks, exit 130, and the partial frame never under --out's name
+        # what the part that ran spent, and how to go on (an LLM judge's finished answers
+        # are in the cache: the same command again pays only for the rest)
+        spent = _usage_line(rn.summary(scored), _shared(scored))
+        cached = options.get("cache", True) is not False and spent
+        again = (
+            "; run the same command again to finish: the answers already paid for come from "
+            "the judge cache"
+            if cached
+            else ""
+        )
         if args.out is not None:
             partial = _partial(args.out)
             path = _write_frame(scored, partial)
             print(
                 f"ragnotebook evaluate: interrupted; the finished rows are in {path} "
-                f"(not {args.out}); no check was run",
+                f"(not {args.out}); no check was run{again}",
                 file=sys.stderr,
             )
         else:
-            print("ragnotebook evaluate: interrupted; no check was run", file=sys.stderr)
+            print(f"ragnotebook evaluate: interrupted; no check was run{again}", file=sys.stderr)
+        if spent:
+            print(f"{spent} (the part that ran)", file=sys.stderr)
         return EXIT_INTERRUPTED
     # the run is complete: a Ctrl-C from here on (printing, writing --out, the checks)
     # must not throw it away (docs/cli.md, exit code 130)

@@ -853,6 +853,40 @@ def main_in_process(*args: str, capsys: Any) -> tuple[int, str, str]:
 
 
 @pytest.mark.server
+def test_an_interrupted_llm_run_says_what_it_spent_and_how_to_finish(
+    tmp_path, llm_server, monkeypatch, capsys
+):
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
+    llm_server.responder = judge_by_task
+    data = write_jsonl(tmp_path / "rows.jsonl", GOOD[:2])
+    real = rn.evaluate
+
+    from ragnotebook.engine import CANCELLED_MESSAGE
+
+    def interrupted(df, **kw):  # as a Ctrl-C after the first row leaves the frame
+        out = real(df, **kw)
+        out.loc[out.index[1], "faithfulness"] = pd.NA
+        out.loc[out.index[1], "faithfulness_status"] = "error"
+        out.loc[out.index[1], "faithfulness_error"] = CANCELLED_MESSAGE
+        out.attrs["ragnotebook"]["last_run"]["interrupted"] = True
+        return out
+
+    monkeypatch.setattr(rn, "evaluate", interrupted)
+    server = ("--model", "openai/test-model", "--api-base", llm_server.url)
+    out_file = tmp_path / "scored.jsonl"
+    args = (str(data), *server, "--metrics", "faithfulness", "--out", str(out_file))
+    code, _out, err = main_in_process(*args, capsys=capsys)
+    assert code == 130, err
+    assert (
+        "run the same command again to finish: the answers already paid for come from the judge cache"
+        in err
+    )
+    assert re.search(r"Judge usage: \d+ request\(s\), .* \(the part that ran\)", err)
+    code, _out, err = main_in_process(*args, "--no-cache", capsys=capsys)
+    assert code == 130 and "run the same command again" not in err  # nothing cached
+
+
+@pytest.mark.server
 def test_fail_under_against_the_test_server(tmp_path, llm_server, monkeypatch, capsys):
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
     llm_server.responder = judge_by_task
