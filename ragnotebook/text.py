@@ -457,13 +457,17 @@ _KANA_RE = re.compile(f"[{_KANA}]")
 _HANGUL_RE = re.compile(f"[{_HANGUL}]")
 _HAN_RE = re.compile(f"[{_HAN}]")
 
-# clock times ("9:30 pm", "4 PM"; kept whole) | numbers (thousands separators, decimals) |
-# words (inner apostrophes)
+# names made of a figure and a capital ("3D", "4K", "5G"; a word, not a number) | clock
+# times ("9:30 pm", "4 PM"; kept whole) | numbers (thousands separators, decimals) | words
+# (inner apostrophes)
 _TOKEN_RE = re.compile(
-    r"\d{1,2}:\d{1,2}(?:\s*[ap]\.?m\b\.?)?|\d{1,2}\s*[ap]\.?m\b\.?"
+    r"(?<![\w$€£¥.,])(?-i:\d{1,2}[DGK])(?!\w)"
+    r"|\d{1,2}:\d{1,2}(?:\s*[ap]\.?m\b\.?)?|\d{1,2}\s*[ap]\.?m\b\.?"
     r"|\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+){2,}|\d+(?:\.\d+)?|[^\W\d_]+(?:['’][^\W\d_]+)*",
     re.IGNORECASE,
 )
+#: The capital that ends a name made of a figure and a letter in :data:`_TOKEN_RE`.
+_FIGURE_NAME_END = frozenset("DGK")
 _TIME_RE = re.compile(r"(\d{1,2})(?::(\d{1,2}))?(?:\s*([ap])\.?m\b\.?)?", re.IGNORECASE)
 # dotted acronyms ("F.E.A.R.", "U.S.") are read as one word
 _ACRONYM = re.compile(r"\b((?:[^\W\d_]\.){2,})")
@@ -574,6 +578,12 @@ def normalize(text: str) -> str:
     """
     if "(" in text:
         text = _drafted_numbers(text)
+    if _DATE_HINT.search(text):
+        text = _written_dates(text)
+    if _SPACE_GROUPS.search(text):
+        text = _SPACE_GROUPS.sub(_space_groups, text)
+    if "." in text and _DOT_GROUPS.search(text):
+        text = _DOT_GROUPS.sub(_dot_groups, text)
     if _MONEY_SHORT.search(text):
         text = _MONEY_SHORT.sub(_money_short, text)
     if text.isascii():
@@ -659,6 +669,96 @@ def _vulgar_value(m: re.Match[str]) -> str:
 _DOTTED_DATE = re.compile(
     r"(?<![\d.])((?:19|20)\d\d)\.\s?(1[0-2]|0?[1-9])\.\s?(3[01]|[12]\d|0?[1-9])(?![\d]|\.\d)"
 )
+
+
+#: Figures grouped by thousands with a space ("50 000", "1 200 000", the SI and French way;
+#: the no-break and narrow no-break spaces too, which NFKC writes as a space): a first group
+#: of one to three figures, then groups of exactly three, neither after another group of
+#: figures ("in 1998 200 people" is two numbers) nor before one. Written with commas, so
+#: they read as one number ("50,000").
+_SPACE_GROUPS = re.compile(
+    r"(?<![\d.,])(?<!\d[ \u00a0\u202f\u2009])(\d{1,3})((?:[ \u00a0\u202f\u2009]\d{3})+)"
+    r"(?!\d|[ \u00a0\u202f\u2009.,]\d)"
+)
+_GROUP_SPACE = re.compile(r"[ \u00a0\u202f\u2009]")
+#: Figures grouped by thousands with dots, where a dot cannot be a decimal point: two or more
+#: groups ("1.200.000"; "50.000" stays 50.0). Not after a letter or "version" ("v1.200.300").
+_DOT_GROUPS = re.compile(r"(?<![\w.,])(\d{1,3})((?:\.\d{3}){2,})(?!\d|[.,]\d)")
+
+
+def _space_groups(m: re.Match[str]) -> str:
+    return m.group(1) + _GROUP_SPACE.sub(",", m.group(2))
+
+
+def _dot_groups(m: re.Match[str]) -> str:
+    if _VERSION_BEFORE.search(m.string, max(0, m.start() - 12), m.start()):
+        return m.group()
+    return m.group(1) + m.group(2).replace(".", ",")
+
+
+_MONTH_NAMES = (
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+)
+#: A date written with figures, year first ("2020-03-03", "2020/3/3"): written with its
+#: month's name ("March 3, 2020"), as prose writes it, so it compares with "3 March 2020".
+#: Not inside a longer run of figures or hyphens ("2020-03-03-01", a timestamp "...T10:00").
+_ISO_DATE = re.compile(
+    r"(?<![\w/.-])((?:1[5-9]|20)\d\d)([-/])(1[0-2]|0?[1-9])\2(3[01]|[12]\d|0?[1-9])(?![\w/-]|\.\d)"
+)
+#: A date written with slashes, day or month first ("13/03/2020", "03/13/2020"): read only
+#: when one part is above 12, so it can only be the day ("03/03/2020" stays as written; a
+#: dotted "31.12.2020" too, read as written).
+_SLASH_DATE = re.compile(
+    r"(?<![\w/.-])(3[01]|[12]\d|0?[1-9])/(3[01]|[12]\d|0?[1-9])/((?:1[5-9]|20)\d\d)(?![\w/-]|\.\d)"
+)
+#: A month's short form in a date ("Mar. 3, 2020", "3 Mar 2020", "Sept. 2021"): written as
+#: its name. Capitalised, and before or after a figure ("May" is written whole).
+_MONTH_SHORT = {m[:3]: m for m in _MONTH_NAMES if m != "May"} | {"Sept": "September"}
+_SHORT_MONTH = re.compile(
+    r"(?:(?<=\d )|(?<=\d(?:st|nd|rd|th) ))\b("
+    + "|".join(sorted(_MONTH_SHORT, key=len, reverse=True))
+    + r")\b\.?"
+    r"|\b(" + "|".join(sorted(_MONTH_SHORT, key=len, reverse=True)) + r")\b\.?(?=\s*\d)"
+)
+_DATE_HINT = re.compile(r"\d[-/.]\d|(?:Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Oct|Nov|Dec)")
+
+
+def _iso_date(m: re.Match[str]) -> str:
+    return f"{_MONTH_NAMES[int(m.group(3)) - 1]} {int(m.group(4))}, {m.group(1)}"
+
+
+def _slash_date(m: re.Match[str]) -> str:
+    first, second = int(m.group(1)), int(m.group(2))
+    if first > 12 >= second:
+        return f"{first} {_MONTH_NAMES[second - 1]} {m.group(3)}"
+    if second > 12 >= first:
+        return f"{_MONTH_NAMES[first - 1]} {second}, {m.group(3)}"
+    return m.group()  # "03/03/2020", "04/05/2020": the order is unknown
+
+
+def _short_month(m: re.Match[str]) -> str:
+    return _MONTH_SHORT[m.group(1) or m.group(2)]
+
+
+def _written_dates(text: str) -> str:
+    """Dates in figures and short month names written with the month's name (see
+    :func:`normalize`); text with Chinese, Japanese or Korean is left alone."""
+    if _HAS_CJK.search(text):
+        return text
+    text = _ISO_DATE.sub(_iso_date, text)
+    text = _SLASH_DATE.sub(_slash_date, text)
+    return _SHORT_MONTH.sub(_short_month, text)
 
 
 #: Powers of ten written after figures in Chinese, Japanese and Korean amounts: "3万",
@@ -1448,6 +1548,9 @@ def _tokens_cached(text: str, lang: str) -> tuple[str, ...]:
         # "version 2.3.1" is "v2.3.1": the number is the content, the word its prefix
         text = _VERSION_WORD.sub("", text)
     for tok in _TOKEN_RE.findall(text):
+        if tok[-1] in _FIGURE_NAME_END and tok[0].isdecimal():
+            out.append(tok.lower())  # "3D", "4K", "5G": a name, not a number
+            continue
         if tok[0].isdecimal():
             timed = ":" in tok or tok[-1:].lower() in ("m", ".")
             out.append(_norm_time(tok) if timed else _norm_number(tok))
@@ -1555,6 +1658,8 @@ def numbers(text: str) -> set[str]:
     out: set[str] = set()
     for m in _TOKEN_RE.finditer(text):
         tok = m.group()
+        if tok[-1] in _FIGURE_NAME_END and tok[0].isdecimal():
+            continue  # "3D", "4K", "5G" are names
         if tok[0].isdecimal():
             timed = ":" in tok or tok[-1:].lower() in ("m", ".")
             if (

@@ -4912,7 +4912,7 @@ def test_fractions_are_read_as_their_value() -> None:
         "Read chapters 3/4.",
         "The v1/2 endpoints.",
         "Windows 10/11 only.",
-        "Open 24/7 since 12/31/2020.",
+        "Open 24/7 since 03/04/2020.",  # a date whose order is unknown (see the date test)
         "A 16/9 screen, rated 4.5/5.",
         "Cut the loaf into 8 1/2-inch slices.",
         "Makes 4 1/2-cup servings.",
@@ -5339,3 +5339,70 @@ def test_words_given_to_another_named_speaker_are_unsure() -> None:
     ):
         v = verify([claim], [chunk]).verdicts[0]
         assert v.verdict == "yes", (claim, v.reason)
+
+
+# --------------------------------------------------------------------------- text fixes (u154)
+
+
+def test_thousands_grouped_with_spaces_or_dots_are_one_number() -> None:
+    from ragnotebook.text import normalize
+
+    # "50 000" was read as the numbers 50 and 0, so a faithful claim was contradicted
+    for text in ("50 000", "50\u00a0000", "50\u202f000", "50,000"):
+        assert numbers(f"The stadium holds {text} people.") == {"50000"}, text
+    assert numbers("The city has 1\u202f200\u202f000 residents.") == {"1200000"}
+    assert numbers("The city has 1 200 000 residents.") == {"1200000"}
+    assert numbers("The city has 1.200.000 residents.") == {"1200000"}
+    # not a group: a year before a count, one dot group (a decimal), a version
+    assert numbers("In 1998 200 people came.") == {"1998", "200"}
+    assert numbers("It holds 50.000 people.") == {"50"}
+    assert numbers("Since v1.200.300 it works.") == {"1.200.300"}
+    assert normalize("Call 555 123 4567 or 12 345 678.") == "Call 555 123 4567 or 12,345,678."
+    ctx = ["The stadium holds 50,000 people."]
+    for claim in ("The stadium holds 50 000 people.", "The stadium holds 50\u202f000 people."):
+        v = verify([claim], ctx).verdicts[0]
+        assert v.verdict == "yes", (claim, v.reason)
+    v = verify(["The stadium holds 50,000 people."], ["The stadium holds 50 000 people."])
+    assert v.verdicts[0].verdict == "yes", v.verdicts[0].reason
+    v = verify(["The stadium holds 60 000 people."], ctx).verdicts[0]
+    assert v.verdict == "no" and "60000" in v.reason, v.reason
+
+
+def test_dates_in_figures_and_short_month_names_read_as_written_dates() -> None:
+    from ragnotebook.text import normalize
+
+    assert normalize("Signed 2020-03-03.") == "Signed March 3, 2020."
+    assert normalize("Signed Mar. 3, 2020.") == "Signed March 3, 2020."
+    assert normalize("Signed 3 Sept 2020.") == "Signed 3 September 2020."
+    # day-first or month-first with slashes only where a part above 12 tells which
+    assert normalize("Signed 03/13/2020.") == "Signed March 13, 2020."
+    assert normalize("Signed 13/03/2020.") == "Signed 13 March 2020."
+    for text in ("Signed 03/04/2020.", "The Mar Menor lagoon.", "At 2020-03-03T10:00."):
+        assert normalize(text) == text
+    ctx = ["The law was signed on 3 March 2020."]
+    for claim in (
+        "The law was signed on 2020-03-03.",
+        "The law was signed on Mar. 3, 2020.",
+        "The law was signed on March 3, 2020.",
+        "The law was signed on 03/03/2020.",
+    ):
+        v = verify([claim], ctx).verdicts[0]
+        assert v.verdict == "yes" and "month" not in v.reason, (claim, v.reason)
+    # a wrong day in figures conflicts as a wrong day in words does
+    for claim, chunk in (
+        ("The law was signed on 2020-03-04.", "The law was signed on 2020-03-03."),
+        ("The law was signed on 2020-03-04.", "The law was signed on March 3, 2020."),
+        ("The law was signed on 03/14/2020.", "The law was signed on 13 March 2020."),
+    ):
+        v = verify([claim], [chunk]).verdicts[0]
+        assert v.verdict == "no", (claim, v.reason)
+
+
+def test_a_figure_and_a_capital_is_a_name_not_a_number() -> None:
+    assert numbers("It shows 4K video over 5G and prints 3D models since 2009.") == {"2009"}
+    assert "3d" in content_tokens("a 3D printer")
+    # units and amounts stay numbers
+    assert numbers("It weighs 5g.") == {"5"}
+    assert numbers("It costs $50K.") == {"50"}
+    v = verify(["The printer makes 3 models."], ["The printer makes 3D models since 2009."])
+    assert v.verdicts[0].verdict != "yes", v.verdicts[0].reason
