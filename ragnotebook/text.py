@@ -81,6 +81,7 @@ STOPWORDS: frozenset[str] = frozenset(
         "to",
         "with",
         "about",
+        "approx",  # "approx. 1.2 km" says what "about 1.2 km" says
         "above",
         "after",
         "again",
@@ -1042,7 +1043,7 @@ def split_sentences(text: str, lang: str | None = None) -> tuple[str, ...]:
         line = _BULLET.sub("", line).strip()
         if not line:
             continue
-        for piece in segment(lang, line):
+        for piece in _rejoin(list(segment(lang, line)), lang):
             # sentencex keeps "。" before a digit ("300毫克。4岁以上…") as if it were a
             # decimal point; a full-width stop always ends a sentence
             for sent in _CJK_STOP_DIGIT.split(piece):
@@ -1053,6 +1054,71 @@ def split_sentences(text: str, lang: str | None = None) -> tuple[str, ...]:
 
 
 _CJK_STOP_DIGIT = re.compile(r"(?<=[。！？])(?=[0-9０-９])")
+
+#: Abbreviations sentencex ends a sentence at ("The bridge is approx. 1.2 km long." gave
+#: "The bridge is approx." and "1.2 km long."): measures and counts that stand before a
+#: figure or inside a sentence. A piece ending with one is joined to the next when the next
+#: starts with a lowercase letter, a figure or a currency sign ("approx. 8 hrs. apart",
+#: "Max. dose", "3 yrs. and"), which no real sentence does; "It took 3 hrs. Then ..." stays
+#: two sentences.
+_ABBREVIATIONS = (
+    "approx|appr|est|ca|max|min|mins|avg|hr|hrs|yr|yrs|mo|mos|wk|wks|sec|secs|no|nos|vol|vols"
+    "|fig|figs|pp|ch|chap|sect|para|eq|temp|dept|tbsp|tsp|oz|lb|lbs|sq|pt|pts|qty|incl|excl"
+    "|ed|eds|misc|ref|refs|tel|ext|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec"
+)
+_ABBREVIATION_END = re.compile(rf"(?<![\w.])(?:{_ABBREVIATIONS})\.\s*$", re.IGNORECASE)
+#: ... and those that only ever stand before what they qualify ("approx. USD 5", "ca.
+#: Berlin"): joined to the next piece whatever it starts with.
+_PREFIX_END = re.compile(r"(?<![\w.])(?:approx|appr|ca|cf|viz)\.\s*$", re.IGNORECASE)
+_CONTINUES = re.compile(r"[a-z0-9$€£¥(%]")
+#: Closing quotes and brackets sentencex leaves at the start of the next piece
+#: ("彼は『明日行きます。" + "』と言った。").
+_CLOSERS = "」』”’)）]】〕〉》"
+#: ... and what may end a quotation before :data:`_QUOTE_TAIL` (straight quotes too, which
+#: could open the next sentence and so are never moved back).
+_QUOTE_END = _CLOSERS + "\"'"
+#: What follows a quotation ending with "。" inside the same sentence: a Japanese quoting
+#: particle ("「明日行きます。」と言った。"), a Korean quoting ending ("“…”라고 말했다."), or
+#: a short Chinese speech tag ("“我们明天出发。”他说。").
+_QUOTE_TAIL = {
+    "ja": re.compile(r"(?:と|って|など|との)"),
+    "ko": re.compile(r"(?:라고|이라고|하고|고\s)"),
+    "zh": re.compile(r"[^\s。！？，,]{1,6}(?:说|道|问|表示|称|回答)[。！？]?\s*$"),
+}
+
+
+def _rejoin(pieces: list[str], lang: str) -> list[str]:
+    """Join back what sentencex splits inside a sentence: after an abbreviation
+    (:data:`_ABBREVIATION_END`) and after a quotation that ends with its own full stop
+    (:data:`_QUOTE_TAIL`)."""
+    out: list[str] = []
+    tail = _QUOTE_TAIL.get(lang)
+    for piece in pieces:
+        if out:
+            prev = out[-1]
+            closers = len(piece) - len(piece.lstrip(_CLOSERS))
+            if closers and prev.rstrip()[-1:] in "。！？.!?":
+                # "彼は『明日行きます。" + "』と言った。": the quote closes the sentence before
+                prev = prev.rstrip() + piece[:closers]
+                piece = piece[closers:]
+                out[-1] = prev
+                if not piece.strip():
+                    continue
+            head = piece.lstrip()
+            if (_ABBREVIATION_END.search(prev) and _CONTINUES.match(head)) or _PREFIX_END.search(
+                prev
+            ):
+                out[-1] = prev + piece
+                continue
+            if (
+                tail is not None
+                and prev.rstrip()[-1:] in _QUOTE_END
+                and tail.match(head) is not None
+            ):
+                out[-1] = prev.rstrip() + head
+                continue
+        out.append(piece)
+    return out
 
 
 def _is_question(sentence: str, lang: str) -> bool:

@@ -5406,3 +5406,53 @@ def test_a_figure_and_a_capital_is_a_name_not_a_number() -> None:
     assert numbers("It costs $50K.") == {"50"}
     v = verify(["The printer makes 3 models."], ["The printer makes 3D models since 2009."])
     assert v.verdicts[0].verdict != "yes", v.verdicts[0].reason
+
+
+def test_abbreviations_do_not_end_a_claim() -> None:
+    # "approx." / "Max." / "hrs." ended sentences: "The bridge is approx." + "1.2 km long."
+    assert extract("The bridge is approx. 1.2 km long. It carries approx. 50,000 cars a day.") == [
+        "The bridge is approx. 1.2 km long.",
+        "It carries approx. 50,000 cars a day.",
+    ]
+    assert extract("The drug is taken 2x daily, approx. 8 hrs. apart. Max. dose is 40 mg.") == [
+        "The drug is taken 2x daily, approx. 8 hrs. apart.",
+        "Max. dose is 40 mg.",
+    ]
+    assert extract("Vol. 2 is out. It costs approx. USD 5.") == [
+        "Vol. 2 is out.",
+        "It costs approx. USD 5.",
+    ]
+    # an abbreviation before a new sentence still ends its own
+    assert extract("It took 3 hrs. Then the road opened.") == [
+        "It took 3 hrs.",
+        "Then the road opened.",
+    ]
+    # the number stays with what it measures: a wrong length is no longer supported, and
+    # "approx." is a function word, as "about" is
+    ctx = ["The bridge is 3 km long. The old pier is 1.2 km long."]
+    v = verify(extract("The bridge is approx. 1.2 km long."), ctx)
+    assert [x.verdict for x in v.verdicts] == ["unsure"], v.verdicts
+    assert "gives 3, not 1.2" in v.verdicts[0].reason
+    v = verify(extract("Revenue rose approx. 12% in 2023."), ["Revenue rose 21% in 2023."])
+    assert [x.verdict for x in v.verdicts] == ["no"], v.verdicts
+
+
+def test_a_quotation_ending_with_its_own_full_stop_stays_in_its_sentence() -> None:
+    from ragnotebook.text import split_sentences
+
+    assert split_sentences("彼は「明日行きます。」と言った。") == (
+        "彼は「明日行きます。」と言った。",
+    )
+    assert split_sentences("彼は『明日行きます。』と言った。") == (
+        "彼は『明日行きます。』と言った。",
+    )
+    assert split_sentences("그는 “내일 갈게요.”라고 말했다.") == (
+        "그는 “내일 갈게요.”라고 말했다.",
+    )
+    assert split_sentences("“我们明天出发。”他说。") == ("“我们明天出发。”他说。",)
+    # a Chinese quotation that ends its sentence still does; an opening quote stays put
+    assert split_sentences("他说「我们明天出发。」然后走了。") == (
+        "他说「我们明天出发。」",
+        "然后走了。",
+    )
+    assert split_sentences('He left. "Bye," she said.') == ("He left.", '"Bye," she said.')
