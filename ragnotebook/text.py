@@ -481,10 +481,15 @@ _CLAUSE_SPLIT = re.compile(
     r"|\s+(?=because\s)",
     re.IGNORECASE,
 )
-# citation markers such as "(Passage 2)", "[1]", "(Passage 1:4)"
+# citation markers such as "(Passage 2)", "[1]", "(Passage 1:4)", "(Source 1, Source 3)",
+# "[Doc 2; Doc 5]", a footnote mark "[^1]" and a file-search mark "【2†source】" / "【1】"
+#: (a bare figure only up to two digits: "(1997)" and "(1991-2000; 2007-11)" are years)
+_CITE_ONE = (
+    r"(?:(?:passages?|sources?|documents?|docs?|refs?|chunks?|contexts?)\s*\d+|\d{1,2}(?!\d))"
+)
 _CITATION = re.compile(
-    r"\s*[(\[]\s*(?:(?:passages?|sources?|documents?|docs?|refs?|chunks?|contexts?)\s*)?"
-    r"\d+(?:\s*[:,\-–]\s*\d+)*\s*[)\]]",
+    rf"\s*[(\[]\s*{_CITE_ONE}(?:\s*(?:[:,;\-–&]|and)\s*{_CITE_ONE})*\s*[)\]]"
+    r"|\s*\[\^[\w-]{1,12}\](?!:)|\s*【\d[^】\n]{0,30}】",
     re.IGNORECASE,
 )
 # lead-ins that only say where the answer comes from ("Based on the given passages, ...")
@@ -496,7 +501,19 @@ _PREAMBLE = re.compile(
     r"(?:\s+(?:provided|given|above))?\s*,\s*"
     r"|(?:passage|document|source|article|context)\s*\d*\s+"
     r"(?:mentions|states|says|notes|explains|suggests|shows)(?:\s+that)?\s+"
-    r"|step\s*\d+\s*[:.)-]\s*)?",
+    r"|step\s*\d+\s*[:.)-]\s*"
+    # "Here's what I found: ...", "Here is the answer: ..." (a lead-in before a colon)
+    r"|here(?:'s|’s| is| are)\b[^:.!?]{0,60}:\s*"
+    # a label: "Answer: ...", "**Answer:** ...", "Short answer - ..."
+    r"|(?:\*\*|__)?(?:(?:short|final|brief)\s+)?(?:answer|reason(?:ing)?|explanation|summary"
+    r"|note|result|conclusion|response)(?:\*\*|__)?\s*[:\-–]\s*(?:\*\*|__)?\s*)?",
+    re.IGNORECASE,
+)
+# a hedge before a claim: "I think the bridge opened in 1937" states that it opened in 1937
+_HEDGE = re.compile(
+    r"^(?:i\s+(?:think|believe|guess|suppose|reckon|feel\s+like)|i'?d\s+say"
+    r"|in\s+my\s+(?:opinion|view)\s*,|to\s+my\s+knowledge\s*,|if\s+i\s+(?:remember|recall)"
+    r"\s+(?:correctly|right)\s*,)(?:\s+that)?\s*,?\s+(?=\w)",
     re.IGNORECASE,
 )
 # closing courtesies and offers of help are not claims about the world
@@ -509,7 +526,12 @@ _COURTESY = re.compile(
 _PLEASANTRY = re.compile(
     r"^(?:(?:hello|hi|hey|greetings|good (?:morning|afternoon|evening)"
     r"|thanks?(?: you)?(?: (?:so|very) much| a lot)?(?: for (?:asking|your question))?"
-    r"|great question|sure|certainly|of course"
+    r"|great question|sure|certainly|of course|good luck|best of luck|cheers|enjoy"
+    r"|you'?re (?:very )?welcome|no problem|have (?:a|an) (?:great|nice|good|wonderful|lovely) "
+    r"(?:day|time|trip|weekend|one)"
+    r"|here(?:'s|’s| is) what i (?:found|know)"
+    r"|(?:i can|i'?d be (?:happy|glad) to|i'?ll be (?:happy|glad) to|i'?d love to|let me) "
+    r"help(?: you)?(?: (?:out )?with (?:that|this|it|your question))?"
     r"|(?:i'?m |i am )?(?:happy|glad) to help)(?: there)?[\s!.,]*)+$",
     re.IGNORECASE,
 )
@@ -732,7 +754,20 @@ _SHORT_MONTH = re.compile(
     + r")\b\.?"
     r"|\b(" + "|".join(sorted(_MONTH_SHORT, key=len, reverse=True)) + r")\b\.?(?=\s*\d)"
 )
-_DATE_HINT = re.compile(r"\d[-/.]\d|(?:Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Oct|Nov|Dec)")
+_DATE_HINT = re.compile(r"\d\s*(?:[-/.–—]|--)\s*\d|(?:Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Oct|Nov|Dec)")
+
+
+#: A range of years whose second year keeps only its last two figures ("2007-11", "2001 --
+#: 07", "1998–99"): written whole ("2007-2011"), when it is later in the same century.
+_YEAR_RANGE = re.compile(
+    r"(?<![\w.,/-])((1[5-9]|20)(\d\d))(\s*(?:--|–|—)\s*|-)(\d\d)(?![\w.,/%-]|\s*(?:%|per))"
+)
+
+
+def _year_range(m: re.Match[str]) -> str:
+    if int(m.group(5)) <= int(m.group(3)):
+        return m.group()  # "1999-00", "2019-05": not a later year of that century
+    return f"{m.group(1)}{m.group(4)}{m.group(2)}{m.group(5)}"
 
 
 def _iso_date(m: re.Match[str]) -> str:
@@ -758,6 +793,7 @@ def _written_dates(text: str) -> str:
     if _HAS_CJK.search(text):
         return text
     text = _ISO_DATE.sub(_iso_date, text)
+    text = _YEAR_RANGE.sub(_year_range, text)
     text = _SLASH_DATE.sub(_slash_date, text)
     return _SHORT_MONTH.sub(_short_month, text)
 
@@ -1061,15 +1097,20 @@ _CJK_STOP_DIGIT = re.compile(r"(?<=[。！？])(?=[0-9０-９])")
 #: starts with a lowercase letter, a figure or a currency sign ("approx. 8 hrs. apart",
 #: "Max. dose", "3 yrs. and"), which no real sentence does; "It took 3 hrs. Then ..." stays
 #: two sentences.
-_ABBREVIATIONS = (
-    "approx|appr|est|ca|max|min|mins|avg|hr|hrs|yr|yrs|mo|mos|wk|wks|sec|secs|no|nos|vol|vols"
-    "|fig|figs|pp|ch|chap|sect|para|eq|temp|dept|tbsp|tsp|oz|lb|lbs|sq|pt|pts|qty|incl|excl"
-    "|ed|eds|misc|ref|refs|tel|ext|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec"
+#: Lowercase or capitalised only: "CA." and "MO." are US states, "NO." and "SEC." names.
+_ABBREVIATIONS = "|".join(
+    f"[{a[0]}{a[0].upper()}]{a[1:]}"
+    for a in re.findall(
+        r"\w+",
+        "approx appr est max min mins avg hr hrs yr yrs wk wks sec secs no nos vol vols fig"
+        " figs pp ch chap sect para eq temp dept tbsp tsp oz lb lbs sq pt pts qty incl excl"
+        " ed eds misc ref refs tel ext jan feb mar apr jun jul aug sep sept oct nov dec",
+    )
 )
-_ABBREVIATION_END = re.compile(rf"(?<![\w.])(?:{_ABBREVIATIONS})\.\s*$", re.IGNORECASE)
+_ABBREVIATION_END = re.compile(rf"(?<![\w.])(?:{_ABBREVIATIONS})\.\s*$")
 #: ... and those that only ever stand before what they qualify ("approx. USD 5", "ca.
-#: Berlin"): joined to the next piece whatever it starts with.
-_PREFIX_END = re.compile(r"(?<![\w.])(?:approx|appr|ca|cf|viz)\.\s*$", re.IGNORECASE)
+#: 1900"): joined to the next piece whatever it starts with.
+_PREFIX_END = re.compile(r"(?<![\w.])(?:[Aa]pprox|[Aa]ppr|ca|cf|viz)\.\s*$")
 _CONTINUES = re.compile(r"[a-z0-9$€£¥(%]")
 #: Closing quotes and brackets sentencex leaves at the start of the next piece
 #: ("彼は『明日行きます。" + "』と言った。").
@@ -1169,12 +1210,15 @@ def split_claims(text: str, lang: str | None = None, *, lists: bool = False) -> 
     """
     text = (text or "").strip()
     lang = lang or detect_language(normalize(text))
+    if _MARKDOWN_HINT.search(text):
+        text = _plain_lines(text)
     claims: list[str] = []
     for sent in split_sentences(text, lang):
         sent = _CITATION.sub(_citation_mark, sent).strip()
         if _is_question(sent, lang) or _is_meta(sent):
             continue
         sent = _PREAMBLE.sub("", sent, count=1).strip() or sent
+        sent = _unhedge(sent, lang)
         if lists:
             items = list_items(sent, lang)
             if len(items) > 1:
@@ -1183,7 +1227,7 @@ def split_claims(text: str, lang: str | None = None, *, lists: bool = False) -> 
         pieces = [p.strip() for p in _CLAUSE_SPLIT.split(sent)]
         pieces = [p for p in pieces if p and not _PUNCT_ONLY.match(p)]
         if len(pieces) > 1 and all(len(content_tokens(p, lang)) >= _MIN_CLAUSE for p in pieces):
-            for piece in map(_strip_joint, pieces):
+            for piece in (_unhedge(p, lang) for p in map(_strip_joint, pieces)):
                 # a list in a clause of its own ("...; it offers A, B and C")
                 claims.extend(list_items(piece, lang) if lists else [piece])
         else:
@@ -1196,6 +1240,46 @@ def split_claims(text: str, lang: str | None = None, *, lists: bool = False) -> 
 
 
 _NUMBER_WORD_END = re.compile(rf"\b(?:{_CARDINAL})\s*$", re.IGNORECASE)
+
+#: Markdown that is layout, not a claim (:func:`_plain_lines`).
+_MARKDOWN_HINT = re.compile(r"^\s*(?:#|```|~~~|\||\*\*|__|\[\^)|^\s*[A-Za-z ;]{3,25}:?\s*$", re.M)
+_HEADING = re.compile(r"^\s*#{1,6}\s")
+_FENCE = re.compile(r"^\s*(?:```|~~~)")
+_BOLD_LINE = re.compile(r"^\s*(?:\*\*|__)[^*_]+(?:\*\*|__)\s*:?\s*$")
+#: A heading written as a line of its own, without "#": a section word ("Summary", "Key
+#: points:"), never a line that could be an answer ("Paris").
+_HEADING_WORDS = re.compile(
+    r"^\s*(?:summary|overview|details|background|conclusions?|answer|short answer|explanation"
+    r"|key (?:points|findings|facts|takeaways|details)|notes?|sources?|references?|citations?"
+    r"|introduction|steps|results?|analysis|recommendations?|tl;?\s?dr)\s*:?\s*$",
+    re.IGNORECASE,
+)
+_TABLE_ROW = re.compile(r"^\s*\|.*\|\s*$")
+_TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)*\|?\s*$")
+_FOOTNOTE_DEF = re.compile(r"^\s*\[\^[\w-]{1,12}\]:\s*")
+
+
+def _plain_lines(text: str) -> str:
+    """``text`` without the markdown that is layout: headings ("## Summary", a bold line,
+    a lone "Summary" line), code fence lines (the code between them stays), a table's
+    separator row and the header row above it; a table's other rows are read as their
+    cells joined with commas ("| Basic | $5/month |" -> "Basic, $5/month"), and a
+    footnote's text loses its "[^1]:" label."""
+    lines = text.split("\n")
+    out: list[str] = []
+    for i, line in enumerate(lines):
+        if _FENCE.match(line) or _HEADING.match(line) or _TABLE_RULE.match(line):
+            continue
+        if _BOLD_LINE.match(line) or _HEADING_WORDS.match(line):
+            continue
+        if _TABLE_ROW.match(line):
+            if i + 1 < len(lines) and _TABLE_RULE.match(lines[i + 1]):
+                continue  # the header row: column names, not a fact
+            cells = [c.strip() for c in line.strip().strip("|").split("|")]
+            line = ", ".join(c for c in cells if c)
+        line = _FOOTNOTE_DEF.sub("", line)
+        out.append(line)
+    return "\n".join(out)
 
 
 def _citation_mark(m: re.Match[str]) -> str:
@@ -1216,6 +1300,16 @@ def _is_meta(sentence: str) -> bool:
         or bool(_COURTESY.match(sentence))
         or bool(_PLEASANTRY.match(sentence.strip()))
     )
+
+
+def _unhedge(sentence: str, lang: str) -> str:
+    """``sentence`` without an opening hedge ("I think the bridge opened in 1937" -> "the
+    bridge opened in 1937"), unless nothing with a content word follows it ("I think he
+    did." stays as written)."""
+    rest = _HEDGE.sub("", sentence, count=1)
+    if rest != sentence and content_tokens(rest, lang):
+        return rest
+    return sentence
 
 
 def _strip_joint(piece: str) -> str:
@@ -3416,9 +3510,10 @@ _REFUSAL = re.compile(
     r"|^\W*i do ?n[o']t know\b"
     r"|^\W*(?:sorry,? |unfortunately,? )?(?:i|we) (?:do ?n[o']t|do not|have no|did ?n[o']t) (?:have |find )?"
     r"(?:any |enough |the |that |this )?(?:information|details|data|answer)\b(?!.*\bbut\b)"
-    r"|\bthe ((provided|given|above|retrieved) )?(documents?|context|passages?|texts?|sources?|"
-    r"information) (do(es)? ?n[o']t|did ?n[o']t|do(es)? not) (contain|mention|include|provide|say|"
-    r"specify|state)\b"
+    r"|\bthe ((provided|given|above|retrieved|available) )?(documents?|context|passages?|texts?|"
+    r"sources?|information)( (provided|given|above|retrieved|available|here|you (provided|gave|"
+    r"shared)))? (do(es)? ?n[o']t|did ?n[o']t|do(es)? not) (contain|mention|include|provide|say|"
+    r"specify|state|give|indicate|cover|list|offer|reveal|disclose)\b"
     r"|\bunable to answer\b"
     # declining to help or to discuss a topic: "I'm not able to help with refunds", "I can't
     # discuss billing matters", "I don't have access to your location"
@@ -3435,7 +3530,9 @@ _REFUSAL = re.compile(
     r"[a-z' -]{0,40}?(?:\bfor (?:help|assistance|support|more (?:information|details)|"
     r"further (?:help|assistance|information|details))|\bteam|\bdepartment|\bdesk|"
     r"\bservice|\bsupport|\bcent(?:er|re)|\bus)\W*$"
-    r"|^\W*(?:(?:i'?m|i am|we'?re|we are)\s+)?(?:not\s+(?:really\s+|quite\s+)?sure|unsure|uncertain)\W*$"
+    r"|^\W*(?:(?:i'?m|i am|we'?re|we are)\s+)?(?:not\s+(?:really\s+|quite\s+|entirely\s+"
+    r"|completely\s+|totally\s+|absolutely\s+|100%\s+)?sure|unsure|uncertain)"
+    r"(?:\s+(?:about|of)\s+(?:this|that|it))?\W*$"
     r"|^\W*(?:i\s+have\s+|i'?ve\s+(?:got\s+)?)?no\s+idea"
     r"(?:\W*$|\s+(?:what|how|where|who|when|why|which|if|whether)\b)|^\W*(?:unknown|n/?a|not\s+known|no\s+answer)\W*$"
     # German, French, Spanish, Portuguese: "I don't know", "no information", "sorry"
@@ -3458,7 +3555,8 @@ _REFUSAL = re.compile(
 #: Shared by :func:`is_refusal` (what follows decides) and the offline judge (the fact
 #: is checked without it).
 HEDGE_LEAD = re.compile(
-    r"^\W*(?:(?:(?:i'?m|i\s+am|we'?re|we\s+are)\s+)?not\s+(?:really|(?:really\s+|quite\s+)?sure|exactly)"
+    r"^\W*(?:(?:(?:i'?m|i\s+am|we'?re|we\s+are)\s+)?not\s+(?:really|(?:really\s+|quite\s+"
+    r"|entirely\s+|completely\s+|totally\s+|100%\s+)?sure|exactly)"
     r"\s*(?:[,.;:!]|\s+but\b)"
     r"|i\s+(?:do\s*n[o']?t|do\s+not)\s+know\s*(?:[,.;:!]|\s+but\b)"
     r"|(?:(?:i'?m|i\s+am)\s+)?(?:so\s+|very\s+)?sorry\s*,?\s+but\b"
@@ -3507,7 +3605,10 @@ _REFERRAL_TO = (
     r"|advis[eo]rs?|specialists?|experts?|professionals?|support|helpdesk|help desk"
     r"|customer (?:service|care|support)|(?:support|sales|billing|it|account) team"
     r"|account manager|administrators?|admins?|it department|manager|representatives?"
-    r"|agents?|insurers?|banks?|landlords?|employers?|hr|human resources|us|someone)"
+    r"|agents?|insurers?|banks?|landlords?|employers?|hr|human resources|us|someone"
+    # or a place to read it: "the official website", "their documentation"
+    r"|web ?sites?|sites?|web ?pages?|documentation|docs|announcements|news|records"
+    r"|(?:official|primary) sources?)"
 )
 #: A sentence that only refers the reader to someone: "Please ask your pharmacist.",
 #: "Contact support for billing questions.", "You should consult your doctor." A
@@ -3519,8 +3620,9 @@ _REFERRAL = re.compile(
     r"(?: that)? (?:you )?|you (?:should|may want to|might want to|can|could) |"
     r"(?:it'?s|it is) best to )?"
     r"(?:ask|contact|consult(?: with)?|check with|reach out to|talk to|talk with|speak to"
-    r"|speak with|call|see|email|message|get in touch with)"
-    rf" (?:(?:your|a|an|the|our|their|qualified|local|licensed|own)\s+){{0,3}}{_REFERRAL_TO}"
+    r"|speak with|call|see|email|message|get in touch with|check|visit|look at|refer to|go to)"
+    rf" (?:(?:your|a|an|the|our|their|qualified|local|licensed|own|official|relevant)\s+){{0,3}}"
+    rf"{_REFERRAL_TO}"
     r"(?:\s+(?:for|about|regarding|with)(?:\s+[a-z'-]+){1,4})?"
     r"(?:,?\s+if you have (?:any )?(?:(?:further|more|other) )?(?:questions|concerns))?"
     r"\W*$",

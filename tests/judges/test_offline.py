@@ -5456,3 +5456,94 @@ def test_a_quotation_ending_with_its_own_full_stop_stays_in_its_sentence() -> No
         "然后走了。",
     )
     assert split_sentences('He left. "Bye," she said.') == ("He left.", '"Bye," she said.')
+
+
+def test_markdown_layout_citations_and_chatter_are_not_claims() -> None:
+    from ragnotebook.text import split_claims
+
+    assert split_claims(
+        "## Summary\nThe merger closed in Q3 2021.\n\n### Details\nRevenue grew 12% in 2022."
+    ) == ["The merger closed in Q3 2021.", "Revenue grew 12% in 2022."]
+    assert split_claims("Summary\nThe merger closed in Q3 2021.") == [
+        "The merger closed in Q3 2021."
+    ]
+    assert split_claims("**Key points**\nThe merger closed in Q3 2021.") == [
+        "The merger closed in Q3 2021."
+    ]
+    # a one-word line that may be the answer stays
+    assert split_claims("Paris\nIt is the capital of France.") == [
+        "Paris",
+        "It is the capital of France.",
+    ]
+    assert split_claims("Install it:\n```bash\npip install requests\n```") == [
+        "pip install requests"
+    ]
+    # a table: the header row and the rule are layout, a row is read as its cells
+    table = "| Plan | Price |\n|------|-------|\n| Basic | $5/month |\n| Pro | $10/month |"
+    assert split_claims(table) == ["Basic, $5/month", "Pro, $10/month"]
+    assert split_claims("Water boils at 100 °C.[^1]\n\n[^1]: At 1 atm pressure.") == [
+        "Water boils at 100 °C.",
+        "At 1 atm pressure.",
+    ]
+    assert split_claims("**Answer:** The capital of France is Paris.") == [
+        "The capital of France is Paris."
+    ]
+    for text in (
+        "It flows into the Black Sea (Source 1, Source 3).",
+        "It flows into the Black Sea【2†source】.",
+        "It flows into the Black Sea [Doc 2; Doc 5].",
+        "It flows into the Black Sea (passages 1 and 2).",
+    ):
+        assert split_claims(text) == ["It flows into the Black Sea."], text
+    # a year in brackets is a fact, not a citation
+    assert split_claims("Titanic (1997) won 11 Oscars.") == ["Titanic (1997) won 11 Oscars."]
+    assert extract("Sure! Here's what I found: the dam was built in 1936.") == [
+        "the dam was built in 1936."
+    ]
+    assert extract("I can help you with that! The shop opens at 9 am. Good luck!") == [
+        "The shop opens at 9 am."
+    ]
+    # a hedge is dropped and the claim after it kept; "I'm not entirely sure." is no claim
+    assert extract("I think the bridge opened in 1937, but I'm not entirely sure.") == [
+        "the bridge opened in 1937"
+    ]
+    assert extract("I believe that the fee is 10 euros.") == ["the fee is 10 euros."]
+    assert extract("I think he did.") == ["I think he did."]  # nothing to keep after it
+
+
+def test_the_context_provided_does_not_specify_is_a_refusal() -> None:
+    for text in (
+        "Unfortunately, the context provided does not specify the exact date. You may want "
+        "to check the official website.",
+        "The documents provided do not give the price.",
+        "I'm not entirely sure.",
+    ):
+        assert extract(text) == [], text
+    # a report that does not give a date is a fact about the report
+    assert extract("The report does not specify a date for the hearing.") == [
+        "The report does not specify a date for the hearing."
+    ]
+    # a referral next to an answer stays a claim
+    assert extract("The museum opened in 1998. You may want to check the official website.") == [
+        "The museum opened in 1998.",
+        "You may want to check the official website.",
+    ]
+
+
+def test_a_year_range_with_a_short_second_year_is_read_whole() -> None:
+    from ragnotebook.text import normalize
+
+    assert numbers("Rage Against the Machine ( 1991 -- 2000 ; 2007 -- 11 )") == {
+        "1991",
+        "2000",
+        "2007",
+        "2011",
+    }
+    assert normalize("the 2007-08 season") == "the 2007-2008 season"
+    for text in ("the 1999-00 season", "In 2019 - 20 people came."):
+        assert normalize(text) == text
+    v = verify(
+        ["He played for the band from 2007 to 2011."],
+        ["He played for the band ( 1991 -- 2000 ; 2007 -- 11 )."],
+    )
+    assert v.verdicts[0].verdict == "yes", v.verdicts[0].reason
