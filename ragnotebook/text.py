@@ -81,6 +81,7 @@ STOPWORDS: frozenset[str] = frozenset(
         "to",
         "with",
         "about",
+        "approx",  # "approx. 1.2 km" says what "about 1.2 km" says
         "above",
         "after",
         "again",
@@ -460,13 +461,17 @@ _KANA_RE = re.compile(f"[{_KANA}]")
 _HANGUL_RE = re.compile(f"[{_HANGUL}]")
 _HAN_RE = re.compile(f"[{_HAN}]")
 
-# clock times ("9:30 pm", "4 PM"; kept whole) | numbers (thousands separators, decimals) |
-# words (inner apostrophes)
+# names made of a figure and a capital ("3D", "4K", "5G"; a word, not a number) | clock
+# times ("9:30 pm", "4 PM"; kept whole) | numbers (thousands separators, decimals) | words
+# (inner apostrophes)
 _TOKEN_RE = re.compile(
-    r"\d{1,2}:\d{1,2}(?:\s*[ap]\.?m\b\.?)?|\d{1,2}\s*[ap]\.?m\b\.?"
+    r"(?<![\w$€£¥.,])(?-i:\d{1,2}[DGK])(?!\w)"
+    r"|\d{1,2}:\d{1,2}(?:\s*[ap]\.?m\b\.?)?|\d{1,2}\s*[ap]\.?m\b\.?"
     r"|\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+){2,}|\d+(?:\.\d+)?|[^\W\d_]+(?:['’][^\W\d_]+)*",
     re.IGNORECASE,
 )
+#: The capital that ends a name made of a figure and a letter in :data:`_TOKEN_RE`.
+_FIGURE_NAME_END = frozenset("DGK")
 _TIME_RE = re.compile(r"(\d{1,2})(?::(\d{1,2}))?(?:\s*([ap])\.?m\b\.?)?", re.IGNORECASE)
 # dotted acronyms ("F.E.A.R.", "U.S.") are read as one word
 _ACRONYM = re.compile(r"\b((?:[^\W\d_]\.){2,})")
@@ -479,10 +484,15 @@ _CLAUSE_SPLIT = re.compile(
     r"|\s+(?=because\s)",
     re.IGNORECASE,
 )
-# citation markers such as "(Passage 2)", "[1]", "(Passage 1:4)"
+# citation markers such as "(Passage 2)", "[1]", "(Passage 1:4)", "(Source 1, Source 3)",
+# "[Doc 2; Doc 5]", a footnote mark "[^1]" and a file-search mark "【2†source】" / "【1】"
+_CITE_WORD = r"(?:passages?|sources?|documents?|docs?|refs?|chunks?|contexts?)"
 _CITATION = re.compile(
-    r"\s*[(\[]\s*(?:(?:passages?|sources?|documents?|docs?|refs?|chunks?|contexts?)\s*)?"
-    r"\d+(?:\s*[:,\-–]\s*\d+)*\s*[)\]]",
+    rf"\s*[(\[]\s*(?:{_CITE_WORD}\s*)?\d+(?:\s*[:,\-–]\s*\d+)*\s*[)\]]"
+    # several sources named one by one ("(Source 1, Source 3)", "(passages 2 & 3)")
+    rf"|\s*[(\[]\s*{_CITE_WORD}\s*\d+(?:\s*(?:[:,;\-–&]|and)\s*(?:{_CITE_WORD}\s*)?\d+)*"
+    r"\s*[)\]]"
+    r"|\s*\[\^[\w-]{1,12}\](?!:)|\s*【\d[^】\n]{0,30}】",
     re.IGNORECASE,
 )
 # lead-ins that only say where the answer comes from ("Based on the given passages, ...")
@@ -494,7 +504,19 @@ _PREAMBLE = re.compile(
     r"(?:\s+(?:provided|given|above))?\s*,\s*"
     r"|(?:passage|document|source|article|context)\s*\d*\s+"
     r"(?:mentions|states|says|notes|explains|suggests|shows)(?:\s+that)?\s+"
-    r"|step\s*\d+\s*[:.)-]\s*)?",
+    r"|step\s*\d+\s*[:.)-]\s*"
+    # "Here's what I found: ...", "Here is the answer: ..." (a lead-in before a colon)
+    r"|here(?:'s|’s| is| are)\b[^:.!?]{0,60}:\s*"
+    # a label: "Answer: ...", "**Answer:** ...", "Short answer - ..."
+    r"|(?:\*\*|__)?(?:(?:short|final|brief)\s+)?(?:answer|reason(?:ing)?|explanation|summary"
+    r"|note|result|conclusion|response)(?:\*\*|__)?\s*[:\-–]\s*(?:\*\*|__)?\s*)?",
+    re.IGNORECASE,
+)
+# a hedge before a claim: "I think the bridge opened in 1937" states that it opened in 1937
+_HEDGE = re.compile(
+    r"^(?:i\s+(?:think|believe|guess|suppose|reckon|feel\s+like)|i'?d\s+say"
+    r"|in\s+my\s+(?:opinion|view)\s*,|to\s+my\s+knowledge\s*,|if\s+i\s+(?:remember|recall)"
+    r"\s+(?:correctly|right)\s*,)(?:\s+that)?\s*,?\s+(?=\w)",
     re.IGNORECASE,
 )
 # closing courtesies and offers of help are not claims about the world
@@ -507,7 +529,12 @@ _COURTESY = re.compile(
 _PLEASANTRY = re.compile(
     r"^(?:(?:hello|hi|hey|greetings|good (?:morning|afternoon|evening)"
     r"|thanks?(?: you)?(?: (?:so|very) much| a lot)?(?: for (?:asking|your question))?"
-    r"|great question|sure|certainly|of course"
+    r"|great question|sure|certainly|of course|good luck|best of luck|cheers|enjoy"
+    r"|you'?re (?:very )?welcome|no problem|have (?:a|an) (?:great|nice|good|wonderful|lovely) "
+    r"(?:day|time|trip|weekend|one)"
+    r"|here(?:'s|’s| is) what i (?:found|know)"
+    r"|(?:i can|i'?d be (?:happy|glad) to|i'?ll be (?:happy|glad) to|i'?d love to|let me) "
+    r"help(?: you)?(?: (?:out )?with (?:that|this|it|your question))?"
     r"|(?:i'?m |i am )?(?:happy|glad) to help)(?: there)?[\s!.,]*)+$",
     re.IGNORECASE,
 )
@@ -577,6 +604,12 @@ def normalize(text: str) -> str:
     """
     if "(" in text:
         text = _drafted_numbers(text)
+    if _DATE_HINT.search(text):
+        text = _written_dates(text)
+    if _SPACE_GROUPS.search(text):
+        text = _SPACE_GROUPS.sub(_space_groups, text)
+    if "." in text and _DOT_GROUPS.search(text):
+        text = _DOT_GROUPS.sub(_dot_groups, text)
     if _MONEY_SHORT.search(text):
         text = _MONEY_SHORT.sub(_money_short, text)
     if text.isascii():
@@ -662,6 +695,110 @@ def _vulgar_value(m: re.Match[str]) -> str:
 _DOTTED_DATE = re.compile(
     r"(?<![\d.])((?:19|20)\d\d)\.\s?(1[0-2]|0?[1-9])\.\s?(3[01]|[12]\d|0?[1-9])(?![\d]|\.\d)"
 )
+
+
+#: Figures grouped by thousands with a space ("50 000", "1 200 000", the SI and French way;
+#: the no-break and narrow no-break spaces too, which NFKC writes as a space): a first group
+#: of one to three figures, then groups of exactly three, neither after another group of
+#: figures ("in 1998 200 people" is two numbers) nor before one. Written with commas, so
+#: they read as one number ("50,000").
+_SPACE_GROUPS = re.compile(
+    r"(?<![\d.,])(?<!\d[ \u00a0\u202f\u2009])(\d{1,3})((?:[ \u00a0\u202f\u2009]\d{3})+)"
+    r"(?!\d|[ \u00a0\u202f\u2009.,]\d)"
+)
+_GROUP_SPACE = re.compile(r"[ \u00a0\u202f\u2009]")
+#: Figures grouped by thousands with dots, where a dot cannot be a decimal point: two or more
+#: groups ("1.200.000"; "50.000" stays 50.0). Not after a letter or "version" ("v1.200.300").
+_DOT_GROUPS = re.compile(r"(?<![\w.,])(\d{1,3})((?:\.\d{3}){2,})(?!\d|[.,]\d)")
+
+
+def _space_groups(m: re.Match[str]) -> str:
+    return m.group(1) + _GROUP_SPACE.sub(",", m.group(2))
+
+
+def _dot_groups(m: re.Match[str]) -> str:
+    if _VERSION_BEFORE.search(m.string, max(0, m.start() - 12), m.start()):
+        return m.group()
+    return m.group(1) + m.group(2).replace(".", ",")
+
+
+_MONTH_NAMES = (
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+)
+#: A date written with figures, year first ("2020-03-03", "2020/3/3"): written with its
+#: month's name ("March 3, 2020"), as prose writes it, so it compares with "3 March 2020".
+#: Not inside a longer run of figures or hyphens ("2020-03-03-01", a timestamp "...T10:00").
+_ISO_DATE = re.compile(
+    r"(?<![\w/.-])((?:1[5-9]|20)\d\d)([-/])(1[0-2]|0?[1-9])\2(3[01]|[12]\d|0?[1-9])(?![\w/-]|\.\d)"
+)
+#: A date written with slashes, day or month first ("13/03/2020", "03/13/2020"): read only
+#: when one part is above 12, so it can only be the day ("03/03/2020" stays as written; a
+#: dotted "31.12.2020" too, read as written).
+_SLASH_DATE = re.compile(
+    r"(?<![\w/.-])(3[01]|[12]\d|0?[1-9])/(3[01]|[12]\d|0?[1-9])/((?:1[5-9]|20)\d\d)(?![\w/-]|\.\d)"
+)
+#: A month's short form in a date ("Mar. 3, 2020", "3 Mar 2020", "Sept. 2021"): written as
+#: its name. Capitalised, and before or after a figure ("May" is written whole).
+_MONTH_SHORT = {m[:3]: m for m in _MONTH_NAMES if m != "May"} | {"Sept": "September"}
+_SHORT_MONTH = re.compile(
+    r"(?:(?<=\d )|(?<=\d(?:st|nd|rd|th) ))\b("
+    + "|".join(sorted(_MONTH_SHORT, key=len, reverse=True))
+    + r")\b\.?"
+    r"|\b(" + "|".join(sorted(_MONTH_SHORT, key=len, reverse=True)) + r")\b\.?(?=\s*\d)"
+)
+_DATE_HINT = re.compile(r"\d\s*(?:[-/.–—]|--)\s*\d|(?:Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Oct|Nov|Dec)")
+
+
+#: A range of years whose second year keeps only its last two figures ("2007-11", "2001 --
+#: 07", "1998–99"): written whole ("2007-2011"), when it is later in the same century.
+_YEAR_RANGE = re.compile(
+    r"(?<![\w.,/-])((1[5-9]|20)(\d\d))(\s*(?:--|–|—)\s*|-)(\d\d)(?![\w.,/%-]|\s*(?:%|per))"
+)
+
+
+def _year_range(m: re.Match[str]) -> str:
+    if int(m.group(5)) <= int(m.group(3)):
+        return m.group()  # "1999-00", "2019-05": not a later year of that century
+    return f"{m.group(1)}{m.group(4)}{m.group(2)}{m.group(5)}"
+
+
+def _iso_date(m: re.Match[str]) -> str:
+    return f"{_MONTH_NAMES[int(m.group(3)) - 1]} {int(m.group(4))}, {m.group(1)}"
+
+
+def _slash_date(m: re.Match[str]) -> str:
+    first, second = int(m.group(1)), int(m.group(2))
+    if first > 12 >= second:
+        return f"{first} {_MONTH_NAMES[second - 1]} {m.group(3)}"
+    if second > 12 >= first:
+        return f"{_MONTH_NAMES[first - 1]} {second}, {m.group(3)}"
+    return m.group()  # "03/03/2020", "04/05/2020": the order is unknown
+
+
+def _short_month(m: re.Match[str]) -> str:
+    return _MONTH_SHORT[m.group(1) or m.group(2)]
+
+
+def _written_dates(text: str) -> str:
+    """Dates in figures and short month names written with the month's name (see
+    :func:`normalize`); text with Chinese, Japanese or Korean is left alone."""
+    if _HAS_CJK.search(text):
+        return text
+    text = _ISO_DATE.sub(_iso_date, text)
+    text = _YEAR_RANGE.sub(_year_range, text)
+    text = _SLASH_DATE.sub(_slash_date, text)
+    return _SHORT_MONTH.sub(_short_month, text)
 
 
 #: Powers of ten written after figures in Chinese, Japanese and Korean amounts: "3万",
@@ -945,7 +1082,7 @@ def split_sentences(text: str, lang: str | None = None) -> tuple[str, ...]:
         line = _BULLET.sub("", line).strip()
         if not line:
             continue
-        for piece in segment(lang, line):
+        for piece in _rejoin(list(segment(lang, line)), lang):
             # sentencex keeps "。" before a digit ("300毫克。4岁以上…") as if it were a
             # decimal point; a full-width stop always ends a sentence
             for sent in _CJK_STOP_DIGIT.split(piece):
@@ -956,6 +1093,76 @@ def split_sentences(text: str, lang: str | None = None) -> tuple[str, ...]:
 
 
 _CJK_STOP_DIGIT = re.compile(r"(?<=[。！？])(?=[0-9０-９])")
+
+#: Abbreviations sentencex ends a sentence at ("The bridge is approx. 1.2 km long." gave
+#: "The bridge is approx." and "1.2 km long."): measures and counts that stand before a
+#: figure or inside a sentence. A piece ending with one is joined to the next when the next
+#: starts with a lowercase letter, a figure or a currency sign ("approx. 8 hrs. apart",
+#: "Max. dose", "3 yrs. and"), which no real sentence does; "It took 3 hrs. Then ..." stays
+#: two sentences.
+#: Lowercase or capitalised only: "CA." and "MO." are US states, "NO." and "SEC." names.
+_ABBREVIATIONS = "|".join(
+    f"[{a[0]}{a[0].upper()}]{a[1:]}"
+    for a in re.findall(
+        r"\w+",
+        "approx appr est max min mins avg hr hrs yr yrs wk wks sec secs no nos vol vols fig"
+        " figs pp ch chap sect para eq temp dept tbsp tsp oz lb lbs sq pt pts qty incl excl"
+        " ed eds misc ref refs tel ext jan feb mar apr jun jul aug sep sept oct nov dec",
+    )
+)
+_ABBREVIATION_END = re.compile(rf"(?<![\w.])(?:{_ABBREVIATIONS})\.\s*$")
+#: ... and those that only ever stand before what they qualify ("approx. USD 5", "ca.
+#: 1900"): joined to the next piece whatever it starts with.
+_PREFIX_END = re.compile(r"(?<![\w.])(?:[Aa]pprox|[Aa]ppr|ca|cf|viz)\.\s*$")
+_CONTINUES = re.compile(r"[a-z0-9$€£¥(%]")
+#: Closing quotes and brackets sentencex leaves at the start of the next piece
+#: ("彼は『明日行きます。" + "』と言った。").
+_CLOSERS = "」』”’)）]】〕〉》"
+#: ... and what may end a quotation before :data:`_QUOTE_TAIL` (straight quotes too, which
+#: could open the next sentence and so are never moved back).
+_QUOTE_END = _CLOSERS + "\"'"
+#: What follows a quotation ending with "。" inside the same sentence: a Japanese quoting
+#: particle ("「明日行きます。」と言った。"), a Korean quoting ending ("“…”라고 말했다."), or
+#: a short Chinese speech tag ("“我们明天出发。”他说。").
+_QUOTE_TAIL = {
+    "ja": re.compile(r"(?:と|って|など|との)"),
+    "ko": re.compile(r"(?:라고|이라고|하고|고\s)"),
+    "zh": re.compile(r"[^\s。！？，,]{1,6}(?:说|道|问|表示|称|回答)[。！？]?\s*$"),
+}
+
+
+def _rejoin(pieces: list[str], lang: str) -> list[str]:
+    """Join back what sentencex splits inside a sentence: after an abbreviation
+    (:data:`_ABBREVIATION_END`) and after a quotation that ends with its own full stop
+    (:data:`_QUOTE_TAIL`)."""
+    out: list[str] = []
+    tail = _QUOTE_TAIL.get(lang)
+    for piece in pieces:
+        if out:
+            prev = out[-1]
+            closers = len(piece) - len(piece.lstrip(_CLOSERS))
+            if closers and prev.rstrip()[-1:] in "。！？.!?":
+                # "彼は『明日行きます。" + "』と言った。": the quote closes the sentence before
+                prev = prev.rstrip() + piece[:closers]
+                piece = piece[closers:]
+                out[-1] = prev
+                if not piece.strip():
+                    continue
+            head = piece.lstrip()
+            if (_ABBREVIATION_END.search(prev) and _CONTINUES.match(head)) or _PREFIX_END.search(
+                prev
+            ):
+                out[-1] = prev + piece
+                continue
+            if (
+                tail is not None
+                and prev.rstrip()[-1:] in _QUOTE_END
+                and tail.match(head) is not None
+            ):
+                out[-1] = prev.rstrip() + head
+                continue
+        out.append(piece)
+    return out
 
 
 def _is_question(sentence: str, lang: str) -> bool:
@@ -1006,12 +1213,15 @@ def split_claims(text: str, lang: str | None = None, *, lists: bool = False) -> 
     """
     text = (text or "").strip()
     lang = lang or detect_language(normalize(text))
+    if _MARKDOWN_HINT.search(text):
+        text = _plain_lines(text)
     claims: list[str] = []
     for sent in split_sentences(text, lang):
         sent = _CITATION.sub(_citation_mark, sent).strip()
         if _is_question(sent, lang) or _is_meta(sent):
             continue
         sent = _PREAMBLE.sub("", sent, count=1).strip() or sent
+        sent = _unhedge(sent, lang)
         if lists:
             items = list_items(sent, lang)
             if len(items) > 1:
@@ -1020,7 +1230,7 @@ def split_claims(text: str, lang: str | None = None, *, lists: bool = False) -> 
         pieces = [p.strip() for p in _CLAUSE_SPLIT.split(sent)]
         pieces = [p for p in pieces if p and not _PUNCT_ONLY.match(p)]
         if len(pieces) > 1 and all(len(content_tokens(p, lang)) >= _MIN_CLAUSE for p in pieces):
-            for piece in map(_strip_joint, pieces):
+            for piece in (_unhedge(p, lang) for p in map(_strip_joint, pieces)):
                 # a list in a clause of its own ("...; it offers A, B and C")
                 claims.extend(list_items(piece, lang) if lists else [piece])
         else:
@@ -1033,6 +1243,46 @@ def split_claims(text: str, lang: str | None = None, *, lists: bool = False) -> 
 
 
 _NUMBER_WORD_END = re.compile(rf"\b(?:{_CARDINAL})\s*$", re.IGNORECASE)
+
+#: Markdown that is layout, not a claim (:func:`_plain_lines`).
+_MARKDOWN_HINT = re.compile(r"^\s*(?:#|```|~~~|\||\*\*|__|\[\^)|^\s*[A-Za-z ;]{3,25}:?\s*$", re.M)
+_HEADING = re.compile(r"^\s*#{1,6}\s")
+_FENCE = re.compile(r"^\s*(?:```|~~~)")
+_BOLD_LINE = re.compile(r"^\s*(?:\*\*|__)[^*_]+(?:\*\*|__)\s*:?\s*$")
+#: A heading written as a line of its own, without "#": a section word ("Summary", "Key
+#: points:"), never a line that could be an answer ("Paris").
+_HEADING_WORDS = re.compile(
+    r"^\s*(?:summary|overview|details|background|conclusions?|answer|short answer|explanation"
+    r"|key (?:points|findings|facts|takeaways|details)|notes?|sources?|references?|citations?"
+    r"|introduction|steps|results?|analysis|recommendations?|tl;?\s?dr)\s*:?\s*$",
+    re.IGNORECASE,
+)
+_TABLE_ROW = re.compile(r"^\s*\|.*\|\s*$")
+_TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)*\|?\s*$")
+_FOOTNOTE_DEF = re.compile(r"^\s*\[\^[\w-]{1,12}\]:\s*")
+
+
+def _plain_lines(text: str) -> str:
+    """``text`` without the markdown that is layout: headings ("## Summary", a bold line,
+    a lone "Summary" line), code fence lines (the code between them stays), a table's
+    separator row and the header row above it; a table's other rows are read as their
+    cells joined with commas ("| Basic | $5/month |" -> "Basic, $5/month"), and a
+    footnote's text loses its "[^1]:" label."""
+    lines = text.split("\n")
+    out: list[str] = []
+    for i, line in enumerate(lines):
+        if _FENCE.match(line) or _HEADING.match(line) or _TABLE_RULE.match(line):
+            continue
+        if _BOLD_LINE.match(line) or _HEADING_WORDS.match(line):
+            continue
+        if _TABLE_ROW.match(line):
+            if i + 1 < len(lines) and _TABLE_RULE.match(lines[i + 1]):
+                continue  # the header row: column names, not a fact
+            cells = [c.strip() for c in line.strip().strip("|").split("|")]
+            line = ", ".join(c for c in cells if c)
+        line = _FOOTNOTE_DEF.sub("", line)
+        out.append(line)
+    return "\n".join(out)
 
 
 def _citation_mark(m: re.Match[str]) -> str:
@@ -1053,6 +1303,16 @@ def _is_meta(sentence: str) -> bool:
         or bool(_COURTESY.match(sentence))
         or bool(_PLEASANTRY.match(sentence.strip()))
     )
+
+
+def _unhedge(sentence: str, lang: str) -> str:
+    """``sentence`` without an opening hedge ("I think the bridge opened in 1937" -> "the
+    bridge opened in 1937"), unless nothing with a content word follows it ("I think he
+    did." stays as written)."""
+    rest = _HEDGE.sub("", sentence, count=1)
+    if rest != sentence and content_tokens(rest, lang):
+        return rest
+    return sentence
 
 
 def _strip_joint(piece: str) -> str:
@@ -1451,6 +1711,9 @@ def _tokens_cached(text: str, lang: str) -> tuple[str, ...]:
         # "version 2.3.1" is "v2.3.1": the number is the content, the word its prefix
         text = _VERSION_WORD.sub("", text)
     for tok in _TOKEN_RE.findall(text):
+        if tok[-1] in _FIGURE_NAME_END and tok[0].isdecimal():
+            out.append(tok.lower())  # "3D", "4K", "5G": a name, not a number
+            continue
         if tok[0].isdecimal():
             timed = ":" in tok or tok[-1:].lower() in ("m", ".")
             out.append(_norm_time(tok) if timed else _norm_number(tok))
@@ -1558,6 +1821,8 @@ def numbers(text: str) -> set[str]:
     out: set[str] = set()
     for m in _TOKEN_RE.finditer(text):
         tok = m.group()
+        if tok[-1] in _FIGURE_NAME_END and tok[0].isdecimal():
+            continue  # "3D", "4K", "5G" are names
         if tok[0].isdecimal():
             timed = ":" in tok or tok[-1:].lower() in ("m", ".")
             if (
@@ -3248,9 +3513,10 @@ _REFUSAL = re.compile(
     r"|^\W*i do ?n[o']t know\b"
     r"|^\W*(?:sorry,? |unfortunately,? )?(?:i|we) (?:do ?n[o']t|do not|have no|did ?n[o']t) (?:have |find )?"
     r"(?:any |enough |the |that |this )?(?:information|details|data|answer)\b(?!.*\bbut\b)"
-    r"|\bthe ((provided|given|above|retrieved) )?(documents?|context|passages?|texts?|sources?|"
-    r"information) (do(es)? ?n[o']t|did ?n[o']t|do(es)? not) (contain|mention|include|provide|say|"
-    r"specify|state)\b"
+    r"|\bthe ((provided|given|above|retrieved|available) )?(documents?|context|passages?|texts?|"
+    r"sources?|information)( (provided|given|above|retrieved|available|here|you (provided|gave|"
+    r"shared)))? (do(es)? ?n[o']t|did ?n[o']t|do(es)? not) (contain|mention|include|provide|say|"
+    r"specify|state|give|indicate|cover|list|offer|reveal|disclose)\b"
     r"|\bunable to answer\b"
     # declining to help or to discuss a topic: "I'm not able to help with refunds", "I can't
     # discuss billing matters", "I don't have access to your location"
@@ -3267,7 +3533,9 @@ _REFUSAL = re.compile(
     r"[a-z' -]{0,40}?(?:\bfor (?:help|assistance|support|more (?:information|details)|"
     r"further (?:help|assistance|information|details))|\bteam|\bdepartment|\bdesk|"
     r"\bservice|\bsupport|\bcent(?:er|re)|\bus)\W*$"
-    r"|^\W*(?:(?:i'?m|i am|we'?re|we are)\s+)?(?:not\s+(?:really\s+|quite\s+)?sure|unsure|uncertain)\W*$"
+    r"|^\W*(?:(?:i'?m|i am|we'?re|we are)\s+)?(?:not\s+(?:really\s+|quite\s+|entirely\s+"
+    r"|completely\s+|totally\s+|absolutely\s+|100%\s+)?sure|unsure|uncertain)"
+    r"(?:\s+(?:about|of)\s+(?:this|that|it))?\W*$"
     r"|^\W*(?:i\s+have\s+|i'?ve\s+(?:got\s+)?)?no\s+idea"
     r"(?:\W*$|\s+(?:what|how|where|who|when|why|which|if|whether)\b)|^\W*(?:unknown|n/?a|not\s+known|no\s+answer)\W*$"
     # German, French, Spanish, Portuguese: "I don't know", "no information", "sorry"
@@ -3290,7 +3558,8 @@ _REFUSAL = re.compile(
 #: Shared by :func:`is_refusal` (what follows decides) and the offline judge (the fact
 #: is checked without it).
 HEDGE_LEAD = re.compile(
-    r"^\W*(?:(?:(?:i'?m|i\s+am|we'?re|we\s+are)\s+)?not\s+(?:really|(?:really\s+|quite\s+)?sure|exactly)"
+    r"^\W*(?:(?:(?:i'?m|i\s+am|we'?re|we\s+are)\s+)?not\s+(?:really|(?:really\s+|quite\s+"
+    r"|entirely\s+|completely\s+|totally\s+|100%\s+)?sure|exactly)"
     r"\s*(?:[,.;:!]|\s+but\b)"
     r"|i\s+(?:do\s*n[o']?t|do\s+not)\s+know\s*(?:[,.;:!]|\s+but\b)"
     r"|(?:(?:i'?m|i\s+am)\s+)?(?:so\s+|very\s+)?sorry\s*,?\s+but\b"
@@ -3339,7 +3608,10 @@ _REFERRAL_TO = (
     r"|advis[eo]rs?|specialists?|experts?|professionals?|support|helpdesk|help desk"
     r"|customer (?:service|care|support)|(?:support|sales|billing|it|account) team"
     r"|account manager|administrators?|admins?|it department|manager|representatives?"
-    r"|agents?|insurers?|banks?|landlords?|employers?|hr|human resources|us|someone)"
+    r"|agents?|insurers?|banks?|landlords?|employers?|hr|human resources|us|someone"
+    # or a place to read it: "the official website", "their documentation"
+    r"|web ?sites?|sites?|web ?pages?|documentation|docs|announcements|news|records"
+    r"|(?:official|primary) sources?)"
 )
 #: A sentence that only refers the reader to someone: "Please ask your pharmacist.",
 #: "Contact support for billing questions.", "You should consult your doctor." A
@@ -3351,8 +3623,9 @@ _REFERRAL = re.compile(
     r"(?: that)? (?:you )?|you (?:should|may want to|might want to|can|could) |"
     r"(?:it'?s|it is) best to )?"
     r"(?:ask|contact|consult(?: with)?|check with|reach out to|talk to|talk with|speak to"
-    r"|speak with|call|see|email|message|get in touch with)"
-    rf" (?:(?:your|a|an|the|our|their|qualified|local|licensed|own)\s+){{0,3}}{_REFERRAL_TO}"
+    r"|speak with|call|see|email|message|get in touch with|check|visit|look at|refer to|go to)"
+    rf" (?:(?:your|a|an|the|our|their|qualified|local|licensed|own|official|relevant)\s+){{0,3}}"
+    rf"{_REFERRAL_TO}"
     r"(?:\s+(?:for|about|regarding|with)(?:\s+[a-z'-]+){1,4})?"
     r"(?:,?\s+if you have (?:any )?(?:(?:further|more|other) )?(?:questions|concerns))?"
     r"\W*$",

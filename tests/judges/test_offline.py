@@ -4918,7 +4918,7 @@ def test_fractions_are_read_as_their_value() -> None:
         "Read chapters 3/4.",
         "The v1/2 endpoints.",
         "Windows 10/11 only.",
-        "Open 24/7 since 12/31/2020.",
+        "Open 24/7 since 03/04/2020.",  # a date whose order is unknown (see the date test)
         "A 16/9 screen, rated 4.5/5.",
         "Cut the loaf into 8 1/2-inch slices.",
         "Makes 4 1/2-cup servings.",
@@ -5397,3 +5397,213 @@ def test_a_chunks_ordinal_in_words_is_its_number() -> None:
     assert v.verdict == "yes" and "number 7 found" in v.reason
     wrong = verify(["They reached the finals eight years in a row."], [chunk]).verdicts[0]
     assert wrong.verdict != "yes" and "number 8 not found" in wrong.reason
+
+
+# --------------------------------------------------------------------------- text fixes (u154)
+
+
+def test_thousands_grouped_with_spaces_or_dots_are_one_number() -> None:
+    from ragnotebook.text import normalize
+
+    # "50 000" was read as the numbers 50 and 0, so a faithful claim was contradicted
+    for text in ("50 000", "50\u00a0000", "50\u202f000", "50,000"):
+        assert numbers(f"The stadium holds {text} people.") == {"50000"}, text
+    assert numbers("The city has 1\u202f200\u202f000 residents.") == {"1200000"}
+    assert numbers("The city has 1 200 000 residents.") == {"1200000"}
+    assert numbers("The city has 1.200.000 residents.") == {"1200000"}
+    # not a group: a year before a count, one dot group (a decimal), a version
+    assert numbers("In 1998 200 people came.") == {"1998", "200"}
+    assert numbers("It holds 50.000 people.") == {"50"}
+    assert numbers("Since v1.200.300 it works.") == {"1.200.300"}
+    assert normalize("Call 555 123 4567 or 12 345 678.") == "Call 555 123 4567 or 12,345,678."
+    ctx = ["The stadium holds 50,000 people."]
+    for claim in ("The stadium holds 50 000 people.", "The stadium holds 50\u202f000 people."):
+        v = verify([claim], ctx).verdicts[0]
+        assert v.verdict == "yes", (claim, v.reason)
+    v = verify(["The stadium holds 50,000 people."], ["The stadium holds 50 000 people."])
+    assert v.verdicts[0].verdict == "yes", v.verdicts[0].reason
+    v = verify(["The stadium holds 60 000 people."], ctx).verdicts[0]
+    assert v.verdict == "no" and "60000" in v.reason, v.reason
+
+
+def test_dates_in_figures_and_short_month_names_read_as_written_dates() -> None:
+    from ragnotebook.text import normalize
+
+    assert normalize("Signed 2020-03-03.") == "Signed March 3, 2020."
+    assert normalize("Signed Mar. 3, 2020.") == "Signed March 3, 2020."
+    assert normalize("Signed 3 Sept 2020.") == "Signed 3 September 2020."
+    # day-first or month-first with slashes only where a part above 12 tells which
+    assert normalize("Signed 03/13/2020.") == "Signed March 13, 2020."
+    assert normalize("Signed 13/03/2020.") == "Signed 13 March 2020."
+    for text in ("Signed 03/04/2020.", "The Mar Menor lagoon.", "At 2020-03-03T10:00."):
+        assert normalize(text) == text
+    ctx = ["The law was signed on 3 March 2020."]
+    for claim in (
+        "The law was signed on 2020-03-03.",
+        "The law was signed on Mar. 3, 2020.",
+        "The law was signed on March 3, 2020.",
+        "The law was signed on 03/03/2020.",
+    ):
+        v = verify([claim], ctx).verdicts[0]
+        assert v.verdict == "yes" and "month" not in v.reason, (claim, v.reason)
+    # a wrong day in figures conflicts as a wrong day in words does
+    for claim, chunk in (
+        ("The law was signed on 2020-03-04.", "The law was signed on 2020-03-03."),
+        ("The law was signed on 2020-03-04.", "The law was signed on March 3, 2020."),
+        ("The law was signed on 03/14/2020.", "The law was signed on 13 March 2020."),
+    ):
+        v = verify([claim], [chunk]).verdicts[0]
+        assert v.verdict == "no", (claim, v.reason)
+
+
+def test_a_figure_and_a_capital_is_a_name_not_a_number() -> None:
+    assert numbers("It shows 4K video over 5G and prints 3D models since 2009.") == {"2009"}
+    assert "3d" in content_tokens("a 3D printer")
+    # units and amounts stay numbers
+    assert numbers("It weighs 5g.") == {"5"}
+    assert numbers("It costs $50K.") == {"50"}
+    v = verify(["The printer makes 3 models."], ["The printer makes 3D models since 2009."])
+    assert v.verdicts[0].verdict != "yes", v.verdicts[0].reason
+
+
+def test_abbreviations_do_not_end_a_claim() -> None:
+    # "approx." / "Max." / "hrs." ended sentences: "The bridge is approx." + "1.2 km long."
+    assert extract("The bridge is approx. 1.2 km long. It carries approx. 50,000 cars a day.") == [
+        "The bridge is approx. 1.2 km long.",
+        "It carries approx. 50,000 cars a day.",
+    ]
+    assert extract("The drug is taken 2x daily, approx. 8 hrs. apart. Max. dose is 40 mg.") == [
+        "The drug is taken 2x daily, approx. 8 hrs. apart.",
+        "Max. dose is 40 mg.",
+    ]
+    assert extract("Vol. 2 is out. It costs approx. USD 5.") == [
+        "Vol. 2 is out.",
+        "It costs approx. USD 5.",
+    ]
+    # an abbreviation before a new sentence still ends its own
+    assert extract("It took 3 hrs. Then the road opened.") == [
+        "It took 3 hrs.",
+        "Then the road opened.",
+    ]
+    # the number stays with what it measures: a wrong length is no longer supported, and
+    # "approx." is a function word, as "about" is
+    ctx = ["The bridge is 3 km long. The old pier is 1.2 km long."]
+    v = verify(extract("The bridge is approx. 1.2 km long."), ctx)
+    assert [x.verdict for x in v.verdicts] == ["unsure"], v.verdicts
+    assert "gives 3, not 1.2" in v.verdicts[0].reason
+    v = verify(extract("Revenue rose approx. 12% in 2023."), ["Revenue rose 21% in 2023."])
+    assert [x.verdict for x in v.verdicts] == ["no"], v.verdicts
+
+
+def test_a_quotation_ending_with_its_own_full_stop_stays_in_its_sentence() -> None:
+    from ragnotebook.text import split_sentences
+
+    assert split_sentences("彼は「明日行きます。」と言った。") == (
+        "彼は「明日行きます。」と言った。",
+    )
+    assert split_sentences("彼は『明日行きます。』と言った。") == (
+        "彼は『明日行きます。』と言った。",
+    )
+    assert split_sentences("그는 “내일 갈게요.”라고 말했다.") == (
+        "그는 “내일 갈게요.”라고 말했다.",
+    )
+    assert split_sentences("“我们明天出发。”他说。") == ("“我们明天出发。”他说。",)
+    # a Chinese quotation that ends its sentence still does; an opening quote stays put
+    assert split_sentences("他说「我们明天出发。」然后走了。") == (
+        "他说「我们明天出发。」",
+        "然后走了。",
+    )
+    assert split_sentences('He left. "Bye," she said.') == ("He left.", '"Bye," she said.')
+
+
+def test_markdown_layout_citations_and_chatter_are_not_claims() -> None:
+    from ragnotebook.text import split_claims
+
+    assert split_claims(
+        "## Summary\nThe merger closed in Q3 2021.\n\n### Details\nRevenue grew 12% in 2022."
+    ) == ["The merger closed in Q3 2021.", "Revenue grew 12% in 2022."]
+    assert split_claims("Summary\nThe merger closed in Q3 2021.") == [
+        "The merger closed in Q3 2021."
+    ]
+    assert split_claims("**Key points**\nThe merger closed in Q3 2021.") == [
+        "The merger closed in Q3 2021."
+    ]
+    # a one-word line that may be the answer stays
+    assert split_claims("Paris\nIt is the capital of France.") == [
+        "Paris",
+        "It is the capital of France.",
+    ]
+    assert split_claims("Install it:\n```bash\npip install requests\n```") == [
+        "pip install requests"
+    ]
+    # a table: the header row and the rule are layout, a row is read as its cells
+    table = "| Plan | Price |\n|------|-------|\n| Basic | $5/month |\n| Pro | $10/month |"
+    assert split_claims(table) == ["Basic, $5/month", "Pro, $10/month"]
+    assert split_claims("Water boils at 100 °C.[^1]\n\n[^1]: At 1 atm pressure.") == [
+        "Water boils at 100 °C.",
+        "At 1 atm pressure.",
+    ]
+    assert split_claims("**Answer:** The capital of France is Paris.") == [
+        "The capital of France is Paris."
+    ]
+    for text in (
+        "It flows into the Black Sea (Source 1, Source 3).",
+        "It flows into the Black Sea【2†source】.",
+        "It flows into the Black Sea [Doc 2; Doc 5].",
+        "It flows into the Black Sea (passages 1 and 2).",
+    ):
+        assert split_claims(text) == ["It flows into the Black Sea."], text
+    # the years of a range with a semicolon are not read as sources either
+    assert split_claims("He drummed for Rage (1991-2000; 2007-11) and Audioslave.")[0] == (
+        "He drummed for Rage (1991-2000"
+    )
+    assert extract("Sure! Here's what I found: the dam was built in 1936.") == [
+        "the dam was built in 1936."
+    ]
+    assert extract("I can help you with that! The shop opens at 9 am. Good luck!") == [
+        "The shop opens at 9 am."
+    ]
+    # a hedge is dropped and the claim after it kept; "I'm not entirely sure." is no claim
+    assert extract("I think the bridge opened in 1937, but I'm not entirely sure.") == [
+        "the bridge opened in 1937"
+    ]
+    assert extract("I believe that the fee is 10 euros.") == ["the fee is 10 euros."]
+    assert extract("I think he did.") == ["I think he did."]  # nothing to keep after it
+
+
+def test_the_context_provided_does_not_specify_is_a_refusal() -> None:
+    for text in (
+        "Unfortunately, the context provided does not specify the exact date. You may want "
+        "to check the official website.",
+        "The documents provided do not give the price.",
+        "I'm not entirely sure.",
+    ):
+        assert extract(text) == [], text
+    # a report that does not give a date is a fact about the report
+    assert extract("The report does not specify a date for the hearing.") == [
+        "The report does not specify a date for the hearing."
+    ]
+    # a referral next to an answer stays a claim
+    assert extract("The museum opened in 1998. You may want to check the official website.") == [
+        "The museum opened in 1998.",
+        "You may want to check the official website.",
+    ]
+
+
+def test_a_year_range_with_a_short_second_year_is_read_whole() -> None:
+    from ragnotebook.text import normalize
+
+    assert numbers("Rage Against the Machine ( 1991 -- 2000 ; 2007 -- 11 )") == {
+        "1991",
+        "2000",
+        "2007",
+        "2011",
+    }
+    assert normalize("the 2007-08 season") == "the 2007-2008 season"
+    for text in ("the 1999-00 season", "In 2019 - 20 people came."):
+        assert normalize(text) == text
+    v = verify(
+        ["He played for the band from 2007 to 2011."],
+        ["He played for the band ( 1991 -- 2000 ; 2007 -- 11 )."],
+    )
+    assert v.verdicts[0].verdict == "yes", v.verdicts[0].reason
