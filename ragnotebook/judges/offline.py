@@ -124,7 +124,7 @@ _MIN_PAIRS = 3
 _LONG_SENTENCES = 20
 _LONG_WORDING_MIN = 0.35
 
-_VERSION = "offline-v22"
+_VERSION = "offline-v23"
 #: The shipped setting of each switchable verdict rule (see ``OfflineJudge``).
 _DEFAULT_RULES: dict[str, bool | int] = {
     "negation_scope": True,
@@ -1087,7 +1087,7 @@ class OfflineJudge:
 
     @property
     def judge_id(self) -> str:
-        """Stable identifier of this judge: ``"offline-v22"`` (its rules' version).
+        """Stable identifier of this judge: ``"offline-v23"`` (its rules' version).
 
         Returns
         -------
@@ -1097,7 +1097,7 @@ class OfflineJudge:
         --------
         >>> from ragnotebook import OfflineJudge
         >>> OfflineJudge().judge_id
-        'offline-v22'
+        'offline-v23'
         """
         return _VERSION
 
@@ -1107,13 +1107,13 @@ class OfflineJudge:
         Returns
         -------
         dict
-            ``{"judge": "offline-v22", ...thresholds}``.
+            ``{"judge": "offline-v23", ...thresholds}``.
 
         Examples
         --------
         >>> from ragnotebook import OfflineJudge
         >>> OfflineJudge().identity()["judge"]
-        'offline-v22'
+        'offline-v23'
         """
         out: dict[str, Any] = {
             "judge": _VERSION,
@@ -2695,9 +2695,15 @@ def _bands(clause: str, lang: str) -> tuple[tuple[float, float, str, str], ...]:
             else:
                 kind = unit
             bounds = _band_bounds(m)
-            if bounds is not None:
+            if bounds is not None and not all(_YEAR_LOW <= x <= _YEAR_HIGH for x in bounds):
+                # "(2007–08)", "1990 to 1995": a span of years dates a thing, it is no
+                # band of cases a figure belongs to
                 out.append((*bounds, kind, m.group(0).strip()))
     return tuple(out)
+
+
+#: Bounds of the numbers read as years where a range of them is a span of time.
+_YEAR_LOW, _YEAR_HIGH = 1500, 2100
 
 
 #: A band of grades, levels or tiers, their numbers with or without a letter: "grades G1
@@ -2868,6 +2874,9 @@ def _number_in_other_band(
     """
     if not cdoc.numbers or not _NUMBER_HINT.search(claim):
         return "", False
+    words = " ".join(claim.split()).rstrip(" .").lower()
+    if words and any(words in " ".join(d.text.split()).lower() for d in docs):
+        return "", False  # the claim is a chunk's own words: it names its case as they do
     said = _claim_amounts(claim, lang)
     if not said:
         return "", False

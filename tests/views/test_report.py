@@ -259,7 +259,8 @@ def test_report_size_per_row_is_small(scored, tmp_path):
     base = report(scored, tmp_path / "one.html", max_rows=1).stat().st_size
     full = report(scored, tmp_path / "all.html").stat().st_size
     per_row = (full - base) / 47
-    assert per_row < 6_000, per_row
+    # about 6.1 kB since each chunk's reason ends with its relevance score and bar (v23)
+    assert per_row < 6_500, per_row
 
 
 def test_report_statuses_text_matches_the_summary(scored, tmp_path):
