@@ -46,6 +46,11 @@ class MockJudge:
       server; each retry takes the script's next reply); any other exception
       fails the row at once with status ``error``.
 
+    A verdict reply that leaves items without a valid verdict is followed by one re-ask
+    for those items (the scorers' rule, ``spec/scorers.md``): that re-ask is a task of the
+    same kind, so a list script needs a second reply for it (``[]`` answers nothing again,
+    and the items count as missing); a callable sees it as a task with fewer items.
+
     Scripts can also be keyed ``"<metric>.<kind>"`` in ``scripts`` (e.g.
     ``"faithfulness.extract_claims"``), which takes precedence over the kind alone.
 
