@@ -41,7 +41,7 @@ from ragnotebook.intake import (
     resolve_columns,
 )
 from ragnotebook.judges import resolve_judge
-from ragnotebook.judges.base import Judge
+from ragnotebook.judges.base import LLM_JUDGE_OPTIONS, Judge
 from ragnotebook.scorers._common import MetricResult, Plan, ScorerConfig, check_count, is_blank
 from ragnotebook.scorers.plans import metric_plan
 
@@ -134,16 +134,7 @@ _API_OPTIONS = (
     *_ENGINE_OPTIONS,
 )
 #: The LLM judge's own options, never taken for a misspelling.
-_JUDGE_OPTIONS = (
-    "api_base",
-    "api_key",
-    "temperature",
-    "max_tokens",
-    "timeout",
-    "num_retries",
-    "structured_output",
-    "transport",
-)
+_JUDGE_OPTIONS = LLM_JUDGE_OPTIONS
 
 
 def _check_misspelt_options(options: Mapping[str, Any]) -> None:

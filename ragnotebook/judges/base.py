@@ -93,6 +93,20 @@ class Judge(Protocol):
         ...
 
 
+#: The LLM judge's own options (``LiteLLMJudge``'s keyword arguments): the API passes them
+#: to the judge and never takes them for a misspelt option of its own.
+LLM_JUDGE_OPTIONS = (
+    "api_base",
+    "api_key",
+    "temperature",
+    "max_tokens",
+    "timeout",
+    "num_retries",
+    "structured_output",
+    "transport",
+)
+
+
 class JudgeError(Exception):
     """A judge could not answer a task.
 

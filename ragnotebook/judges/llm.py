@@ -60,7 +60,7 @@ from ragnotebook.judges._errors import (
 )
 from ragnotebook.judges._parse import _strip_thinking, inline_schema, parse_reply
 from ragnotebook.judges._transport import OpenAICompatibleTransport, resolve_transport
-from ragnotebook.judges.base import JudgeError
+from ragnotebook.judges.base import LLM_JUDGE_OPTIONS, JudgeError
 from ragnotebook.tasks import ANSWER_MODELS, Answer, Task
 
 __all__ = [
@@ -258,19 +258,11 @@ def _is_secret_option(name: str) -> bool:
 # --------------------------------------------------------------------------- judge
 
 
-#: the key sent to an OpenAI-compatible server on this machine when none is given
 #: Request options a misspelling is checked against (``temprature=0.5`` would reach the
 #: provider as an unknown field: a local server ignores it, so the user believes the
 #: temperature was set, and OpenAI answers 400 on every row).
 _KNOWN_OPTIONS: Final = (
-    "api_base",
-    "api_key",
-    "temperature",
-    "max_tokens",
-    "timeout",
-    "num_retries",
-    "structured_output",
-    "transport",
+    *LLM_JUDGE_OPTIONS,
     "top_p",
     "seed",
     "stop",
@@ -309,6 +301,7 @@ def _check_option_names(options: Mapping[str, Any]) -> None:
             )
 
 
+#: the key sent to an OpenAI-compatible server on this machine when none is given
 LOCAL_PLACEHOLDER_KEY: Final = "no-key"
 
 
