@@ -488,7 +488,9 @@ _CLAUSE_SPLIT = re.compile(
 # "[Doc 2; Doc 5]", a footnote mark "[^1]" and a file-search mark "【2†source】" / "【1】"
 _CITE_WORD = r"(?:passages?|sources?|documents?|docs?|refs?|chunks?|contexts?)"
 _CITATION = re.compile(
-    rf"\s*[(\[]\s*(?:{_CITE_WORD}\s*)?\d+(?:\s*[:,\-–]\s*\d+)*\s*[)\]]"
+    rf"\s*[(\[]\s*{_CITE_WORD}\s*\d+(?:\s*[:,\-–]\s*\d+)*\s*[)\]]"
+    # a bare index has at most three digits: "Titanic (1997)" and "(2007-08)" hold years
+    r"|\s*[(\[]\s*\d{1,3}(?:\s*[:,\-–]\s*\d{1,3})*\s*[)\]]"
     # several sources named one by one ("(Source 1, Source 3)", "(passages 2 & 3)")
     rf"|\s*[(\[]\s*{_CITE_WORD}\s*\d+(?:\s*(?:[:,;\-–&]|and)\s*(?:{_CITE_WORD}\s*)?\d+)*"
     r"\s*[)\]]"
@@ -1227,7 +1229,7 @@ def split_claims(text: str, lang: str | None = None, *, lists: bool = False) -> 
             if len(items) > 1:
                 claims.extend(items)
                 continue
-        pieces = [p.strip() for p in _CLAUSE_SPLIT.split(sent)]
+        pieces = [p.strip() for p in _clause_pieces(sent)]
         pieces = [p for p in pieces if p and not _PUNCT_ONLY.match(p)]
         if len(pieces) > 1 and all(len(content_tokens(p, lang)) >= _MIN_CLAUSE for p in pieces):
             for piece in (_unhedge(p, lang) for p in map(_strip_joint, pieces)):
@@ -1240,6 +1242,24 @@ def split_claims(text: str, lang: str | None = None, *, lists: bool = False) -> 
     # "No." answer is still an answer, checked through its question)
     contentful = [c for c in claims if set(content_tokens(c, lang)) - _BARE_ANSWER_TOKENS]
     return contentful or claims
+
+
+def _clause_pieces(sentence: str) -> list[str]:
+    """``sentence`` cut at its clause joints (:data:`_CLAUSE_SPLIT`), except inside
+    brackets: "Rage Against the Machine (1991-2000; 2007-11)" is one clause."""
+    pieces, start, depth, scanned = [], 0, 0, 0
+    for m in _CLAUSE_SPLIT.finditer(sentence):
+        for ch in sentence[scanned : m.start()]:
+            if ch in "([（［":
+                depth += 1
+            elif ch in ")]）］" and depth:
+                depth -= 1
+        scanned = m.start()
+        if depth == 0:
+            pieces.append(sentence[start : m.start()])
+            start = m.end()
+    pieces.append(sentence[start:])
+    return pieces
 
 
 _NUMBER_WORD_END = re.compile(rf"\b(?:{_CARDINAL})\s*$", re.IGNORECASE)
@@ -1801,6 +1821,23 @@ _VERSION_BEFORE = re.compile(r"(?:\bversion|\bv|\bver\.?|\brelease|\bpython|\bv\
 _ZERO_MINOR = re.compile(r"^\d+\.0+$")
 
 
+#: The top of a rating scale ("4.5 stars out of 5", "scored 8 out of 10", "rated 4/5"):
+#: a convention of the rating, not a figure the context must hold. Only after a rating word,
+#: so "three out of five patients" keeps its five.
+_SCALE_TOP = re.compile(
+    r"\b(?:stars?|rat(?:ing|ings|ed|es)|scor(?:e|es|ed|ing)|points?|grade[ds]?|reviews?)\b"
+    r"[^.;!?\d]{0,24}\d+(?:\.\d+)?\s*(?:stars?\s+|points?\s+)?(?:out\s+of|/)\s*"
+    r"(?P<top>5|10|100|five|ten|hundred|one\s+hundred)\b"
+    r"|\b\d+(?:\.\d+)?\s*(?:stars?|points?)\s+out\s+of\s+(?P<top2>5|10|100|five|ten)\b",
+    re.IGNORECASE,
+)
+
+
+def _scale_tops(text: str) -> set[int]:
+    """Start offsets of the tops of rating scales in ``text`` (:data:`_SCALE_TOP`)."""
+    return {m.start(g) for m in _SCALE_TOP.finditer(text) for g in ("top", "top2") if m.group(g)}
+
+
 def numbers(text: str) -> set[str]:
     """Normalised numbers written with digits in ``text`` (``"1,998"`` -> ``"1998"``).
 
@@ -1819,10 +1856,13 @@ def numbers(text: str) -> set[str]:
     """
     text = _join_number_words(normalize(text))
     out: set[str] = set()
+    tops = _scale_tops(text) if "out" in text or "/" in text else set()
     for m in _TOKEN_RE.finditer(text):
         tok = m.group()
         if tok[-1] in _FIGURE_NAME_END and tok[0].isdecimal():
             continue  # "3D", "4K", "5G" are names
+        if m.start() in tops:
+            continue  # the top of a rating scale: "4.5 stars out of 5"
         if tok[0].isdecimal():
             timed = ":" in tok or tok[-1:].lower() in ("m", ".")
             if (

@@ -324,7 +324,7 @@ def test_a_baseline_scored_by_another_judge_is_warned_about(tmp_path, capsys):
     err = capsys.readouterr().err
     assert (
         "warning: the baseline was scored by another judge than this run (judge 'offline-v1' "
-        "-> 'offline-v23'): a difference may come from the judge, not the system" in err
+        "-> 'offline-v24'): a difference may come from the judge, not the system" in err
     )
 
 
@@ -446,7 +446,7 @@ def test_parquet_output_keeps_metadata_and_csv_input_with_column_mapping(tmp_pat
     assert warned[0].startswith("ragnotebook evaluate: warning: the contexts of 8 rows")
     scored = pd.read_parquet(out)
     assert scored.attrs["ragnotebook"]["columns"]["contexts"] == "docs"
-    assert scored.attrs["ragnotebook"]["judge"] == "offline-v23"
+    assert scored.attrs["ragnotebook"]["judge"] == "offline-v24"
     assert (scored["faithfulness"] == 1.0).all()
     assert rn.summary(scored).loc["context_precision", "scored"] == "8/8"
 
@@ -1814,7 +1814,7 @@ def test_jsonl_out_keeps_the_run_metadata_beside_it_and_reads_it_back(tmp_path):
     assert record["index_is_column"] is False
     back = cli.read_table(out)
     meta = back.attrs["ragnotebook"]
-    assert meta["judge"] == scored.attrs["ragnotebook"]["judge"] == "offline-v23"
+    assert meta["judge"] == scored.attrs["ragnotebook"]["judge"] == "offline-v24"
     assert meta["columns"] == scored.attrs["ragnotebook"]["columns"]
     assert (
         meta["metrics"]["faithfulness"]["statuses"]
@@ -1878,7 +1878,7 @@ def test_the_report_of_a_jsonl_file_names_the_judge_and_the_row_labels(tmp_path,
     html = tmp_path / "r.html"
     assert cli.main(["report", str(out), "--out", str(html)]) == 0
     page = html.read_text(encoding="utf-8")
-    assert "judge offline-v23 · model offline" in page
+    assert "judge offline-v24 · model offline" in page
     first_id = json.loads(out.read_text(encoding="utf-8").splitlines()[0])["id"]
     assert f'title="{first_id}"' in page
     # without the run file: rows by position, judge unknown, as before

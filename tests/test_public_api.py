@@ -135,7 +135,7 @@ def test_metadata_is_json_safe():
     out = rn.evaluate(df, model="offline", progress=False)
     meta = out.attrs["ragnotebook"]
     json.dumps(meta)
-    assert meta["judge"] == "offline-v23"
+    assert meta["judge"] == "offline-v24"
     assert set(meta["metrics"]) == {"context_recall", "context_precision", "faithfulness"}
     assert meta["columns"]["contexts"] == "contexts"
 

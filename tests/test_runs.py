@@ -84,7 +84,7 @@ def test_sync_target_scores_every_item_with_the_dataframe_schema():
     meta = f.attrs["ragnotebook"]
     json.dumps(meta)
     assert meta["columns"]["question"] == "input"
-    assert meta["judge"] == "offline-v23"
+    assert meta["judge"] == "offline-v24"
     assert meta["metrics"]["faithfulness"]["scorer_id"] == "faithfulness-scorer"
     assert meta["metrics"]["faithfulness"]["statuses"] == {"ok": 3}
     assert meta["run_evals"]["target_stats"]["n_ok"] == 3

@@ -37,7 +37,7 @@ def resolve_judge(model: Any, **options: Any) -> Judge:
     Examples
     --------
     >>> resolve_judge("offline").judge_id
-    'offline-v23'
+    'offline-v24'
     """
     if isinstance(model, str):
         name = model.strip()

@@ -31,7 +31,7 @@ class Judge(Protocol):
 
     @property
     def judge_id(self) -> str:
-        """Short stable name, e.g. ``"offline-v23"`` or ``"litellm:openai/gpt-4o-mini"``.
+        """Short stable name, e.g. ``"offline-v24"`` or ``"litellm:openai/gpt-4o-mini"``.
 
         Returns
         -------
@@ -42,7 +42,7 @@ class Judge(Protocol):
         --------
         >>> import ragnotebook
         >>> ragnotebook.OfflineJudge().judge_id
-        'offline-v23'
+        'offline-v24'
         """
         ...
 

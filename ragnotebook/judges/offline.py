@@ -124,7 +124,7 @@ _MIN_PAIRS = 3
 _LONG_SENTENCES = 20
 _LONG_WORDING_MIN = 0.35
 
-_VERSION = "offline-v23"
+_VERSION = "offline-v24"
 #: The shipped setting of each switchable verdict rule (see ``OfflineJudge``).
 _DEFAULT_RULES: dict[str, bool | int] = {
     "negation_scope": True,
@@ -1087,7 +1087,7 @@ class OfflineJudge:
 
     @property
     def judge_id(self) -> str:
-        """Stable identifier of this judge: ``"offline-v23"`` (its rules' version).
+        """Stable identifier of this judge: ``"offline-v24"`` (its rules' version).
 
         Returns
         -------
@@ -1097,7 +1097,7 @@ class OfflineJudge:
         --------
         >>> from ragnotebook import OfflineJudge
         >>> OfflineJudge().judge_id
-        'offline-v23'
+        'offline-v24'
         """
         return _VERSION
 
@@ -1107,13 +1107,13 @@ class OfflineJudge:
         Returns
         -------
         dict
-            ``{"judge": "offline-v23", ...thresholds}``.
+            ``{"judge": "offline-v24", ...thresholds}``.
 
         Examples
         --------
         >>> from ragnotebook import OfflineJudge
         >>> OfflineJudge().identity()["judge"]
-        'offline-v23'
+        'offline-v24'
         """
         out: dict[str, Any] = {
             "judge": _VERSION,

@@ -88,9 +88,9 @@ def extract(text: str) -> list[str]:
 
 def test_identity_and_id() -> None:
     judge = OfflineJudge()
-    assert judge.judge_id == "offline-v23"
+    assert judge.judge_id == "offline-v24"
     ident = judge.identity()
-    assert ident["judge"] == "offline-v23"
+    assert ident["judge"] == "offline-v24"
     assert ident["support_threshold"] == judge.support_threshold
     assert OfflineJudge(support_threshold=0.9).identity() != ident
 
@@ -1806,7 +1806,7 @@ def test_claim_naming_someone_else_in_the_matching_sentence_is_not_yes() -> None
     off = OfflineJudge(swapped_names=False)
     v = verify(["Sydney is the capital of Australia."], chunks, judge=off)
     assert v.verdicts[0].verdict == "yes"
-    assert OfflineJudge().identity()["judge"] == "offline-v23"
+    assert OfflineJudge().identity()["judge"] == "offline-v24"
     assert OfflineJudge(swapped_names=False).identity()["rules"] == {"swapped_names": False}
 
 
@@ -5554,9 +5554,10 @@ def test_markdown_layout_citations_and_chatter_are_not_claims() -> None:
     ):
         assert split_claims(text) == ["It flows into the Black Sea."], text
     # the years of a range with a semicolon are not read as sources either
-    assert split_claims("He drummed for Rage (1991-2000; 2007-11) and Audioslave.")[0] == (
-        "He drummed for Rage (1991-2000"
-    )
+    # (and the semicolon inside the brackets joins no clauses)
+    assert split_claims("He drummed for Rage (1991-2000; 2007-11) and Audioslave.") == [
+        "He drummed for Rage (1991-2000; 2007-11) and Audioslave."
+    ]
     assert extract("Sure! Here's what I found: the dam was built in 1936.") == [
         "the dam was built in 1936."
     ]
@@ -5607,3 +5608,49 @@ def test_a_year_range_with_a_short_second_year_is_read_whole() -> None:
         ["He played for the band ( 1991 -- 2000 ; 2007 -- 11 )."],
     )
     assert v.verdicts[0].verdict == "yes", v.verdicts[0].reason
+
+
+def test_a_year_in_brackets_is_no_citation_and_brackets_hold_one_clause() -> None:
+    from ragnotebook.text import split_claims
+
+    # a bare citation index has at most three digits; a year in brackets is kept
+    assert split_claims("Titanic (1997) was directed by James Cameron [2].") == [
+        "Titanic (1997) was directed by James Cameron."
+    ]
+    assert split_claims("The fund grew in 2012 [1, 3].") == ["The fund grew in 2012."]
+    # a wrong year in brackets is now checked
+    ctx = ["Titanic (1997) is an epic film written and directed by James Cameron."]
+    v = verify(["Titanic (1998) was directed by James Cameron."], ctx)
+    assert v.verdicts[0].verdict != "yes" and "1998" in v.verdicts[0].reason
+    v = verify(["Titanic (1997) was directed by James Cameron."], ctx)
+    assert v.verdicts[0].verdict == "yes", v.verdicts[0].reason
+    # a semicolon inside brackets joins no clauses
+    text = (
+        "Brad Wilk drummed for Rage Against the Machine (1991-2000; 2007-11) and for "
+        "Audioslave (2001-07) over many years."
+    )
+    assert split_claims(text) == [text]
+    # outside brackets it still does
+    assert split_claims(
+        "The museum (opened 1998) is large; it sits on Pier 4 near the harbor."
+    ) == [
+        "The museum (opened 1998) is large",
+        "it sits on Pier 4 near the harbor.",
+    ]
+
+
+def test_the_top_of_a_rating_scale_is_no_figure_to_check() -> None:
+    from ragnotebook.text import numbers
+
+    assert numbers("It has a rating of 2.5 stars out of 5.") == {"2.5"}
+    assert numbers("The hotel scored 8 out of 10 with guests.") == {"8"}
+    assert numbers("Reviewers rated it 4.5 stars out of five, from 40 reviews.") == {"4.5", "40"}
+    # a count out of a count is two figures
+    assert numbers("Three out of five patients improved.") == {"3", "5"}
+    assert numbers("4 out of 5 dentists agree.") == {"4", "5"}
+    ctx = ['{"name": "Holdren\'s Grill", "stars": 2.5, "review_count": 40}']
+    v = verify(["Holdren's Grill has an overall rating of 2.5 stars out of 5."], ctx)
+    assert "number 5 not found" not in v.verdicts[0].reason
+    assert "number 2.5 found" in v.verdicts[0].reason
+    v = verify(["Holdren's Grill has an overall rating of 3.5 stars out of 5."], ctx)
+    assert v.verdicts[0].verdict != "yes" and "number 3.5 not found" in v.verdicts[0].reason
