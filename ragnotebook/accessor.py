@@ -166,6 +166,14 @@ class RagAccessor:
             If ``rescored`` has no scores, a frame repeats a row label, or a label of
             ``rescored`` is not in this frame.
 
+        Warns
+        -----
+        UserWarning
+            When the two frames were scored by different judges, or under different
+            ``columns=`` mappings (the merged frame keeps this frame's mapping, so the
+            column it names may not hold the text the new scores came from); the merge
+            still happens.
+
         Examples
         --------
         >>> import pandas as pd, ragnotebook

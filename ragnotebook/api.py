@@ -542,6 +542,7 @@ class _Run:
         if self.left_out_note is not None:
             warn_user(self.left_out_note, UserWarning)
         _warn_unjudged(self, out)
+        _warn_out_of_range_chunks(self, out)
         if not out.attrs["ragnotebook"]["last_run"]["interrupted"]:
             _warn_failures(out, self.metrics)
         return out
@@ -979,6 +980,42 @@ def _warn_unjudged(run: _Run, out: pd.DataFrame) -> None:
             "ragnotebook: the judge's output was unusable for some rows, which still have "
             f"status {statuses}: {'; '.join(said)}.{counted} check the judge's "
             "replies (model, prompt overrides, server)."
+        )
+
+
+def _warn_out_of_range_chunks(run: _Run, out: pd.DataFrame) -> None:
+    """One warning when the judge cited supporting chunks that the rows do not have.
+
+    A ``yes`` verdict citing chunk 7 of a row with 3 chunks (or a negative index) keeps
+    its verdict, but the index is dropped from its ``supporting_chunks``
+    (:func:`~ragnotebook.scorers._common.judge_claims`); the run counts those indices in
+    ``attrs["ragnotebook"]["metrics"][m]["out_of_range_chunks"]`` and ``summary()``. The
+    warning names, per metric, the number of indices and rows and the first row's label.
+    Nothing is said for an interrupted run.
+    """
+    if out.attrs["ragnotebook"]["last_run"]["interrupted"]:
+        return
+    results = run.engine.results
+    said: list[str] = []
+    for m in run.metrics:
+        hit = [
+            (row, res)
+            for row in run.rows
+            if (res := results.get((row.position, m))) is not None and res.out_of_range_chunks
+        ]
+        if hit:
+            cited = sum(res.out_of_range_chunks for _, res in hit)
+            said.append(
+                f"{m}: {cited} chunk index(es) in {len(hit)} of {len(run.rows)} rows (first: "
+                f"row {_row_label(hit[0][0].label)!r})"
+            )
+    if said:
+        warn_user(
+            "ragnotebook: the judge cited supporting chunks that do not exist (an index past "
+            f"the row's last chunk, or below 0): {'; '.join(said)}. Those indices were left "
+            "out of the verdicts' supporting_chunks (the verdicts themselves stand) and are "
+            "counted in summary()'s 'out_of_range_chunks'; a judge that numbers chunks from "
+            "1 or makes them up is misreading the prompt, so check its replies."
         )
 
 

@@ -103,7 +103,9 @@ class MetricStats:
     keep their score and the template reason). ``positional_verdicts`` counts verdicts
     matched to their claims or chunks by position because the judge numbered them
     ``1..k`` (or ``0..k-1`` on a re-ask) or gave no index
-    (:func:`~ragnotebook.scorers._common.align_verdicts`). Tokens are counted on fresh calls;
+    (:func:`~ragnotebook.scorers._common.align_verdicts`). ``out_of_range_chunks`` counts
+    the supporting-chunk indices a judge cited for a ``yes`` that name no chunk of the row
+    (dropped from the verdicts). Tokens are counted on fresh calls;
     ``cost_usd`` sums the calls whose price
     is known (None in ``to_dict`` when some price was unknown); ``saved_cost_usd``
     is what the cache hits cost when first paid for. ``shared`` counts the cache hits
@@ -124,6 +126,7 @@ class MetricStats:
     missing_verdicts: int = 0
     invalid_verdicts: int = 0
     positional_verdicts: int = 0
+    out_of_range_chunks: int = 0
     explain_failures: int = 0
     prompt_tokens: int = 0
     completion_tokens: int = 0
@@ -147,6 +150,7 @@ class MetricStats:
             "missing_verdicts": self.missing_verdicts,
             "invalid_verdicts": self.invalid_verdicts,
             "positional_verdicts": self.positional_verdicts,
+            "out_of_range_chunks": self.out_of_range_chunks,
             "explain_failures": self.explain_failures,
             "prompt_tokens": self.prompt_tokens,
             "completion_tokens": self.completion_tokens,
@@ -578,6 +582,7 @@ class Engine:
         stats.missing_verdicts += result.missing_verdicts
         stats.invalid_verdicts += result.invalid_verdicts
         stats.positional_verdicts += result.positional_verdicts
+        stats.out_of_range_chunks += result.out_of_range_chunks
         return result
 
     async def _ask_all(self, batch: list[Task], metric: str) -> list[Answer]:
@@ -897,12 +902,17 @@ class Engine:
         """Add a call's tokens and cost (failed calls cost too: their usage is kept)."""
         if usage is None:
             return
-        stats.prompt_tokens += int(getattr(usage, "prompt_tokens", 0) or 0)
+        prompt_tokens = int(getattr(usage, "prompt_tokens", 0) or 0)
+        requests = int(getattr(usage, "requests", 1) or 0)
+        stats.prompt_tokens += prompt_tokens
         stats.completion_tokens += int(getattr(usage, "completion_tokens", 0) or 0)
-        stats.requests += int(getattr(usage, "requests", 1) or 0)
+        stats.requests += requests
         cost = getattr(usage, "cost_usd", None)
         if cost is None or (isinstance(cost, float) and math.isnan(cost)):
-            if success or bool(getattr(usage, "prompt_tokens", 0)):
+            # a failed call that sent nothing cost nothing; one that sent requests (an
+            # HTTP error from an unpriced model, replies without usage) cost an unknown
+            # amount, which a total of $0 would misstate as free
+            if success or prompt_tokens or requests:
                 stats.cost_known = False
         else:
             stats.cost_usd += float(cost)

@@ -41,6 +41,7 @@ _RUN_COUNTS = (
     "timeouts",
     "cache_hits",
     "explain_failures",
+    "out_of_range_chunks",
     "prompt_tokens",
     "completion_tokens",
     "cost_usd",
@@ -607,7 +608,9 @@ def summary(df: pd.DataFrame, by: Any = None) -> pd.DataFrame:
         ``requests`` (HTTP requests sent),
         ``retries``, ``rate_limited`` (429 replies), ``timeouts``, ``cache_hits``,
         ``explain_failures`` (``reason="llm"`` explanations that failed; those rows keep
-        their score and the template reason),
+        their score and the template reason), ``out_of_range_chunks`` (supporting-chunk
+        indices the judge cited that name no chunk of their row, dropped from the
+        verdicts),
         ``prompt_tokens``, ``completion_tokens`` (tokens) and ``cost_usd`` (Float64,
         USD; ``<NA>`` when a price is unknown).
         Its display (``repr`` and the notebook's HTML) leaves out the count columns
@@ -703,6 +706,54 @@ def _summary_of(df: pd.DataFrame) -> pd.DataFrame:
     return _Summary(out)
 
 
+def _warn_other_columns(before: Any, after: Any, metrics: Sequence[str], n_rows: int) -> None:
+    """Warn when re-scored rows read a role from another column than the scored frame.
+
+    ``before`` and ``after`` are the ``columns`` records (role -> column, or None) of the
+    scored and the re-scored frame; only roles that ``metrics`` read and that both
+    records name are compared (a frame without run metadata is not compared at all).
+
+    Examples
+    --------
+    >>> import warnings
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     _warn_other_columns({"answer": "response"}, {"answer": "answer"},
+    ...                         ["faithfulness"], 2)
+    ...     _warn_other_columns({"answer": "response"}, {"answer": "answer"},
+    ...                         ["context_recall"], 2)  # recall does not read the answer
+    >>> [str(w.message)[:68] for w in caught]
+    ['ragnotebook: update_scores: rescored was scored under another column']
+    """
+    from ragnotebook.api import _READS
+    from ragnotebook.intake import and_list
+
+    if not isinstance(before, dict) or not isinstance(after, dict):
+        return
+    read = {role for m in metrics for role in _READS.get(m, ())}
+    changed = [
+        (role, before[role], after[role])
+        for role in ("question", "answer", "contexts", "ground_truth")
+        if role in read
+        and before.get(role) is not None
+        and after.get(role) is not None
+        and before[role] != after[role]
+    ]
+    if not changed:
+        return
+    now = {role: new for role, _, new in changed}
+    kept = {role: old for role, old, _ in changed}
+    fixes = and_list([f"rescored's {new!r} into {old!r}" for _, old, new in changed], quote=False)
+    warn_user(
+        "ragnotebook: update_scores: rescored was scored under another columns= mapping "
+        f"than scored ({now} against {kept}): the new scores of its {n_rows} row(s) were "
+        f"computed from rescored's column(s) {and_list(now.values())}, but the merged frame "
+        f"keeps scored's mapping, and its column(s) {and_list(kept.values())} need not "
+        f"hold that text. Copy {fixes} for those rows, or score them again with "
+        f"columns={kept}; attrs['ragnotebook']['updates'] records the mapping of each merge."
+    )
+
+
 #: Columns a metric ``m`` writes besides ``m`` itself.
 _METRIC_SUFFIXES = ("reason", "verdicts", "status", "error")
 #: Counters of ``attrs["ragnotebook"]["metrics"][m]`` that add up over runs.
@@ -763,7 +814,18 @@ def update_scores(
     counted again on the merged frame, and the judge counters (calls, tokens, USD)
     add up both runs, so ``summary()`` shows what the frame cost in all; when either
     frame has no run metadata (read back from CSV or JSON) the counters are unknown
-    (``<NA>`` in the summary). ``attrs["ragnotebook"]["updates"]`` lists each merge.
+    (``<NA>`` in the summary). ``attrs["ragnotebook"]["updates"]`` lists each merge, with
+    the ``columns=`` mapping its rows were scored under.
+
+    The merged frame keeps ``scored``'s ``columns=`` mapping. When ``rescored`` was
+    scored under another one for a role its metrics read (the answer taken from
+    ``response`` before and from ``answer`` now), the column the merged frame names for
+    that role need not hold the text the new scores were computed from. The merge then
+    warns, naming both mappings and the columns concerned, but does not raise: the new
+    scores are right for the text they came from (an LLM judge was paid for them), the
+    two columns may hold the same text under two names, and copying the fixed column
+    over is one line. Frames without run metadata (read back from CSV or JSON) cannot
+    be compared, and are merged without a word.
 
     Parameters
     ----------
@@ -802,6 +864,8 @@ def update_scores(
     UserWarning
         When the two frames were scored by different judges: the metric's column then
         mixes their verdicts, which its run metadata records (``"judge"`` names both).
+        When they were scored under different ``columns=`` mappings for a role the merged
+        metrics read: the warning names the role and both columns.
 
     Examples
     --------
@@ -902,6 +966,7 @@ def update_scores(
             + ", ".join(f"{m} ({j})" for m, j in judges.items())
             + "; their scores are not comparable row to row, and the run metadata says so"
         )
+    _warn_other_columns(old.get("columns"), new.get("columns"), taken, len(rescored))
     meta = {**old, "metrics": old_metrics}
     meta["updates"] = [
         *list(old.get("updates", []) or []),
@@ -910,6 +975,7 @@ def update_scores(
             "metrics": list(taken),
             "judge": new.get("judge"),
             "started_at": (new.get("last_run") or {}).get("started_at"),
+            "columns": dict(new.get("columns") or {}) or None,
         },
     ]
     out.attrs["ragnotebook"] = meta

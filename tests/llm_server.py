@@ -506,6 +506,7 @@ REPLY_FAULTS = (
     "no_index",
     "short_all",
     "no_claims",
+    "phantom_chunks",
 )
 
 
@@ -526,7 +527,9 @@ def faulty_replies(
         ``"one_based"`` numbers the verdicts ``index + 1``; ``"no_index"`` leaves the
         ``index`` out; ``"short_all"`` keeps only the first verdict of each list;
         ``"no_claims"`` answers every claim extraction with ``{"claims": []}`` and every
-        verdict task with ``{"verdicts": []}``. None leaves the reply as it is.
+        verdict task with ``{"verdicts": []}``; ``"phantom_chunks"`` adds chunks 7 and -1
+        (which no row of fewer than 8 chunks has) to the supporting chunks of every ``yes``.
+        None leaves the reply as it is.
     suffix : str, optional
         Text appended to every reply (a model's note after its answer).
 
@@ -557,6 +560,8 @@ def faulty_replies(
                     v["index"] = int(v["index"]) + 1
                 elif mode == "no_index":
                     v.pop("index", None)
+                elif mode == "phantom_chunks" and word == "yes":
+                    v["supporting_chunks"] = [*v.get("supporting_chunks", []), 7, -1]
             if mode == "short_all":
                 data["verdicts"] = verdicts[:1]
         return json.dumps(data, ensure_ascii=False) + suffix

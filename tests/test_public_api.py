@@ -283,7 +283,7 @@ def test_summary_display_shows_the_counts_that_are_not_zero_and_names_the_rest()
     with pytest.warns(UserWarning, match="rows failed"):
         scored = rn.faithfulness(df, model=judge, progress=False)
     s = scored.rag.summary()
-    assert s.shape[1] == 27  # every column is still there
+    assert s.shape[1] == 28  # every column is still there
     text = repr(s)
     first, note = text.rsplit("\n", 1)
     # shown: the score, its coverage, and the status counts that happened
@@ -294,7 +294,7 @@ def test_summary_display_shows_the_counts_that_are_not_zero_and_names_the_rest()
     assert "..." not in first  # no column hidden behind pandas' ellipsis
     # named, not shown: the counts that are 0 in every row, and n_total/n_scored
     assert note.startswith("(not shown, all 0: no_ground_truth, no_reference,")
-    assert "n_total and n_scored: see 'scored'" in note and "all 27 columns" in note
+    assert "n_total and n_scored: see 'scored'" in note and "all 28 columns" in note
     assert "no_ground_truth" not in first and "cost_usd" not in first
     assert "<p><small>(not shown" in s._repr_html_()
     # the data and what is derived from it are untouched, and plain frames

@@ -208,3 +208,63 @@ def test_rows_taken_from_the_scored_frame_bring_no_metric_the_new_run_skipped():
     # asking for the skipped metric by name is an error that says why
     with pytest.raises(ValueError, match=r"rescored was not scored on \['context_recall'\]"):
         scored.rag.update_scores(again, metrics=["context_recall"])
+
+
+def test_rows_rescored_under_another_column_mapping_are_warned_about():
+    """The answer came from 'response' in the first run and from 'answer' in the re-score:
+    the merged frame still reads 'response', whose text is not what was scored again."""
+    df = frame().rename(columns={"answer": "response"})
+    scored = df.rag.faithfulness(model="offline", progress=False, columns={"answer": "response"})
+    fixed = scored.loc[["q3"]].assign(answer="Entry costs 5 euros.")
+    again = fixed.rag.faithfulness(model="offline", progress=False, columns={"answer": "answer"})
+    with pytest.warns(UserWarning, match="another columns= mapping") as caught:
+        merged = rn.update_scores(scored, again)
+    said = [str(w.message) for w in caught if "columns= mapping" in str(w.message)]
+    assert said == [
+        "ragnotebook: update_scores: rescored was scored under another columns= mapping than "
+        "scored ({'answer': 'answer'} against {'answer': 'response'}): the new scores of its 1 "
+        "row(s) were computed from rescored's column(s) 'answer', but the merged frame keeps "
+        "scored's mapping, and its column(s) 'response' need not hold that text. Copy "
+        "rescored's 'answer' into 'response' for those rows, or score them again with "
+        "columns={'answer': 'response'}; attrs['ragnotebook']['updates'] records the mapping "
+        "of each merge."
+    ]
+    # the merge itself is done, as documented: new score, old text under 'response'
+    assert merged.loc["q3", "faithfulness"] == 1.0
+    assert merged.loc["q3", "response"] == "Entry is free."
+    meta = merged.attrs["ragnotebook"]
+    assert meta["columns"]["answer"] == "response"
+    assert meta["updates"][-1]["columns"]["answer"] == "answer"
+    # the accessor warns the same way
+    with pytest.warns(UserWarning, match="another columns= mapping"):
+        scored.rag.update_scores(again)
+    # the same mapping says nothing
+    same = fixed.assign(response="Entry costs 5 euros.").rag.faithfulness(
+        model="offline", progress=False, columns={"answer": "response"}
+    )
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert rn.update_scores(scored, same).loc["q3", "response"] == "Entry costs 5 euros."
+
+
+def test_a_mapping_that_differs_only_in_a_role_the_metric_does_not_read_is_not_warned_about():
+    df = frame().rename(columns={"ground_truth": "reference"})
+    scored = df.rag.evaluate(model="offline", progress=False, columns={"ground_truth": "reference"})
+    again = (
+        df.loc[["q3"]]
+        .rename(columns={"reference": "gold"})
+        .assign(answer="Entry costs 5 euros.")
+        .rag.evaluate(model="offline", progress=False, columns={"ground_truth": "gold"})
+    )
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        merged = rn.update_scores(scored, again, metrics=["faithfulness"])
+    assert merged.loc["q3", "faithfulness"] == 1.0
+    with pytest.warns(UserWarning, match=r"\{'ground_truth': 'gold'\} against"):
+        rn.update_scores(scored, again, metrics=["context_recall"])
+    # read back without run metadata: nothing to compare, nothing said
+    plain = scored.copy()
+    plain.attrs = {}
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        rn.update_scores(plain, again, metrics=["context_recall"])

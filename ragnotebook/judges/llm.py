@@ -113,7 +113,10 @@ class Usage:
         Completion tokens, summed likewise.
     cost_usd : float or None
         Cost in US dollars from litellm's price map, or None when the model's
-        price is unknown (or any request's cost could not be computed).
+        price is unknown (or any request's cost could not be computed). A request
+        that got no reply (an HTTP error, a timeout) used no tokens the judge knows of:
+        it costs 0.0 at a known price, and leaves the cost None at an unknown one (not
+        0.0, which would read as free).
     requests : int
         HTTP requests made inside the call, including re-asks, split halves and
         structured-output fallbacks.
@@ -157,7 +160,14 @@ class Usage:
 class _Tally:
     """Mutable usage accumulator for one :meth:`LiteLLMJudge.acall`."""
 
-    __slots__ = ("completion_tokens", "cost", "cost_known", "prompt_tokens", "requests")
+    __slots__ = (
+        "completion_tokens",
+        "cost",
+        "cost_known",
+        "prompt_tokens",
+        "replies",
+        "requests",
+    )
 
     def __init__(self) -> None:
         self.prompt_tokens = 0
@@ -165,9 +175,13 @@ class _Tally:
         self.cost = 0.0
         self.cost_known = True
         self.requests = 0
+        self.replies = 0  # requests answered with a reply (priced from its usage)
 
-    def usage(self) -> Usage:
-        cost = self.cost if (self.cost_known and self.requests) else None
+    def usage(self, price_known: bool = True) -> Usage:
+        """The call's usage; ``price_known`` says whether the model has a price, which
+        matters only for requests that got no reply (the replies priced themselves)."""
+        known = self.cost_known and (price_known or self.replies >= self.requests)
+        cost = self.cost if (known and self.requests) else None
         return Usage(self.prompt_tokens, self.completion_tokens, cost, self.requests)
 
 
@@ -534,6 +548,7 @@ class LiteLLMJudge:
         self._gates: dict[str, asyncio.Lock] = {}
         self._gate_loop: asyncio.AbstractEventLoop | None = None
         self._cost_unknown = False
+        self._price_known: bool | None = None  # None: not looked up yet (see _has_price)
         self._usage_missing = False  # a reply without token usage was seen (noticed once)
         self._output_limit: int | bool | None = False  # False: not looked up yet
         self.transport = resolve_transport(
@@ -822,14 +837,35 @@ class LiteLLMJudge:
         try:
             answer = await self._solve(task, tally, 0, self.max_tokens)
         except JudgeError as err:
-            err.usage = tally.usage()  # type: ignore[attr-defined]
+            err.usage = self._usage(tally)  # type: ignore[attr-defined]
             raise
         except asyncio.CancelledError as err:
             # abandoned (the engine's call_timeout, an interrupt): the requests already
             # sent reached the server; the engine counts them from here
-            err.usage = tally.usage()  # type: ignore[attr-defined]
+            err.usage = self._usage(tally)  # type: ignore[attr-defined]
             raise
-        return answer, tally.usage()
+        return answer, self._usage(tally)
+
+    def _usage(self, tally: _Tally) -> Usage:
+        """The usage of one call; requests that got no reply cost 0.0 only at a known price."""
+        unanswered = tally.requests > tally.replies
+        return tally.usage(price_known=not unanswered or self._has_price())
+
+    def _has_price(self) -> bool:
+        """Whether litellm's price map prices this model (looked up once per judge).
+
+        A reply priced during the run settles it (yes), and so does one whose price could
+        not be computed (no); before any, the model string is looked up.
+        """
+        if self._cost_unknown:
+            return False
+        if self._price_known is None:
+            try:
+                _litellm().cost_per_token(model=self.model, prompt_tokens=1, completion_tokens=1)
+                self._price_known = True
+            except Exception:  # litellm raises for a model it has no price for
+                self._price_known = False
+        return self._price_known
 
     async def _solve(self, task: Task, tally: _Tally, depth: int, budget: int) -> Answer:
         """Ask, re-asking with a larger budget or split items when the reply is cut off."""
@@ -1105,6 +1141,7 @@ class LiteLLMJudge:
         usage = getattr(response, "usage", None)
         prompt_tokens = int(getattr(usage, "prompt_tokens", 0) or 0)
         completion_tokens = int(getattr(usage, "completion_tokens", 0) or 0)
+        tally.replies += 1
         tally.prompt_tokens += prompt_tokens
         tally.completion_tokens += completion_tokens
         if not (prompt_tokens or completion_tokens):
@@ -1158,7 +1195,10 @@ class LiteLLMJudge:
             cost = float(value)
         except (TypeError, ValueError):
             return None
-        return cost if math.isfinite(cost) and cost >= 0 else None
+        if not (math.isfinite(cost) and cost >= 0):
+            return None
+        self._price_known = True
+        return cost
 
 
 @functools.cache

@@ -228,6 +228,10 @@ class MetricResult:
         no index at all (each such verdict dict carries ``"aligned_by_position"``).
     exact : float
         The unrounded ratio times scale (NaN where the score is).
+    out_of_range_chunks : int
+        Supporting-chunk indices the judge cited for a ``yes`` that name no chunk of the
+        row (7 for a row of 3 chunks, or a negative one); they are dropped from the
+        verdicts' ``supporting_chunks`` and counted here.
     """
 
     metric: str
@@ -241,6 +245,7 @@ class MetricResult:
     invalid_verdicts: int = 0
     exact: float = math.nan
     positional_verdicts: int = 0
+    out_of_range_chunks: int = 0
 
     @classmethod
     def failed(cls, metric: str, message: str) -> MetricResult:
@@ -260,6 +265,7 @@ class MetricResult:
             "missing_verdicts": self.missing_verdicts,
             "invalid_verdicts": self.invalid_verdicts,
             "positional_verdicts": self.positional_verdicts,
+            "out_of_range_chunks": self.out_of_range_chunks,
         }
 
 
@@ -646,7 +652,7 @@ def judge_claims(
     allowed: Sequence[str],
     fallback_word: str,
 ) -> Generator[
-    list[Task], list[Answer], tuple[list[dict[str, Any]], set[int], set[int], dict[int, str]]
+    list[Task], list[Answer], tuple[list[dict[str, Any]], set[int], set[int], dict[int, str], int]
 ]:
     """Sub-plan: judge every claim against all chunks with ``kind`` tasks (:func:`ask_verdicts`).
 
@@ -658,6 +664,9 @@ def judge_claims(
     missing, invalid : set of int
     positional : dict of int to str
         Claims whose verdict was matched by position, with the reason.
+    out_of_range : int
+        How many supporting-chunk indices were dropped because the row has no such chunk
+        (summed over the claims; each index counted once per claim).
     """
     items = [Item(i, c) for i, c in enumerate(claims)]
 
@@ -666,6 +675,7 @@ def judge_claims(
 
     good, missing, invalid, positional = yield from ask_verdicts(make_task, items, allowed)
     rows = []
+    out_of_range = 0
     for it in items:
         row = verdict_row(
             it.index,
@@ -677,9 +687,13 @@ def judge_claims(
             invalid,
             positional=positional,
         )
-        row["supporting_chunks"] = [i for i in row["supporting_chunks"] if 0 <= i < len(chunks)]
+        cited = row["supporting_chunks"]
+        row["supporting_chunks"] = [i for i in cited if 0 <= i < len(chunks)]
+        # a chunk the row does not have (a judge counting from 1, or making one up): not
+        # kept as support, but counted so the run can say so
+        out_of_range += len(cited) - len(row["supporting_chunks"])
         rows.append(row)
-    return rows, missing, invalid, positional
+    return rows, missing, invalid, positional, out_of_range
 
 
 def scaled(ratio: float, config: ScorerConfig) -> tuple[float, float]:
@@ -717,6 +731,7 @@ def finish(
     counts_as: str,
     positional: dict[int, str] | None = None,
     asked: int | None = None,
+    out_of_range_chunks: int = 0,
 ) -> Generator[list[Task], list[Answer], MetricResult]:
     """Sub-plan: the ``ok`` result, its reason written as ``config.reason`` asks.
 
@@ -731,7 +746,9 @@ def finish(
     ``reason="llm"`` the judge is asked to explain (one more task) and the
     template is kept when its answer is not an explanation or the call failed (the
     engine then sends an :class:`ExplainFailed` naming the error; the score stands);
-    with ``None`` there is no reason.
+    with ``None`` there is no reason. ``out_of_range_chunks`` (supporting-chunk indices
+    the judge cited that the row does not have, already dropped) is recorded on the
+    result.
     """
     n_unjudged = len(missing) + len(invalid)
     n_asked = len(verdicts) if asked is None else asked
@@ -760,6 +777,7 @@ def finish(
             missing_verdicts=len(missing),
             invalid_verdicts=len(invalid),
             positional_verdicts=len(positional or {}),
+            out_of_range_chunks=out_of_range_chunks,
         )
     if n_unjudged:
         text += (
@@ -795,6 +813,7 @@ def finish(
         invalid_verdicts=len(invalid),
         exact=exact,
         positional_verdicts=len(positional or {}),
+        out_of_range_chunks=out_of_range_chunks,
     )
 
 

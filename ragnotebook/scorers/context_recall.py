@@ -94,7 +94,7 @@ def context_recall_plan(
             f"{how_many(0, len(claims), 'ground-truth claim')} attributable.",
         )
 
-    rows, missing, invalid, positional = yield from judge_claims(
+    rows, missing, invalid, positional, out_of_range = yield from judge_claims(
         "attribute_claims", METRIC, question, claims, chunks, ("yes", "no"), "no"
     )
     n_yes = sum(1 for r in rows if r["verdict"] == "yes")
@@ -117,5 +117,6 @@ def context_recall_plan(
             invalid=invalid,
             counts_as="not found",
             positional=positional,
+            out_of_range_chunks=out_of_range,
         )
     )

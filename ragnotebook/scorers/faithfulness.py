@@ -104,7 +104,7 @@ def faithfulness_plan(
             f"The score is {fmt_score(zero)} because no context was retrieved; "
             f"{how_many(0, len(claims), 'answer claim')} verifiable.",
         )
-    rows, missing, invalid, positional = yield from judge_claims(
+    rows, missing, invalid, positional, out_of_range = yield from judge_claims(
         "verify_claims", METRIC, question, claims, chunks, ("yes", "no", "unsure"), "unsure"
     )
     n_yes = sum(1 for r in rows if r["verdict"] == "yes")
@@ -132,5 +132,6 @@ def faithfulness_plan(
             invalid=invalid,
             counts_as="not supported",
             positional=positional,
+            out_of_range_chunks=out_of_range,
         )
     )

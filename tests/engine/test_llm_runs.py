@@ -105,6 +105,48 @@ def test_known_model_gets_a_cost(llm_server, sample):
     assert cost is not None and cost > 0
 
 
+def refuse_every_request(request, ctx):
+    return Fault.error(
+        400, "this deployment refuses the request", error_type="invalid_request_error"
+    )
+
+
+def test_a_run_whose_every_row_failed_has_an_unknown_cost_for_an_unpriced_model(llm_server):
+    """No request got a reply, so no token was counted: $0 would read as free, but the
+    model has no price, so the cost is unknown, as it is when the rows succeed."""
+    from ragnotebook.cli import _usage_line
+
+    llm_server.rule = refuse_every_request
+    rows = answered(2)
+    out = rn.faithfulness(rows, **llm(llm_server))
+    assert (out["faithfulness_status"] == "error").all()
+    meta = out.attrs["ragnotebook"]["metrics"]["faithfulness"]
+    assert (meta["requests"], meta["prompt_tokens"], meta["cost_usd"]) == (2, 0, None)
+    s = rn.summary(out)
+    assert pd.isna(s.loc["faithfulness", "cost_usd"])
+    assert "not counted for these rows (<NA>): cost_usd" in repr(s)
+    assert _usage_line(s).endswith(", cost unknown")
+    # a priced model that got no reply paid nothing: $0 is then the true cost
+    priced = rn.faithfulness(rows, **llm(llm_server, model="openai/gpt-4o-mini"))
+    assert priced.attrs["ragnotebook"]["metrics"]["faithfulness"]["cost_usd"] == 0.0
+    assert _usage_line(rn.summary(priced)).endswith(", $0.0000")
+
+
+def test_failed_replies_without_token_usage_have_an_unknown_cost(llm_server):
+    """A priced model whose server reports no usage: replies that fail to parse cost an
+    unknown amount (the judge says so), not $0."""
+    llm_server.responder = lambda request: {
+        "content": "I cannot evaluate this.",
+        "usage": {"prompt_tokens": 0, "completion_tokens": 0},
+    }
+    with pytest.warns(UserWarning, match="report no token usage"):
+        out = rn.faithfulness(answered(1), **llm(llm_server, model="openai/gpt-4o-mini"))
+    assert (out["faithfulness_status"] == "error").all()
+    meta = out.attrs["ragnotebook"]["metrics"]["faithfulness"]
+    assert meta["requests"] > 0 and meta["cost_usd"] is None
+    assert pd.isna(rn.summary(out).loc["faithfulness", "cost_usd"])
+
+
 def test_case2_429_whenever_more_than_five_in_flight(llm_server):
     df = rn.load_sample("quickstart").head(30)  # 16 HotpotQA rows + 14 RAGTruth rows
     llm_server.responder = offline_responder()
@@ -709,3 +751,33 @@ def test_a_reply_without_every_verdict_is_asked_again_and_never_cached(llm_serve
     assert again["faithfulness"].iloc[0] == 1.0
     kinds = [task_from_request(r).kind for r in llm_server.log]
     assert kinds == ["verify_claims"]
+
+
+def test_cited_chunks_that_do_not_exist_are_dropped_counted_and_warned_about_once(llm_server):
+    two = pd.concat([BERGEN, BERGEN.assign(question="Where is the depot in Bergen?")])
+    two.index = ["r0", "r1"]
+    llm_server.responder = offline_responder()
+    honest, said = evaluate_quietly(two, llm_server)
+    assert said == []
+    assert honest.attrs["ragnotebook"]["metrics"]["faithfulness"]["out_of_range_chunks"] == 0
+    llm_server.responder = faulty_replies(offline_responder(), "phantom_chunks")
+    out, said = evaluate_quietly(two, llm_server)
+    # the verdicts and scores stand; only the chunks the rows do not have are gone
+    assert scores(out) == scores(honest)
+    for m in ("context_recall", "faithfulness"):
+        assert out[f"{m}_verdicts"].tolist() == honest[f"{m}_verdicts"].tolist()
+    cited = [v["supporting_chunks"] for v in out.loc["r0", "faithfulness_verdicts"]]
+    assert cited == [[0], []]  # the yes cited 0, 7 and -1; the unsure cites nothing
+    # recall: 1 yes claim per row, faithfulness: 1 yes claim per row, 2 bad indices each
+    meta = out.attrs["ragnotebook"]["metrics"]
+    assert [meta[m]["out_of_range_chunks"] for m in METRICS] == [4, 0, 4]
+    assert rn.summary(out)["out_of_range_chunks"].tolist() == [4, 0, 4]
+    assert "out_of_range_chunks" in repr(rn.summary(out))  # shown, not 0 in every row
+    assert said == [  # one warning for the call, not one per row or metric
+        "ragnotebook: the judge cited supporting chunks that do not exist (an index past the "
+        "row's last chunk, or below 0): context_recall: 4 chunk index(es) in 2 of 2 rows "
+        "(first: row 'r0'); faithfulness: 4 chunk index(es) in 2 of 2 rows (first: row 'r0'). "
+        "Those indices were left out of the verdicts' supporting_chunks (the verdicts "
+        "themselves stand) and are counted in summary()'s 'out_of_range_chunks'; a judge that "
+        "numbers chunks from 1 or makes them up is misreading the prompt, so check its replies."
+    ]

@@ -221,6 +221,26 @@ def test_a_reply_without_usage_has_an_unknown_cost_not_zero(loop, server, transp
         )
 
 
+def test_a_request_without_reply_costs_nothing_only_at_a_known_price(loop, server):
+    """An HTTP error brings no usage: at a known price that is $0, at an unknown one the
+    cost is unknown (None), as it is for the model's answered requests."""
+    server.rule = lambda request, ctx: ls.Fault.error(500, "the model crashed")
+    unpriced = failure(loop, judge_for(server), claims_task())
+    assert unpriced.code == "server_error"
+    usage = unpriced.usage  # type: ignore[attr-defined]
+    assert (usage.requests, usage.prompt_tokens, usage.cost_usd) == (1, 0, None)
+    priced = failure(loop, judge_for(server, model="openai/gpt-4o-mini"), claims_task())
+    usage = priced.usage  # type: ignore[attr-defined]
+    assert (usage.requests, usage.prompt_tokens, usage.cost_usd) == (1, 0, 0.0)
+    # a priced reply first, then a failure: the price is known from the reply
+    server.rule = None
+    judge = judge_for(server, model="openai/gpt-4o-mini")
+    _, answered = call(loop, judge, claims_task())
+    assert answered.cost_usd is not None and answered.cost_usd > 0
+    server.rule = lambda request, ctx: ls.Fault.error(500, "the model crashed")
+    assert failure(loop, judge, claims_task()).usage.cost_usd == 0.0  # type: ignore[attr-defined]
+
+
 def test_prose_fence_and_trailing_comma_through_the_server(loop, server):
     server.responder = lambda r: (
         'Here you go:\n```json\n{"verdicts": [{"index": 0, "verdict": "yes",},'

@@ -245,3 +245,27 @@ def test_precision_reask_answered_zero_based_is_matched_by_position():
     assert result.positional_verdicts == 1
     assert "aligned_by_position" in result.verdicts[1]
     assert "aligned_by_position" not in result.verdicts[0]
+
+
+def test_cited_chunks_the_row_does_not_have_are_dropped_and_counted():
+    def cites(task):  # 3 chunks: 0..2 exist; 3, 7 and -1 do not
+        return Verdicts(
+            verdicts=[
+                Verdict(index=0, verdict="yes", supporting_chunks=[2, 7, 0, -1]),
+                Verdict(index=1, verdict="yes", supporting_chunks=[3, 3]),  # one index, twice
+                Verdict(index=2, verdict="no", supporting_chunks=[9]),  # no support for a no
+            ]
+        )
+
+    contexts = ["The depot is on Pier 4.", "It opens at 9.", "It closes at 5."]
+    for plan in (
+        faithfulness_plan(question="q", answer="a. b. c.", contexts=contexts),
+        context_recall_plan(question="q", ground_truth="a. b. c.", contexts=contexts),
+    ):
+        result, asked = drive(plan, [lambda t: Claims(claims=["a", "b", "c"]), cites])
+        assert len(asked) == 2  # the verdicts stand: nothing is asked again
+        assert [v["supporting_chunks"] for v in result.verdicts] == [[0, 2], [], []]
+        assert [v["verdict"] for v in result.verdicts] == ["yes", "yes", "no"]
+        assert result.score == 0.67
+        assert result.out_of_range_chunks == 3  # 7 and -1 of claim 0, 3 of claim 1
+        assert result.to_dict()["out_of_range_chunks"] == 3
