@@ -1381,6 +1381,14 @@ def check_thresholds(
     return failures
 
 
+#: the end of :func:`ragnotebook.compare`'s coverage note, which names a column of its
+#: Python table that no command prints, and what the commands say instead
+_STRICT_NOTE = (
+    "; mean_diff covers paired rows only, see mean_diff_strict",
+    "; the mean difference covers paired rows only",
+)
+
+
 def _warning(text: str, command: str = "evaluate") -> None:
     """Print ``ragnotebook <command>: warning: <text>`` on stderr (every time: a
     Python warning would be shown once per process)."""
@@ -1524,13 +1532,20 @@ def _pairing_columns(
 _ID_NAME = re.compile(r"(?i)^(row|(.*_)?(id|uid|uuid|key))$")
 
 
-def _repeats(frame: Any, column: str) -> int:
-    """How many values of ``column`` are repeats of an earlier one (missing ones aside)."""
+def _value_counts(frame: Any, column: str) -> list[int]:
+    """How many rows hold each distinct value of ``column`` (missing ones aside)."""
     values = frame[column].dropna()
     try:
-        return int(values.duplicated().sum())
+        return [int(n) for n in values.value_counts().tolist()]
     except TypeError:  # unhashable cells (lists): compare their text
-        return int(values.map(lambda v: json.dumps(_jsonable(v))).duplicated().sum())
+        return [
+            int(n) for n in values.map(lambda v: json.dumps(_jsonable(v))).value_counts().tolist()
+        ]
+
+
+def _repeats(frame: Any, column: str) -> int:
+    """How many values of ``column`` are repeats of an earlier one (missing ones aside)."""
+    return sum(n - 1 for n in _value_counts(frame, column))
 
 
 def _id_column(baseline: Any, scored: Any, on: str) -> str | None:
@@ -1548,28 +1563,40 @@ def _id_column(baseline: Any, scored: Any, on: str) -> str | None:
 def _warn_repeated_on(
     baseline: Any, scored: Any, on: str | None, label: str = "", command: str = "evaluate"
 ) -> None:
-    """Warn when the ``--on`` column repeats values in either file, proposing an id-like
-    column with one value per row in both (or how to get one)."""
+    """Warn, in one message, when the ``--on`` column repeats values in either file: how
+    many in each, how such rows are paired, and an id-like column with one value per row
+    in both to pass as ``--on`` instead (or how to get one).
+
+    This message stands for :func:`ragnotebook.compare`'s own warnings about the same
+    repeats (one per file, whose advice names the Python keywords ``on='id'`` and
+    ``on=None``): the commands leave those out."""
+    from ragnotebook.comparison import repeat_counts
+
     if on is None or not (_repeats(baseline, on) or _repeats(scored, on)):
         return
+    counts = [
+        (side, repeat_counts(_value_counts(frame, on)))
+        for side, frame in (("the baseline", baseline), ("this run", scored))
+        if _repeats(frame, on)
+    ]
+    if len(counts) == 2 and counts[0][1] == counts[1][1]:
+        where = f"{counts[0][1]} in both the baseline and this run"
+    else:
+        where = " and ".join(f"{n} in {side}" for side, n in counts)
     better = _id_column(baseline, scored, on)
     if better:
         advice = f"pass --on {better} (one value per row in both files)"
-    elif on == "id":
-        # --on id was passed: the ids themselves repeat
-        where = [
-            n for n, f in (("the baseline", baseline), ("the data", scored)) if _repeats(f, on)
-        ]
-        verb = "repeat" if len(where) > 1 else "repeats"
-        advice = f"give each row its own id ({' and '.join(where)} {verb} some)"
+    elif on == "id":  # --on id was passed: the ids themselves repeat
+        advice = "give each row its own id"
     else:
         advice = (
             "give the rows an id column and pass --on id (the JSON Lines files "
             "'ragnotebook evaluate --out' writes keep rows' labels in a first column)"
         )
     _warning(
-        f"{label}rows are paired by {on!r}, which repeats values, so a row may be compared with "
-        f"another row that has the same value; {advice}",
+        f"{label}rows are paired by {on!r}, which repeats {where}, so a row may be compared "
+        "with another row that has the same value (such rows are paired by row label where "
+        f"both files give them the same labels, else in order of appearance); {advice}",
         command,
     )
 
@@ -1668,7 +1695,7 @@ def check_baseline(
     """
     import pandas as pd
 
-    from ragnotebook.comparison import as_runs, compare
+    from ragnotebook.comparison import RepeatedKeyWarning, as_runs, compare
     from ragnotebook.frame import scored_metrics
 
     shared = [m for m in metrics if m in scored_metrics(baseline)]
@@ -1681,8 +1708,10 @@ def check_baseline(
         warnings.simplefilter("always")
         table = compare(baseline, scored, on=on, metrics=shared)
     for w in caught:
+        if issubclass(w.category, RepeatedKeyWarning):
+            continue  # said once, naming --on, by _warn_repeated_on below
         text = as_runs(str(w.message).removeprefix("ragnotebook.compare: "))
-        _warning(f"{label}against the baseline: {text}")
+        _warning(f"{label}against the baseline: {text.replace(*_STRICT_NOTE)}")
     _warn_repeated_on(baseline, scored, on, label)
     cols = [
         "n_pairs",
@@ -2233,7 +2262,12 @@ def report_command(args: argparse.Namespace) -> int:
     if baseline is not None:
         options["baseline"], options["on"] = baseline, on
     labelled = with_row_labels(scored, keep=[c for c in (args.by, on) if c])
-    path = labelled.rag.report(args.out, plotly_js=args.plotly_js, **options)
+    from ragnotebook.comparison import RepeatedKeyWarning
+
+    with warnings.catch_warnings():
+        # said once above, naming --on (report() passes on compare()'s, naming on=)
+        warnings.filterwarnings("ignore", category=RepeatedKeyWarning)
+        path = labelled.rag.report(args.out, plotly_js=args.plotly_js, **options)
     print(f"Report written to {path}")
     return EXIT_OK
 
@@ -2269,10 +2303,11 @@ def _parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
     qs = sub.add_parser(
         "quickstart",
-        help="score the bundled real sample with the offline judge",
+        help="score the bundled real sample (offline judge unless --model names another)",
         description="Score the bundled real rows (HotpotQA, RAGTruth, HaluEval) on all three "
-        "metrics, print the summary and the lowest-scoring rows with what they miss, and "
-        "write the scored frame (default: ragnotebook_quickstart.jsonl).",
+        "metrics (with the offline judge, or the LLM judge --model names), print the summary "
+        "and the lowest-scoring rows with what they miss, and write the scored frame "
+        "(default: ragnotebook_quickstart.jsonl).",
     )
     qs.add_argument(
         "--out",
@@ -2492,7 +2527,7 @@ def _plain_warnings(command: str) -> contextlib.AbstractContextManager[None]:
 
     def plain(text: str, file: TextIO | None, _previous: Callable[[str], None]) -> None:
         # the library's own "ragnotebook: " opening would say the name twice
-        text = text.removeprefix("ragnotebook: ")
+        text = text.removeprefix("ragnotebook: ").replace(*_STRICT_NOTE)
         print(f"ragnotebook {command}: warning: {text}", file=file or sys.stderr)
 
     return _showing_warnings(plain)

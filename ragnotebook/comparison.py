@@ -94,6 +94,27 @@ ROW_COLUMNS = (
 # --------------------------------------------------------------------------- keys
 
 
+class RepeatedKeyWarning(UserWarning):
+    """The pairing key repeats a value in one frame, so its rows may pair with the wrong
+    partners.
+
+    :func:`compare` (and what pairs rows through it) warns with this class, once per frame
+    whose ``on`` column (or index) repeats a value. Its advice names the Python keywords
+    (``on='id'``, ``on=None``); the command line shows its own message, naming ``--on``,
+    instead of this one.
+
+    Examples
+    --------
+    >>> import warnings, pandas as pd
+    >>> a = pd.DataFrame({"question": ["q", "q"]})
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     _ = pair_rows(a, a, "question")
+    >>> [w.category.__name__ for w in caught]
+    ['RepeatedKeyWarning', 'RepeatedKeyWarning']
+    """
+
+
 def _key_column(df: pd.DataFrame, on: str, side: str) -> str:
     if on in df.columns:
         return on
@@ -150,7 +171,8 @@ def _keys(df: pd.DataFrame, on: str | None, side: str) -> list[Hashable | None]:
                 if on is None
                 else "; pair on a column with one value per row (on='id') or "
                 "on the index (on=None) to be sure"
-            )
+            ),
+            RepeatedKeyWarning,
         )
     return keys
 

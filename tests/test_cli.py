@@ -352,16 +352,16 @@ def test_repeated_pairing_values_are_warned_about_with_an_id_to_pair_on(tmp_path
     capsys.readouterr()
     assert cli.main(["evaluate", str(data), "--baseline", str(baseline), "--no-progress"]) == 0
     err = capsys.readouterr().err
-    assert (
-        "ragnotebook evaluate: warning: against the baseline: 'question' repeats 4 values "
-        "(on 8 rows) in the baseline; repeated values are paired by row label where both "
-        "frames give a value's rows the same labels, else in order of appearance"
-    ) in err
-    assert (
-        "ragnotebook evaluate: warning: rows are paired by 'question', which repeats values, "
-        "so a row may be compared with another row that has the same value; pass --on id "
-        "(one value per row in both files)"
-    ) in err
+    # one message, naming the command's option: compare()'s own warnings (one per file,
+    # advising on='id' or on=None) are not shown besides it
+    assert [line for line in err.splitlines() if "warning" in line] == [
+        "ragnotebook evaluate: warning: rows are paired by 'question', which repeats 4 values "
+        "(on 8 rows) in both the baseline and this run, so a row may be compared with another "
+        "row that has the same value (such rows are paired by row label where both files give "
+        "them the same labels, else in order of appearance); pass --on id (one value per row "
+        "in both files)"
+    ]
+    assert "on=" not in err
     assert (
         cli.main(
             ["evaluate", str(data), "--baseline", str(baseline), "--on", "id", "--no-progress"]
@@ -373,18 +373,20 @@ def test_repeated_pairing_values_are_warned_about_with_an_id_to_pair_on(tmp_path
     plain = write_jsonl(tmp_path / "plain.jsonl", [GOOD[i % 4] for i in range(8)])
     assert cli.main(["evaluate", str(plain), "--baseline", str(baseline), "--no-progress"]) == 0
     assert "give the rows an id column and pass --on id" in capsys.readouterr().err
-    # --on id given, but the data's ids repeat: say that, not "pass --on id"
+    # --on id given (twice: the last one counts, as for any option), but the data's ids
+    # repeat: say where, once, and not "pass --on id"
     dup = write_jsonl(
         tmp_path / "dup.jsonl", [{"id": f"r{i % 4}", **GOOD[i % 4]} for i in range(8)]
     )
     args = ["evaluate", str(dup), "--baseline", str(baseline), "--on", "id", "--no-progress"]
-    assert cli.main(args) == 0
+    assert cli.main([*args, "--on", "id"]) == 0
     err = capsys.readouterr().err
-    assert (
-        "rows are paired by 'id', which repeats values, so a row may be compared with another "
-        "row that has the same value; give each row its own id (the data repeats some)"
-    ) in err
-    assert "pass --on id" not in err
+    assert [line for line in err.splitlines() if "repeats" in line] == [
+        "ragnotebook evaluate: warning: rows are paired by 'id', which repeats 4 values (on 8 "
+        "rows) in this run, so a row may be compared with another row that has the same value "
+        "(such rows are paired by row label where both files give them the same labels, else "
+        "in order of appearance); give each row its own id"
+    ]
 
 
 def test_the_coverage_warning_of_the_comparison_is_shown(tmp_path, good, capsys):
@@ -404,6 +406,23 @@ def test_the_coverage_warning_of_the_comparison_is_shown(tmp_path, good, capsys)
         "FAIL faithfulness: coverage dropped against the baseline: 1.000 -> 0.500 (4 baseline "
         "row(s) missing from this run, 0 row(s) scored in the baseline lost their score)"
     ) in captured.out
+    # compare()'s note points to mean_diff_strict, a column of its Python table that the
+    # command does not print: the command says what its own mean difference covers
+    assert (
+        "4 row(s) only in the baseline; the mean difference covers paired rows only | "
+        "context_precision: "
+    ) in captured.err
+    assert "mean_diff_strict" not in captured.err
+    pytest.importorskip("plotly")
+    scored_half = tmp_path / "half_scored.jsonl"
+    assert cli.main(["evaluate", str(half), "--out", str(scored_half), "--no-progress"]) == 0
+    capsys.readouterr()
+    html = tmp_path / "r.html"
+    args = ["report", str(scored_half), "--baseline", str(baseline), "--out", str(html)]
+    assert cli.main([*args, "--plotly-js", "cdn"]) == 0
+    err = capsys.readouterr().err
+    assert "4 row(s) only in the baseline; the mean difference covers paired rows only" in err
+    assert "mean_diff_strict" not in err
 
 
 def test_baseline_fails_when_coverage_drops(tmp_path, good):
@@ -449,6 +468,31 @@ def test_parquet_output_keeps_metadata_and_csv_input_with_column_mapping(tmp_pat
     assert scored.attrs["ragnotebook"]["judge"] == "offline-v24"
     assert (scored["faithfulness"] == 1.0).all()
     assert rn.summary(scored).loc["context_precision", "scored"] == "8/8"
+
+
+def test_same_scores_write_the_same_jsonl_bytes_and_parquet_keeps_its_timings(tmp_path, good):
+    # docs/cli.md: the rows of JSON Lines are the same bytes run after run; the run
+    # metadata (start time, seconds) is kept on purpose, beside them or inside the Parquet
+    pytest.importorskip("pyarrow")
+    import pyarrow.parquet as pq
+
+    outs = []
+    for n in (1, 2):
+        jsonl, parquet = tmp_path / f"run{n}.jsonl", tmp_path / f"run{n}.parquet"
+        for out in (jsonl, parquet):
+            args = ["evaluate", str(good), "--model", "offline", "--no-progress"]
+            assert cli.main([*args, "--out", str(out)]) == 0
+        outs.append((jsonl, parquet))
+    (jsonl1, parquet1), (jsonl2, parquet2) = outs
+    assert jsonl1.read_bytes() == jsonl2.read_bytes()
+    runs = [json.loads(cli.run_file(p).read_text(encoding="utf-8")) for p in (jsonl1, jsonl2)]
+    assert runs[0]["attrs"]["last_run"]["started_at"] != runs[1]["attrs"]["last_run"]["started_at"]
+    assert parquet1.read_bytes() != parquet2.read_bytes()
+    assert pq.read_table(parquet1).equals(pq.read_table(parquet2))  # the docs' way to compare
+    metas = [pd.read_parquet(p).attrs["ragnotebook"] for p in (parquet1, parquet2)]
+    assert metas[0]["last_run"]["started_at"] != metas[1]["last_run"]["started_at"]
+    assert all(isinstance(m["last_run"]["wall_seconds"], float) for m in metas)
+    assert all(isinstance(m["metrics"]["faithfulness"]["seconds"], float) for m in metas)
 
 
 @pytest.mark.parametrize(
@@ -2087,16 +2131,14 @@ def test_report_baseline_pairs_as_evaluate_does(tmp_path, capsys):
     base = ["report", str(new), "--baseline", str(old), "--out", str(html), "--plotly-js", "cdn"]
     assert cli.main(base) == 0
     err = capsys.readouterr().err
-    assert (
-        "ragnotebook report: warning: rows are paired by 'question', which repeats values, so "
-        "a row may be compared with another row that has the same value; pass --on id (one "
-        "value per row in both files)"
-    ) in err
-    assert (
-        "ragnotebook report: warning: report(): against the baseline: 'question' repeats 4 "
-        "values (on 8 rows) in the baseline; repeated values are paired by row label where "
-        "both frames give a value's rows the same labels, else in order of appearance"
-    ) in err
+    # one message, naming --on; report()'s own (one per file, advising on=) are left out
+    assert [line for line in err.splitlines() if "warning" in line] == [
+        "ragnotebook report: warning: rows are paired by 'question', which repeats 4 values (on "
+        "8 rows) in both the baseline and this run, so a row may be compared with another row "
+        "that has the same value (such rows are paired by row label where both files give them "
+        "the same labels, else in order of appearance); pass --on id (one value per row in both "
+        "files)"
+    ]
     assert cli.main([*base, "--on", "id"]) == 0
     assert "warning" not in capsys.readouterr().err
     assert "paired with the baseline on &#x27;id&#x27;" in html.read_text(encoding="utf-8")
@@ -2298,6 +2340,16 @@ def test_report_max_k_and_top_reach_the_charts(tmp_path, capsys):
     ):
         assert cli.main([*base, *bad]) == 2
         assert message in capsys.readouterr().err
+
+
+def test_quickstart_help_says_the_offline_judge_is_only_the_default(capsys):
+    # --model runs the quickstart with an LLM judge: "with the offline judge" was all of it
+    assert cli.main(["--help"]) == 0
+    text = " ".join(capsys.readouterr().out.split())
+    assert "quickstart score the bundled real sample (offline judge unless --model names " in text
+    assert cli.main(["quickstart", "--help"]) == 0
+    text = " ".join(capsys.readouterr().out.split())
+    assert "on all three metrics (with the offline judge, or the LLM judge --model names)" in text
 
 
 def test_report_help_names_max_k_and_top_with_the_python_defaults(capsys):

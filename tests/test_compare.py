@@ -195,6 +195,17 @@ def test_keys_by_index_role_alias_and_repeats():
     with pytest.warns(UserWarning, match=r"repeats 1 value \(on 2 rows\)") as caught:
         rows = rn.compare(rep_a, rep_b, rows=True)
     assert {w.filename for w in caught} == {__file__}
+    # a class of its own (a UserWarning still), which the command line shows in its words;
+    # the Python API keeps its advice in Python terms
+    from ragnotebook.comparison import RepeatedKeyWarning
+
+    assert [w.category for w in caught] == [RepeatedKeyWarning, RepeatedKeyWarning]
+    assert all(
+        str(w.message).endswith(
+            "pair on a column with one value per row (on='id') or on the index (on=None) to be sure"
+        )
+        for w in caught
+    )
     assert rows["diff"].tolist() == [1.0, 0.0]  # first with first, second with second
     # one value on three rows and two values on two rows each are told apart
     thrice = scored(["q", "q", "q", "r"], [1.0, 1.0, 1.0, 1.0])

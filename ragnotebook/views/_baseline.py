@@ -233,8 +233,9 @@ def against_baseline(
         warnings.simplefilter("always")
         table = compare(baseline, df, on=on, metrics=shared)
     notes = [as_runs(str(w.message).removeprefix("ragnotebook.compare: ")) for w in caught]
-    for note in notes:
-        warn_user(f"{who}: against the baseline: {note}")
+    for note, w in zip(notes, caught, strict=True):
+        # in compare()'s class: the command line shows its own repeated-key message
+        warn_user(f"{who}: against the baseline: {note}", w.category)
     changes = judge_changes(baseline, df)
     if changes:
         warn_user(f"{who}: {other_judge_message(changes)}")

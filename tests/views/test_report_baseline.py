@@ -373,6 +373,10 @@ def test_repeated_pairing_values_are_warned_about_and_noted(tmp_path):
         warnings.simplefilter("always")
         path = report(after, tmp_path / "r.html", baseline=before, plotly_js="cdn")
     assert message in [str(w.message) for w in caught]
+    # in compare()'s class, so the command line can show its own message instead
+    from ragnotebook.comparison import RepeatedKeyWarning
+
+    assert {w.category for w in caught if "repeats" in str(w.message)} == {RepeatedKeyWarning}
     notes = [" ".join(n.split()) for n in section(path).notes]
     assert message.removeprefix("report(): against the baseline: ") in notes
     assert metric_rows(section(path))["faithfulness"][5:9] == ["3", "0", "2", "1"]
