@@ -1553,27 +1553,75 @@ def _id_column(baseline: Any, scored: Any, on: str) -> str | None:
     for col in scored.columns:
         if col == on or not isinstance(col, str) or not _ID_NAME.match(col):
             continue
-        if col not in baseline.columns or scored[col].isna().any() or baseline[col].isna().any():
-            continue
-        if _repeats(scored, col) == 0 and _repeats(baseline, col) == 0:
+        if _id_trouble(baseline, scored, col) == []:
             return col
     return None
 
 
-def _warn_repeated_on(
-    baseline: Any, scored: Any, on: str | None, label: str = "", command: str = "evaluate"
-) -> None:
-    """Warn, in one message, when the ``--on`` column repeats values in either file: how
-    many in each, how such rows are paired, and an id-like column with one value per row
-    in both to pass as ``--on`` instead (or how to get one).
+def _id_trouble(baseline: Any, scored: Any, col: str) -> list[str]:
+    """Why ``col`` does not name one row each in both frames (none: it does)."""
+    from ragnotebook.comparison import repeat_counts
+
+    found: dict[str, list[str]] = {}  # what is wrong -> the files it is wrong in
+    for side, frame in (("the baseline", baseline), ("this run", scored)):
+        if col not in frame.columns:
+            found.setdefault("it is missing from", []).append(side)
+            continue
+        if _repeats(frame, col):
+            what = f"it repeats {repeat_counts(_value_counts(frame, col))} in"
+            found.setdefault(what, []).append(side)
+        empty = int(frame[col].isna().sum())
+        if empty:
+            found.setdefault(f"it has {empty} empty cell(s) in", []).append(side)
+    return [
+        f"{what} {sides[0] if len(sides) == 1 else 'both files'}" for what, sides in found.items()
+    ]
+
+
+def _repeat_advice(baseline: Any, scored: Any, on: str) -> str:
+    """What to do about an ``--on`` column that repeats values: pass an id-like column
+    that names one row each in both files, or make one do so."""
+    better = _id_column(baseline, scored, on)
+    if better:
+        return f"pass --on {better} (one value per row in both files)"
+    if _ID_NAME.match(on):  # --on id was passed: the ids themselves repeat
+        return "give each row its own id" if on == "id" else f"give each row its own {on!r}"
+    present = [c for c in (*scored.columns, *baseline.columns) if isinstance(c, str)]
+    near = [c for c in dict.fromkeys(present) if c != on and _ID_NAME.match(c)]
+    if near:  # an id column is there, but cannot pair the rows either
+        col = near[0]
+        why = " and ".join(_id_trouble(baseline, scored, col))
+        return (
+            f"the column {col!r} cannot pair them either: {why}; give each row its own "
+            f"{col!r} in both files and pass --on {col}"
+        )
+    return (
+        "give the rows an id column and pass --on id (the JSON Lines files "
+        "'ragnotebook evaluate --out' writes keep rows' labels in a first column)"
+    )
+
+
+def _repeated_on_message(baseline: Any, scored: Any, on: str | None, labelled: bool = False) -> str:
+    """The one message about an ``--on`` column that repeats values in either file: how
+    many in each, how such rows are paired, and what to pass instead; ``""`` when no value
+    repeats, or, with ``labelled`` (the rows' labels name them: :func:`_names_rows`),
+    when every repeated value's rows pair by their labels (both files give them the same
+    distinct labels, as ``evaluate --id`` writes them), which pairs each row with its own.
+    Labels that are only positions (a file that kept none) pair a reordered file wrongly,
+    so they settle nothing.
 
     This message stands for :func:`ragnotebook.compare`'s own warnings about the same
     repeats (one per file, whose advice names the Python keywords ``on='id'`` and
     ``on=None``): the commands leave those out."""
-    from ragnotebook.comparison import repeat_counts
+    from ragnotebook.comparison import RepeatedKeyWarning, pair_rows, repeat_counts
 
     if on is None or not (_repeats(baseline, on) or _repeats(scored, on)):
-        return
+        return ""
+    if labelled:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RepeatedKeyWarning)
+            if not pair_rows(baseline, scored, on).in_order:
+                return ""  # every repeated value's rows paired by label: no doubt to report
     counts = [
         (side, repeat_counts(_value_counts(frame, on)))
         for side, frame in (("the baseline", baseline), ("this run", scored))
@@ -1583,22 +1631,49 @@ def _warn_repeated_on(
         where = f"{counts[0][1]} in both the baseline and this run"
     else:
         where = " and ".join(f"{n} in {side}" for side, n in counts)
-    better = _id_column(baseline, scored, on)
-    if better:
-        advice = f"pass --on {better} (one value per row in both files)"
-    elif on == "id":  # --on id was passed: the ids themselves repeat
-        advice = "give each row its own id"
-    else:
-        advice = (
-            "give the rows an id column and pass --on id (the JSON Lines files "
-            "'ragnotebook evaluate --out' writes keep rows' labels in a first column)"
-        )
-    _warning(
-        f"{label}rows are paired by {on!r}, which repeats {where}, so a row may be compared "
+    return (
+        f"rows are paired by {on!r}, which repeats {where}, so a row may be compared "
         "with another row that has the same value (such rows are paired by row label where "
-        f"both files give them the same labels, else in order of appearance); {advice}",
-        command,
+        "both files give them the same labels, else in order of appearance); "
+        + _repeat_advice(baseline, scored, on)
     )
+
+
+def _warn_repeated_on(
+    baseline: Any,
+    scored: Any,
+    on: str | None,
+    label: str = "",
+    command: str = "evaluate",
+    labelled: bool = False,
+) -> None:
+    """Warn, in one message (:func:`_repeated_on_message`), when the ``--on`` column
+    repeats values in either file and some of their rows may pair with the wrong row."""
+    text = _repeated_on_message(baseline, scored, on, labelled)
+    if text:
+        _warning(f"{label}{text}", command)
+
+
+def _names_rows(frame: Any) -> bool:
+    """Whether a frame's row labels name its rows (``--id``, the labels a file kept), not
+    only their positions (the 0, 1, 2, ... of a file that kept none)."""
+    import pandas as pd
+
+    return not isinstance(frame.index, pd.RangeIndex)
+
+
+def _by_row_labels(frame: Any, id_column: str | None = None) -> Any:
+    """A file's frame (a baseline) with its rows named as this run's are, so that rows
+    sharing a ``--on`` value pair by label (:func:`ragnotebook.compare`): by
+    ``id_column``'s values (``evaluate --id``) when the frame has that column, else by the
+    labels its file kept (:func:`with_row_labels`). Every column stays a column, for
+    ``--on`` and ``--by``."""
+    if id_column is not None and id_column in frame.columns:
+        import pandas as pd
+
+        labels = pd.Index(frame[id_column].tolist(), dtype=object)  # as this run's are
+        return frame.set_axis(labels, axis=0)
+    return with_row_labels(frame, keep=[str(c) for c in frame.columns])
 
 
 def _warn_other_judge(baseline: Any, scored: Any) -> None:
@@ -1618,18 +1693,25 @@ def _baseline_checks(
     on: str | None,
     max_drop: float,
     by: str | None,
+    labelled: bool = False,
 ) -> list[str]:
     """:func:`check_baseline` on the whole run, or with ``--by`` group by group (each
     system against its own baseline rows: a drop of one system is not averaged away,
     and the failure names it)."""
+
+    def check(theirs: Any, mine: Any, label: str = "") -> list[str]:
+        return check_baseline(
+            theirs, mine, metrics, on=on, max_drop=max_drop, label=label, labelled=labelled
+        )
+
     if by is None:
-        return check_baseline(baseline, scored, metrics, on=on, max_drop=max_drop)
+        return check(baseline, scored)
     if by not in baseline.columns:
         _warning(
             f"--by {by!r}: the baseline has no such column, so all rows are compared with "
             "the baseline at once"
         )
-        return check_baseline(baseline, scored, metrics, on=on, max_drop=max_drop)
+        return check(baseline, scored)
     from ragnotebook.views._data import group_name
 
     def rows_of(frame: Any, key: Any) -> Any:
@@ -1645,7 +1727,7 @@ def _baseline_checks(
         if not len(theirs):
             _warning(f"{label}no rows of this group in the baseline; not compared")
             continue
-        failures += check_baseline(theirs, mine, metrics, on=on, max_drop=max_drop, label=label)
+        failures += check(theirs, mine, label)
     gone = sorted({group_name(k) for k in baseline[by].tolist()} - set(keys))
     if gone:
         _warning(f"--by {by!r}: only in the baseline, not compared: {', '.join(gone)}")
@@ -1660,6 +1742,7 @@ def check_baseline(
     on: str | None,
     max_drop: float,
     label: str = "",
+    labelled: bool = False,
 ) -> list[str]:
     """Compare against a baseline frame; print the table; return the failed checks.
 
@@ -1682,6 +1765,10 @@ def check_baseline(
     label : str, default ""
         A group's name before every line and message (``"system=B: "``), when the
         comparison is made per group (``--by``).
+    labelled : bool, default False
+        Whether both frames' row labels name the rows (``evaluate --id``, the labels a
+        file kept), not only their positions: then a pairing column that repeats values
+        is not warned about when every repeated value's rows pair by label.
 
     Returns
     -------
@@ -1712,7 +1799,7 @@ def check_baseline(
             continue  # said once, naming --on, by _warn_repeated_on below
         text = as_runs(str(w.message).removeprefix("ragnotebook.compare: "))
         _warning(f"{label}against the baseline: {text.replace(*_STRICT_NOTE)}")
-    _warn_repeated_on(baseline, scored, on, label)
+    _warn_repeated_on(baseline, scored, on, label, labelled=labelled)
     cols = [
         "n_pairs",
         "mean_a",
@@ -1906,17 +1993,20 @@ def evaluate_command(args: argparse.Namespace) -> int:
         _check_pairs(args.baseline, baseline, base_col, args.data, df, on)
         if base_col != on:  # e.g. --column question=q here, "question" in the baseline
             baseline = baseline.rename(columns={base_col: on})
+        baseline = _by_row_labels(baseline, args.id)
     from ragnotebook.views._data import column_hint
 
     if args.by is not None and args.by not in df.columns:
         # before scoring: a typo must not cost a run
         raise UsageError(
-            f"--by {args.by!r}: no such column in {args.data}; {column_hint(df, args.by)}"
+            f"--by {args.by!r}: no such column in {args.data}; "
+            + column_hint(df, args.by, "the file")
         )
     if args.id is not None:
         if args.id not in df.columns:
             raise UsageError(
-                f"--id {args.id!r}: no such column in {args.data}; {column_hint(df, args.id)}"
+                f"--id {args.id!r}: no such column in {args.data}; "
+                + column_hint(df, args.id, "the file")
             )
         counts = df[args.id].dropna().astype(str).value_counts().tolist()
         repeated = any(n > 1 for n in counts)
@@ -2056,7 +2146,8 @@ def evaluate_command(args: argparse.Namespace) -> int:
                     )
         if baseline is not None:
             _warn_other_judge(baseline, scored)
-            failures += _baseline_checks(baseline, scored, metrics, on, max_drop, args.by)
+            named = _names_rows(baseline) and _names_rows(scored)
+            failures += _baseline_checks(baseline, scored, metrics, on, max_drop, args.by, named)
         if failures:
             print(
                 f"ragnotebook: {len(failures)} check(s) failed: " + "; ".join(failures),
@@ -2198,7 +2289,7 @@ def report_command(args: argparse.Namespace) -> int:
 
         raise UsageError(
             f"--by: {args.by!r} is not a column of {args.scored.name}; "
-            + column_hint(scored, args.by)
+            + column_hint(scored, args.by, "the file")
         )
     sort_by = None
     if args.sort_by is not None:
@@ -2215,6 +2306,7 @@ def report_command(args: argparse.Namespace) -> int:
         raise UsageError(f"--top: expected a whole number of at least 1, got {args.top}")
     baseline = None
     on: str | None = None
+    repeated = ""  # the message about a --on that repeats values, if any
     if args.baseline is not None:
         # checked as evaluate checks its baseline: before any page is built (exit 3)
         have = scored_metrics(scored)
@@ -2236,7 +2328,12 @@ def report_command(args: argparse.Namespace) -> int:
         skipped = [m for m in have if m not in scored_metrics(baseline)]
         if skipped:
             print(f"baseline: not scored on {', '.join(skipped)}; not compared", file=sys.stderr)
-        _warn_repeated_on(baseline, scored, on, command="report")
+        # both files' rows named by the labels they kept, as the page pairs them
+        baseline, rows = _by_row_labels(baseline), _by_row_labels(scored)
+        named = _names_rows(baseline) and _names_rows(rows)
+        repeated = _repeated_on_message(baseline, rows, on, named)
+        if repeated:
+            _warning(repeated, "report")
     if "ragnotebook" not in scored.attrs:
         side = _run_file_read(args.scored)
         if _format(args.scored) not in _JSONL:
@@ -2262,14 +2359,30 @@ def report_command(args: argparse.Namespace) -> int:
     if baseline is not None:
         options["baseline"], options["on"] = baseline, on
     labelled = with_row_labels(scored, keep=[c for c in (args.by, on) if c])
-    from ragnotebook.comparison import RepeatedKeyWarning
+    from ragnotebook.views._baseline import repeated_key_note
 
-    with warnings.catch_warnings():
-        # said once above, naming --on (report() passes on compare()'s, naming on=)
-        warnings.filterwarnings("ignore", category=RepeatedKeyWarning)
+    # the repeats of --on are said once above, naming --on, and the page says the same in
+    # place of compare()'s notes, which name the Python on=; the warnings of report()
+    # are the command's, not a Python call's
+    with repeated_key_note(repeated), _rewritten_warnings(_as_report_options):
         path = labelled.rag.report(args.out, plotly_js=args.plotly_js, **options)
     print(f"Report written to {path}")
     return EXIT_OK
+
+
+def _as_report_options(message: str) -> str:
+    """A warning of :func:`ragnotebook.views.report` as ``ragnotebook report`` gives it:
+    without the ``report(): `` that names the Python call, and with the options for its
+    keywords ``max_rows=`` and ``sort_by=``.
+
+    Examples
+    --------
+    >>> _as_report_options("report(): 6,000 rows; pass max_rows= (with sort_by= first)")
+    '6,000 rows; pass --max-rows N (with --sort-by METRIC first)'
+    """
+    message = message.removeprefix("report(): ")
+    message = re.sub(r"\bmax_rows=(?![\w'\"])", "--max-rows N", message)
+    return re.sub(r"\bsort_by=(?![\w'\"])", "--sort-by METRIC", message)
 
 
 # --------------------------------------------------------------------------- main
@@ -2313,10 +2426,15 @@ def _parser() -> argparse.ArgumentParser:
         "--out",
         type=Path,
         default=None,
+        metavar="FILE",
         help="where to write the scored frame (.parquet / .pq or .jsonl / .ndjson, which may end in .gz, .bz2, .xz)",
     )
-    qs.add_argument("--model", default="offline", help="judge model (default: offline)")
-    qs.add_argument("--api-base", default=None, help="base URL of an OpenAI-compatible server")
+    qs.add_argument(
+        "--model", default="offline", metavar="MODEL", help="judge model (default: offline)"
+    )
+    qs.add_argument(
+        "--api-base", default=None, metavar="URL", help="base URL of an OpenAI-compatible server"
+    )
     qs.add_argument(
         "--timeout",
         type=float,
@@ -2332,7 +2450,11 @@ def _parser() -> argparse.ArgumentParser:
         help="LLM models: retries of a failed call (default 4; 429s have their own budget)",
     )
     qs.add_argument(
-        "--worst", type=int, default=5, help="how many low-scoring rows to show (default: 5)"
+        "--worst",
+        type=int,
+        default=5,
+        metavar="N",
+        help="how many low-scoring rows to show (default: 5)",
     )
 
     ev = sub.add_parser(
@@ -2343,16 +2465,19 @@ def _parser() -> argparse.ArgumentParser:
     ev.add_argument(
         "data",
         type=Path,
+        metavar="DATA",
         help="input rows: .csv, .jsonl, .json or .parquet (text formats may end in .gz, .bz2, .xz)",
     )
     ev.add_argument(
         "--metrics",
         default="recall,precision,faithfulness",
+        metavar="METRIC,...",
         help="comma-separated metrics (default: recall,precision,faithfulness)",
     )
     ev.add_argument(
         "--model",
         default=None,
+        metavar="MODEL",
         help="litellm model, e.g. openai/gpt-4o-mini, or 'offline' "
         "(default: $RAGNOTEBOOK_MODEL, else offline)",
     )
@@ -2360,6 +2485,7 @@ def _parser() -> argparse.ArgumentParser:
         "--out",
         type=Path,
         default=None,
+        metavar="FILE",
         help="scored frame: .parquet / .pq or .jsonl / .ndjson (may end in .gz, .bz2, .xz)",
     )
     ev.add_argument(
@@ -2368,7 +2494,9 @@ def _parser() -> argparse.ArgumentParser:
         metavar="ROLE=COLUMN",
         help="map a role (question, answer, contexts, ground_truth) to a column; repeatable",
     )
-    ev.add_argument("--api-base", default=None, help="base URL of an OpenAI-compatible server")
+    ev.add_argument(
+        "--api-base", default=None, metavar="URL", help="base URL of an OpenAI-compatible server"
+    )
     ev.add_argument(
         "--timeout",
         type=float,
@@ -2407,6 +2535,7 @@ def _parser() -> argparse.ArgumentParser:
         "--min-coverage",
         type=float,
         default=None,
+        metavar="SHARE",
         help="minimum share of rows scored (default 1.0 for --fail-under metrics; "
         "given explicitly, checked for every metric)",
     )
@@ -2414,20 +2543,30 @@ def _parser() -> argparse.ArgumentParser:
         "--baseline",
         type=Path,
         default=None,
+        metavar="FILE",
         help="a previous scored file; exit 1 on a significant drop",
     )
     ev.add_argument(
         "--on",
         default="question",
+        metavar="COLUMN",
         help="column pairing rows with --baseline (default: question)",
     )
     ev.add_argument(
         "--max-drop",
         type=float,
         default=0.02,
+        metavar="SCORE",
         help="--baseline tolerance for the mean and coverage drop, from 0 to 1 (default 0.02)",
     )
-    ev.add_argument("--concurrency", type=int, default=16, help="judge calls in flight")
+    ev.add_argument(
+        "--concurrency",
+        type=int,
+        default=16,
+        metavar="N",
+        help="at most N judge calls in flight at once (default 16; halved after a 429 reply "
+        "and raised back step by step)",
+    )
     ev.add_argument(
         "--reference",
         choices=("auto", "ground_truth", "answer"),
@@ -2439,6 +2578,7 @@ def _parser() -> argparse.ArgumentParser:
         "--workers",
         type=int,
         default=None,
+        metavar="N",
         help="processes for the offline judge's rules (default: RAGNOTEBOOK_WORKERS, else up "
         "to 4 on Linux for 200+ row-metrics; 1 = this process only)",
     )
@@ -2454,10 +2594,13 @@ def _parser() -> argparse.ArgumentParser:
     rp.add_argument(
         "scored",
         type=Path,
+        metavar="SCORED",
         help="a scored .parquet, .jsonl, .csv or .json file (text formats may end in .gz, "
         ".bz2, .xz)",
     )
-    rp.add_argument("--out", type=Path, required=True, help="the .html file to write")
+    rp.add_argument(
+        "--out", type=Path, required=True, metavar="FILE", help="the .html file to write"
+    )
     rp.add_argument(
         "--by",
         default=None,
@@ -2465,7 +2608,7 @@ def _parser() -> argparse.ArgumentParser:
         help="group the rows by COLUMN (e.g. system): a table of each group's means, "
         "each row's group, and a menu showing one group",
     )
-    rp.add_argument("--title", default=None, help="the page's title and heading")
+    rp.add_argument("--title", default=None, metavar="TEXT", help="the page's title and heading")
     rp.add_argument(
         "--sort-by",
         default=None,
@@ -2500,12 +2643,14 @@ def _parser() -> argparse.ArgumentParser:
         "--baseline",
         type=Path,
         default=None,
+        metavar="FILE",
         help="an earlier run's scored file: the page compares this run with it (means, "
         "changes, p-values, the rows that dropped most)",
     )
     rp.add_argument(
         "--on",
         default="question",
+        metavar="COLUMN",
         help="column pairing rows with --baseline (default: question)",
     )
     rp.add_argument(

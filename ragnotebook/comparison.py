@@ -182,10 +182,11 @@ def _by_label(
     keys_b: list[Hashable | None],
     labels_a: Sequence[Hashable],
     labels_b: Sequence[Hashable],
-) -> list[Hashable | None]:
+) -> tuple[list[Hashable | None], set[Hashable]]:
     """``keys_b`` with each repeated value's rows numbered as A numbers the rows of the
     same label, where both frames give that value's rows the same distinct labels (a
-    reordered copy of a frame pairs row with row, not first with first)."""
+    reordered copy of a frame pairs row with row, not first with first); and the values
+    whose rows were so paired."""
     rows_a: dict[Hashable, list[int]] = {}
     rows_b: dict[Hashable, list[int]] = {}
     for i, k in enumerate(keys_a):
@@ -195,6 +196,7 @@ def _by_label(
         if k is not None:
             rows_b.setdefault(k[0], []).append(j)  # type: ignore[index]
     out = list(keys_b)
+    labelled: set[Hashable] = set()
     for value, js in rows_b.items():
         is_ = rows_a.get(value, [])
         if len(js) < 2 or len(is_) != len(js):
@@ -205,7 +207,8 @@ def _by_label(
             continue
         for j, label in zip(js, lb, strict=True):
             out[j] = keys_a[is_[la.index(label)]]
-    return out
+        labelled.add(value)
+    return out, labelled
 
 
 def repeat_counts(counts: Iterable[int]) -> str:
@@ -244,11 +247,16 @@ class Pairing:
     union : list of (int or None, int or None)
         Every key once, A's order first: the row positions in A and in B (None
         where the frame has no such row). Rows with a missing key stand alone.
+    in_order : frozenset
+        The values that repeat in either frame and whose rows were paired in order of
+        appearance, not by row label (empty when every repeated value's rows have the
+        same distinct labels in both frames, so that each row pairs with its own).
     """
 
     keys_a: list[Hashable | None]
     keys_b: list[Hashable | None]
     union: list[tuple[int | None, int | None]]
+    in_order: frozenset[Hashable] = frozenset()
 
     @property
     def matched(self) -> list[tuple[int, int]]:
@@ -271,8 +279,9 @@ def pair_rows(a: pd.DataFrame, b: pd.DataFrame, on: str | None) -> Pairing:
 
     Repeated values pair by row label where both frames give a value's rows the same
     distinct labels (a reordered copy pairs row with row), else first-with-first; either
-    way with a :class:`UserWarning`. Rows with a missing key are unmatched. ``on`` may be
-    a role name, as in :func:`compare`.
+    way with a :class:`RepeatedKeyWarning` (:attr:`Pairing.in_order` names the values
+    paired first-with-first). Rows with a missing key are unmatched. ``on`` may be a role
+    name, as in :func:`compare`.
 
     Examples
     --------
@@ -286,19 +295,23 @@ def pair_rows(a: pd.DataFrame, b: pd.DataFrame, on: str | None) -> Pairing:
     >>> a = pd.DataFrame({"question": ["q", "q"]}, index=["x-faithful", "x-hallucinated"])
     >>> with warnings.catch_warnings():
     ...     warnings.simplefilter("ignore")
-    ...     pair_rows(a, a.iloc[::-1], "question").matched  # a reordered copy: row with row
-    [(0, 1), (1, 0)]
+    ...     p = pair_rows(a, a.iloc[::-1], "question")
+    >>> p.matched, p.in_order  # a reordered copy: row with row, by label
+    ([(0, 1), (1, 0)], frozenset())
     """
     keys_a, keys_b = _keys(a, on, "A"), _keys(b, on, "B")
+    # a value's second row has the key (value, 1): the values that repeat in a frame
+    repeated = {k[0] for k in (*keys_a, *keys_b) if k is not None and k[1]}  # type: ignore[index]
+    by_label: set[Hashable] = set()
     if on is not None:
-        keys_b = _by_label(keys_a, keys_b, list(a.index), list(b.index))
+        keys_b, by_label = _by_label(keys_a, keys_b, list(a.index), list(b.index))
     pos_b = {k: i for i, k in enumerate(keys_b) if k is not None}
     pos_a = {k: i for i, k in enumerate(keys_a) if k is not None}
     union: list[tuple[int | None, int | None]] = [
         (i, pos_b.get(k) if k is not None else None) for i, k in enumerate(keys_a)
     ]
     union += [(None, j) for j, k in enumerate(keys_b) if k is None or k not in pos_a]
-    return Pairing(keys_a, keys_b, union)
+    return Pairing(keys_a, keys_b, union, frozenset(repeated - by_label))
 
 
 # --------------------------------------------------------------------------- metrics

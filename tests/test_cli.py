@@ -369,10 +369,13 @@ def test_repeated_pairing_values_are_warned_about_with_an_id_to_pair_on(tmp_path
         == 0
     )
     assert "warning" not in capsys.readouterr().err
-    # no id column to propose: say how to get one
+    # this run has no id column: say that this is what keeps the baseline's from pairing
     plain = write_jsonl(tmp_path / "plain.jsonl", [GOOD[i % 4] for i in range(8)])
     assert cli.main(["evaluate", str(plain), "--baseline", str(baseline), "--no-progress"]) == 0
-    assert "give the rows an id column and pass --on id" in capsys.readouterr().err
+    assert (
+        "; the column 'id' cannot pair them either: it is missing from this run; give each row "
+        "its own 'id' in both files and pass --on id\n"
+    ) in capsys.readouterr().err
     # --on id given (twice: the last one counts, as for any option), but the data's ids
     # repeat: say where, once, and not "pass --on id"
     dup = write_jsonl(
@@ -387,6 +390,103 @@ def test_repeated_pairing_values_are_warned_about_with_an_id_to_pair_on(tmp_path
         "(such rows are paired by row label where both files give them the same labels, else "
         "in order of appearance); give each row its own id"
     ]
+
+
+def _baseline_row(out: str, metric: str = "faithfulness") -> dict[str, float]:
+    """The row of ``metric`` in the table ``evaluate --baseline`` prints."""
+    table = out.split("Against the baseline")[1].splitlines()
+    names = table[1].split()
+    values = next(line for line in table if line.startswith(metric)).split()[1:]
+    return dict(zip(names, map(float, values), strict=True))
+
+
+def test_rows_named_alike_in_both_files_pair_by_name_without_a_warning(tmp_path, capsys):
+    # every question twice, a supported and an unsupported answer, each row with its own
+    # qid; this run lists them in the reverse order
+    rows = []
+    for i in range(4):
+        rows += [{"qid": f"q{i}-good", **GOOD[i]}, {"qid": f"q{i}-bad", **WORSE[i]}]
+    old_rows = write_jsonl(tmp_path / "old_rows.jsonl", rows)
+    new_rows = write_jsonl(tmp_path / "new_rows.jsonl", rows[::-1])
+    base = ["--model", "offline", "--no-progress", "--metrics", "faithfulness", "--id", "qid"]
+    old, new = tmp_path / "old.jsonl", tmp_path / "new.jsonl"
+    assert cli.main(["evaluate", str(old_rows), *base, "--out", str(old)]) == 0
+    capsys.readouterr()
+    args = ["evaluate", str(new_rows), *base, "--baseline", str(old)]
+    assert cli.main([*args, "--out", str(new)]) == 0
+    captured = capsys.readouterr()
+    # each row met its own (its qid, the label of its row in both files): no change at all,
+    # where pairing in order of appearance compared supported with unsupported answers
+    assert "warning" not in captured.err
+    row = _baseline_row(captured.out)
+    assert (row["n_pairs"], row["mean_diff"], row["ci_low"], row["ci_high"]) == (8, 0, 0, 0)
+    # the report pairs the two files' rows by the labels they kept, and says nothing either
+    html = tmp_path / "r.html"
+    report = ["report", str(new), "--baseline", str(old), "--out", str(html)]
+    assert cli.main([*report, "--plotly-js", "cdn"]) == 0
+    assert "warning" not in capsys.readouterr().err
+    page = html.read_text(encoding="utf-8")
+    assert "rnb-notes" not in page
+    # 8 rows compared: 0 up, 0 down, 8 the same
+    assert "<td>8</td><td>0</td><td>0</td><td>8</td>" in page
+    # without --id this run's rows are only positions: the doubt stays, and is said
+    assert cli.main(args[:-4] + args[-2:]) == 0
+    assert "rows are paired by 'question', which repeats 4 values" in capsys.readouterr().err
+
+
+def test_an_id_column_that_repeats_too_is_named_as_the_trouble(tmp_path, capsys):
+    # the rows have an id column, but it names the question, not the row
+    rows = []
+    for i in range(4):
+        rows += [{"id": f"q{i}", **GOOD[i]}, {"id": f"q{i}", **WORSE[i]}]
+    data = write_jsonl(tmp_path / "rows.jsonl", rows)
+    base = [
+        "evaluate",
+        str(data),
+        "--model",
+        "offline",
+        "--no-progress",
+        "--metrics",
+        "faithfulness",
+    ]
+    baseline = tmp_path / "baseline.jsonl"
+    assert cli.main([*base, "--out", str(baseline)]) == 0
+    capsys.readouterr()
+    assert cli.main([*base, "--baseline", str(baseline)]) == 0
+    err = capsys.readouterr().err
+    assert [line.split("; ", 1)[1] for line in err.splitlines() if "warning" in line] == [
+        "the column 'id' cannot pair them either: it repeats 4 values (on 8 rows) in both "
+        "files; give each row its own 'id' in both files and pass --on id"
+    ]
+    assert "give the rows an id column" not in err
+    # an id column of this run only
+    plain = tmp_path / "plain.jsonl"
+    no_id = write_jsonl(
+        tmp_path / "no_id.jsonl", [{k: v for k, v in r.items() if k != "id"} for r in rows]
+    )
+    args = [
+        "evaluate",
+        str(no_id),
+        "--model",
+        "offline",
+        "--no-progress",
+        "--metrics",
+        "faithfulness",
+    ]
+    assert cli.main([*args, "--out", str(plain)]) == 0
+    capsys.readouterr()
+    assert cli.main([*base, "--baseline", str(plain)]) == 0
+    assert (
+        "the column 'id' cannot pair them either: it is missing from the baseline and it "
+        "repeats 4 values (on 8 rows) in this run; give each row its own 'id' in both files "
+        "and pass --on id"
+    ) in capsys.readouterr().err
+    # no id column anywhere: say how to get one
+    assert cli.main([*args, "--baseline", str(plain)]) == 0
+    assert (
+        "; give the rows an id column and pass --on id (the JSON Lines files 'ragnotebook "
+        "evaluate --out' writes keep rows' labels in a first column)"
+    ) in capsys.readouterr().err
 
 
 def test_the_coverage_warning_of_the_comparison_is_shown(tmp_path, good, capsys):
@@ -1948,10 +2048,11 @@ def test_report_by_a_column_and_an_unknown_one(tmp_path, capsys):
     assert page.count('data-group="1"') == 4
     capsys.readouterr()
     assert cli.main(["report", str(out), "--by", "sytem", "--out", str(html)]) == 2
+    # a command's user passes files: "the frame" would be Python's word
     assert (
-        "--by: 'sytem' is not a column of scored.jsonl; did you mean 'system'?"
-        in capsys.readouterr().err
-    )
+        "--by: 'sytem' is not a column of scored.jsonl; did you mean 'system'? the file has "
+        "'question', "
+    ) in capsys.readouterr().err
 
 
 def _evaluated_jsonl(tmp_path: Path) -> Path:
@@ -2105,11 +2206,42 @@ def test_report_baseline_of_another_judge_is_warned_about(tmp_path, capsys):
     args = ["report", str(new), "--baseline", str(old), "--out", str(html), "--plotly-js", "cdn"]
     assert cli.main(args) == 0
     err = capsys.readouterr().err
+    # worded as evaluate words it: the Python call's name "report(): " is no help here
     assert (
-        "ragnotebook report: warning: report(): the baseline was scored by another judge than "
-        "this run (judge 'offline-v1' -> 'offline-v"
+        "ragnotebook report: warning: the baseline was scored by another judge than this run "
+        "(judge 'offline-v1' -> 'offline-v"
     ) in err
+    assert "report()" not in err
     assert 'id="rnb-other-judge"' in html.read_text(encoding="utf-8")
+    # the comparison's own warnings too
+    fewer = tmp_path / "fewer.jsonl"
+    rows = write_jsonl(tmp_path / "fewer_rows.jsonl", GOOD[:3])
+    assert cli.main(["evaluate", str(rows), "--no-progress", "--out", str(fewer)]) == 0
+    capsys.readouterr()
+    assert cli.main(["report", str(fewer), *args[2:]]) == 0
+    err = capsys.readouterr().err
+    assert "ragnotebook report: warning: against the baseline: coverage differs, so the " in err
+    assert "report()" not in err
+
+
+def test_report_warnings_name_options_not_the_python_keywords(tmp_path, capsys, monkeypatch):
+    pytest.importorskip("plotly")
+    from ragnotebook.views import _report
+
+    monkeypatch.setattr(_report, "LARGE_REPORT_ROWS", 3)  # 4 rows make a "large" page
+    new = tmp_path / "new.jsonl"
+    rows = write_jsonl(tmp_path / "rows.jsonl", GOOD[:4])
+    assert cli.main(["evaluate", str(rows), "--no-progress", "--out", str(new)]) == 0
+    capsys.readouterr()
+    html = tmp_path / "r.html"
+    assert cli.main(["report", str(new), "--out", str(html), "--plotly-js", "cdn"]) == 0
+    err = capsys.readouterr().err
+    assert (
+        "ragnotebook report: warning: the drill-down holds all 4 rows (about 5-10 kB each, so "
+        "0-0 MB); pass --max-rows N (with --sort-by METRIC for the worst rows first) for a "
+        "page a browser opens quickly"
+    ) in err
+    assert "max_rows=" not in err and "report()" not in err
 
 
 def test_report_baseline_pairs_as_evaluate_does(tmp_path, capsys):
@@ -2132,13 +2264,20 @@ def test_report_baseline_pairs_as_evaluate_does(tmp_path, capsys):
     assert cli.main(base) == 0
     err = capsys.readouterr().err
     # one message, naming --on; report()'s own (one per file, advising on=) are left out
+    message = (
+        "rows are paired by 'question', which repeats 4 values (on 8 rows) in both the "
+        "baseline and this run, so a row may be compared with another row that has the same "
+        "value (such rows are paired by row label where both files give them the same labels, "
+        "else in order of appearance); pass --on id (one value per row in both files)"
+    )
     assert [line for line in err.splitlines() if "warning" in line] == [
-        "ragnotebook report: warning: rows are paired by 'question', which repeats 4 values (on "
-        "8 rows) in both the baseline and this run, so a row may be compared with another row "
-        "that has the same value (such rows are paired by row label where both files give them "
-        "the same labels, else in order of appearance); pass --on id (one value per row in both "
-        "files)"
+        f"ragnotebook report: warning: {message}"
     ]
+    # the page's notes say the same, not compare()'s advice for Python (on='id', on=None)
+    page = html.read_text(encoding="utf-8")
+    notes = re.findall(r'<ul class="help rnb-notes">(.*?)</ul>', page, re.S)
+    assert notes == ['<li dir="auto">' + message.replace("'", "&#x27;") + "</li>"]
+    assert "on=&#x27;id&#x27;" not in page and "on=None" not in page
     assert cli.main([*base, "--on", "id"]) == 0
     assert "warning" not in capsys.readouterr().err
     assert "paired with the baseline on &#x27;id&#x27;" in html.read_text(encoding="utf-8")
@@ -2192,7 +2331,13 @@ def test_evaluate_id_names_the_rows_everywhere(tmp_path, capsys):
     assert 'title="B:q1">' in html.read_text(encoding="utf-8")
     capsys.readouterr()
     assert cli.main([*base, "--id", "quid"]) == 2
-    assert "--id 'quid': no such column in" in capsys.readouterr().err
+    assert (
+        f"--id 'quid': no such column in {data}; did you mean 'qid'? the file has 'question', "
+    ) in capsys.readouterr().err
+    assert cli.main([*base, "--by", "sytem"]) == 2
+    err = capsys.readouterr().err
+    assert f"--by 'sytem': no such column in {data}; did you mean 'system'? the file has " in err
+    assert "frame" not in err
     # repeated labels are allowed, with a warning
     twice = write_jsonl(tmp_path / "twice.jsonl", [{**GOOD[0], "qid": "x"}] * 2)
     assert (
@@ -2350,6 +2495,39 @@ def test_quickstart_help_says_the_offline_judge_is_only_the_default(capsys):
     assert cli.main(["quickstart", "--help"]) == 0
     text = " ".join(capsys.readouterr().out.split())
     assert "on all three metrics (with the offline judge, or the LLM judge --model names)" in text
+
+
+def _synopsis(command: str) -> str:
+    """The lines of docs/cli.md's synopsis that show ``ragnotebook <command>``."""
+    text = (ROOT / "docs" / "cli.md").read_text(encoding="utf-8")
+    block = text.split("```", 2)[1]
+    part = block.split(f"ragnotebook {command} ", 1)[1].split("\nragnotebook ", 1)[0]
+    return " ".join(part.split())
+
+
+@pytest.mark.parametrize("command", ["quickstart", "evaluate", "report"])
+def test_help_and_the_docs_name_every_option_s_value_alike(command, capsys):
+    # `--help` said --on ON, --baseline BASELINE, --max-drop MAX_DROP where the docs said
+    # --on COLUMN, --baseline FILE, --max-drop D
+    assert cli.main([command, "--help"]) == 0
+    usage = " ".join(capsys.readouterr().out.split("\n\n")[0].split())
+    shown = re.findall(r"(--[\w-]+) ([^\s\]]+)", usage)
+    assert shown and all(value.isupper() or value.startswith("{") for _, value in shown), shown
+    docs = _synopsis(command)
+    for option, value in shown:
+        assert f"{option} {value}" in docs, (option, value, docs)
+    assert set(re.findall(r"--[\w-]+", docs)) == set(re.findall(r"--[\w-]+", usage))
+
+
+def test_concurrency_help_says_its_default(capsys):
+    import inspect
+
+    assert cli.main(["evaluate", "--help"]) == 0
+    text = " ".join(capsys.readouterr().out.split())
+    default = inspect.signature(rn.evaluate).parameters["concurrency"].default
+    args = cli._parser().parse_args(["evaluate", "rows.jsonl"])
+    assert args.concurrency == default == 16
+    assert "--concurrency N at most N judge calls in flight at once (default 16;" in text
 
 
 def test_report_help_names_max_k_and_top_with_the_python_defaults(capsys):

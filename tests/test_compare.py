@@ -339,3 +339,21 @@ def test_a_reordered_copy_pairs_repeated_questions_row_with_row():
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         assert rn.compare(a, c).loc["faithfulness", "n_worse"] == 2
+
+
+def test_the_pairing_names_the_repeated_values_paired_in_order_of_appearance():
+    from ragnotebook.comparison import RepeatedKeyWarning, pair_rows
+
+    a = pd.DataFrame({"question": ["q1", "q1", "q2", "q2", "q3"]}, index=["a", "b", "c", "d", "e"])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RepeatedKeyWarning)
+        # the same labels, reordered: each repeated value's rows pair by label
+        assert pair_rows(a, a.iloc[::-1], "question").in_order == frozenset()
+        # q2's rows have other labels in B: first with first, and named
+        b = a.set_axis(["a", "b", "x", "y", "e"])
+        assert pair_rows(a, b, "question").in_order == frozenset({"q2"})
+        # q1 repeats in A only: which of A's rows meets B's one is a matter of order
+        assert pair_rows(a, a.iloc[1:], "question").in_order == frozenset({"q1"})
+        assert pair_rows(a.iloc[[0, 2, 4]], a, "question").in_order == frozenset({"q1", "q2"})
+        # no repeat: nothing to name
+        assert pair_rows(a.iloc[[0, 2, 4]], a.iloc[[0, 2, 4]], "question").in_order == set()

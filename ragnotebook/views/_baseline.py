@@ -31,8 +31,11 @@ Examples
 
 from __future__ import annotations
 
+import contextlib
 import math
 import warnings
+from collections.abc import Iterator
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any
 
@@ -41,6 +44,7 @@ import pandas as pd
 from ragnotebook._warn import warn_user
 from ragnotebook.comparison import (
     Pairing,
+    RepeatedKeyWarning,
     _key_column,
     as_runs,
     compare,
@@ -54,7 +58,55 @@ from ragnotebook.frame import require_scored, scored_metrics
 from ragnotebook.views._data import METRIC_LABELS, row_gists, row_labels, row_names
 from ragnotebook.views._html import escape, shorten, two_places
 
-__all__ = ["BASELINE_CSS", "BASELINE_JS", "Against", "against_baseline", "baseline_html"]
+__all__ = [
+    "BASELINE_CSS",
+    "BASELINE_JS",
+    "Against",
+    "against_baseline",
+    "baseline_html",
+    "repeated_key_note",
+]
+
+#: What the section says in place of compare()'s repeated-key warnings, when a caller
+#: has its own words for them (see :func:`repeated_key_note`); None keeps compare()'s.
+_REPEATED_KEY_NOTE: ContextVar[str | None] = ContextVar("repeated_key_note", default=None)
+
+
+@contextlib.contextmanager
+def repeated_key_note(note: str) -> Iterator[None]:
+    """Within the block, the section says ``note`` (nothing when it is empty) in place of
+    :func:`ragnotebook.compare`'s warnings about a pairing column that repeats values,
+    and :func:`against_baseline` does not give those warnings again: the caller says it
+    in its own words.
+
+    :func:`ragnotebook.compare` gives one warning per frame, advising the Python keywords
+    ``on='id'`` and ``on=None``; ``ragnotebook report --baseline`` puts the one message
+    it prints, naming ``--on``, in the page instead, or none when every repeated value's
+    rows pair by their labels.
+
+    Parameters
+    ----------
+    note : str
+        The note, or ``""`` for none.
+
+    Examples
+    --------
+    >>> import warnings
+    >>> import pandas as pd
+    >>> rows = pd.DataFrame({"question": ["q", "q"], "faithfulness": [1.0, 0.5],
+    ...                      "faithfulness_status": ["ok", "ok"]})
+    >>> with warnings.catch_warnings(record=True) as caught, repeated_key_note("say it so"):
+    ...     warnings.simplefilter("always")
+    ...     notes = against_baseline(rows, rows, "question").notes
+    >>> notes, [str(w.message) for w in caught]
+    (['say it so'], [])
+    """
+    token = _REPEATED_KEY_NOTE.set(note)
+    try:
+        yield
+    finally:
+        _REPEATED_KEY_NOTE.reset(token)
+
 
 #: Styles of the section (added to the page only when it has the section).
 BASELINE_CSS = """
@@ -112,7 +164,8 @@ class Against:
         (ties in this run's row order).
     notes : list of str
         The comparison's warnings (repeated pairing values, coverage differences),
-        with A and B named "the baseline" and "this run".
+        with A and B named "the baseline" and "this run" (within
+        :func:`repeated_key_note`, its note stands for those about repeated values).
     changes : list of str
         :func:`~ragnotebook.comparison.judge_changes`: how the judges differ.
     sides : tuple of dict
@@ -183,6 +236,7 @@ def against_baseline(
     UserWarning
         :func:`ragnotebook.compare`'s warnings (repeated pairing values, coverage
         differences), and the judges' difference when they differ; each names ``who``.
+        Those about repeated values are left out within :func:`repeated_key_note`.
 
     Examples
     --------
@@ -232,8 +286,16 @@ def against_baseline(
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         table = compare(baseline, df, on=on, metrics=shared)
-    notes = [as_runs(str(w.message).removeprefix("ragnotebook.compare: ")) for w in caught]
-    for note, w in zip(notes, caught, strict=True):
+    instead = _REPEATED_KEY_NOTE.get()
+    notes = []
+    for w in caught:
+        note = as_runs(str(w.message).removeprefix("ragnotebook.compare: "))
+        if instead is not None and issubclass(w.category, RepeatedKeyWarning):
+            # the caller's own words, once, where compare()'s first one was
+            if instead and instead not in notes:
+                notes.append(instead)
+            continue
+        notes.append(note)
         # in compare()'s class: the command line shows its own repeated-key message
         warn_user(f"{who}: against the baseline: {note}", w.category)
     changes = judge_changes(baseline, df)

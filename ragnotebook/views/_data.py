@@ -1149,7 +1149,7 @@ def group_keys(df: pd.DataFrame, by: Any, who: str) -> list[str] | None:
     return [group_name(v) for v in column.tolist()]
 
 
-def column_hint(df: pd.DataFrame, name: str) -> str:
+def column_hint(df: pd.DataFrame, name: str, holder: str = "the frame") -> str:
     """``"did you mean 'system'? the frame has 'question', …"`` for a column not found.
 
     Parameters
@@ -1157,6 +1157,9 @@ def column_hint(df: pd.DataFrame, name: str) -> str:
     df : pandas.DataFrame
     name : str
         The column asked for.
+    holder : str, default "the frame"
+        What holds the columns, as the message names it (the command line says "the
+        file": its users pass files, not frames).
 
     Returns
     -------
@@ -1169,6 +1172,8 @@ def column_hint(df: pd.DataFrame, name: str) -> str:
     >>> import pandas as pd
     >>> column_hint(pd.DataFrame(columns=["question", "System"]), "sytem")
     "did you mean 'System'? the frame has 'question', 'System'"
+    >>> column_hint(pd.DataFrame(columns=["question"]), "sytem", "the file")
+    "the file has 'question'"
     """
     import difflib
 
@@ -1177,7 +1182,7 @@ def column_hint(df: pd.DataFrame, name: str) -> str:
     close = difflib.get_close_matches(name.lower(), list(lower), n=2, cutoff=0.6)
     names = ", ".join(repr(c) for c in columns[:12]) + (" …" if len(columns) > 12 else "")
     guess = " or ".join(repr(lower[c]) for c in close)
-    return (f"did you mean {guess}? " if guess else "") + f"the frame has {names}"
+    return (f"did you mean {guess}? " if guess else "") + f"{holder} has {names}"
 
 
 def group_name(value: Any) -> str:

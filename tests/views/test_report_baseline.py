@@ -382,6 +382,28 @@ def test_repeated_pairing_values_are_warned_about_and_noted(tmp_path):
     assert metric_rows(section(path))["faithfulness"][5:9] == ["3", "0", "2", "1"]
 
 
+def test_a_caller_can_word_the_note_about_repeated_values_itself(tmp_path):
+    # ragnotebook report puts its own message, naming --on, in place of compare()'s two
+    from ragnotebook.views._baseline import repeated_key_note
+
+    before = scored_run({"q1": 1.0, "q2": 1.0}, questions=["q1", "q1", "q2"])
+    after = scored_run({"q1": 0.5, "q2": 1.0}, questions=["q1", "q1", "q2", "q3"])
+    for note, shown in (("pass --on id", ["pass --on id"]), ("", [])):
+        with warnings.catch_warnings(record=True) as caught, repeated_key_note(note):
+            warnings.simplefilter("always")
+            path = report(after, tmp_path / "r.html", baseline=before, plotly_js="cdn")
+        assert [" ".join(n.split()) for n in section(path).notes] == shown
+        # the caller says the repeats; the coverage difference is still warned about
+        said = [str(w.message) for w in caught]
+        assert not [t for t in said if "repeats" in t], said
+        assert any(t.startswith("report(): against the baseline: coverage differs") for t in said)
+    # outside the block, compare()'s notes again
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        path = report(after, tmp_path / "r.html", baseline=before, plotly_js="cdn")
+    assert any("(on='id')" in n for n in section(path).notes)
+
+
 def test_a_metric_the_baseline_lacks_is_named_not_compared(old, tmp_path):
     faith_only = scored_run(OLD_FAITH)
     path = report(old, tmp_path / "r.html", baseline=faith_only, plotly_js="cdn")
