@@ -915,7 +915,37 @@ def _finish(run: _Run) -> EvalRunResult:
     _warn_target_failures(result)
     _warn_no_context(result)
     _warn_no_answer(result, {s.scorer.metric for s in run.scorers})
+    _warn_judge_output(result)
     return result
+
+
+def _warn_judge_output(result: EvalRunResult) -> None:
+    """Warn once when the judge's replies were partly unusable, as ``evaluate()`` does:
+    verdicts still missing or not a valid word after the re-ask (they count as not
+    supported / not relevant), or supporting chunks cited that the item does not have
+    (left out of the verdicts). Counts come from the run metadata, per scorer column."""
+    meta = result.frame.attrs.get("ragnotebook", {})
+    if meta.get("last_run", {}).get("interrupted"):
+        return
+    said: list[str] = []
+    for column, stats in meta.get("metrics", {}).items():
+        unjudged = int(stats.get("missing_verdicts", 0)) + int(stats.get("invalid_verdicts", 0))
+        phantom = int(stats.get("out_of_range_chunks", 0))
+        parts = []
+        if unjudged:
+            parts.append(f"{unjudged} verdict(s) missing or not a valid word after the re-ask")
+        if phantom:
+            parts.append(f"{phantom} cited chunk index(es) that name no chunk of the item")
+        if parts:
+            said.append(f"{column}: {' and '.join(parts)}")
+    if said:
+        warn_user(
+            f"run_evals: the judge's replies were partly unusable ({'; '.join(said)}). A "
+            "missing verdict counts as not supported (not relevant for context precision); "
+            "a cited chunk that does not exist is left out of supporting_chunks. "
+            "result.summary() counts both (missing_verdicts, out_of_range_chunks).",
+            UserWarning,
+        )
 
 
 def _warn_target_failures(result: EvalRunResult) -> None:

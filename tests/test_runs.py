@@ -805,3 +805,42 @@ def test_item_fields_named_like_result_columns_are_left_out_with_a_warning():
     assert res.frame["topic"].tolist() == ["x"]  # other fields are kept
     assert res.frame["contexts"].tolist() == [["The museum is on Pier 4."]]  # the app's
     assert res.frame["faithfulness"].tolist() == [1.0]  # the score, not the item's field
+
+
+def test_unusable_judge_replies_warn_once_with_their_counts():
+    def verify(task: Any) -> Any:
+        # claim 0 is supported by chunk 7 (the item has 2 chunks); claim 1 never gets a verdict
+        return [
+            {"index": it.index, "verdict": "yes", "reason": "r", "supporting_chunks": [7]}
+            for it in task.items
+            if it.index == 0
+        ]
+
+    judge = rn.MockJudge(
+        extract_claims=lambda t: ["Claim one.", "Claim two."], verify_claims=verify
+    )
+    scorer = rn.create_faithfulness_scorer(model=judge, context_extractor=rn.contexts_from_output)
+    with pytest.warns(UserWarning) as caught:
+        res = rn.run_evals(DATA[:2], scorers=[scorer], target=rag_app, progress=False)
+    said = [str(w.message) for w in caught if "partly unusable" in str(w.message)]
+    assert said == [
+        "run_evals: the judge's replies were partly unusable (faithfulness: 2 verdict(s) "
+        "missing or not a valid word after the re-ask and 2 cited chunk index(es) that name no "
+        "chunk of the item). A missing verdict counts as not supported (not relevant for "
+        "context precision); a cited chunk that does not exist is left out of "
+        "supporting_chunks. result.summary() counts both (missing_verdicts, "
+        "out_of_range_chunks)."
+    ]
+    assert res.frame["faithfulness"].tolist() == [0.5, 0.5]
+    summary = res.summary()
+    assert summary.loc["faithfulness-scorer", "missing_verdicts"] == 2
+    assert summary.loc["faithfulness-scorer", "out_of_range_chunks"] == 2
+
+
+def test_usable_judge_replies_do_not_warn():
+    judge = rn.MockJudge(extract_claims=lambda t: ["Claim one."], verify_claims=lambda t: ["yes"])
+    scorer = rn.create_faithfulness_scorer(model=judge, context_extractor=rn.contexts_from_output)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        res = rn.run_evals(DATA[:2], scorers=[scorer], target=rag_app, progress=False)
+    assert res.frame["faithfulness"].tolist() == [1.0, 1.0]

@@ -63,7 +63,9 @@ class ScorerResult:
         (it has no preprocess step).
     analyze_step_result : dict
         ``{"verdicts": [...], "missing_verdicts": int, "invalid_verdicts": int,
-        "positional_verdicts": int}``; precision verdicts also carry ``precision_at_k``.
+        "positional_verdicts": int, "out_of_range_chunks": int}``; precision verdicts also
+        carry ``precision_at_k``. ``out_of_range_chunks`` counts the supporting-chunk indices
+        the judge cited that name no chunk (left out of the verdicts).
     error : str or None
         The error message when ``status == "error"``.
     scorer_id : str
@@ -127,6 +129,7 @@ class ScorerResult:
                 "missing_verdicts": res.missing_verdicts,
                 "invalid_verdicts": res.invalid_verdicts,
                 "positional_verdicts": res.positional_verdicts,
+                "out_of_range_chunks": res.out_of_range_chunks,
             },
             error=res.error,
             scorer_id=scorer_id,

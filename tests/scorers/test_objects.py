@@ -361,3 +361,21 @@ def test_a_row_without_one_valid_verdict_is_an_error_not_a_measured_zero():
     scorer = rn.create_context_precision_scorer(model=judge, context=["a", "b"])
     r = scorer.run(input="q", output="x", ground_truth="g")
     assert (r.status, r.score) == ("ok", 0.5)
+
+
+def test_analyze_step_result_counts_cited_chunks_that_do_not_exist():
+    judge = rn.MockJudge(
+        extract_claims=[["A", "B"]],
+        verify_claims=[
+            [
+                {"index": 0, "verdict": "yes", "reason": "r", "supporting_chunks": [0, 4]},
+                {"index": 1, "verdict": "yes", "reason": "r", "supporting_chunks": [-1]},
+            ]
+        ],
+    )
+    scorer = rn.create_faithfulness_scorer(model=judge, context=["c", "d"])
+    r = scorer.run(input="q", output="A. B.")
+    assert r.score == 1.0
+    step = r.analyze_step_result
+    assert step["out_of_range_chunks"] == 2
+    assert [v["supporting_chunks"] for v in step["verdicts"]] == [[0], []]
