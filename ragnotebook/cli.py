@@ -2157,15 +2157,29 @@ def evaluate_command(args: argparse.Namespace) -> int:
         from ragnotebook.frame import scored_mask
 
         ran = [m for m in metrics if f"{m}_status" in scored.columns]
-        if not any(scored_mask(scored, m).any() for m in ran) and any(
-            (scored[f"{m}_status"] == "error").any() for m in ran
-        ):
+        unmeasured = [
+            m
+            for m in ran
+            if not scored_mask(scored, m).any() and (scored[f"{m}_status"] == "error").any()
+        ]
+        if unmeasured and len(unmeasured) == len(ran):
             # a judge that failed on every row (no key, server down): the run measured
             # nothing, which a job that only looks at the exit code must not take for a
             # pass (a failed check, asked for, says exit 1 first)
             print(
                 "ragnotebook evaluate: no row could be scored: every row failed (the first "
                 "error of each metric is above)",
+                file=sys.stderr,
+            )
+            return EXIT_RUNTIME
+        if unmeasured:
+            # one metric failed everywhere (a judge that answers "supported" for yes): the
+            # others' scores are fine, but a job gated on the exit code would pass with
+            # that metric never measured
+            print(
+                f"ragnotebook evaluate: {', '.join(unmeasured)} could not be scored on any row: "
+                "every row that could be judged failed (the first error is above); the other "
+                "metrics are scored and written",
                 file=sys.stderr,
             )
             return EXIT_RUNTIME
@@ -2557,7 +2571,9 @@ def _parser() -> argparse.ArgumentParser:
         type=float,
         default=0.02,
         metavar="SCORE",
-        help="--baseline tolerance for the mean and coverage drop, from 0 to 1 (default 0.02)",
+        help="with --baseline, a metric fails when its mean drops by more than SCORE and the "
+        "drop is significant (p < 0.05 over paired rows; fewer than 6 changed rows never are: "
+        "add --fail-under), or its coverage drops by more than SCORE (0 to 1, default 0.02)",
     )
     ev.add_argument(
         "--concurrency",

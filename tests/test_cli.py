@@ -1095,6 +1095,39 @@ def test_default_responder_and_server_errors(tmp_path, llm_server, monkeypatch, 
 
 
 @pytest.mark.server
+def test_one_metric_failing_on_every_row_is_no_success(tmp_path, llm_server, monkeypatch, capsys):
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
+
+    def words_faithfulness_cannot_read(request: dict[str, Any]) -> Any:
+        kind = re.search(r"TASK: (\w+)", request["messages"][-1]["content"]).group(1)
+        if kind == "verify_claims":
+            return {"status": 400, "error": "this model does not verify claims"}
+        return judge_by_task(request)
+
+    llm_server.responder = words_faithfulness_cannot_read
+    data = write_jsonl(tmp_path / "rows.jsonl", GOOD[:2])
+    out = tmp_path / "scored.jsonl"
+    args = (str(data), "--model", "openai/test-model", "--api-base", llm_server.url)
+    args = (*args, "--no-cache", "--num-retries", "0", "--out", str(out))
+    code, stdout, err = main_in_process(*args, capsys=capsys)
+    assert code == 4, stdout + err
+    assert (
+        "ragnotebook evaluate: faithfulness could not be scored on any row: every row that "
+        "could be judged failed (the first error is above); the other metrics are scored and "
+        "written" in err
+    )
+    assert "no row could be scored" not in err
+    scored = pd.read_json(out, lines=True)
+    assert scored["faithfulness_status"].tolist() == ["error", "error"]
+    assert scored["context_recall_status"].tolist() == ["ok", "ok"]
+    # asked for the other metrics only, the run succeeds
+    code, stdout, err = main_in_process(
+        *args, "--metrics", "context_recall,context_precision", capsys=capsys
+    )
+    assert code == 0, stdout + err
+
+
+@pytest.mark.server
 def test_quickstart_with_an_llm_judge_names_its_failures(tmp_path, llm_server, monkeypatch, capsys):
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
     out = tmp_path / "qs.jsonl"
