@@ -50,6 +50,7 @@ __all__ = [
     "MixedReferenceWarning",
     "MockJudge",
     "OfflineJudge",
+    "RepeatedKeyWarning",
     "ScorerResult",
     "__version__",
     "acontext_precision",
@@ -95,6 +96,7 @@ _LAZY = {
     "arun_evals": "ragnotebook.runs",
     "EvalRunResult": "ragnotebook.runs",
     "compare": "ragnotebook.comparison",
+    "RepeatedKeyWarning": "ragnotebook.comparison",
 }
 
 

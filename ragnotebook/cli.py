@@ -1294,6 +1294,9 @@ def _print_summary(summary: Any, title: str, usage: bool = True, shared: int = 0
     import pandas as pd
 
     cols = ["mean", "scored", "coverage", *_SUMMARY_COLUMNS[2:], "missing_verdicts"]
+    cited = summary.get("out_of_range_chunks")
+    if cited is not None and bool((cited.fillna(0) > 0).any()):
+        cols.append("out_of_range_chunks")  # only when a judge cited chunks a row lacks
     with pd.option_context("display.width", 160, "display.max_columns", 30):
         print(title)
         print(_half_up(summary[[c for c in cols if c in summary.columns]], 3).to_string())

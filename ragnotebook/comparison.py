@@ -105,13 +105,17 @@ class RepeatedKeyWarning(UserWarning):
 
     Examples
     --------
-    >>> import warnings, pandas as pd
-    >>> a = pd.DataFrame({"question": ["q", "q"]})
+    >>> import warnings
+    >>> import pandas as pd
+    >>> import ragnotebook as rn
+    >>> df = pd.DataFrame({"question": ["Where?", "Where?"], "answer": ["Pier 4.", "Pier 5."],
+    ...                    "contexts": [["It is on Pier 4."]] * 2})
+    >>> scored = rn.faithfulness(df, model="offline", progress=False)
     >>> with warnings.catch_warnings(record=True) as caught:
     ...     warnings.simplefilter("always")
-    ...     _ = pair_rows(a, a, "question")
-    >>> [w.category.__name__ for w in caught]
-    ['RepeatedKeyWarning', 'RepeatedKeyWarning']
+    ...     _ = rn.compare(scored, scored.iloc[::-1], on="question")
+    >>> sorted({w.category.__name__ for w in caught})
+    ['RepeatedKeyWarning']
     """
 
 

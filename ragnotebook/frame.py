@@ -769,6 +769,10 @@ _SUMMED = (
 )
 
 
+#: Counters that older versions did not record: missing from a frame's metadata, they were 0.
+_COUNTED_LATER = frozenset({"out_of_range_chunks"})
+
+
 def _metric_columns(df: pd.DataFrame, metric: str) -> list[str]:
     return [c for c in (metric, *(f"{metric}_{s}" for s in _METRIC_SUFFIXES)) if c in df.columns]
 
@@ -947,6 +951,10 @@ def update_scores(
         known = bool(before) and bool(after) and before.get("rows") in (None, len(scored))
         for key in _SUMMED:
             a, b = before.get(key), after.get(key)
+            if key in _COUNTED_LATER:
+                # a frame scored before this counter existed counted none of it
+                a = 0 if key not in before else a
+                b = 0 if key not in after else b
             if known and isinstance(a, int | float) and isinstance(b, int | float):
                 merged[key] = a + b
             else:

@@ -915,35 +915,50 @@ def _finish(run: _Run) -> EvalRunResult:
     _warn_target_failures(result)
     _warn_no_context(result)
     _warn_no_answer(result, {s.scorer.metric for s in run.scorers})
-    _warn_judge_output(result)
+    _warn_judge_output(run, result)
     return result
 
 
-def _warn_judge_output(result: EvalRunResult) -> None:
-    """Warn once when the judge's replies were partly unusable, as ``evaluate()`` does:
-    verdicts still missing or not a valid word after the re-ask (they count as not
-    supported / not relevant), or supporting chunks cited that the item does not have
-    (left out of the verdicts). Counts come from the run metadata, per scorer column."""
-    meta = result.frame.attrs.get("ragnotebook", {})
-    if meta.get("last_run", {}).get("interrupted"):
+def _warn_judge_output(run: _Run, result: EvalRunResult) -> None:
+    """Warn once when the judge's replies were partly unusable on rows that were scored, as
+    ``evaluate()`` does: verdicts still missing or not a valid word after the re-ask (they
+    count against the row, :data:`ragnotebook.api._UNJUDGED_COUNTS_AS`), or supporting
+    chunks cited that the item does not have (left out of the verdicts). Rows that failed
+    outright are ``error`` rows, said by their status, not here."""
+    from ragnotebook.api import _UNJUDGED_COUNTS_AS
+
+    if result.frame.attrs.get("ragnotebook", {}).get("last_run", {}).get("interrupted"):
         return
     said: list[str] = []
-    for column, stats in meta.get("metrics", {}).items():
-        unjudged = int(stats.get("missing_verdicts", 0)) + int(stats.get("invalid_verdicts", 0))
-        phantom = int(stats.get("out_of_range_chunks", 0))
+    for s in run.scorers:
+        done = [
+            r
+            for o in run.outcomes.values()
+            if (r := o.results.get(s.key)) is not None and r.status == "ok"
+        ]
+        unjudged = [r for r in done if r.missing_verdicts + r.invalid_verdicts]
+        phantom = [r for r in done if r.out_of_range_chunks]
         parts = []
         if unjudged:
-            parts.append(f"{unjudged} verdict(s) missing or not a valid word after the re-ask")
+            noun, counts_as = _UNJUDGED_COUNTS_AS[str(s.scorer.metric)]
+            items = sum(r.missing_verdicts + r.invalid_verdicts for r in unjudged)
+            parts.append(
+                f"{items} {noun} verdict(s) in {len(unjudged)} item(s) missing or not a valid "
+                f"word after the re-ask, counted as {counts_as}"
+            )
         if phantom:
-            parts.append(f"{phantom} cited chunk index(es) that name no chunk of the item")
+            cited = sum(r.out_of_range_chunks for r in phantom)
+            parts.append(
+                f"{cited} cited chunk index(es) in {len(phantom)} item(s) that name no chunk "
+                "of the item, left out of supporting_chunks"
+            )
         if parts:
-            said.append(f"{column}: {' and '.join(parts)}")
+            said.append(f"{s.key}: {'; '.join(parts)}")
     if said:
         warn_user(
-            f"run_evals: the judge's replies were partly unusable ({'; '.join(said)}). A "
-            "missing verdict counts as not supported (not relevant for context precision); "
-            "a cited chunk that does not exist is left out of supporting_chunks. "
-            "result.summary() counts both (missing_verdicts, out_of_range_chunks).",
+            f"run_evals: the judge's replies were partly unusable ({' | '.join(said)}). "
+            "result.summary() counts them (missing_verdicts, out_of_range_chunks); check that "
+            "the model follows the prompt's answer format.",
             UserWarning,
         )
 

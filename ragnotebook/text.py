@@ -1245,17 +1245,21 @@ def split_claims(text: str, lang: str | None = None, *, lists: bool = False) -> 
 
 
 def _clause_pieces(sentence: str) -> list[str]:
-    """``sentence`` cut at its clause joints (:data:`_CLAUSE_SPLIT`), except inside
-    brackets: "Rage Against the Machine (1991-2000; 2007-11)" is one clause."""
-    pieces, start, depth, scanned = [], 0, 0, 0
+    """``sentence`` cut at its clause joints (:data:`_CLAUSE_SPLIT`), except inside a pair
+    of brackets: "Rage Against the Machine (1991-2000; 2007-11)" is one clause. A bracket
+    never closed (an emoticon ":(") protects nothing."""
+    if not any(b in sentence for b in "([（［"):
+        return _CLAUSE_SPLIT.split(sentence)
+    spans: list[tuple[int, int]] = []
+    opened: list[int] = []
+    for i, ch in enumerate(sentence):
+        if ch in "([（［":
+            opened.append(i)
+        elif ch in ")]）］" and opened:
+            spans.append((opened.pop(), i))
+    pieces, start = [], 0
     for m in _CLAUSE_SPLIT.finditer(sentence):
-        for ch in sentence[scanned : m.start()]:
-            if ch in "([（［":
-                depth += 1
-            elif ch in ")]）］" and depth:
-                depth -= 1
-        scanned = m.start()
-        if depth == 0:
+        if not any(a < m.start() < b for a, b in spans):
             pieces.append(sentence[start : m.start()])
             start = m.end()
     pieces.append(sentence[start:])
@@ -1821,21 +1825,34 @@ _VERSION_BEFORE = re.compile(r"(?:\bversion|\bv|\bver\.?|\brelease|\bpython|\bv\
 _ZERO_MINOR = re.compile(r"^\d+\.0+$")
 
 
-#: The top of a rating scale ("4.5 stars out of 5", "scored 8 out of 10", "rated 4/5"):
-#: a convention of the rating, not a figure the context must hold. Only after a rating word,
-#: so "three out of five patients" keeps its five.
+#: The top of a rating scale ("4.5 stars out of 5", "scored 8 out of 10", "rated 4/5",
+#: "4.5/5 stars"): a convention of the rating, not a figure the context must hold. Only after
+#: a rating word or before "stars", and only when the top ends the figure: "a review found 3
+#: out of 10 patients" (a noun follows), "posted on 4/10/2021" (a date) keep every figure.
+_TOP_END = (
+    r"(?![/\d]|\.\d)(?=\s*(?:$|[.,;:!?)\]]|(?:stars?|points?|by|from|with|on|in|at|for|among"
+    r"|and|overall|based|across|according)\b))"
+)
 _SCALE_TOP = re.compile(
-    r"\b(?:stars?|rat(?:ing|ings|ed|es)|scor(?:e|es|ed|ing)|points?|grade[ds]?|reviews?)\b"
-    r"[^.;!?\d]{0,24}\d+(?:\.\d+)?\s*(?:stars?\s+|points?\s+)?(?:out\s+of|/)\s*"
-    r"(?P<top>5|10|100|five|ten|hundred|one\s+hundred)\b"
-    r"|\b\d+(?:\.\d+)?\s*(?:stars?|points?)\s+out\s+of\s+(?P<top2>5|10|100|five|ten)\b",
+    r"\b(?:stars?|rat(?:ing|ings|ed|es)|scor(?:e|es|ed|ing)|grade[ds]?|reviews?)\b"
+    r"(?:(?!\b(?:on|since|until|before|after|from)\b)[^.;!?\d]){0,24}"
+    r"\d+(?:\.\d+)?\s*(?:stars?\s+|points?\s+)?(?:out\s+of|/)\s*"
+    rf"(?P<top>5|10|100|five|ten){_TOP_END}"
+    rf"|\b\d+(?:\.\d+)?\s*(?:stars?|points?)\s+out\s+of\s+(?P<top2>5|10|100|five|ten){_TOP_END}"
+    r"|\b\d+(?:\.\d+)?\s*/\s*(?P<top3>5|10)(?=\s*stars?\b)",
     re.IGNORECASE,
 )
+#: A quick test before :data:`_SCALE_TOP`: something that could be a scale's top.
+_SCALE_HINT = re.compile(r"(?:out\s+of|/)\s*(?:5|10|100|five|ten)\b", re.IGNORECASE)
 
 
 def _scale_tops(text: str) -> set[int]:
     """Start offsets of the tops of rating scales in ``text`` (:data:`_SCALE_TOP`)."""
-    return {m.start(g) for m in _SCALE_TOP.finditer(text) for g in ("top", "top2") if m.group(g)}
+    if _SCALE_HINT.search(text) is None:
+        return set()
+    return {
+        m.start(g) for m in _SCALE_TOP.finditer(text) for g in ("top", "top2", "top3") if m.group(g)
+    }
 
 
 def numbers(text: str) -> set[str]:
@@ -1856,7 +1873,7 @@ def numbers(text: str) -> set[str]:
     """
     text = _join_number_words(normalize(text))
     out: set[str] = set()
-    tops = _scale_tops(text) if "out" in text or "/" in text else set()
+    tops = _scale_tops(text)
     for m in _TOKEN_RE.finditer(text):
         tok = m.group()
         if tok[-1] in _FIGURE_NAME_END and tok[0].isdecimal():

@@ -1128,6 +1128,30 @@ def test_one_metric_failing_on_every_row_is_no_success(tmp_path, llm_server, mon
 
 
 @pytest.mark.server
+def test_cited_chunks_that_do_not_exist_show_in_the_printed_summary(
+    tmp_path, llm_server, monkeypatch, capsys
+):
+    from tests.llm_server import faulty_replies
+
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
+    data = write_jsonl(tmp_path / "rows.jsonl", GOOD[:2])
+    args = (str(data), "--model", "openai/test-model", "--api-base", llm_server.url)
+    args = (*args, "--no-cache", "--metrics", "faithfulness")
+    llm_server.responder = offline_responder()
+    code, out, err = main_in_process(*args, capsys=capsys)
+    assert code == 0, out + err
+    assert "out_of_range_chunks" not in out and "do not exist" not in err
+    llm_server.responder = faulty_replies(offline_responder(), "phantom_chunks")
+    code, out, err = main_in_process(*args, capsys=capsys)
+    assert code == 0, out + err
+    header = next(line for line in out.splitlines() if line.lstrip().startswith("mean"))
+    assert header.split()[-1] == "out_of_range_chunks"
+    row = next(line for line in out.splitlines() if line.startswith("faithfulness"))
+    assert row.split()[-1] == "4"  # 2 rows, each yes citing 7 and -1
+    assert "the judge cited supporting chunks that do not exist" in err
+
+
+@pytest.mark.server
 def test_quickstart_with_an_llm_judge_names_its_failures(tmp_path, llm_server, monkeypatch, capsys):
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
     out = tmp_path / "qs.jsonl"

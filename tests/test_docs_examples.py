@@ -376,7 +376,7 @@ def test_offline_judge_thresholds_table_matches_the_code():
         first, value = line.split("|")[1:3]
         names = re.findall(r"`([A-Za-z_]+)`", first.split("(")[0])
         numbers = re.findall(r"\d+(?:\.\d+)?", value.split("(")[0])
-        for name, number in zip(names, numbers, strict=False):
+        for name, number in zip(names, numbers, strict=True):
             found = defaults.get(name, getattr(offline, name, getattr(_compare, name, None)))
             assert found == float(number), (name, found, number)
             checked += 1

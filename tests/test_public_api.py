@@ -24,6 +24,7 @@ EXPECTED = {
     "MixedReferenceWarning",
     "MockJudge",
     "OfflineJudge",
+    "RepeatedKeyWarning",
     "ScorerResult",
     "__version__",
     "acontext_precision",

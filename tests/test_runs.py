@@ -824,12 +824,11 @@ def test_unusable_judge_replies_warn_once_with_their_counts():
         res = rn.run_evals(DATA[:2], scorers=[scorer], target=rag_app, progress=False)
     said = [str(w.message) for w in caught if "partly unusable" in str(w.message)]
     assert said == [
-        "run_evals: the judge's replies were partly unusable (faithfulness: 2 verdict(s) "
-        "missing or not a valid word after the re-ask and 2 cited chunk index(es) that name no "
-        "chunk of the item). A missing verdict counts as not supported (not relevant for "
-        "context precision); a cited chunk that does not exist is left out of "
-        "supporting_chunks. result.summary() counts both (missing_verdicts, "
-        "out_of_range_chunks)."
+        "run_evals: the judge's replies were partly unusable (faithfulness-scorer: 2 claim "
+        "verdict(s) in 2 item(s) missing or not a valid word after the re-ask, counted as not "
+        "supported; 2 cited chunk index(es) in 2 item(s) that name no chunk of the item, left "
+        "out of supporting_chunks). result.summary() counts them (missing_verdicts, "
+        "out_of_range_chunks); check that the model follows the prompt's answer format."
     ]
     assert res.frame["faithfulness"].tolist() == [0.5, 0.5]
     summary = res.summary()
@@ -844,3 +843,13 @@ def test_usable_judge_replies_do_not_warn():
         warnings.simplefilter("error")
         res = rn.run_evals(DATA[:2], scorers=[scorer], target=rag_app, progress=False)
     assert res.frame["faithfulness"].tolist() == [1.0, 1.0]
+
+
+def test_rows_the_judge_failed_outright_are_errors_not_partly_unusable():
+    judge = rn.MockJudge(extract_claims=lambda t: ["Claim one."], verify_claims=lambda t: [])
+    scorer = rn.create_faithfulness_scorer(model=judge, context_extractor=rn.contexts_from_output)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        res = rn.run_evals(DATA[:2], scorers=[scorer], target=rag_app, progress=False)
+    assert res.frame["faithfulness_status"].tolist() == ["error", "error"]
+    assert not [w for w in caught if "partly unusable" in str(w.message)]

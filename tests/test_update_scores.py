@@ -268,3 +268,21 @@ def test_a_mapping_that_differs_only_in_a_role_the_metric_does_not_read_is_not_w
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         rn.update_scores(plain, again, metrics=["context_recall"])
+
+
+def test_a_frame_scored_before_a_counter_existed_counted_none_of_it():
+    import copy
+
+    df = frame()
+    scored = df.rag.evaluate(model="offline", progress=False)
+    older = scored.copy()
+    older.attrs = copy.deepcopy(scored.attrs)
+    for stats in older.attrs["ragnotebook"]["metrics"].values():
+        del stats["out_of_range_chunks"]  # as an older version wrote it
+    again = df.loc[["q1"]].rag.evaluate(model="offline", progress=False)
+    merged = rn.update_scores(older, again).attrs["ragnotebook"]["metrics"]
+    assert [merged[m]["out_of_range_chunks"] for m in merged] == [0, 0, 0]
+    assert merged["faithfulness"]["calls"] == (
+        scored.attrs["ragnotebook"]["metrics"]["faithfulness"]["calls"]
+        + again.attrs["ragnotebook"]["metrics"]["faithfulness"]["calls"]
+    )

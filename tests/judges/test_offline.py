@@ -5630,6 +5630,16 @@ def test_a_year_in_brackets_is_no_citation_and_brackets_hold_one_clause() -> Non
         "Audioslave (2001-07) over many years."
     )
     assert split_claims(text) == [text]
+    # a bracket never closed (an emoticon) protects nothing
+    assert (
+        len(
+            split_claims(
+                "The customers were unhappy :( with the long wait at the counter; "
+                "the staff went home early and nobody answered the phones."
+            )
+        )
+        == 2
+    )
     # outside brackets it still does
     assert split_claims(
         "The museum (opened 1998) is large; it sits on Pier 4 near the harbor."
@@ -5648,6 +5658,24 @@ def test_the_top_of_a_rating_scale_is_no_figure_to_check() -> None:
     # a count out of a count is two figures
     assert numbers("Three out of five patients improved.") == {"3", "5"}
     assert numbers("4 out of 5 dentists agree.") == {"4", "5"}
+    assert numbers("The hotel has 4.5/5 stars.") == numbers("rated 4.5 out of 5") == {"4.5"}
+    assert numbers("Rated 8 Out Of 10 by critics.") == {"8"}
+    # a count after a rating word keeps its whole: a noun follows the second figure
+    assert numbers("A systematic review found that 3 out of 10 patients improved.") == {"3", "10"}
+    assert numbers("Reviews show 7 out of 10 users prefer it.") == {"7", "10"}
+    assert numbers("The team scored 3 points out of 10 attempts.") == {"3", "10"}
+    # a date is no scale
+    assert "10" in numbers("The review was published on 4/10/2021.")
+    assert numbers("Scores were posted on 3/5.") == {"3", "5"}
+    v = verify(
+        ["A systematic review found that 3 out of 10 patients improved."],
+        ["A systematic review found that 3 out of 12 patients improved."],
+    )
+    assert v.verdicts[0].verdict == "no", v.verdicts[0].reason
+    v = verify(
+        ["The hotel has 4.5/5 stars."], ["The hotel has a rating of 4.5 out of 5 from guests."]
+    )
+    assert v.verdicts[0].verdict == "yes", v.verdicts[0].reason
     ctx = ['{"name": "Holdren\'s Grill", "stars": 2.5, "review_count": 40}']
     v = verify(["Holdren's Grill has an overall rating of 2.5 stars out of 5."], ctx)
     assert "number 5 not found" not in v.verdicts[0].reason
