@@ -965,6 +965,7 @@ def quickstart(
     if line:
         print(line)
     _print_failures(scored, summary.index)
+    _print_where_it_fails(scored)
     worst = worst_rows(scored, n_worst)
     if len(worst):
         print(
@@ -1014,6 +1015,39 @@ def quickstart(
         )
         return EXIT_RUNTIME
     return EXIT_OK
+
+
+#: What a measured score below 1 says about a row, per metric (quickstart's diagnosis).
+_FAILS_AT = {
+    "context_recall": "retriever: some ground-truth claim is in no retrieved chunk",
+    "context_precision": "ranking: an irrelevant chunk is ranked above a relevant one, or "
+    "none is relevant",
+    "faithfulness": "generator: some answer claim is not supported by the chunks (or the "
+    "answer makes no claim)",
+}
+
+
+def _print_where_it_fails(scored: Any) -> None:
+    """Count, per metric, the measured rows that fall short of 1 and what that says (the
+    retriever missed a fact, the ranking put noise first, the generator said more than
+    the chunks), with the query that lists them; nothing when no metric was measured."""
+    from ragnotebook.frame import scored_mask, scored_metrics
+
+    lines = []
+    for m in scored_metrics(scored):
+        mask = scored_mask(scored, m)
+        measured = int(mask.sum())
+        if not measured:
+            continue
+        short = int((scored[m].astype("Float64")[mask] < 1).sum())
+        lines.append(f"  {short:>3} of {measured:>3} measured rows: {_FAILS_AT[m]}")
+    if lines:
+        print("\nWhere it fails (rows scoring below 1):")
+        print("\n".join(lines))
+        print(
+            "  (list them in Python: scored.rag.claims().query(\"verdict != 'yes'\") for "
+            "claims, scored.rag.chunks() for chunks by position)"
+        )
 
 
 def _package_on_path(entries: Sequence[str] | None = None) -> bool:

@@ -1935,6 +1935,30 @@ def test_python_started_beside_a_look_alike_folder_imports_the_package(tmp_path)
     assert cli._import_trap() == ""  # and the quickstart's hint says nothing of it
 
 
+def test_quickstart_says_where_the_rows_fail(tmp_path, capsys):
+    from ragnotebook.frame import scored_mask
+
+    out = tmp_path / "qs.jsonl"
+    assert cli.main(["quickstart", "--out", str(out), "--worst", "0"]) == 0
+    printed = capsys.readouterr().out
+    scored = rn.evaluate(rn.load_sample("quickstart"), model="offline", progress=False)
+    expected = {}
+    for m in ("context_recall", "context_precision", "faithfulness"):
+        mask = scored_mask(scored, m)
+        expected[m] = (int((scored[m].astype("Float64")[mask] < 1).sum()), int(mask.sum()))
+    block = printed.split("Where it fails (rows scoring below 1):\n")[1].split("\n\n")[0]
+    lines = block.splitlines()
+    r, p, f = expected["context_recall"], expected["context_precision"], expected["faithfulness"]
+    assert (
+        lines[0] == f"  {r[0]:>3} of {r[1]:>3} measured rows: retriever: some ground-truth "
+        "claim is in no retrieved chunk"
+    )
+    assert lines[1].startswith(f"  {p[0]:>3} of {p[1]:>3} measured rows: ranking: ")
+    assert lines[2].startswith(f"  {f[0]:>3} of {f[1]:>3} measured rows: generator: ")
+    # the sample's numbers: 16 of its 48 rows have no ground truth, 16 no answer
+    assert (r[1], p[1], f[1]) == (32, 48, 32) and 0 < r[0] < 32 and 0 < f[0] < 32
+
+
 def test_quickstart_heading_says_each_metrics_worst_row_is_kept(tmp_path, capsys):
     assert cli.main(["quickstart", "--out", str(tmp_path / "q.jsonl")]) == 0
     out = capsys.readouterr().out
