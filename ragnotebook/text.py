@@ -478,10 +478,12 @@ _ACRONYM = re.compile(r"\b((?:[^\W\d_]\.){2,})")
 _MIN_CLAUSE = 3  # content words each side of a clause split needs
 _PUNCT_ONLY = re.compile(r"^[\W_]*$")
 _BULLET = re.compile(r"^\s*(?:[-*•·>#]+|\(?\d{1,2}[.)])\s+")
+# (never inside brackets, as offline.py's _CONTRAST: "Rage Against the Machine (1991-2000;
+# 2007-11)" is one clause; a bracket never closed, an emoticon ":(", protects nothing)
 _CLAUSE_SPLIT = re.compile(
-    r"\s*;\s+|；"
+    r"(?:\s*;\s+|；"
     r"|,\s+(?=(?:and|but|while|whereas|although|though|which|so|yet|as well as)\s)"
-    r"|\s+(?=because\s)",
+    r"|\s+(?=because\s))(?![^(\[（［]*[)\]）］])",
     re.IGNORECASE,
 )
 # citation markers such as "(Passage 2)", "[1]", "(Passage 1:4)", "(Source 1, Source 3)",
@@ -1229,7 +1231,7 @@ def split_claims(text: str, lang: str | None = None, *, lists: bool = False) -> 
             if len(items) > 1:
                 claims.extend(items)
                 continue
-        pieces = [p.strip() for p in _clause_pieces(sent)]
+        pieces = [p.strip() for p in _CLAUSE_SPLIT.split(sent)]
         pieces = [p for p in pieces if p and not _PUNCT_ONLY.match(p)]
         if len(pieces) > 1 and all(len(content_tokens(p, lang)) >= _MIN_CLAUSE for p in pieces):
             for piece in (_unhedge(p, lang) for p in map(_strip_joint, pieces)):
@@ -1242,28 +1244,6 @@ def split_claims(text: str, lang: str | None = None, *, lists: bool = False) -> 
     # "No." answer is still an answer, checked through its question)
     contentful = [c for c in claims if set(content_tokens(c, lang)) - _BARE_ANSWER_TOKENS]
     return contentful or claims
-
-
-def _clause_pieces(sentence: str) -> list[str]:
-    """``sentence`` cut at its clause joints (:data:`_CLAUSE_SPLIT`), except inside a pair
-    of brackets: "Rage Against the Machine (1991-2000; 2007-11)" is one clause. A bracket
-    never closed (an emoticon ":(") protects nothing."""
-    if not any(b in sentence for b in "([（［"):
-        return _CLAUSE_SPLIT.split(sentence)
-    spans: list[tuple[int, int]] = []
-    opened: list[int] = []
-    for i, ch in enumerate(sentence):
-        if ch in "([（［":
-            opened.append(i)
-        elif ch in ")]）］" and opened:
-            spans.append((opened.pop(), i))
-    pieces, start = [], 0
-    for m in _CLAUSE_SPLIT.finditer(sentence):
-        if not any(a < m.start() < b for a, b in spans):
-            pieces.append(sentence[start : m.start()])
-            start = m.end()
-    pieces.append(sentence[start:])
-    return pieces
 
 
 _NUMBER_WORD_END = re.compile(rf"\b(?:{_CARDINAL})\s*$", re.IGNORECASE)
